@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * struct device, its life cycle on a simulated machine, and the hardware side:
+ * what the device does on the bus.
+ *
+ * The struct is the caller's (embed it in a driver structure as the kernel
+ * does); dmamap_device_init() attaches it to a machine and
+ * dmamap_device_release() detaches it and reports what the driver left behind.
+ */
+#ifndef DMAMAP_DEVICE_H
+#define DMAMAP_DEVICE_H
+
+#include <dmamap/types.h>
+
+DMAMAP_BEGIN_DECLS
+
+struct dma_map_ops;
+struct dmabounce_device_info;
+struct dma_iommu_mapping;
+struct iommu_domain;
+struct dma_coherent_mem;
+
+#define DMAMAP_DEV_NAME_MAX 48
+
+struct device_dma_parameters {
+	unsigned int max_segment_size;        /* default 64 KiB */
+	unsigned long segment_boundary_mask;  /* default 0xffffffff */
+};
+
+struct dev_archdata {
+	const struct dma_map_ops *dma_ops;    /* NULL: the device's default ops */
+	struct dmabounce_device_info *dmabounce;
+	void *iommu_priv;
+	struct dma_iommu_mapping *mapping;
+};
+
+struct device {
+	u64 *dma_mask;                        /* points at dmamap.dma_mask after init */
+	u64 coherent_dma_mask;
+	struct device_dma_parameters *dma_parms; /* points at dmamap.dma_parms after init */
+	unsigned long dma_pfn_offset;         /* bus pfn = cpu pfn - dma_pfn_offset */
+	bool dma_coherent;                    /* snoops the CPU caches: no maintenance */
+	struct dev_archdata archdata;
+	struct dma_coherent_mem *dma_mem;     /* declared coherent memory */
+	void *driver_data;
+	/* library-private: set by dmamap_device_init() */
+	struct {
+		struct dmamap_machine *machine;
+		const struct dma_map_ops *default_ops;
+		struct iommu_domain *iommu_domain; /* the domain the device is attached to */
+		u64 dma_mask;
+		struct device_dma_parameters dma_parms;
+		char name[DMAMAP_DEV_NAME_MAX];
+		unsigned long magic;
+		void *debug;                     /* the checking layer's per-device state */
+		struct device *next, *prev;      /* the machine's device list */
+	} dmamap;
+};
+
+/**
+ * dmamap_device_init() - attach a caller-owned device to machine @m
+ * @dev: the device; every field is overwritten
+ * @m: the machine, or NULL for the current machine
+ * @name: the device's name for messages (copied, truncated to 47 bytes); NULL
+ *        gives "dmamap-dev"
+ *
+ * After init: dma_mask points at a 32-bit mask, coherent_dma_mask is 32-bit,
+ * dma_parms has a 64 KiB max segment and a 4 GiB boundary, dma_pfn_offset is 0
+ * (bus address = physical address), not coherent, default DMA ops set by the
+ * platform (arm_dma_ops once the DMA layer is linked in).
+ * Return: 0; -EINVAL for a NULL device, -EBUSY for a device already initialised
+ * (nothing changed), -ENOMEM when no machine can be had.
+ */
+DMAMAP_API DMAMAP_MUST_CHECK int dmamap_device_init(struct device *dev, struct dmamap_machine *m, const char *name);
+
+/**
+ * dmamap_device_release() - detach a device from its machine
+ * @dev: an initialised device; NULL or an uninitialised device is reported
+ *
+ * Detaches it from its IOMMU and dmabounce if needed, reports (as
+ * DMAMAP_REPORT_LEAK) every mapping or allocation it still holds, and leaves
+ * @dev uninitialised (it may be initialised again).
+ */
+DMAMAP_API void dmamap_device_release(struct device *dev);
+
+/** dev_name() - the device's name ("(null device)" for NULL). */
+DMAMAP_API const char *dev_name(const struct device *dev);
+
+/** dmamap_dev_machine() - the machine @dev is attached to, or NULL. */
+DMAMAP_API struct dmamap_machine *dmamap_dev_machine(const struct device *dev);
+
+static inline void dev_set_drvdata(struct device *dev, void *data)
+{
+	dev->driver_data = data;
+}
+
+static inline void *dev_get_drvdata(const struct device *dev)
+{
+	return dev->driver_data;
+}
+
+/**
+ * dmamap_dev_read() - the device reads @len bytes at bus address @addr
+ * @dev: the device
+ * @addr: bus address (an IOVA when the device is behind an IOMMU)
+ * @dst: caller's buffer receiving the bytes
+ * @len: bytes, non-zero
+ *
+ * The address is translated as the hardware would: through the IOMMU domain
+ * the device is attached to, else by dma_pfn_offset. A non-coherent device
+ * reads RAM; a coherent one (or any device on a coherent machine) sees what
+ * the CPU sees.
+ * Return: 0; -EFAULT when any byte lies beyond the device's DMA mask, outside
+ * RAM, or faults in the IOMMU (reported as DMAMAP_REPORT_DEVICE_FAULT or
+ * DMAMAP_REPORT_IOMMU_FAULT; @dst unchanged); -EINVAL for a NULL or
+ * uninitialised device, NULL @dst or zero @len.
+ */
+DMAMAP_API DMAMAP_MUST_CHECK int dmamap_dev_read(struct device *dev, dma_addr_t addr, void *dst, size_t len);
+
+/**
+ * dmamap_dev_write() - the device writes @len bytes at bus address @addr
+ * @dev: the device
+ * @addr: bus address
+ * @src: the bytes
+ * @len: bytes, non-zero
+ *
+ * As dmamap_dev_read(); a non-coherent device writes RAM, leaving any copy in
+ * the CPU caches stale; a coherent one updates the caches too. On any error
+ * nothing is written.
+ */
+DMAMAP_API DMAMAP_MUST_CHECK int dmamap_dev_write(struct device *dev, dma_addr_t addr, const void *src, size_t len);
+
+/**
+ * dmamap_dev_fill() - the device writes @len copies of byte @c at @addr
+ *
+ * As dmamap_dev_write() with a buffer of @c.
+ */
+DMAMAP_API DMAMAP_MUST_CHECK int dmamap_dev_fill(struct device *dev, dma_addr_t addr, int c, size_t len);
+
+DMAMAP_END_DECLS
+
+#endif /* DMAMAP_DEVICE_H */

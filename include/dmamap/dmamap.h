@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libdmamap: the ARM Linux DMA-mapping layer over a simulated SoC.
+ *
+ * Include this one header: it brings in every topic header.
+ */
+#ifndef DMAMAP_DMAMAP_H
+#define DMAMAP_DMAMAP_H
+
+#include <dmamap/types.h>
+#include <dmamap/log.h>
+#include <dmamap/machine.h>
+#include <dmamap/page.h>
+#include <dmamap/cache.h>
+#include <dmamap/mm.h>
+#include <dmamap/device.h>
+#include <dmamap/iova.h>
+
+#endif /* DMAMAP_DMAMAP_H */

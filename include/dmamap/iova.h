@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The bitmap IOVA allocator: the address-space allocator of an IOMMU mapping,
+ * usable on its own.
+ *
+ * A space of @size bytes starting at @base is cut into granules of
+ * 2^order pages. An allocation of n bytes takes ceil(n / granule) granules,
+ * aligned to its own order (the smallest power of two of granules that holds
+ * it), the alignment capped at a configurable maximum; it is placed first-fit
+ * from the lowest address. An allocation fails (DMA_MAPPING_ERROR) only when
+ * no suitably aligned free run exists. Base 0 is a valid address. All calls
+ * are thread-safe.
+ */
+#ifndef DMAMAP_IOVA_H
+#define DMAMAP_IOVA_H
+
+#include <dmamap/types.h>
+
+DMAMAP_BEGIN_DECLS
+
+struct dmamap_iova;
+
+/* Default alignment cap: allocations align to at most 2^8 pages. */
+#define DMAMAP_IOVA_DEFAULT_MAX_ALIGN_ORDER 8
+
+/**
+ * dmamap_iova_create() - a new, empty IOVA space
+ * @base: first address; a multiple of the granule (PAGE_SIZE << @order)
+ * @size: bytes; a non-zero multiple of the granule; base + size must not
+ *        overflow 64 bits
+ * @order: granule order in pages (granule = PAGE_SIZE << order), at most 20
+ *
+ * Return: the allocator, owned by the caller (dmamap_iova_destroy()), or NULL
+ * with errno EINVAL (bad argument) or ENOMEM.
+ */
+DMAMAP_API struct dmamap_iova *dmamap_iova_create(dma_addr_t base, size_t size, unsigned order);
+
+/**
+ * dmamap_iova_destroy() - free the allocator; NULL is ignored
+ *
+ * Ranges still allocated are reported (DMAMAP_REPORT_LEAK, process-wide log)
+ * and forgotten.
+ */
+DMAMAP_API void dmamap_iova_destroy(struct dmamap_iova *a);
+
+/**
+ * dmamap_iova_alloc() - allocate an IOVA range of @size bytes
+ * @a: the allocator
+ * @size: bytes, non-zero
+ *
+ * Return: the range's first address, aligned as described above, or
+ * DMA_MAPPING_ERROR when no aligned free run is large enough, or for a zero
+ * size or NULL allocator.
+ */
+DMAMAP_API DMAMAP_MUST_CHECK dma_addr_t dmamap_iova_alloc(struct dmamap_iova *a, size_t size);
+
+/**
+ * dmamap_iova_free() - free a range returned by dmamap_iova_alloc()
+ * @a: the allocator
+ * @addr: the address returned
+ * @size: the size passed to dmamap_iova_alloc() (any size that rounds up to the
+ *        same number of granules)
+ *
+ * A range that is not exactly an allocated one (not allocated, partly
+ * allocated, outside the space, not granule aligned) is reported
+ * (DMAMAP_REPORT_IOVA_MISUSE) and refused: nothing changes.
+ */
+DMAMAP_API void dmamap_iova_free(struct dmamap_iova *a, dma_addr_t addr, size_t size);
+
+/**
+ * dmamap_iova_set_max_align() - cap the alignment of allocations
+ * @a: the allocator
+ * @order: allocations align to at most 2^@order pages (0..30)
+ *
+ * Return: 0, or -EINVAL (nothing changed).
+ */
+DMAMAP_API DMAMAP_MUST_CHECK int dmamap_iova_set_max_align(struct dmamap_iova *a, unsigned order);
+
+struct dmamap_iova_stats {
+	dma_addr_t base;
+	size_t size;                   /* bytes in the space */
+	unsigned order;                /* granule order */
+	unsigned long granules;        /* granules in the space */
+	unsigned long used_granules;   /* granules allocated now */
+	unsigned long allocations;     /* live allocations */
+	unsigned long failures;        /* allocations refused for want of space */
+	unsigned long refused_frees;   /* frees refused as misuse */
+	size_t metadata_bytes;         /* host memory used by the allocator's state */
+};
+
+/** dmamap_iova_stats() - read @a's counters into @st. */
+DMAMAP_API void dmamap_iova_stats(struct dmamap_iova *a, struct dmamap_iova_stats *st);
+
+/**
+ * dmamap_iova_is_allocated() - whether the granule holding @addr is in use
+ * Return: true if allocated; false if free or outside the space.
+ */
+DMAMAP_API bool dmamap_iova_is_allocated(struct dmamap_iova *a, dma_addr_t addr);
+
+DMAMAP_END_DECLS
+
+#endif /* DMAMAP_IOVA_H */

@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Logging and reports.
+ *
+ * Everything the library says goes to a handler: one per machine, and a
+ * process-wide one for messages that belong to no machine (the standalone IOVA
+ * allocator, a machine that failed to be created). The default handler prints
+ * warnings and errors on stderr. A *report* is a message about misuse or a
+ * simulated hardware fault: it is counted on its machine
+ * (dmamap_report_count()), carries the caller's file:line when one is known,
+ * and aborts the process only in strict mode.
+ */
+#ifndef DMAMAP_LOG_H
+#define DMAMAP_LOG_H
+
+#include <stdarg.h>
+
+#include <dmamap/types.h>
+
+DMAMAP_BEGIN_DECLS
+
+/* syslog-style levels: lower is more severe. */
+enum dmamap_log_level {
+	DMAMAP_LOG_ERR = 3,
+	DMAMAP_LOG_WARN = 4,
+	DMAMAP_LOG_INFO = 6,
+	DMAMAP_LOG_DEBUG = 7,
+};
+
+/* What a report is about. DMAMAP_REPORT_NONE marks a plain log message. */
+enum dmamap_report_kind {
+	DMAMAP_REPORT_NONE = 0,
+	DMAMAP_REPORT_BAD_INPUT,      /* NULL device, zero size, bad direction, bad flags... */
+	DMAMAP_REPORT_BAD_ADDRESS,    /* a pointer or address outside simulated RAM */
+	DMAMAP_REPORT_PAGE_MISUSE,    /* double free, wrong order, freeing a page not allocated */
+	DMAMAP_REPORT_DEVICE_FAULT,   /* the device touched memory it cannot or may not reach */
+	DMAMAP_REPORT_IOMMU_FAULT,    /* an IOMMU translation or permission fault */
+	DMAMAP_REPORT_IOVA_MISUSE,    /* freeing an IOVA range that is not allocated */
+	DMAMAP_REPORT_LEAK,           /* something still outstanding at release/destroy */
+	DMAMAP_REPORT_API_MISUSE,     /* a DMA API rule broken (wrong unmap, missing op...) */
+	DMAMAP_REPORT_KIND_NR
+};
+
+/* One message as the handler receives it. Strings live only during the call. */
+struct dmamap_log_record {
+	int level;                        /* enum dmamap_log_level */
+	enum dmamap_report_kind kind;     /* DMAMAP_REPORT_NONE for a plain message */
+	struct dmamap_machine *machine;   /* NULL when no machine is involved */
+	const char *device;               /* device name, or NULL */
+	const char *file;                 /* caller's source file, or NULL */
+	int line;                         /* caller's source line, or 0 */
+	const char *message;              /* formatted text, no trailing newline */
+};
+
+typedef void (*dmamap_log_handler_t)(const struct dmamap_log_record *rec, void *ctx);
+
+/**
+ * dmamap_set_log_handler() - route a machine's messages to @fn
+ * @m: the machine, or NULL for the process-wide handler (messages that belong
+ *     to no machine, and machines that have no handler of their own)
+ * @fn: the handler, or NULL to restore the default (stderr, warnings and up)
+ * @ctx: passed to @fn unchanged; owned by the caller
+ *
+ * The handler may be called from any thread that uses the machine, with no
+ * library lock held; it must not call back into the library for the same
+ * machine's page allocator, cache or IOVA state. Takes effect at once.
+ */
+DMAMAP_API void dmamap_set_log_handler(struct dmamap_machine *m, dmamap_log_handler_t fn, void *ctx);
+
+/**
+ * dmamap_set_log_level() - the least severe level delivered to the handler
+ * @m: the machine, or NULL for the process-wide default
+ * @level: an enum dmamap_log_level; messages above it are dropped
+ *
+ * Reports are always delivered and counted whatever the level. The default is
+ * DMAMAP_LOG_DEBUG: the handler sees everything, and the default handler
+ * itself prints only warnings and errors.
+ */
+DMAMAP_API void dmamap_set_log_level(struct dmamap_machine *m, int level);
+
+/**
+ * dmamap_set_strict() - abort the process on the first report
+ * @m: the machine, or NULL for the process-wide default
+ * @strict: true to abort() after delivering any report
+ *
+ * Off by default: a report is delivered, counted, and the call that raised it
+ * returns its error.
+ */
+DMAMAP_API void dmamap_set_strict(struct dmamap_machine *m, bool strict);
+
+/**
+ * dmamap_report_count() - how many reports have been raised on @m so far
+ * @m: the machine, or NULL for reports that belonged to no machine
+ *
+ * Return: the total since the machine was created. Never reset.
+ */
+DMAMAP_API unsigned long dmamap_report_count(struct dmamap_machine *m);
+
+/**
+ * dmamap_report_count_kind() - reports of one kind raised on @m so far
+ * @m: the machine, or NULL for reports that belonged to no machine
+ * @kind: the kind to count
+ *
+ * Return: the count, or 0 for a kind out of range.
+ */
+DMAMAP_API unsigned long dmamap_report_count_kind(struct dmamap_machine *m, enum dmamap_report_kind kind);
+
+/**
+ * dmamap_report_kind_name() - a short constant name for @kind ("bad-input"...)
+ * @kind: the kind
+ *
+ * Return: a static string; "unknown" for a kind out of range.
+ */
+DMAMAP_API const char *dmamap_report_kind_name(enum dmamap_report_kind kind);
+
+/**
+ * dmamap_dev_printk() - log a message on behalf of @dev
+ * @level: an enum dmamap_log_level
+ * @dev: the device (its name prefixes the message, its machine's handler
+ *       receives it); NULL logs through the process-wide handler
+ * @fmt: printf format
+ *
+ * What dev_err(), dev_warn(), dev_info() and dev_dbg() expand to.
+ */
+DMAMAP_API void dmamap_dev_printk(int level, const struct device *dev, const char *fmt, ...)
+	DMAMAP_PRINTF(3, 4);
+
+#define dev_err(dev, ...) dmamap_dev_printk(DMAMAP_LOG_ERR, (dev), __VA_ARGS__)
+#define dev_warn(dev, ...) dmamap_dev_printk(DMAMAP_LOG_WARN, (dev), __VA_ARGS__)
+#define dev_info(dev, ...) dmamap_dev_printk(DMAMAP_LOG_INFO, (dev), __VA_ARGS__)
+#define dev_dbg(dev, ...) dmamap_dev_printk(DMAMAP_LOG_DEBUG, (dev), __VA_ARGS__)
+
+DMAMAP_END_DECLS
+
+#endif /* DMAMAP_LOG_H */

@@ -1,0 +1,685 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The CPU cache model.
+ *
+ * What it promises: the bytes a CPU load would return are always those of
+ * the cpu plane (the linear map); the bytes a non-snooping device sees are
+ * always those of the ram plane. Everything in between is the state of each
+ * cache line at each level, kept so that a store reaches RAM only through
+ * maintenance, exactly when the hardware would let it.
+ *
+ * Per line (machine line size), at the inner level:
+ *   resident   the line is in the inner cache; the cpu plane holds the
+ *              cached bytes, which may be stale with respect to RAM;
+ *   nonres     (bit in inner_nonres) the line is not cached: the cpu plane
+ *              mirrors the level below (the outer copy when the outer cache
+ *              holds the line, else RAM), and device writes are mirrored in.
+ *   dirty      cpu != shadow on the line, or its bit in cpu_stored is set: the
+ *              CPU stored to it since it was filled or written back. A store
+ *              to a nonres line is thus a fill plus a store: the line is
+ *              treated as resident from the moment we see it dirty.
+ * At the outer level: outer_res (the outer plane holds the line) and
+ * outer_dirty (the outer copy is newer than RAM).
+ *
+ * Invariants, under cache.lock: for a nonres, clean line, cpu == shadow ==
+ * (outer_res ? outer : ram) on that line. shadow == cpu on every clean line.
+ *
+ * Speculation: invalidated ranges are remembered in a ring; at each
+ * speculation point their nonres lines may become resident again (and, with
+ * an outer cache, allocated there too), freezing the bytes they mirror.
+ *
+ * Locking: one mutex per machine for all line state and for the ram, shadow
+ * and outer planes; the library's accesses to the cpu plane made on the
+ * hardware's behalf are done under it too. Driver stores to the cpu plane
+ * need no lock: they are observed by comparison.
+ */
+#include <stdlib.h>
+
+#include "internal.h"
+
+#define BITS_PER_LONG (8 * sizeof(long))
+
+static inline bool tbit(const unsigned long *map, unsigned long i)
+{
+	return (map[i / BITS_PER_LONG] >> (i % BITS_PER_LONG)) & 1UL;
+}
+
+static inline void sbit(unsigned long *map, unsigned long i)
+{
+	map[i / BITS_PER_LONG] |= 1UL << (i % BITS_PER_LONG);
+}
+
+static inline void cbit(unsigned long *map, unsigned long i)
+{
+	map[i / BITS_PER_LONG] &= ~(1UL << (i % BITS_PER_LONG));
+}
+
+static inline bool stored_test_clear(struct dmamap_machine *m, unsigned long l)
+{
+	unsigned long bit = 1UL << (l % BITS_PER_LONG);
+	unsigned long *w = &m->cpu_stored[l / BITS_PER_LONG];
+
+	if (!(__atomic_load_n(w, __ATOMIC_RELAXED) & bit))
+		return false;
+	return (__atomic_fetch_and(w, ~bit, __ATOMIC_RELAXED) & bit) != 0;
+}
+
+static inline bool stored_test(struct dmamap_machine *m, unsigned long l)
+{
+	return (__atomic_load_n(&m->cpu_stored[l / BITS_PER_LONG], __ATOMIC_RELAXED) >> (l % BITS_PER_LONG)) & 1UL;
+}
+
+static inline size_t line_size(const struct dmamap_machine *m)
+{
+	return (size_t)1 << m->line_shift;
+}
+
+static inline size_t line_off(const struct dmamap_machine *m, unsigned long l)
+{
+	return (size_t)l << m->line_shift;
+}
+
+static inline bool outer_holds(const struct dmamap_machine *m, unsigned long l)
+{
+	return m->outer && tbit(m->cache.outer_res, l);
+}
+
+/* The level below the inner cache, for line @l. */
+static inline u8 *below(struct dmamap_machine *m, unsigned long l)
+{
+	return (outer_holds(m, l) ? m->outer : m->ram) + line_off(m, l);
+}
+
+static inline bool line_dirty(struct dmamap_machine *m, unsigned long l)
+{
+	size_t off = line_off(m, l);
+
+	return stored_test(m, l) || memcmp(m->cpu + off, m->shadow + off, line_size(m)) != 0;
+}
+
+int dmamap_cache_init(struct dmamap_machine *m)
+{
+	struct dmamap_cache *c = &m->cache;
+	size_t words;
+
+	c->nr_lines = (unsigned long)(m->cfg.ram_size >> m->line_shift);
+	words = c->nr_lines / BITS_PER_LONG + 1;
+	c->inner_nonres = calloc(words, sizeof(long));
+	c->outer_res = calloc(words, sizeof(long));
+	c->outer_dirty = calloc(words, sizeof(long));
+	if (!c->inner_nonres || !c->outer_res || !c->outer_dirty) {
+		dmamap_cache_fini(m);
+		return -ENOMEM;
+	}
+	pthread_mutex_init(&c->lock, NULL);
+	atomic_store(&c->ops, &dmamap_default_cache_ops);
+	c->rng.state = m->cfg.seed ^ 0x7370656361ULL;
+	c->prefetch_permille = 1000;
+	return 0;
+}
+
+void dmamap_cache_fini(struct dmamap_machine *m)
+{
+	struct dmamap_cache *c = &m->cache;
+
+	if (c->inner_nonres)
+		pthread_mutex_destroy(&c->lock);
+	free(c->inner_nonres);
+	free(c->outer_res);
+	free(c->outer_dirty);
+	c->inner_nonres = c->outer_res = c->outer_dirty = NULL;
+}
+
+/* ------------------------------------------------------- line operations */
+
+static void inner_clean_line(struct dmamap_machine *m, unsigned long l)
+{
+	struct dmamap_cache *c = &m->cache;
+	size_t off = line_off(m, l), ls = line_size(m);
+
+	if (!line_dirty(m, l))
+		return;
+	stored_test_clear(m, l);
+	cbit(c->inner_nonres, l); /* a dirty line is resident, whatever we thought */
+	if (m->outer) {
+		memcpy(m->outer + off, m->cpu + off, ls);
+		sbit(c->outer_res, l);
+		sbit(c->outer_dirty, l);
+	} else {
+		memcpy(m->ram + off, m->cpu + off, ls);
+	}
+	memcpy(m->shadow + off, m->cpu + off, ls);
+	c->stats.level[DMAMAP_CACHE_INNER].lines_written_back++;
+}
+
+static void inner_inv_line(struct dmamap_machine *m, unsigned long l)
+{
+	struct dmamap_cache *c = &m->cache;
+	size_t off = line_off(m, l), ls = line_size(m);
+
+	if (line_dirty(m, l))
+		c->stats.level[DMAMAP_CACHE_INNER].dirty_lines_discarded++;
+	stored_test_clear(m, l);
+	memcpy(m->cpu + off, below(m, l), ls);
+	memcpy(m->shadow + off, m->cpu + off, ls);
+	sbit(c->inner_nonres, l);
+}
+
+static void outer_clean_line(struct dmamap_machine *m, unsigned long l)
+{
+	struct dmamap_cache *c = &m->cache;
+	size_t off = line_off(m, l);
+
+	if (!tbit(c->outer_res, l) || !tbit(c->outer_dirty, l))
+		return;
+	memcpy(m->ram + off, m->outer + off, line_size(m));
+	cbit(c->outer_dirty, l);
+	c->stats.level[DMAMAP_CACHE_OUTER].lines_written_back++;
+}
+
+static void outer_inv_line(struct dmamap_machine *m, unsigned long l)
+{
+	struct dmamap_cache *c = &m->cache;
+	size_t off = line_off(m, l), ls = line_size(m);
+
+	if (tbit(c->outer_res, l)) {
+		if (tbit(c->outer_dirty, l))
+			c->stats.level[DMAMAP_CACHE_OUTER].dirty_lines_discarded++;
+		cbit(c->outer_res, l);
+		cbit(c->outer_dirty, l);
+	}
+	/* A non-resident inner line now mirrors RAM. */
+	if (tbit(c->inner_nonres, l)) {
+		if (line_dirty(m, l)) {
+			cbit(c->inner_nonres, l);
+		} else {
+			memcpy(m->cpu + off, m->ram + off, ls);
+			memcpy(m->shadow + off, m->ram + off, ls);
+		}
+	}
+}
+
+/* ------------------------------------------------------------ range walks */
+
+enum op { OP_CLEAN, OP_INV, OP_FLUSH };
+
+static bool range_lines(struct dmamap_machine *m, phys_addr_t start, size_t size, unsigned long *first,
+			unsigned long *last, const char *what)
+{
+	size_t off;
+
+	if (!dm_phys_in_ram(m, start, size)) {
+		dmamap_report(m, DMAMAP_REPORT_BAD_ADDRESS, NULL, NULL, 0,
+			      "%s: range %#llx+%#zx is not wholly in RAM; ignored", what, (unsigned long long)start, size);
+		return false;
+	}
+	off = (size_t)(start - m->cfg.ram_base);
+	*first = off >> m->line_shift;
+	*last = (off + size - 1) >> m->line_shift;
+	return true;
+}
+
+static void spec_track(struct dmamap_machine *m, unsigned long first, unsigned long last)
+{
+	struct dmamap_cache *c = &m->cache;
+	unsigned slot;
+
+	if (!m->cfg.speculative_prefetch)
+		return;
+	if (c->ring_len == DM_SPEC_RING) {
+		c->ring_head = (c->ring_head + 1) % DM_SPEC_RING;
+		c->ring_len--;
+	}
+	slot = (c->ring_head + c->ring_len) % DM_SPEC_RING;
+	c->ring[slot].first = first;
+	c->ring[slot].last = last;
+	c->ring_len++;
+}
+
+/* Run @op on lines [first, last] of level @lvl. Lock held. */
+static void level_op(struct dmamap_machine *m, enum dmamap_cache_level lvl, enum op op, unsigned long first,
+		     unsigned long last)
+{
+	struct dmamap_cache_level_stats *st = &m->cache.stats.level[lvl];
+	unsigned long n = last - first + 1;
+
+	if (op == OP_CLEAN)
+		st->clean_ops++;
+	else if (op == OP_INV)
+		st->inv_ops++;
+	else
+		st->flush_ops++;
+	if (op != OP_INV)
+		st->lines_cleaned += n;
+	if (op != OP_CLEAN)
+		st->lines_invalidated += n;
+
+	for (unsigned long l = first; l <= last; l++) {
+		if (lvl == DMAMAP_CACHE_INNER) {
+			if (op != OP_INV)
+				inner_clean_line(m, l);
+			if (op != OP_CLEAN)
+				inner_inv_line(m, l);
+		} else {
+			if (op != OP_INV)
+				outer_clean_line(m, l);
+			if (op != OP_CLEAN)
+				outer_inv_line(m, l);
+		}
+	}
+	if (lvl == DMAMAP_CACHE_INNER && op != OP_CLEAN)
+		spec_track(m, first, last);
+}
+
+static bool level_exists(struct dmamap_machine *m, enum dmamap_cache_level lvl)
+{
+	return lvl == DMAMAP_CACHE_INNER || (lvl == DMAMAP_CACHE_OUTER && m->outer);
+}
+
+static void range_op(struct dmamap_machine *m, enum dmamap_cache_level lvl, enum op op, phys_addr_t start,
+		     size_t size, const char *what)
+{
+	unsigned long first, last;
+
+	if (!m || (unsigned)lvl >= DMAMAP_CACHE_LEVELS || !level_exists(m, lvl))
+		return;
+	if (!range_lines(m, start, size, &first, &last, what))
+		return;
+	pthread_mutex_lock(&m->cache.lock);
+	dmamap_track_quiet_begin();
+	level_op(m, lvl, op, first, last);
+	dmamap_track_quiet_end();
+	pthread_mutex_unlock(&m->cache.lock);
+}
+
+/*
+ * Invalidate a range the way ARMv7 (and L2x0) do for DMA: a line only partly
+ * covered at either end is cleaned and invalidated, so that the data sharing
+ * it outside the range survives; whole lines are invalidated.
+ */
+static void range_inv_edges(struct dmamap_machine *m, enum dmamap_cache_level lvl, phys_addr_t start, size_t size,
+			    const char *what)
+{
+	unsigned long first, last;
+	size_t ls;
+
+	if (!level_exists(m, lvl) || !range_lines(m, start, size, &first, &last, what))
+		return;
+	ls = line_size(m);
+	pthread_mutex_lock(&m->cache.lock);
+	dmamap_track_quiet_begin();
+	if ((start & (ls - 1)) != 0) {
+		level_op(m, lvl, OP_FLUSH, first, first);
+		first++;
+	}
+	if (first <= last && ((start + size) & (ls - 1)) != 0) {
+		level_op(m, lvl, OP_FLUSH, last, last);
+		if (last == 0)
+			goto out;
+		last--;
+	}
+	if (first <= last)
+		level_op(m, lvl, OP_INV, first, last);
+out:
+	dmamap_track_quiet_end();
+	pthread_mutex_unlock(&m->cache.lock);
+}
+
+DMAMAP_API void dmamap_cache_clean(struct dmamap_machine *m, enum dmamap_cache_level lvl, phys_addr_t start,
+				   size_t size)
+{
+	range_op(m, lvl, OP_CLEAN, start, size, "cache clean");
+}
+
+DMAMAP_API void dmamap_cache_inv(struct dmamap_machine *m, enum dmamap_cache_level lvl, phys_addr_t start, size_t size)
+{
+	range_op(m, lvl, OP_INV, start, size, "cache invalidate");
+}
+
+DMAMAP_API void dmamap_cache_flush(struct dmamap_machine *m, enum dmamap_cache_level lvl, phys_addr_t start,
+				   size_t size)
+{
+	range_op(m, lvl, OP_FLUSH, start, size, "cache flush");
+}
+
+DMAMAP_API enum dmamap_line_state dmamap_cache_line_state(struct dmamap_machine *m, enum dmamap_cache_level lvl,
+							  phys_addr_t phys)
+{
+	enum dmamap_line_state st = DMAMAP_LINE_INVALID;
+	unsigned long l;
+
+	if (!m || (unsigned)lvl >= DMAMAP_CACHE_LEVELS || !level_exists(m, lvl) || !dm_phys_in_ram(m, phys, 1))
+		return DMAMAP_LINE_INVALID;
+	l = (unsigned long)((phys - m->cfg.ram_base) >> m->line_shift);
+	pthread_mutex_lock(&m->cache.lock);
+	dmamap_track_quiet_begin();
+	if (lvl == DMAMAP_CACHE_INNER) {
+		if (line_dirty(m, l))
+			st = DMAMAP_LINE_DIRTY;
+		else if (!tbit(m->cache.inner_nonres, l))
+			st = DMAMAP_LINE_CLEAN;
+	} else if (tbit(m->cache.outer_res, l)) {
+		st = tbit(m->cache.outer_dirty, l) ? DMAMAP_LINE_DIRTY : DMAMAP_LINE_CLEAN;
+	}
+	dmamap_track_quiet_end();
+	pthread_mutex_unlock(&m->cache.lock);
+	return st;
+}
+
+/* ------------------------------------------------------------ speculation */
+
+/* Pull line @l into the inner cache (and the outer one on the way). Lock held. */
+static void prefetch_line(struct dmamap_machine *m, unsigned long l)
+{
+	struct dmamap_cache *c = &m->cache;
+
+	if (!tbit(c->inner_nonres, l))
+		return;
+	cbit(c->inner_nonres, l);
+	if (m->outer && !tbit(c->outer_res, l)) {
+		size_t off = line_off(m, l);
+
+		memcpy(m->outer + off, m->ram + off, line_size(m));
+		sbit(c->outer_res, l);
+	}
+	c->stats.lines_prefetched++;
+}
+
+DMAMAP_API void dmamap_cache_speculate(struct dmamap_machine *m)
+{
+	struct dmamap_cache *c;
+
+	if (!m || !m->cfg.speculative_prefetch)
+		return;
+	c = &m->cache;
+	pthread_mutex_lock(&c->lock);
+	c->stats.speculation_points++;
+	dmamap_track_quiet_begin();
+	for (unsigned n = c->ring_len; n; n--) {
+		struct dmamap_spec_range r = c->ring[c->ring_head];
+		bool left = false;
+
+		c->ring_head = (c->ring_head + 1) % DM_SPEC_RING;
+		c->ring_len--;
+		for (unsigned long l = r.first; l <= r.last; l++) {
+			if (c->prefetch_permille >= 1000 || dmamap_rng_next(&c->rng) % 1000 < c->prefetch_permille)
+				prefetch_line(m, l);
+			else if (tbit(c->inner_nonres, l))
+				left = true;
+		}
+		if (left) {
+			c->ring[(c->ring_head + c->ring_len) % DM_SPEC_RING] = r;
+			c->ring_len++;
+		}
+	}
+	dmamap_track_quiet_end();
+	pthread_mutex_unlock(&c->lock);
+}
+
+DMAMAP_API int dmamap_cache_set_prefetch_rate(struct dmamap_machine *m, unsigned permille)
+{
+	if (!m || permille > 1000)
+		return -EINVAL;
+	pthread_mutex_lock(&m->cache.lock);
+	m->cache.prefetch_permille = permille;
+	pthread_mutex_unlock(&m->cache.lock);
+	return 0;
+}
+
+/* ----------------------------------------------------------- device side */
+
+void dmamap_mem_dev_read(struct dmamap_machine *m, phys_addr_t phys, void *dst, size_t len, bool snoop)
+{
+	size_t off = (size_t)(phys - m->cfg.ram_base);
+
+	pthread_mutex_lock(&m->cache.lock);
+	dmamap_track_quiet_begin();
+	memcpy(dst, (snoop ? m->cpu : m->ram) + off, len);
+	dmamap_track_quiet_end();
+	m->cache.stats.device_bytes_read += len;
+	pthread_mutex_unlock(&m->cache.lock);
+	/* What the device read is defined as far as the driver is concerned. */
+	dmamap_track_defined(dst, len);
+}
+
+/*
+ * After RAM bytes [off, off+len) changed under a non-snooping device: lines
+ * the inner cache does not hold (and the outer does not either) mirror them.
+ */
+static void mirror_dev_write(struct dmamap_machine *m, size_t off, size_t len)
+{
+	struct dmamap_cache *c = &m->cache;
+	unsigned long first = off >> m->line_shift, last = (off + len - 1) >> m->line_shift;
+
+	for (unsigned long l = first; l <= last; l++) {
+		size_t lo, hi;
+
+		if (!tbit(c->inner_nonres, l) || outer_holds(m, l))
+			continue;
+		if (line_dirty(m, l)) {
+			/* the CPU stored to it: it was pulled in before the device wrote */
+			cbit(c->inner_nonres, l);
+			continue;
+		}
+		lo = DM_MAX(off, line_off(m, l));
+		hi = DM_MIN(off + len, line_off(m, l) + line_size(m));
+		memcpy(m->cpu + lo, m->ram + lo, hi - lo);
+		memcpy(m->shadow + lo, m->ram + lo, hi - lo);
+	}
+}
+
+static void dev_store(struct dmamap_machine *m, size_t off, const void *src, int ch, size_t len, bool snoop)
+{
+	struct dmamap_cache *c = &m->cache;
+
+	pthread_mutex_lock(&c->lock);
+	dmamap_track_quiet_begin();
+	if (src)
+		memcpy(m->ram + off, src, len);
+	else
+		memset(m->ram + off, ch, len);
+	if (!snoop) {
+		mirror_dev_write(m, off, len);
+	} else {
+		unsigned long first = off >> m->line_shift, last = (off + len - 1) >> m->line_shift;
+
+		/* A snooping write updates every copy: outer, inner, and its shadow. */
+		for (unsigned long l = first; l <= last; l++) {
+			size_t lo = DM_MAX(off, line_off(m, l));
+			size_t hi = DM_MIN(off + len, line_off(m, l) + line_size(m));
+
+			if (outer_holds(m, l))
+				memcpy(m->outer + lo, m->ram + lo, hi - lo);
+		}
+		memcpy(m->cpu + off, m->ram + off, len);
+		memcpy(m->shadow + off, m->ram + off, len);
+	}
+	c->stats.device_bytes_written += len;
+	dmamap_track_quiet_end();
+	pthread_mutex_unlock(&c->lock);
+}
+
+void dmamap_mem_dev_write(struct dmamap_machine *m, phys_addr_t phys, const void *src, size_t len, bool snoop)
+{
+	dev_store(m, (size_t)(phys - m->cfg.ram_base), src, 0, len, snoop);
+}
+
+void dmamap_mem_dev_fill(struct dmamap_machine *m, phys_addr_t phys, int ch, size_t len, bool snoop)
+{
+	dev_store(m, (size_t)(phys - m->cfg.ram_base), NULL, ch, len, snoop);
+}
+
+/* ------------------------------------------------------------ the hooks */
+
+static bool kaddr_range(struct dmamap_machine *m, const void *kaddr, size_t size, phys_addr_t *phys,
+			const char *what)
+{
+	if (!size || !dm_virt_in_linear(m, kaddr) || !dm_virt_in_linear(m, (const u8 *)kaddr + size - 1)) {
+		dmamap_report(m, DMAMAP_REPORT_BAD_ADDRESS, NULL, NULL, 0,
+			      "%s(%p, %#zx): not a linear-map range of this machine; ignored", what, kaddr, size);
+		return false;
+	}
+	*phys = dm_virt_to_phys(m, kaddr);
+	return true;
+}
+
+static void v7_dma_map_area(struct dmamap_machine *m, const void *kaddr, size_t size, int dir)
+{
+	phys_addr_t p;
+
+	dmamap_cache_speculate(m);
+	if (!kaddr_range(m, kaddr, size, &p, "dmac_map_area"))
+		return;
+	if (dir == DMA_FROM_DEVICE)
+		range_inv_edges(m, DMAMAP_CACHE_INNER, p, size, "dmac_map_area");
+	else
+		range_op(m, DMAMAP_CACHE_INNER, OP_CLEAN, p, size, "dmac_map_area");
+}
+
+static void v7_dma_unmap_area(struct dmamap_machine *m, const void *kaddr, size_t size, int dir)
+{
+	phys_addr_t p;
+
+	dmamap_cache_speculate(m);
+	if (!kaddr_range(m, kaddr, size, &p, "dmac_unmap_area"))
+		return;
+	if (dir != DMA_TO_DEVICE)
+		range_inv_edges(m, DMAMAP_CACHE_INNER, p, size, "dmac_unmap_area");
+}
+
+static void v7_dma_flush_range(struct dmamap_machine *m, const void *start, const void *end)
+{
+	phys_addr_t p;
+
+	dmamap_cache_speculate(m);
+	if (end <= start || !kaddr_range(m, start, (size_t)((const u8 *)end - (const u8 *)start), &p, "dmac_flush_range"))
+		return;
+	range_op(m, DMAMAP_CACHE_INNER, OP_FLUSH, p, (size_t)((const u8 *)end - (const u8 *)start), "dmac_flush_range");
+}
+
+static bool outer_args(struct dmamap_machine *m, phys_addr_t start, phys_addr_t end)
+{
+	dmamap_cache_speculate(m);
+	return m->outer && end > start;
+}
+
+static void l2_clean_range(struct dmamap_machine *m, phys_addr_t start, phys_addr_t end)
+{
+	if (outer_args(m, start, end))
+		range_op(m, DMAMAP_CACHE_OUTER, OP_CLEAN, start, (size_t)(end - start), "outer_clean_range");
+}
+
+static void l2_inv_range(struct dmamap_machine *m, phys_addr_t start, phys_addr_t end)
+{
+	if (outer_args(m, start, end))
+		range_inv_edges(m, DMAMAP_CACHE_OUTER, start, (size_t)(end - start), "outer_inv_range");
+}
+
+static void l2_flush_range(struct dmamap_machine *m, phys_addr_t start, phys_addr_t end)
+{
+	if (outer_args(m, start, end))
+		range_op(m, DMAMAP_CACHE_OUTER, OP_FLUSH, start, (size_t)(end - start), "outer_flush_range");
+}
+
+DMAMAP_API const struct dmamap_cache_ops dmamap_default_cache_ops = {
+	.dmac_map_area = v7_dma_map_area,
+	.dmac_unmap_area = v7_dma_unmap_area,
+	.dmac_flush_range = v7_dma_flush_range,
+	.outer_clean_range = l2_clean_range,
+	.outer_inv_range = l2_inv_range,
+	.outer_flush_range = l2_flush_range,
+};
+
+DMAMAP_API int dmamap_cache_set_ops(struct dmamap_machine *m, const struct dmamap_cache_ops *ops)
+{
+	if (!m)
+		return -EINVAL;
+	if (!ops)
+		ops = &dmamap_default_cache_ops;
+	if (!ops->dmac_map_area || !ops->dmac_unmap_area || !ops->dmac_flush_range || !ops->outer_clean_range ||
+	    !ops->outer_inv_range || !ops->outer_flush_range)
+		return -EINVAL;
+	atomic_store(&m->cache.ops, ops);
+	return 0;
+}
+
+DMAMAP_API const struct dmamap_cache_ops *dmamap_cache_get_ops(struct dmamap_machine *m)
+{
+	return m ? atomic_load(&m->cache.ops) : NULL;
+}
+
+static struct dmamap_machine *kaddr_machine(const void *kaddr, const char *what)
+{
+	struct dmamap_machine *m = dmamap_registry_lookup(kaddr);
+
+	if (!m)
+		dmamap_report(NULL, DMAMAP_REPORT_BAD_ADDRESS, NULL, NULL, 0,
+			      "%s(%p): not a linear-map address of any machine; ignored", what, kaddr);
+	return m;
+}
+
+DMAMAP_API void dmac_map_area(const void *kaddr, size_t size, int dir)
+{
+	struct dmamap_machine *m = kaddr_machine(kaddr, "dmac_map_area");
+
+	if (m)
+		atomic_load(&m->cache.ops)->dmac_map_area(m, kaddr, size, dir);
+}
+
+DMAMAP_API void dmac_unmap_area(const void *kaddr, size_t size, int dir)
+{
+	struct dmamap_machine *m = kaddr_machine(kaddr, "dmac_unmap_area");
+
+	if (m)
+		atomic_load(&m->cache.ops)->dmac_unmap_area(m, kaddr, size, dir);
+}
+
+DMAMAP_API void dmac_flush_range(const void *start, const void *end)
+{
+	struct dmamap_machine *m = kaddr_machine(start, "dmac_flush_range");
+
+	if (m)
+		atomic_load(&m->cache.ops)->dmac_flush_range(m, start, end);
+}
+
+DMAMAP_API void outer_clean_range(phys_addr_t start, phys_addr_t end)
+{
+	struct dmamap_machine *m = dmamap_machine_current();
+
+	if (m)
+		atomic_load(&m->cache.ops)->outer_clean_range(m, start, end);
+}
+
+DMAMAP_API void outer_inv_range(phys_addr_t start, phys_addr_t end)
+{
+	struct dmamap_machine *m = dmamap_machine_current();
+
+	if (m)
+		atomic_load(&m->cache.ops)->outer_inv_range(m, start, end);
+}
+
+DMAMAP_API void outer_flush_range(phys_addr_t start, phys_addr_t end)
+{
+	struct dmamap_machine *m = dmamap_machine_current();
+
+	if (m)
+		atomic_load(&m->cache.ops)->outer_flush_range(m, start, end);
+}
+
+DMAMAP_API void dmamap_cache_get_stats(struct dmamap_machine *m, struct dmamap_cache_stats *st)
+{
+	if (!m || !st)
+		return;
+	pthread_mutex_lock(&m->cache.lock);
+	*st = m->cache.stats;
+	pthread_mutex_unlock(&m->cache.lock);
+}
+
+DMAMAP_API void dmamap_cache_reset_stats(struct dmamap_machine *m)
+{
+	if (!m)
+		return;
+	pthread_mutex_lock(&m->cache.lock);
+	memset(&m->cache.stats, 0, sizeof(m->cache.stats));
+	pthread_mutex_unlock(&m->cache.lock);
+}

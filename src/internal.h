@@ -1,0 +1,311 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the modules of libdmamap share. Never installed.
+ *
+ * Modules, from the ground up (each may use only those before it):
+ * log, machine, page_alloc, cache, pgtable/vma, iova, device, iommu, debug,
+ * dma core, arm ops, dmabounce, iommu mapper, platform.
+ */
+#ifndef DMAMAP_INTERNAL_H
+#define DMAMAP_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include <dmamap/dmamap.h>
+
+#include "track.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define DM_MIN(a, b) ((a) < (b) ? (a) : (b))
+#define DM_MAX(a, b) ((a) > (b) ? (a) : (b))
+#define DM_ALIGN_UP(x, a) (((x) + (a) - 1) & ~((__typeof__(x))(a) - 1))
+#define DM_ALIGN_DOWN(x, a) ((x) & ~((__typeof__(x))(a) - 1))
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#define container_of(ptr, type, member) ((type *)((char *)(ptr) - offsetof(type, member)))
+
+/* ------------------------------------------------------------------ log */
+
+struct dmamap_logger {
+	pthread_mutex_t lock;           /* guards fn/ctx/level/strict */
+	dmamap_log_handler_t fn;        /* NULL: default stderr handler */
+	void *ctx;
+	int level;
+	bool strict;
+	atomic_ulong reports;
+	atomic_ulong by_kind[DMAMAP_REPORT_KIND_NR];
+};
+
+void dmamap_logger_init(struct dmamap_logger *lg);
+void dmamap_logger_fini(struct dmamap_logger *lg);
+
+/*
+ * Deliver a message. @m may be NULL (process-wide logger). A kind other than
+ * DMAMAP_REPORT_NONE makes it a report: counted on @m, always delivered,
+ * abort() in strict mode.
+ */
+void dmamap_logv(struct dmamap_machine *m, int level, enum dmamap_report_kind kind, const char *devname,
+		 const char *file, int line, const char *fmt, va_list ap);
+void dmamap_log(struct dmamap_machine *m, int level, const char *devname, const char *fmt, ...) DMAMAP_PRINTF(4, 5);
+void dmamap_report(struct dmamap_machine *m, enum dmamap_report_kind kind, const char *devname, const char *file,
+		   int line, const char *fmt, ...) DMAMAP_PRINTF(6, 7);
+
+/* struct device.dmamap.magic of an initialised device */
+#define DM_DEVICE_MAGIC 0x646d6d6170646576UL
+
+/* ------------------------------------------------------------- machine */
+
+struct dmamap_rng {
+	uint64_t state;
+};
+
+static inline uint64_t dmamap_rng_next(struct dmamap_rng *r)
+{
+	/* splitmix64 */
+	uint64_t z = (r->state += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+struct dmamap_fault_state {
+	pthread_mutex_t lock;
+	struct dmamap_rng rng;
+	unsigned long attempts[DMAMAP_FAULT_SITE_NR];
+	unsigned long injected[DMAMAP_FAULT_SITE_NR];
+	unsigned long fail_at[DMAMAP_FAULT_SITE_NR]; /* attempt number to fail; 0 none */
+	unsigned long ppm[DMAMAP_FAULT_SITE_NR];
+	atomic_bool armed;                           /* any site armed: fast path skip */
+};
+
+/* ---------------------------------------------------------- page_alloc */
+
+#define DM_NO_PAGE 0xffffffffu
+
+struct dmamap_zone_state {
+	unsigned long start, end;                    /* page indexes [start, end) */
+	unsigned int free_head[MAX_ORDER];
+	unsigned long nr_free[MAX_ORDER];
+	unsigned long free_pages;
+};
+
+struct dmamap_page_alloc {
+	pthread_spinlock_t lock;
+	struct page *pages;                          /* one per page of RAM */
+	unsigned long nr_pages;
+	struct dmamap_zone_state zones[DMAMAP_ZONE_NR];
+	unsigned long allocations, frees, failures, injected_failures, refused_frees;
+	unsigned long allocated_pages;               /* pages in allocated blocks now */
+};
+
+/* --------------------------------------------------------------- cache */
+
+#define DM_SPEC_RING 256
+
+struct dmamap_spec_range {
+	unsigned long first, last;                   /* line indexes, inclusive */
+};
+
+struct dmamap_cache {
+	pthread_mutex_t lock;                        /* all line state and the planes' coherence */
+	const struct dmamap_cache_ops *_Atomic ops;  /* hook table */
+	unsigned long nr_lines;
+	/* per line bitmaps */
+	unsigned long *inner_nonres;                 /* line not in the inner cache: cpu view mirrors below */
+	unsigned long *outer_res;                    /* line held by the outer cache */
+	unsigned long *outer_dirty;                  /* outer copy newer than RAM */
+	/* speculation */
+	struct dmamap_rng rng;
+	unsigned prefetch_permille;
+	struct dmamap_spec_range ring[DM_SPEC_RING];
+	unsigned ring_head, ring_len;
+	struct dmamap_cache_stats stats;
+};
+
+/* ------------------------------------------------------------ pgtable */
+
+struct dmamap_vmregion {
+	unsigned long start, end;                    /* host addresses [start, end) */
+	void *priv;                                  /* the owner's (pages array, etc.) */
+	const void *caller;                          /* who allocated it, for leak reports */
+	struct dmamap_vmregion *next;
+};
+
+struct dmamap_consistent {
+	pthread_mutex_t lock;
+	u8 *base;                                    /* host range reserved for the region */
+	size_t size;
+	unsigned long *pte_pfn;                      /* per page: pfn */
+	unsigned char *pte_prot;                     /* per page: pgprot low byte (memtype|flags), 0 = none */
+	struct dmamap_vmregion *regions;             /* sorted by address */
+	size_t used;
+	unsigned long nr_regions, failures;
+};
+
+struct dmamap_vma_private {
+	struct dmamap_machine *machine;
+	unsigned long *pte_pfn;
+	unsigned char *pte_prot;
+	struct vm_area_struct *prev, *next;          /* the machine's vma list */
+};
+
+/* ------------------------------------------------------------ the machine */
+
+struct dmamap_machine {
+	struct dmamap_machine_config cfg;
+	struct dmamap_logger log;
+	struct dmamap_fault_state fault;
+
+	/*
+	 * The memory planes, each ram_size bytes, indexed by physical offset:
+	 *   ram     RAM itself (memfd): devices and uncached mappings see it
+	 *   cpu     the CPU's view (memfd, so it can be aliased): the linear map;
+	 *           for a line held in the inner cache, the cached bytes; for one
+	 *           that is not, a mirror of the level below
+	 *   shadow  the cpu plane as last filled or written back: cpu != shadow
+	 *           on a line means the CPU stored to it (dirty)
+	 *   outer   the outer cache's copy of the lines it holds (outer_cache only)
+	 */
+	int ram_fd, cpu_fd;
+	u8 *ram, *cpu, *shadow, *outer;
+	unsigned long base_pfn, nr_pages;
+	/*
+	 * Lines the library itself stored to through the CPU view (zeroing,
+	 * bounce copies): dirty even when the bytes stored equal the old ones,
+	 * which comparing cpu with shadow cannot see. Set atomically by
+	 * dm_cpu_store(), cleared by the cache model under its lock.
+	 */
+	unsigned long *cpu_stored;
+	unsigned line_shift;
+
+	struct dmamap_page_alloc pa;
+	struct dmamap_cache cache;
+	struct dmamap_consistent cons;
+
+	pthread_mutex_t obj_lock;                    /* vma list, device list */
+	struct vm_area_struct *vmas;
+	struct device *devices;
+	void (*release_device)(struct device *dev);  /* set by the platform */
+	void (*destroy_hook)(struct dmamap_machine *m); /* later layers' machine-wide teardown */
+
+	/* layers above keep their machine-wide state here */
+	void *layer[8];
+
+	struct dmamap_machine *reg_next;             /* registry */
+};
+
+enum dmamap_layer_slot {
+	DMAMAP_LAYER_DEBUG,
+	DMAMAP_LAYER_COHERENT,
+	DMAMAP_LAYER_NR
+};
+
+static inline phys_addr_t dm_ram_end(const struct dmamap_machine *m)
+{
+	return m->cfg.ram_base + m->cfg.ram_size;
+}
+
+/* [phys, phys+len) wholly in RAM (len > 0) */
+static inline bool dm_phys_in_ram(const struct dmamap_machine *m, phys_addr_t phys, size_t len)
+{
+	return len && phys >= m->cfg.ram_base && phys < dm_ram_end(m) && len <= dm_ram_end(m) - phys;
+}
+
+static inline bool dm_virt_in_linear(const struct dmamap_machine *m, const volatile void *p)
+{
+	uintptr_t a = (uintptr_t)p, b = (uintptr_t)m->cpu;
+	return a >= b && a - b < m->cfg.ram_size;
+}
+
+static inline phys_addr_t dm_virt_to_phys(const struct dmamap_machine *m, const volatile void *p)
+{
+	return m->cfg.ram_base + ((uintptr_t)p - (uintptr_t)m->cpu);
+}
+
+static inline void *dm_phys_to_virt(const struct dmamap_machine *m, phys_addr_t phys)
+{
+	return m->cpu + (phys - m->cfg.ram_base);
+}
+
+/*
+ * A store by the CPU through the linear map, made by the library on a
+ * driver's behalf (as the kernel's memset/memcpy would): the bytes land in the
+ * CPU view and the lines become dirty. @src NULL stores @c.
+ */
+void dm_cpu_store(struct dmamap_machine *m, void *va, const void *src, int c, size_t len);
+
+/* Fault injection: true when this attempt at @site must fail. */
+bool dmamap_should_fail(struct dmamap_machine *m, enum dmamap_fault_site site);
+
+/* Host allocations for the library's own bookkeeping: fail under DMAMAP_FAULT_HOST_ALLOC. */
+void *dmamap_zalloc(struct dmamap_machine *m, size_t size);
+void *dmamap_allocarray(struct dmamap_machine *m, size_t n, size_t size);
+void dmamap_free(void *p);
+
+/* Registry: the machine whose linear map holds @p, NULL if none. */
+struct dmamap_machine *dmamap_registry_lookup(const volatile void *p);
+
+/* ------------------------------------------------------ page_alloc API */
+
+int dmamap_page_alloc_init(struct dmamap_machine *m);
+void dmamap_page_alloc_fini(struct dmamap_machine *m);
+
+static inline unsigned long dm_page_index(const struct page *page)
+{
+	return (unsigned long)(page - page->dmamap_machine->pa.pages);
+}
+
+/* --------------------------------------------------------- cache API */
+
+int dmamap_cache_init(struct dmamap_machine *m);
+void dmamap_cache_fini(struct dmamap_machine *m);
+
+/*
+ * The device side of memory, for the platform: read or write [phys, phys+len)
+ * (wholly in RAM) as a non-snooping or snooping bus master.
+ */
+void dmamap_mem_dev_read(struct dmamap_machine *m, phys_addr_t phys, void *dst, size_t len, bool snoop);
+void dmamap_mem_dev_write(struct dmamap_machine *m, phys_addr_t phys, const void *src, size_t len, bool snoop);
+void dmamap_mem_dev_fill(struct dmamap_machine *m, phys_addr_t phys, int c, size_t len, bool snoop);
+
+/* --------------------------------------------------------- pgtable API */
+
+int dmamap_consistent_init(struct dmamap_machine *m);
+void dmamap_consistent_fini(struct dmamap_machine *m);
+
+/*
+ * Reserve a region of @size bytes (page multiple) in the consistent region,
+ * aligned to the smallest power of two >= size, at most 1 MiB (a section).
+ * Return: the region (unmapped), or NULL when full or on injected failure
+ * (DMAMAP_FAULT_REMAP).
+ */
+struct dmamap_vmregion *dmamap_vmregion_alloc(struct dmamap_machine *m, size_t size, const void *caller);
+/* The live region whose range holds @addr, or NULL. */
+struct dmamap_vmregion *dmamap_vmregion_find(struct dmamap_machine *m, const void *addr);
+/*
+ * Map @count pages at page @first of region @r: pages[i] if @pages, else the
+ * frames @pfn + i. Return 0 or -ENOMEM (injected or host failure; nothing
+ * mapped), -EINVAL (bad range or frames).
+ */
+int dmamap_vmregion_map(struct dmamap_machine *m, struct dmamap_vmregion *r, size_t first, struct page *const *pages,
+			unsigned long pfn, size_t count, pgprot_t prot);
+/* Unmap every page and release the region. */
+void dmamap_vmregion_free(struct dmamap_machine *m, struct dmamap_vmregion *r);
+
+void dmamap_vmas_fini(struct dmamap_machine *m);
+
+/*
+ * Host aliases: map @count frames from @pfn at host address @addr (inside a
+ * reservation) as memory type @prot would see them; undo with dm_host_unmap(),
+ * which restores the inaccessible reservation. 0 or -ENOMEM.
+ */
+int dm_host_map(struct dmamap_machine *m, void *addr, unsigned long pfn, size_t count, pgprot_t prot);
+void dm_host_unmap(void *addr, size_t len);
+/* Reserve @len bytes of inaccessible host address space aligned to @align (a power of two); NULL on failure. */
+void *dm_host_reserve(size_t len, size_t align);
+void dm_host_release(void *p, size_t len);
+
+#endif /* DMAMAP_INTERNAL_H */

@@ -1,0 +1,197 @@
+/* SPDX-License-Identifier: MIT */
+/* Log levels, handlers, reports and their counters. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "internal.h"
+
+static struct dmamap_logger global_logger = {
+	.lock = PTHREAD_MUTEX_INITIALIZER,
+	.level = DMAMAP_LOG_DEBUG,
+};
+
+static const char *const kind_names[DMAMAP_REPORT_KIND_NR] = {
+	[DMAMAP_REPORT_NONE] = "message",
+	[DMAMAP_REPORT_BAD_INPUT] = "bad-input",
+	[DMAMAP_REPORT_BAD_ADDRESS] = "bad-address",
+	[DMAMAP_REPORT_PAGE_MISUSE] = "page-misuse",
+	[DMAMAP_REPORT_DEVICE_FAULT] = "device-fault",
+	[DMAMAP_REPORT_IOMMU_FAULT] = "iommu-fault",
+	[DMAMAP_REPORT_IOVA_MISUSE] = "iova-misuse",
+	[DMAMAP_REPORT_LEAK] = "leak",
+	[DMAMAP_REPORT_API_MISUSE] = "api-misuse",
+};
+
+void dmamap_logger_init(struct dmamap_logger *lg)
+{
+	pthread_mutex_init(&lg->lock, NULL);
+	lg->fn = NULL;
+	lg->ctx = NULL;
+	lg->level = DMAMAP_LOG_DEBUG;
+	lg->strict = false;
+	atomic_init(&lg->reports, 0);
+	for (unsigned i = 0; i < DMAMAP_REPORT_KIND_NR; i++)
+		atomic_init(&lg->by_kind[i], 0);
+}
+
+void dmamap_logger_fini(struct dmamap_logger *lg)
+{
+	pthread_mutex_destroy(&lg->lock);
+}
+
+static struct dmamap_logger *logger_of(struct dmamap_machine *m)
+{
+	return m ? &m->log : &global_logger;
+}
+
+static void default_handler(const struct dmamap_log_record *rec)
+{
+	static const char *const lvl[] = { [DMAMAP_LOG_ERR] = "error", [DMAMAP_LOG_WARN] = "warning",
+					   [DMAMAP_LOG_INFO] = "info", [DMAMAP_LOG_DEBUG] = "debug" };
+	const char *l = (rec->level >= 0 && rec->level <= DMAMAP_LOG_DEBUG && lvl[rec->level]) ? lvl[rec->level] : "log";
+
+	if (rec->level > DMAMAP_LOG_WARN)
+		return;
+	if (rec->file)
+		fprintf(stderr, "dmamap %s: %s%s%s (%s:%d)\n", l, rec->device ? rec->device : "",
+			rec->device ? ": " : "", rec->message, rec->file, rec->line);
+	else
+		fprintf(stderr, "dmamap %s: %s%s%s\n", l, rec->device ? rec->device : "", rec->device ? ": " : "",
+			rec->message);
+}
+
+void dmamap_logv(struct dmamap_machine *m, int level, enum dmamap_report_kind kind, const char *devname,
+		 const char *file, int line, const char *fmt, va_list ap)
+{
+	struct dmamap_logger *lg = logger_of(m);
+	struct dmamap_log_record rec;
+	dmamap_log_handler_t fn;
+	void *ctx;
+	int max_level;
+	bool strict;
+	char buf[1024];
+	size_t n;
+
+	if ((unsigned)kind >= DMAMAP_REPORT_KIND_NR)
+		kind = DMAMAP_REPORT_API_MISUSE;
+	if (kind != DMAMAP_REPORT_NONE) {
+		atomic_fetch_add(&lg->reports, 1);
+		atomic_fetch_add(&lg->by_kind[kind], 1);
+	}
+
+	pthread_mutex_lock(&lg->lock);
+	fn = lg->fn;
+	ctx = lg->ctx;
+	max_level = lg->level;
+	strict = lg->strict;
+	pthread_mutex_unlock(&lg->lock);
+	/* A machine without a handler of its own speaks through the process-wide one. */
+	if (!fn && m) {
+		pthread_mutex_lock(&global_logger.lock);
+		fn = global_logger.fn;
+		ctx = global_logger.ctx;
+		pthread_mutex_unlock(&global_logger.lock);
+	}
+
+	if (kind == DMAMAP_REPORT_NONE && level > max_level)
+		return;
+
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	n = strlen(buf);
+	while (n && buf[n - 1] == '\n')
+		buf[--n] = '\0';
+
+	rec.level = level;
+	rec.kind = kind;
+	rec.machine = m;
+	rec.device = devname;
+	rec.file = file;
+	rec.line = line;
+	rec.message = buf;
+	if (fn)
+		fn(&rec, ctx);
+	else
+		default_handler(&rec);
+
+	if (strict && kind != DMAMAP_REPORT_NONE) {
+		fprintf(stderr, "dmamap: strict mode: aborting on %s report\n", kind_names[kind]);
+		abort();
+	}
+}
+
+void dmamap_log(struct dmamap_machine *m, int level, const char *devname, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	dmamap_logv(m, level, DMAMAP_REPORT_NONE, devname, NULL, 0, fmt, ap);
+	va_end(ap);
+}
+
+void dmamap_report(struct dmamap_machine *m, enum dmamap_report_kind kind, const char *devname, const char *file,
+		   int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	dmamap_logv(m, DMAMAP_LOG_ERR, kind, devname, file, line, fmt, ap);
+	va_end(ap);
+}
+
+DMAMAP_API void dmamap_set_log_handler(struct dmamap_machine *m, dmamap_log_handler_t fn, void *ctx)
+{
+	struct dmamap_logger *lg = logger_of(m);
+
+	pthread_mutex_lock(&lg->lock);
+	lg->fn = fn;
+	lg->ctx = fn ? ctx : NULL;
+	pthread_mutex_unlock(&lg->lock);
+}
+
+DMAMAP_API void dmamap_set_log_level(struct dmamap_machine *m, int level)
+{
+	struct dmamap_logger *lg = logger_of(m);
+
+	pthread_mutex_lock(&lg->lock);
+	lg->level = level;
+	pthread_mutex_unlock(&lg->lock);
+}
+
+DMAMAP_API void dmamap_set_strict(struct dmamap_machine *m, bool strict)
+{
+	struct dmamap_logger *lg = logger_of(m);
+
+	pthread_mutex_lock(&lg->lock);
+	lg->strict = strict;
+	pthread_mutex_unlock(&lg->lock);
+}
+
+DMAMAP_API unsigned long dmamap_report_count(struct dmamap_machine *m)
+{
+	return atomic_load(&logger_of(m)->reports);
+}
+
+DMAMAP_API unsigned long dmamap_report_count_kind(struct dmamap_machine *m, enum dmamap_report_kind kind)
+{
+	if ((unsigned)kind >= DMAMAP_REPORT_KIND_NR)
+		return 0;
+	return atomic_load(&logger_of(m)->by_kind[kind]);
+}
+
+DMAMAP_API const char *dmamap_report_kind_name(enum dmamap_report_kind kind)
+{
+	if ((unsigned)kind >= DMAMAP_REPORT_KIND_NR)
+		return "unknown";
+	return kind_names[kind];
+}
+
+DMAMAP_API void dmamap_dev_printk(int level, const struct device *dev, const char *fmt, ...)
+{
+	bool live = dev && dev->dmamap.magic == DM_DEVICE_MAGIC;
+	va_list ap;
+
+	va_start(ap, fmt);
+	dmamap_logv(live ? dev->dmamap.machine : NULL, level, DMAMAP_REPORT_NONE,
+		    live ? dev->dmamap.name : (dev ? "(uninitialised device)" : NULL), NULL, 0, fmt, ap);
+	va_end(ap);
+}

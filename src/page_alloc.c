@@ -1,0 +1,516 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The buddy page allocator.
+ *
+ * Each zone (DMA below dma_zone_limit, Normal above) keeps one free list per
+ * order, doubly linked through page indexes. A free block is marked on its
+ * first page (PG_buddy, dmamap_order); an allocated block on its first page
+ * (PG_head, dmamap_order, the reference count) and PG_tail on the others.
+ * Buddies are found by frame number (pfn ^ (1 << order)), so blocks are
+ * naturally aligned in physical address, and never merge across a zone
+ * boundary. One spinlock per machine guards everything: no path sleeps.
+ */
+#include <stdlib.h>
+
+#include "internal.h"
+
+#define PF(bit) (1UL << (bit))
+
+static inline struct dmamap_page_alloc *pa_of(struct dmamap_machine *m)
+{
+	return &m->pa;
+}
+
+static void list_add(struct dmamap_page_alloc *pa, struct dmamap_zone_state *z, unsigned long idx, unsigned order)
+{
+	struct page *p = &pa->pages[idx];
+	unsigned head = z->free_head[order];
+
+	p->dmamap_prev = DM_NO_PAGE;
+	p->dmamap_next = head;
+	if (head != DM_NO_PAGE)
+		pa->pages[head].dmamap_prev = (unsigned)idx;
+	z->free_head[order] = (unsigned)idx;
+	p->flags |= PF(PG_buddy);
+	p->dmamap_order = order;
+	z->nr_free[order]++;
+	z->free_pages += 1UL << order;
+}
+
+static void list_del(struct dmamap_page_alloc *pa, struct dmamap_zone_state *z, unsigned long idx, unsigned order)
+{
+	struct page *p = &pa->pages[idx];
+
+	if (p->dmamap_prev != DM_NO_PAGE)
+		pa->pages[p->dmamap_prev].dmamap_next = p->dmamap_next;
+	else
+		z->free_head[order] = p->dmamap_next;
+	if (p->dmamap_next != DM_NO_PAGE)
+		pa->pages[p->dmamap_next].dmamap_prev = p->dmamap_prev;
+	p->dmamap_next = p->dmamap_prev = DM_NO_PAGE;
+	p->flags &= ~PF(PG_buddy);
+	z->nr_free[order]--;
+	z->free_pages -= 1UL << order;
+}
+
+/* Give [start, end) (page indexes) to zone @z as maximal aligned free blocks. */
+static void zone_seed(struct dmamap_machine *m, struct dmamap_zone_state *z)
+{
+	unsigned long idx = z->start;
+
+	while (idx < z->end) {
+		unsigned long pfn = m->base_pfn + idx;
+		unsigned order = MAX_ORDER - 1;
+
+		while (order && ((pfn & ((1UL << order) - 1)) || idx + (1UL << order) > z->end))
+			order--;
+		list_add(&m->pa, z, idx, order);
+		idx += 1UL << order;
+	}
+}
+
+int dmamap_page_alloc_init(struct dmamap_machine *m)
+{
+	struct dmamap_page_alloc *pa = pa_of(m);
+	unsigned long dma_end = m->nr_pages;
+
+	pa->nr_pages = m->nr_pages;
+	pa->pages = calloc(m->nr_pages, sizeof(struct page));
+	if (!pa->pages)
+		return -ENOMEM;
+	pthread_spin_init(&pa->lock, PTHREAD_PROCESS_PRIVATE);
+
+	if (m->cfg.dma_zone_limit)
+		dma_end = (unsigned long)((m->cfg.dma_zone_limit - m->cfg.ram_base) >> PAGE_SHIFT);
+	pa->zones[DMAMAP_ZONE_DMA].start = 0;
+	pa->zones[DMAMAP_ZONE_DMA].end = dma_end;
+	pa->zones[DMAMAP_ZONE_NORMAL].start = dma_end;
+	pa->zones[DMAMAP_ZONE_NORMAL].end = m->nr_pages;
+
+	for (unsigned long i = 0; i < m->nr_pages; i++) {
+		struct page *p = &pa->pages[i];
+
+		p->dmamap_machine = m;
+		p->dmamap_next = p->dmamap_prev = DM_NO_PAGE;
+		if (i < dma_end)
+			p->flags = PF(PG_dma_zone);
+	}
+	for (unsigned z = 0; z < DMAMAP_ZONE_NR; z++) {
+		for (unsigned o = 0; o < MAX_ORDER; o++)
+			pa->zones[z].free_head[o] = DM_NO_PAGE;
+		zone_seed(m, &pa->zones[z]);
+	}
+	/* Nothing is allocated: memcheck may treat the whole CPU view as dead. */
+	dmamap_track_noaccess(m->cpu, m->cfg.ram_size);
+	return 0;
+}
+
+void dmamap_page_alloc_fini(struct dmamap_machine *m)
+{
+	struct dmamap_page_alloc *pa = pa_of(m);
+	unsigned long blocks = 0, pages = 0, first = ~0UL;
+
+	if (!pa->pages)
+		return;
+	for (unsigned long i = 0; i < pa->nr_pages; i++) {
+		if (pa->pages[i].flags & PF(PG_head)) {
+			blocks++;
+			pages += 1UL << pa->pages[i].dmamap_order;
+			if (first == ~0UL)
+				first = i;
+		}
+	}
+	if (blocks)
+		dmamap_report(m, DMAMAP_REPORT_LEAK, NULL, NULL, 0,
+			      "%lu page blocks (%lu pages) still allocated at machine destroy, first at phys %#llx",
+			      blocks, pages, (unsigned long long)(m->cfg.ram_base + ((u64)first << PAGE_SHIFT)));
+	dmamap_track_defined(m->cpu, m->cfg.ram_size);
+	pthread_spin_destroy(&pa->lock);
+	free(pa->pages);
+	pa->pages = NULL;
+}
+
+/* Take a block of @order from zone @z, splitting a larger one. Lock held. */
+static long zone_take(struct dmamap_machine *m, struct dmamap_zone_state *z, unsigned order)
+{
+	struct dmamap_page_alloc *pa = pa_of(m);
+	unsigned o = order;
+	unsigned long idx;
+
+	while (o < MAX_ORDER && z->free_head[o] == DM_NO_PAGE)
+		o++;
+	if (o == MAX_ORDER)
+		return -1;
+	idx = z->free_head[o];
+	list_del(pa, z, idx, o);
+	while (o > order) {
+		o--;
+		list_add(pa, z, idx + (1UL << o), o);
+	}
+	return (long)idx;
+}
+
+static struct dmamap_zone_state *zone_of(struct dmamap_page_alloc *pa, unsigned long idx)
+{
+	return idx < pa->zones[DMAMAP_ZONE_DMA].end ? &pa->zones[DMAMAP_ZONE_DMA] : &pa->zones[DMAMAP_ZONE_NORMAL];
+}
+
+#define GFP_KNOWN (__GFP_DMA | __GFP_HIGHMEM | __GFP_WAIT | __GFP_HIGH | __GFP_IO | __GFP_FS | __GFP_COLD | \
+		   __GFP_NOWARN | __GFP_ZERO)
+
+DMAMAP_API struct page *dmamap_alloc_pages(struct dmamap_machine *m, gfp_t gfp, unsigned order)
+{
+	struct dmamap_page_alloc *pa;
+	long idx = -1;
+
+	if (!m) {
+		dmamap_report(NULL, DMAMAP_REPORT_BAD_INPUT, NULL, NULL, 0, "alloc_pages: NULL machine");
+		return NULL;
+	}
+	if (order >= MAX_ORDER || (gfp & ~GFP_KNOWN)) {
+		dmamap_report(m, DMAMAP_REPORT_BAD_INPUT, NULL, NULL, 0, "alloc_pages: bad order %u or gfp %#x", order,
+			      gfp);
+		return NULL;
+	}
+	pa = pa_of(m);
+	if (dmamap_should_fail(m, DMAMAP_FAULT_PAGE_ALLOC)) {
+		pthread_spin_lock(&pa->lock);
+		pa->injected_failures++;
+		pthread_spin_unlock(&pa->lock);
+		return NULL;
+	}
+
+	pthread_spin_lock(&pa->lock);
+	if (!(gfp & __GFP_DMA))
+		idx = zone_take(m, &pa->zones[DMAMAP_ZONE_NORMAL], order);
+	if (idx < 0)
+		idx = zone_take(m, &pa->zones[DMAMAP_ZONE_DMA], order);
+	if (idx < 0) {
+		pa->failures++;
+		pthread_spin_unlock(&pa->lock);
+		if (!(gfp & __GFP_NOWARN))
+			dmamap_log(m, DMAMAP_LOG_WARN, NULL, "page allocation failure: order %u, gfp %#x", order, gfp);
+		return NULL;
+	}
+	for (unsigned long i = 1; i < (1UL << order); i++)
+		pa->pages[idx + (long)i].flags |= PF(PG_tail);
+	pa->pages[idx].flags |= PF(PG_head);
+	pa->pages[idx].dmamap_order = order;
+	pa->pages[idx]._refcount = 1;
+	pa->pages[idx].private = 0;
+	pa->allocations++;
+	pa->allocated_pages += 1UL << order;
+	pthread_spin_unlock(&pa->lock);
+
+	{
+		void *va = m->cpu + ((size_t)idx << PAGE_SHIFT);
+		size_t len = PAGE_SIZE << order;
+
+		dmamap_track_undefined(va, len);
+		if (gfp & __GFP_ZERO)
+			dm_cpu_store(m, va, NULL, 0, len);
+	}
+	return &pa->pages[idx];
+}
+
+/* Return a block to its zone, merging buddies. Lock held. */
+static void free_block(struct dmamap_machine *m, unsigned long idx, unsigned order)
+{
+	struct dmamap_page_alloc *pa = pa_of(m);
+	struct dmamap_zone_state *z = zone_of(pa, idx);
+
+	pa->pages[idx].flags &= ~PF(PG_head);
+	pa->pages[idx]._refcount = 0;
+	for (unsigned long i = 1; i < (1UL << order); i++)
+		pa->pages[idx + i].flags &= ~PF(PG_tail);
+	pa->frees++;
+	pa->allocated_pages -= 1UL << order;
+
+	while (order < MAX_ORDER - 1) {
+		unsigned long pfn = m->base_pfn + idx;
+		unsigned long bpfn = pfn ^ (1UL << order);
+		unsigned long bidx;
+		struct page *b;
+
+		if (bpfn < m->base_pfn)
+			break;
+		bidx = bpfn - m->base_pfn;
+		if (bidx < z->start || bidx + (1UL << order) > z->end)
+			break;
+		b = &pa->pages[bidx];
+		if (!(b->flags & PF(PG_buddy)) || b->dmamap_order != order)
+			break;
+		list_del(pa, z, bidx, order);
+		idx = DM_MIN(idx, bidx);
+		order++;
+	}
+	list_add(pa, z, idx, order);
+}
+
+/* Validate a free of @page at @order; returns a reason string, or NULL when valid. Lock held. */
+static const char *free_refusal(const struct page *page, unsigned order)
+{
+	if (page->flags & PF(PG_buddy) || (!(page->flags & (PF(PG_head) | PF(PG_tail)))))
+		return "page is not allocated (double free?)";
+	if (page->flags & PF(PG_tail))
+		return "page is not the first page of its block";
+	if (page->dmamap_order != order)
+		return "order differs from the allocation's";
+	if (page->_refcount <= 0)
+		return "page has no reference left";
+	return NULL;
+}
+
+static struct dmamap_machine *page_machine(const struct page *page, const char *what)
+{
+	if (!page)
+		return NULL;
+	if (!page->dmamap_machine) {
+		dmamap_report(NULL, DMAMAP_REPORT_BAD_ADDRESS, NULL, NULL, 0, "%s: %p is not a page of any machine", what,
+			      (const void *)page);
+		return NULL;
+	}
+	return page->dmamap_machine;
+}
+
+static void put_block(struct page *page, unsigned order, bool check_order, const char *what)
+{
+	struct dmamap_machine *m = page_machine(page, what);
+	struct dmamap_page_alloc *pa;
+	const char *why;
+	unsigned long idx;
+	bool freed = false;
+
+	if (!m)
+		return;
+	pa = pa_of(m);
+	idx = dm_page_index(page);
+	pthread_spin_lock(&pa->lock);
+	why = free_refusal(page, check_order ? order : page->dmamap_order);
+	if (why) {
+		pa->refused_frees++;
+		pthread_spin_unlock(&pa->lock);
+		dmamap_report(m, DMAMAP_REPORT_PAGE_MISUSE, NULL, NULL, 0, "%s(pfn %#lx, order %u) refused: %s", what,
+			      m->base_pfn + idx, order, why);
+		return;
+	}
+	order = page->dmamap_order;
+	if (--page->_refcount == 0) {
+		free_block(m, idx, order);
+		freed = true;
+	}
+	pthread_spin_unlock(&pa->lock);
+	if (freed)
+		dmamap_track_noaccess(m->cpu + (idx << PAGE_SHIFT), PAGE_SIZE << order);
+}
+
+DMAMAP_API void dmamap_free_pages(struct page *page, unsigned order)
+{
+	put_block(page, order, true, "free_pages");
+}
+
+DMAMAP_API void put_page(struct page *page)
+{
+	put_block(page, 0, false, "put_page");
+}
+
+DMAMAP_API void get_page(struct page *page)
+{
+	struct dmamap_machine *m = page_machine(page, "get_page");
+	struct dmamap_page_alloc *pa;
+
+	if (!m)
+		return;
+	pa = pa_of(m);
+	pthread_spin_lock(&pa->lock);
+	if (!(page->flags & PF(PG_head)) || page->_refcount <= 0) {
+		pthread_spin_unlock(&pa->lock);
+		dmamap_report(m, DMAMAP_REPORT_PAGE_MISUSE, NULL, NULL, 0,
+			      "get_page(pfn %#lx) refused: not the head of an allocated block", page_to_pfn(page));
+		return;
+	}
+	page->_refcount++;
+	pthread_spin_unlock(&pa->lock);
+}
+
+DMAMAP_API int page_count(const struct page *page)
+{
+	struct dmamap_machine *m = page ? page->dmamap_machine : NULL;
+	int n;
+
+	if (!m)
+		return 0;
+	pthread_spin_lock(&m->pa.lock);
+	n = page->_refcount;
+	pthread_spin_unlock(&m->pa.lock);
+	return n;
+}
+
+DMAMAP_API struct page *alloc_pages(gfp_t gfp, unsigned order)
+{
+	struct dmamap_machine *m = dmamap_machine_current();
+
+	return m ? dmamap_alloc_pages(m, gfp, order) : NULL;
+}
+
+DMAMAP_API struct page *alloc_page(gfp_t gfp)
+{
+	return alloc_pages(gfp, 0);
+}
+
+DMAMAP_API void __free_pages(struct page *page, unsigned order)
+{
+	dmamap_free_pages(page, order);
+}
+
+DMAMAP_API void __free_page(struct page *page)
+{
+	dmamap_free_pages(page, 0);
+}
+
+DMAMAP_API unsigned long __get_free_pages(gfp_t gfp, unsigned order)
+{
+	struct page *p = alloc_pages(gfp, order);
+
+	return p ? (unsigned long)page_address(p) : 0;
+}
+
+DMAMAP_API unsigned long get_zeroed_page(gfp_t gfp)
+{
+	return __get_free_pages(gfp | __GFP_ZERO, 0);
+}
+
+DMAMAP_API void free_pages(unsigned long addr, unsigned order)
+{
+	struct page *p;
+
+	if (!addr)
+		return;
+	p = virt_to_page((const void *)addr);
+	if (p)
+		dmamap_free_pages(p, order);
+}
+
+DMAMAP_API void free_page(unsigned long addr)
+{
+	free_pages(addr, 0);
+}
+
+/* ------------------------------------------------------------ conversions */
+
+DMAMAP_API void *page_address(const struct page *page)
+{
+	struct dmamap_machine *m = page ? page->dmamap_machine : NULL;
+
+	if (!m)
+		return NULL;
+	return m->cpu + ((size_t)dm_page_index(page) << PAGE_SHIFT);
+}
+
+DMAMAP_API unsigned long page_to_pfn(const struct page *page)
+{
+	struct dmamap_machine *m = page ? page->dmamap_machine : NULL;
+
+	if (!m)
+		return 0;
+	return m->base_pfn + dm_page_index(page);
+}
+
+DMAMAP_API phys_addr_t page_to_phys(const struct page *page)
+{
+	return (phys_addr_t)page_to_pfn(page) << PAGE_SHIFT;
+}
+
+DMAMAP_API bool virt_addr_valid(const volatile void *addr)
+{
+	return dmamap_registry_lookup(addr) != NULL;
+}
+
+DMAMAP_API phys_addr_t virt_to_phys(const volatile void *addr)
+{
+	struct dmamap_machine *m = dmamap_registry_lookup(addr);
+
+	if (!m) {
+		dmamap_report(NULL, DMAMAP_REPORT_BAD_ADDRESS, NULL, NULL, 0,
+			      "virt_to_phys(%p): not a linear-map address of any machine", (const void *)addr);
+		return ~(phys_addr_t)0;
+	}
+	return dm_virt_to_phys(m, addr);
+}
+
+DMAMAP_API struct page *virt_to_page(const volatile void *addr)
+{
+	struct dmamap_machine *m = dmamap_registry_lookup(addr);
+
+	if (!m) {
+		dmamap_report(NULL, DMAMAP_REPORT_BAD_ADDRESS, NULL, NULL, 0,
+			      "virt_to_page(%p): not a linear-map address of any machine", (const void *)addr);
+		return NULL;
+	}
+	return &m->pa.pages[((uintptr_t)addr - (uintptr_t)m->cpu) >> PAGE_SHIFT];
+}
+
+DMAMAP_API bool dmamap_pfn_valid(struct dmamap_machine *m, unsigned long pfn)
+{
+	return m && pfn >= m->base_pfn && pfn - m->base_pfn < m->nr_pages;
+}
+
+DMAMAP_API struct page *dmamap_pfn_to_page(struct dmamap_machine *m, unsigned long pfn)
+{
+	return dmamap_pfn_valid(m, pfn) ? &m->pa.pages[pfn - m->base_pfn] : NULL;
+}
+
+DMAMAP_API struct page *dmamap_phys_to_page(struct dmamap_machine *m, phys_addr_t phys)
+{
+	return dmamap_pfn_to_page(m, (unsigned long)(phys >> PAGE_SHIFT));
+}
+
+DMAMAP_API void *dmamap_phys_to_virt(struct dmamap_machine *m, phys_addr_t phys)
+{
+	if (!m || !dm_phys_in_ram(m, phys, 1))
+		return NULL;
+	return dm_phys_to_virt(m, phys);
+}
+
+DMAMAP_API struct page *pfn_to_page(unsigned long pfn)
+{
+	return dmamap_pfn_to_page(dmamap_machine_current(), pfn);
+}
+
+DMAMAP_API struct page *phys_to_page(phys_addr_t phys)
+{
+	return dmamap_phys_to_page(dmamap_machine_current(), phys);
+}
+
+DMAMAP_API void *phys_to_virt(phys_addr_t phys)
+{
+	return dmamap_phys_to_virt(dmamap_machine_current(), phys);
+}
+
+DMAMAP_API bool pfn_valid(unsigned long pfn)
+{
+	return dmamap_pfn_valid(dmamap_machine_current(), pfn);
+}
+
+DMAMAP_API void dmamap_page_stats(struct dmamap_machine *m, struct dmamap_page_stats *st)
+{
+	struct dmamap_page_alloc *pa;
+
+	if (!m || !st)
+		return;
+	pa = pa_of(m);
+	memset(st, 0, sizeof(*st));
+	pthread_spin_lock(&pa->lock);
+	for (unsigned z = 0; z < DMAMAP_ZONE_NR; z++) {
+		st->total_pages[z] = pa->zones[z].end - pa->zones[z].start;
+		st->free_pages[z] = pa->zones[z].free_pages;
+		for (unsigned o = 0; o < MAX_ORDER; o++)
+			st->free_blocks[o] += pa->zones[z].nr_free[o];
+	}
+	st->allocations = pa->allocations;
+	st->frees = pa->frees;
+	st->failures = pa->failures;
+	st->injected_failures = pa->injected_failures;
+	st->refused_frees = pa->refused_frees;
+	pthread_spin_unlock(&pa->lock);
+}

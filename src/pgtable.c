@@ -1,0 +1,306 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The consistent region: a window of host address space where coherent DMA
+ * buffers get their kernel mapping, with its own region allocator (the
+ * kernel's arm_vmregion) and a pte per page.
+ *
+ * Regions are kept in a list sorted by address and placed first-fit, each
+ * aligned to its size rounded up to a power of two, at most a section (1 MiB),
+ * at least a page: small regions then never cross a section boundary. A pte
+ * holds the frame and the protection; a present pte is a real host mapping of
+ * that frame: RAM itself for uncached, dma-coherent and write-combining
+ * types, the CPU's cached view for cached ones. One mutex guards the lot.
+ */
+#include <stdlib.h>
+#include <sys/mman.h>
+
+#include "internal.h"
+
+#define SECTION_SHIFT 20
+
+void *dm_host_reserve(size_t len, size_t align)
+{
+	size_t total = len + align;
+	u8 *p = mmap(NULL, total, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	u8 *aligned;
+
+	if (p == MAP_FAILED)
+		return NULL;
+	aligned = (u8 *)DM_ALIGN_UP((uintptr_t)p, align);
+	if (aligned > p)
+		munmap(p, (size_t)(aligned - p));
+	if (aligned + len < p + total)
+		munmap(aligned + len, (size_t)(p + total - (aligned + len)));
+	return aligned;
+}
+
+void dm_host_release(void *p, size_t len)
+{
+	if (p)
+		munmap(p, len);
+}
+
+int dm_host_map(struct dmamap_machine *m, void *addr, unsigned long pfn, size_t count, pgprot_t prot)
+{
+	enum dmamap_memtype mt = pgprot_memtype(prot);
+	int fd = mt == DMAMAP_MT_CACHED ? m->cpu_fd : m->ram_fd;
+	int access = PROT_READ | ((pgprot_val(prot) & DMAMAP_PROT_RDONLY) ? 0 : PROT_WRITE);
+	off_t off = (off_t)(pfn - m->base_pfn) << PAGE_SHIFT;
+	void *p;
+
+	if (mt == DMAMAP_MT_NONE || mt >= DMAMAP_MT_NR)
+		return -EINVAL;
+	p = mmap(addr, count << PAGE_SHIFT, access, MAP_SHARED | MAP_FIXED, fd, off);
+	if (p == MAP_FAILED)
+		return -ENOMEM;
+	return 0;
+}
+
+void dm_host_unmap(void *addr, size_t len)
+{
+	/* Back to an inaccessible reservation, so nothing else lands there. */
+	mmap(addr, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
+}
+
+int dmamap_consistent_init(struct dmamap_machine *m)
+{
+	struct dmamap_consistent *c = &m->cons;
+	size_t pages = m->cfg.consistent_size >> PAGE_SHIFT;
+
+	c->size = m->cfg.consistent_size;
+	c->base = dm_host_reserve(c->size, 1u << SECTION_SHIFT);
+	c->pte_pfn = calloc(pages, sizeof(*c->pte_pfn));
+	c->pte_prot = calloc(pages, sizeof(*c->pte_prot));
+	if (!c->base || !c->pte_pfn || !c->pte_prot) {
+		dm_host_release(c->base, c->size);
+		free(c->pte_pfn);
+		free(c->pte_prot);
+		memset(c, 0, sizeof(*c));
+		return -ENOMEM;
+	}
+	pthread_mutex_init(&c->lock, NULL);
+	return 0;
+}
+
+static void region_unmap_all(struct dmamap_machine *m, struct dmamap_vmregion *r)
+{
+	struct dmamap_consistent *c = &m->cons;
+	size_t first = (r->start - (uintptr_t)c->base) >> PAGE_SHIFT;
+	size_t n = (r->end - r->start) >> PAGE_SHIFT;
+
+	for (size_t i = first; i < first + n; i++) {
+		if (c->pte_prot[i]) {
+			dm_host_unmap(c->base + (i << PAGE_SHIFT), PAGE_SIZE);
+			c->pte_prot[i] = 0;
+			c->pte_pfn[i] = 0;
+		}
+	}
+}
+
+void dmamap_consistent_fini(struct dmamap_machine *m)
+{
+	struct dmamap_consistent *c = &m->cons;
+	struct dmamap_vmregion *r;
+
+	if (!c->base)
+		return;
+	if (c->nr_regions)
+		dmamap_report(m, DMAMAP_REPORT_LEAK, NULL, NULL, 0,
+			      "%lu consistent-region mappings (%zu bytes) still live at machine destroy", c->nr_regions,
+			      c->used);
+	while ((r = c->regions)) {
+		c->regions = r->next;
+		region_unmap_all(m, r);
+		free(r);
+	}
+	dm_host_release(c->base, c->size);
+	free(c->pte_pfn);
+	free(c->pte_prot);
+	pthread_mutex_destroy(&c->lock);
+	memset(c, 0, sizeof(*c));
+}
+
+struct dmamap_vmregion *dmamap_vmregion_alloc(struct dmamap_machine *m, size_t size, const void *caller)
+{
+	struct dmamap_consistent *c = &m->cons;
+	struct dmamap_vmregion *r, **pp;
+	uintptr_t base = (uintptr_t)c->base, end = base + c->size, addr;
+	unsigned bit;
+	size_t align;
+
+	if (!size || size & ~PAGE_MASK || size > c->size)
+		return NULL;
+	if (dmamap_should_fail(m, DMAMAP_FAULT_REMAP)) {
+		pthread_mutex_lock(&c->lock);
+		c->failures++;
+		pthread_mutex_unlock(&c->lock);
+		return NULL;
+	}
+	bit = size > 1 ? (unsigned)(sizeof(long) * 8 - (unsigned)__builtin_clzl(size - 1)) : 0;
+	bit = DM_MIN(bit, (unsigned)SECTION_SHIFT);
+	bit = DM_MAX(bit, (unsigned)PAGE_SHIFT);
+	align = (size_t)1 << bit;
+
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return NULL;
+	pthread_mutex_lock(&c->lock);
+	addr = base;
+	for (pp = &c->regions; *pp; pp = &(*pp)->next) {
+		if (addr + size <= (*pp)->start)
+			break;
+		addr = DM_ALIGN_UP((*pp)->end, align);
+	}
+	if (addr + size > end || addr < base) {
+		c->failures++;
+		pthread_mutex_unlock(&c->lock);
+		free(r);
+		return NULL;
+	}
+	r->start = addr;
+	r->end = addr + size;
+	r->caller = caller;
+	r->next = *pp;
+	*pp = r;
+	c->used += size;
+	c->nr_regions++;
+	pthread_mutex_unlock(&c->lock);
+	return r;
+}
+
+struct dmamap_vmregion *dmamap_vmregion_find(struct dmamap_machine *m, const void *addr)
+{
+	struct dmamap_consistent *c = &m->cons;
+	struct dmamap_vmregion *r;
+	uintptr_t a = (uintptr_t)addr;
+
+	pthread_mutex_lock(&c->lock);
+	for (r = c->regions; r; r = r->next)
+		if (a >= r->start && a < r->end)
+			break;
+	pthread_mutex_unlock(&c->lock);
+	return r;
+}
+
+int dmamap_vmregion_map(struct dmamap_machine *m, struct dmamap_vmregion *r, size_t first, struct page *const *pages,
+			unsigned long pfn, size_t count, pgprot_t prot)
+{
+	struct dmamap_consistent *c = &m->cons;
+	size_t base_idx = (r->start - (uintptr_t)c->base) >> PAGE_SHIFT;
+	size_t n = (r->end - r->start) >> PAGE_SHIFT;
+	size_t done = 0;
+	int err = 0;
+
+	if (!count || first > n || count > n - first || pgprot_memtype(prot) == DMAMAP_MT_NONE ||
+	    pgprot_memtype(prot) >= DMAMAP_MT_NR)
+		return -EINVAL;
+	for (size_t i = 0; i < count; i++) {
+		unsigned long f = pages ? page_to_pfn(pages[i]) : pfn + i;
+
+		if ((pages && (!pages[i] || pages[i]->dmamap_machine != m)) || !dmamap_pfn_valid(m, f))
+			return -EINVAL;
+	}
+	if (dmamap_should_fail(m, DMAMAP_FAULT_REMAP))
+		return -ENOMEM;
+
+	pthread_mutex_lock(&c->lock);
+	for (size_t i = 0; i < count; i++) {
+		if (c->pte_prot[base_idx + first + i]) {
+			err = -EBUSY;
+			goto unwind;
+		}
+	}
+	while (done < count) {
+		unsigned long f = pages ? page_to_pfn(pages[done]) : pfn + done;
+		size_t run = 1;
+
+		/* map runs of consecutive frames with one host call */
+		while (done + run < count && (pages ? page_to_pfn(pages[done + run]) : pfn + done + run) == f + run)
+			run++;
+		err = dm_host_map(m, c->base + ((base_idx + first + done) << PAGE_SHIFT), f, run, prot);
+		if (err)
+			goto unwind;
+		for (size_t i = 0; i < run; i++) {
+			c->pte_pfn[base_idx + first + done + i] = f + i;
+			c->pte_prot[base_idx + first + done + i] = (unsigned char)pgprot_val(prot);
+		}
+		done += run;
+	}
+	pthread_mutex_unlock(&c->lock);
+	return 0;
+
+unwind:
+	for (size_t i = 0; i < done; i++) {
+		size_t idx = base_idx + first + i;
+
+		dm_host_unmap(c->base + (idx << PAGE_SHIFT), PAGE_SIZE);
+		c->pte_prot[idx] = 0;
+		c->pte_pfn[idx] = 0;
+	}
+	pthread_mutex_unlock(&c->lock);
+	return err;
+}
+
+void dmamap_vmregion_free(struct dmamap_machine *m, struct dmamap_vmregion *r)
+{
+	struct dmamap_consistent *c = &m->cons;
+	struct dmamap_vmregion **pp;
+
+	if (!r)
+		return;
+	pthread_mutex_lock(&c->lock);
+	for (pp = &c->regions; *pp; pp = &(*pp)->next) {
+		if (*pp == r) {
+			*pp = r->next;
+			region_unmap_all(m, r);
+			c->used -= r->end - r->start;
+			c->nr_regions--;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&c->lock);
+	free(r);
+}
+
+DMAMAP_API bool dmamap_consistent_contains(struct dmamap_machine *m, const void *addr)
+{
+	uintptr_t a = (uintptr_t)addr, b;
+
+	if (!m || !m->cons.base)
+		return false;
+	b = (uintptr_t)m->cons.base;
+	return a >= b && a - b < m->cons.size;
+}
+
+DMAMAP_API int dmamap_consistent_pte(struct dmamap_machine *m, const void *addr, unsigned long *pfn, pgprot_t *prot)
+{
+	size_t idx;
+	int ret = 0;
+
+	if (!dmamap_consistent_contains(m, addr))
+		return -EINVAL;
+	idx = ((uintptr_t)addr - (uintptr_t)m->cons.base) >> PAGE_SHIFT;
+	pthread_mutex_lock(&m->cons.lock);
+	if (!m->cons.pte_prot[idx]) {
+		ret = -ENOENT;
+	} else {
+		if (pfn)
+			*pfn = m->cons.pte_pfn[idx];
+		if (prot)
+			*prot = __pgprot(m->cons.pte_prot[idx]);
+	}
+	pthread_mutex_unlock(&m->cons.lock);
+	return ret;
+}
+
+DMAMAP_API void dmamap_consistent_stats(struct dmamap_machine *m, struct dmamap_consistent_stats *st)
+{
+	if (!m || !st)
+		return;
+	pthread_mutex_lock(&m->cons.lock);
+	st->size = m->cons.size;
+	st->used = m->cons.used;
+	st->regions = m->cons.nr_regions;
+	st->failures = m->cons.failures;
+	pthread_mutex_unlock(&m->cons.lock);
+}

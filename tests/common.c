@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: MIT */
+#include "common.h"
+
+static void capture_fn(const struct dmamap_log_record *rec, void *ctx)
+{
+	struct capture *c = ctx;
+
+	c->messages++;
+	c->last_level = rec->level;
+	c->last_kind = rec->kind;
+	snprintf(c->last_device, sizeof(c->last_device), "%s", rec->device ? rec->device : "");
+	snprintf(c->last_file, sizeof(c->last_file), "%s", rec->file ? rec->file : "");
+	c->last_line = rec->line;
+	snprintf(c->last, sizeof(c->last), "%s", rec->message);
+	if (rec->kind != DMAMAP_REPORT_NONE) {
+		c->reports++;
+		if ((unsigned)rec->kind < DMAMAP_REPORT_KIND_NR)
+			c->by_kind[rec->kind]++;
+	}
+	if (getenv("DMAMAP_TEST_VERBOSE"))
+		fprintf(stderr, "[captured %s] %s%s%s\n", dmamap_report_kind_name(rec->kind),
+			rec->device ? rec->device : "", rec->device ? ": " : "", rec->message);
+}
+
+void capture_start(struct capture *c, struct dmamap_machine *m)
+{
+	memset(c, 0, sizeof(*c));
+	dmamap_set_log_handler(m, capture_fn, c);
+}
+
+void capture_stop(struct dmamap_machine *m)
+{
+	dmamap_set_log_handler(m, NULL, NULL);
+}
+
+struct dmamap_machine *test_machine(unsigned ram_mib, void (*tweak)(struct dmamap_machine_config *cfg))
+{
+	struct dmamap_machine_config cfg;
+	struct dmamap_machine *m;
+
+	dmamap_machine_config_init(&cfg);
+	cfg.ram_size = (uint64_t)(ram_mib ? ram_mib : 16) << 20;
+	cfg.consistent_size = 2u << 20;
+	if (tweak)
+		tweak(&cfg);
+	m = dmamap_machine_create(&cfg);
+	assert_non_null(m);
+	return m;
+}
+
+static unsigned char pattern_byte(size_t i, unsigned seed)
+{
+	uint32_t x = (uint32_t)i * 2654435761u + seed * 40503u + 0x9e37u;
+	return (unsigned char)(x >> 13);
+}
+
+void fill_pattern(void *p, size_t len, unsigned seed)
+{
+	unsigned char *b = p;
+
+	for (size_t i = 0; i < len; i++)
+		b[i] = pattern_byte(i, seed);
+}
+
+int check_pattern(const void *p, size_t len, unsigned seed)
+{
+	const unsigned char *b = p;
+
+	for (size_t i = 0; i < len; i++)
+		if (b[i] != pattern_byte(i, seed))
+			return (int)i + 1;
+	return 0;
+}
+
+int under_valgrind(void)
+{
+	return getenv("DMAMAP_UNDER_VALGRIND") != NULL;
+}

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/* Helpers shared by the test programs. */
+#ifndef DMAMAP_TEST_COMMON_H
+#define DMAMAP_TEST_COMMON_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <dmamap/dmamap.h>
+
+/* Reports and messages captured from a machine's (or the process) handler. */
+struct capture {
+	unsigned long messages;
+	unsigned long reports;
+	unsigned long by_kind[DMAMAP_REPORT_KIND_NR];
+	int last_level;
+	enum dmamap_report_kind last_kind;
+	char last_device[64];
+	char last_file[128];
+	int last_line;
+	char last[512];
+};
+
+/* Install a capturing handler on @m (NULL: process-wide); resets @c. */
+void capture_start(struct capture *c, struct dmamap_machine *m);
+/* Restore the default handler. */
+void capture_stop(struct dmamap_machine *m);
+
+/* A small machine (16 MiB unless @ram_mib), defaults otherwise; fails the test if it cannot be made. */
+struct dmamap_machine *test_machine(unsigned ram_mib, void (*tweak)(struct dmamap_machine_config *cfg));
+
+/* Fill @len bytes with a pattern derived from @seed; check it. */
+void fill_pattern(void *p, size_t len, unsigned seed);
+int check_pattern(const void *p, size_t len, unsigned seed); /* 0 if equal, else 1 + first bad offset */
+
+/* True when running under valgrind (tests scale their loops down). */
+int under_valgrind(void);
+
+#endif

@@ -1,0 +1,1046 @@
+/* SPDX-License-Identifier: MIT */
+/* The bitmap IOVA allocator (dmamap_iova_*). */
+#include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "common.h"
+
+#define PG ((size_t)PAGE_SIZE)
+#define BASE ((dma_addr_t)0x80000000ULL)
+
+/* ------------------------------------------------------------- helpers */
+
+static uint64_t rng_next(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static struct dmamap_iova *mk(dma_addr_t base, size_t size, unsigned order)
+{
+	struct dmamap_iova *a = dmamap_iova_create(base, size, order);
+
+	assert_non_null(a);
+	return a;
+}
+
+static struct dmamap_iova_stats stats_of(struct dmamap_iova *a)
+{
+	struct dmamap_iova_stats st;
+
+	dmamap_iova_stats(a, &st);
+	return st;
+}
+
+static void assert_stats_equal(const struct dmamap_iova_stats *x, const struct dmamap_iova_stats *y)
+{
+	assert_int_equal(x->base, y->base);
+	assert_int_equal(x->size, y->size);
+	assert_int_equal(x->order, y->order);
+	assert_int_equal(x->granules, y->granules);
+	assert_int_equal(x->used_granules, y->used_granules);
+	assert_int_equal(x->allocations, y->allocations);
+	assert_int_equal(x->failures, y->failures);
+	assert_int_equal(x->refused_frees, y->refused_frees);
+	assert_int_equal(x->metadata_bytes, y->metadata_bytes);
+}
+
+/* Destroy @a, which still holds allocations: exactly one leak report. */
+static void destroy_leaky(struct dmamap_iova *a)
+{
+	struct capture c;
+
+	capture_start(&c, NULL);
+	dmamap_iova_destroy(a);
+	capture_stop(NULL);
+	assert_int_equal(c.reports, 1);
+	assert_int_equal(c.by_kind[DMAMAP_REPORT_LEAK], 1);
+}
+
+static void destroy_clean(struct dmamap_iova *a)
+{
+	struct capture c;
+
+	capture_start(&c, NULL);
+	dmamap_iova_destroy(a);
+	capture_stop(NULL);
+	assert_int_equal(c.reports, 0);
+}
+
+/* ------------------------------------------------------------- creation */
+
+static void test_create_rejects_bad_arguments(void **state)
+{
+	(void)state;
+
+	errno = 0;
+	assert_null(dmamap_iova_create(BASE, 16 * PG, 21));
+	assert_int_equal(errno, EINVAL);
+	errno = 0;
+	assert_null(dmamap_iova_create(BASE, 0, 0));
+	assert_int_equal(errno, EINVAL);
+	errno = 0;
+	assert_null(dmamap_iova_create(BASE + 512, 16 * PG, 0)); /* base not page aligned */
+	assert_int_equal(errno, EINVAL);
+	errno = 0;
+	assert_null(dmamap_iova_create(BASE + PG, 16 * PG, 2)); /* base not granule aligned */
+	assert_int_equal(errno, EINVAL);
+	errno = 0;
+	assert_null(dmamap_iova_create(BASE, 16 * PG + 100, 0)); /* size not a page multiple */
+	assert_int_equal(errno, EINVAL);
+	errno = 0;
+	assert_null(dmamap_iova_create(BASE, 5 * PG, 2)); /* size not a granule multiple */
+	assert_int_equal(errno, EINVAL);
+	errno = 0;
+	assert_null(dmamap_iova_create(~(dma_addr_t)0 - PG + 1, 2 * PG, 0)); /* wraps past 2^64 */
+	assert_int_equal(errno, EINVAL);
+	errno = 0;
+	assert_null(dmamap_iova_create((dma_addr_t)1 << 63, (size_t)1 << 63 | PG, 0));
+	assert_int_equal(errno, EINVAL);
+
+	/* Ending exactly at 2^64 is fine; so is the largest order. */
+	struct dmamap_iova *a = mk(~(dma_addr_t)0 - PG + 1, PG, 0);
+	destroy_clean(a);
+	a = mk(0, (size_t)PAGE_SIZE << 20, 20);
+	struct dmamap_iova_stats st = stats_of(a);
+	assert_int_equal(st.granules, 1);
+	assert_int_equal(st.order, 20);
+	destroy_clean(a);
+
+#if !defined(__SANITIZE_ADDRESS__)
+	/* 2^52 granules: 2 x 512 TiB of bitmap cannot be allocated. */
+	errno = 0;
+	assert_null(dmamap_iova_create(0, SIZE_MAX - PG + 1, 0));
+	assert_int_equal(errno, ENOMEM);
+#endif
+}
+
+static void test_null_and_zero_arguments(void **state)
+{
+	struct dmamap_iova_stats st;
+	struct capture c;
+	(void)state;
+
+	assert_int_equal(dmamap_iova_alloc(NULL, PG), DMA_MAPPING_ERROR);
+	assert_false(dmamap_iova_is_allocated(NULL, 0));
+	assert_int_equal(dmamap_iova_set_max_align(NULL, 4), -EINVAL);
+	memset(&st, 0xff, sizeof(st));
+	dmamap_iova_stats(NULL, &st);
+	assert_int_equal(st.granules, 0);
+	assert_int_equal(st.allocations, 0);
+	dmamap_iova_destroy(NULL);
+
+	capture_start(&c, NULL);
+	dmamap_iova_free(NULL, 0, PG);
+	capture_stop(NULL);
+	assert_int_equal(c.by_kind[DMAMAP_REPORT_IOVA_MISUSE], 1);
+
+	struct dmamap_iova *a = mk(BASE, 16 * PG, 0);
+	assert_int_equal(dmamap_iova_alloc(a, 0), DMA_MAPPING_ERROR);
+	st = stats_of(a);
+	assert_int_equal(st.allocations, 0);
+	assert_int_equal(st.failures, 0); /* a zero size is not a want of space */
+	assert_int_equal(dmamap_iova_set_max_align(a, 31), -EINVAL);
+	assert_int_equal(dmamap_iova_set_max_align(a, 30), 0);
+	assert_int_equal(dmamap_iova_set_max_align(a, 0), 0);
+	dmamap_iova_stats(a, NULL);
+	destroy_clean(a);
+}
+
+static void test_stats_fields(void **state)
+{
+	(void)state;
+	struct dmamap_iova *a = mk(BASE, 1000 * 4 * PG, 2);
+	struct dmamap_iova_stats st = stats_of(a);
+
+	assert_int_equal(st.base, BASE);
+	assert_int_equal(st.size, 1000 * 4 * PG);
+	assert_int_equal(st.order, 2);
+	assert_int_equal(st.granules, 1000);
+	assert_int_equal(st.used_granules, 0);
+	assert_int_equal(st.allocations, 0);
+	assert_int_equal(st.failures, 0);
+	assert_int_equal(st.refused_frees, 0);
+	/* two bitmaps of 16 words, and the struct */
+	assert_true(st.metadata_bytes >= 2 * 16 * 8 + 32);
+	assert_true(st.metadata_bytes <= 2 * 16 * 8 + 1024);
+
+	assert_int_not_equal(dmamap_iova_alloc(a, 3 * 4 * PG), DMA_MAPPING_ERROR);
+	st = stats_of(a);
+	assert_int_equal(st.used_granules, 3);
+	assert_int_equal(st.allocations, 1);
+	assert_int_equal(st.failures, 0);
+	assert_int_equal(dmamap_iova_alloc(a, 1001 * 4 * PG), DMA_MAPPING_ERROR);
+	assert_int_equal(stats_of(a).failures, 1);
+	dmamap_iova_free(a, BASE, 3 * 4 * PG);
+	st = stats_of(a);
+	assert_int_equal(st.used_granules, 0);
+	assert_int_equal(st.allocations, 0);
+	destroy_clean(a);
+}
+
+/* ------------------------------------------------------------- placement */
+
+static void test_exactly_full_space(void **state)
+{
+	(void)state;
+	/* 1M granules: 4 GiB of order-0 space */
+	size_t size = (size_t)1 << 32;
+	struct dmamap_iova *a = mk(BASE, size, 0);
+	struct dmamap_iova_stats st;
+
+	assert_int_equal(dmamap_iova_alloc(a, size), BASE);
+	st = stats_of(a);
+	assert_int_equal(st.granules, 1UL << 20);
+	assert_int_equal(st.used_granules, 1UL << 20);
+	assert_int_equal(st.allocations, 1);
+	assert_true(dmamap_iova_is_allocated(a, BASE));
+	assert_true(dmamap_iova_is_allocated(a, BASE + size - 1));
+	assert_false(dmamap_iova_is_allocated(a, BASE + size));
+	assert_false(dmamap_iova_is_allocated(a, BASE - 1));
+
+	assert_int_equal(dmamap_iova_alloc(a, 1), DMA_MAPPING_ERROR);
+	assert_int_equal(dmamap_iova_alloc(a, size + 1), DMA_MAPPING_ERROR);
+	st = stats_of(a);
+	assert_int_equal(st.failures, 2);
+	dmamap_iova_free(a, BASE, size);
+	st = stats_of(a);
+	assert_int_equal(st.used_granules, 0);
+	assert_int_equal(st.allocations, 0);
+	/* One byte more than the space never fits. */
+	assert_int_equal(dmamap_iova_alloc(a, size + 1), DMA_MAPPING_ERROR);
+	assert_int_equal(dmamap_iova_alloc(a, SIZE_MAX), DMA_MAPPING_ERROR);
+	destroy_clean(a);
+
+	/* A space that is not a power of two, filled by one allocation. */
+	a = mk(BASE, 100 * PG, 0);
+	assert_int_equal(dmamap_iova_alloc(a, 100 * PG), BASE);
+	assert_int_equal(dmamap_iova_alloc(a, PG), DMA_MAPPING_ERROR);
+	dmamap_iova_free(a, BASE, 100 * PG);
+	destroy_clean(a);
+}
+
+static void test_one_granule_left(void **state)
+{
+	(void)state;
+	struct dmamap_iova *a = mk(BASE, 64 * PG, 0);
+
+	assert_int_equal(dmamap_iova_alloc(a, 32 * PG), BASE);
+	assert_int_equal(dmamap_iova_alloc(a, 16 * PG), BASE + 32 * PG);
+	assert_int_equal(dmamap_iova_alloc(a, 8 * PG), BASE + 48 * PG);
+	assert_int_equal(dmamap_iova_alloc(a, 4 * PG), BASE + 56 * PG);
+	assert_int_equal(dmamap_iova_alloc(a, 2 * PG), BASE + 60 * PG);
+	assert_int_equal(dmamap_iova_alloc(a, PG), BASE + 62 * PG);
+	/* one granule left: two pages do not fit, one does */
+	assert_int_equal(dmamap_iova_alloc(a, PG + 1), DMA_MAPPING_ERROR);
+	assert_int_equal(stats_of(a).failures, 1);
+	assert_false(dmamap_iova_is_allocated(a, BASE + 63 * PG));
+	assert_int_equal(dmamap_iova_alloc(a, 1), BASE + 63 * PG);
+	assert_true(dmamap_iova_is_allocated(a, BASE + 63 * PG));
+	assert_int_equal(stats_of(a).used_granules, 64);
+	assert_int_equal(dmamap_iova_alloc(a, 1), DMA_MAPPING_ERROR);
+	assert_int_equal(stats_of(a).failures, 2);
+
+	dmamap_iova_free(a, BASE, 32 * PG);
+	dmamap_iova_free(a, BASE + 32 * PG, 16 * PG);
+	dmamap_iova_free(a, BASE + 48 * PG, 8 * PG);
+	dmamap_iova_free(a, BASE + 56 * PG, 4 * PG);
+	dmamap_iova_free(a, BASE + 60 * PG, 2 * PG);
+	dmamap_iova_free(a, BASE + 62 * PG, PG);
+	dmamap_iova_free(a, BASE + 63 * PG, 1);
+	assert_int_equal(stats_of(a).used_granules, 0);
+	assert_int_equal(stats_of(a).refused_frees, 0);
+	destroy_clean(a);
+}
+
+static void test_alignment_forces_gap_then_fills_it(void **state)
+{
+	(void)state;
+	struct dmamap_iova *a = mk(BASE, 64 * PG, 0);
+
+	assert_int_equal(dmamap_iova_alloc(a, PG), BASE);
+	/* 4 pages align to 4 pages: pages 1..3 stay free */
+	assert_int_equal(dmamap_iova_alloc(a, 4 * PG), BASE + 4 * PG);
+	assert_int_equal(dmamap_iova_alloc(a, PG), BASE + PG);
+	/* 3 pages are order 2: aligned to 4 pages too */
+	assert_int_equal(dmamap_iova_alloc(a, 3 * PG), BASE + 8 * PG);
+	assert_int_equal(dmamap_iova_alloc(a, 2 * PG), BASE + 2 * PG);
+	/* the gap at 11 is used by a 1-page request, the 2-page one goes to 12 */
+	assert_int_equal(dmamap_iova_alloc(a, 2 * PG), BASE + 12 * PG);
+	assert_int_equal(dmamap_iova_alloc(a, 100), BASE + 11 * PG);
+	/* 9 pages are order 4: aligned to 16 pages */
+	assert_int_equal(dmamap_iova_alloc(a, 9 * PG), BASE + 16 * PG);
+	assert_int_equal(stats_of(a).used_granules, 1 + 4 + 1 + 3 + 2 + 2 + 1 + 9);
+	destroy_leaky(a);
+}
+
+static void test_alignment_is_relative_to_base(void **state)
+{
+	(void)state;
+	/* A base that is only page aligned: alignment counts from the base. */
+	dma_addr_t base = BASE + 3 * PG;
+	struct dmamap_iova *a = mk(base, 32 * PG, 0);
+
+	assert_int_equal(dmamap_iova_alloc(a, PG), base);
+	assert_int_equal(dmamap_iova_alloc(a, 8 * PG), base + 8 * PG);
+	dmamap_iova_free(a, base, PG);
+	dmamap_iova_free(a, base + 8 * PG, 8 * PG);
+	destroy_clean(a);
+}
+
+static void test_base_zero_is_a_valid_address(void **state)
+{
+	(void)state;
+	struct dmamap_iova *a = mk(0, 16 * PG, 0);
+
+	assert_int_equal(dmamap_iova_alloc(a, PG), 0);
+	assert_true(dmamap_iova_is_allocated(a, 0));
+	assert_int_equal(stats_of(a).allocations, 1);
+	assert_int_equal(stats_of(a).failures, 0);
+	dmamap_iova_free(a, 0, PG);
+	assert_false(dmamap_iova_is_allocated(a, 0));
+	assert_int_equal(stats_of(a).refused_frees, 0);
+	assert_int_equal(dmamap_iova_alloc(a, 16 * PG), 0);
+	dmamap_iova_free(a, 0, 16 * PG);
+	destroy_clean(a);
+}
+
+static void test_last_granule_of_space(void **state)
+{
+	(void)state;
+	/* The space ends exactly at 2^64: its last granule starts at 2^64 - PAGE_SIZE. */
+	dma_addr_t base = ~(dma_addr_t)0 - 16 * PG + 1;
+	dma_addr_t last = ~(dma_addr_t)0 - PG + 1;
+	struct dmamap_iova *a = mk(base, 16 * PG, 0);
+
+	assert_int_equal(dmamap_iova_alloc(a, 8 * PG), base);
+	assert_int_equal(dmamap_iova_alloc(a, 4 * PG), base + 8 * PG);
+	assert_int_equal(dmamap_iova_alloc(a, 2 * PG), base + 12 * PG);
+	assert_int_equal(dmamap_iova_alloc(a, PG), base + 14 * PG);
+	assert_int_equal(dmamap_iova_alloc(a, PG), last);
+	assert_true(dmamap_iova_is_allocated(a, last));
+	assert_true(dmamap_iova_is_allocated(a, ~(dma_addr_t)0));
+	assert_int_equal(dmamap_iova_alloc(a, PG), DMA_MAPPING_ERROR);
+	dmamap_iova_free(a, last, PG);
+	assert_false(dmamap_iova_is_allocated(a, ~(dma_addr_t)0));
+	assert_int_equal(dmamap_iova_alloc(a, PG), last);
+	dmamap_iova_free(a, last, PG);
+	dmamap_iova_free(a, base + 14 * PG, PG);
+	dmamap_iova_free(a, base + 12 * PG, 2 * PG);
+	dmamap_iova_free(a, base + 8 * PG, 4 * PG);
+	dmamap_iova_free(a, base, 8 * PG);
+	assert_int_equal(stats_of(a).refused_frees, 0);
+	destroy_clean(a);
+
+	/* Same in an ordinary space whose last granule is not word aligned in the bitmap. */
+	a = mk(BASE, 67 * PG, 0);
+	assert_int_equal(dmamap_iova_alloc(a, 64 * PG), BASE);
+	assert_int_equal(dmamap_iova_alloc(a, 2 * PG), BASE + 64 * PG);
+	assert_int_equal(dmamap_iova_alloc(a, 2 * PG), DMA_MAPPING_ERROR);
+	assert_int_equal(dmamap_iova_alloc(a, PG), BASE + 66 * PG);
+	assert_int_equal(dmamap_iova_alloc(a, PG), DMA_MAPPING_ERROR);
+	dmamap_iova_free(a, BASE + 66 * PG, PG);
+	dmamap_iova_free(a, BASE + 64 * PG, 2 * PG);
+	dmamap_iova_free(a, BASE, 64 * PG);
+	destroy_clean(a);
+}
+
+static void test_free_then_reuse_lowest_first(void **state)
+{
+	(void)state;
+	struct dmamap_iova *a = mk(BASE, 32 * PG, 0);
+	dma_addr_t p[8];
+
+	for (unsigned i = 0; i < 8; i++) {
+		p[i] = dmamap_iova_alloc(a, PG);
+		assert_int_equal(p[i], BASE + i * PG);
+	}
+	dmamap_iova_free(a, p[5], PG);
+	dmamap_iova_free(a, p[2], PG);
+	dmamap_iova_free(a, p[6], PG);
+	/* first fit: the lowest hole first, whatever the order of the frees */
+	assert_int_equal(dmamap_iova_alloc(a, PG), p[2]);
+	assert_int_equal(dmamap_iova_alloc(a, PG), p[5]);
+	/* [5,6] is not a 2-page aligned run, [6,7]... 7 is used: 8 is the first */
+	assert_int_equal(dmamap_iova_alloc(a, 2 * PG), BASE + 8 * PG);
+	assert_int_equal(dmamap_iova_alloc(a, PG), p[6]);
+	for (unsigned i = 0; i < 8; i++)
+		dmamap_iova_free(a, p[i], PG);
+	dmamap_iova_free(a, BASE + 8 * PG, 2 * PG);
+	assert_int_equal(stats_of(a).used_granules, 0);
+	assert_int_equal(stats_of(a).refused_frees, 0);
+	destroy_clean(a);
+}
+
+static void test_order2_granules(void **state)
+{
+	(void)state;
+	const size_t G = 4 * PG;
+	struct dmamap_iova *a = mk(BASE, 64 * G, 2);
+
+	/* 1 byte takes one granule of 4 pages */
+	assert_int_equal(dmamap_iova_alloc(a, 1), BASE);
+	assert_int_equal(stats_of(a).used_granules, 1);
+	/* 5 pages take 2 granules, aligned to 2 granules (order 3 pages - order 2) */
+	assert_int_equal(dmamap_iova_alloc(a, 5 * PG), BASE + 2 * G);
+	assert_int_equal(stats_of(a).used_granules, 3);
+	/* 4 pages fit one granule: the gap */
+	assert_int_equal(dmamap_iova_alloc(a, 4 * PG), BASE + G);
+	assert_int_equal(stats_of(a).used_granules, 4);
+	assert_true(dmamap_iova_is_allocated(a, BASE + G + 3 * PG + 17));
+	/* 9 pages: 3 granules, order 4 pages -> aligned to 4 granules */
+	assert_int_equal(dmamap_iova_alloc(a, 9 * PG), BASE + 4 * G);
+	assert_int_equal(stats_of(a).used_granules, 7);
+
+	/* Any size rounding to the same granule count frees. */
+	dmamap_iova_free(a, BASE, G);
+	dmamap_iova_free(a, BASE + 2 * G, 8 * PG);
+	dmamap_iova_free(a, BASE + G, 1);
+	dmamap_iova_free(a, BASE + 4 * G, 2 * G + 1);
+	assert_int_equal(stats_of(a).used_granules, 0);
+	assert_int_equal(stats_of(a).refused_frees, 0);
+
+	/* Page-aligned but not granule-aligned addresses are refused. */
+	struct capture c;
+	assert_int_equal(dmamap_iova_alloc(a, PG), BASE);
+	capture_start(&c, NULL);
+	dmamap_iova_free(a, BASE + PG, PG);
+	capture_stop(NULL);
+	assert_int_equal(c.by_kind[DMAMAP_REPORT_IOVA_MISUSE], 1);
+	assert_int_equal(stats_of(a).refused_frees, 1);
+	dmamap_iova_free(a, BASE, PG);
+	destroy_clean(a);
+}
+
+static void test_alignment_cap(void **state)
+{
+	(void)state;
+	struct dmamap_iova *a = mk(BASE, 2048 * PG, 0);
+
+	/* default: 2^8 pages at most */
+	assert_int_equal(dmamap_iova_alloc(a, PG), BASE);
+	assert_int_equal(dmamap_iova_alloc(a, 512 * PG), BASE + 256 * PG);
+	assert_int_equal(dmamap_iova_alloc(a, 1024 * PG), BASE + 768 * PG);
+	/* capped at 2^2 pages: 64 pages align only to 4 */
+	assert_int_equal(dmamap_iova_set_max_align(a, 2), 0);
+	assert_int_equal(dmamap_iova_alloc(a, 64 * PG), BASE + 4 * PG);
+	assert_int_equal(dmamap_iova_alloc(a, 2 * PG), BASE + 2 * PG);
+	/* cap 0: no alignment at all */
+	assert_int_equal(dmamap_iova_set_max_align(a, 0), 0);
+	assert_int_equal(dmamap_iova_alloc(a, 3 * PG), BASE + 68 * PG);
+	assert_int_equal(dmamap_iova_alloc(a, PG), BASE + PG);
+	/* raised to 30: 64 pages align to 64 again */
+	assert_int_equal(dmamap_iova_set_max_align(a, 30), 0);
+	assert_int_equal(dmamap_iova_alloc(a, 64 * PG), BASE + 128 * PG);
+	destroy_leaky(a);
+
+	/* A cap below the granule order: granules need no extra alignment. */
+	a = mk(BASE, 64 * 4 * PG, 2);
+	assert_int_equal(dmamap_iova_set_max_align(a, 1), 0);
+	assert_int_equal(dmamap_iova_alloc(a, 1), BASE);
+	assert_int_equal(dmamap_iova_alloc(a, 3 * 4 * PG), BASE + 4 * PG);
+	assert_int_equal(dmamap_iova_alloc(a, 8 * PG), BASE + 16 * PG);
+	destroy_leaky(a);
+
+	/* Cap between the granule order and the request's order. */
+	a = mk(BASE, 256 * 2 * PG, 1);
+	assert_int_equal(dmamap_iova_set_max_align(a, 3), 0);
+	assert_int_equal(dmamap_iova_alloc(a, 2 * PG), BASE);
+	/* 64 pages: order 6, capped at 3 pages-order -> 8 pages = 4 granules */
+	assert_int_equal(dmamap_iova_alloc(a, 64 * PG), BASE + 8 * PG);
+	destroy_leaky(a);
+}
+
+static void test_fails_only_when_no_aligned_run(void **state)
+{
+	(void)state;
+	struct dmamap_iova *a = mk(BASE, 16 * PG, 0);
+
+	for (unsigned i = 0; i < 16; i++)
+		assert_int_equal(dmamap_iova_alloc(a, PG), BASE + i * PG);
+	/* free pairs 1-2, 5-6, 9-10, 13-14: 8 pages free, no 2-aligned pair */
+	for (unsigned i = 1; i < 16; i += 4) {
+		dmamap_iova_free(a, BASE + i * PG, PG);
+		dmamap_iova_free(a, BASE + (i + 1) * PG, PG);
+	}
+	assert_int_equal(stats_of(a).used_granules, 8);
+	assert_int_equal(dmamap_iova_alloc(a, 2 * PG), DMA_MAPPING_ERROR);
+	assert_int_equal(dmamap_iova_alloc(a, PG + 1), DMA_MAPPING_ERROR);
+	assert_int_equal(dmamap_iova_alloc(a, 4 * PG), DMA_MAPPING_ERROR);
+	assert_int_equal(stats_of(a).failures, 3);
+	assert_int_equal(stats_of(a).used_granules, 8);
+	/* free page 3: run 2-3 is aligned */
+	dmamap_iova_free(a, BASE + 3 * PG, PG);
+	assert_int_equal(dmamap_iova_alloc(a, 2 * PG), BASE + 2 * PG);
+	assert_int_equal(dmamap_iova_alloc(a, 2 * PG), DMA_MAPPING_ERROR);
+	/* free pages 4 and 7: 4..7 is a free aligned run of 4 */
+	dmamap_iova_free(a, BASE + 4 * PG, PG);
+	dmamap_iova_free(a, BASE + 7 * PG, PG);
+	assert_int_equal(dmamap_iova_alloc(a, 4 * PG), BASE + 4 * PG);
+	assert_int_equal(dmamap_iova_alloc(a, PG), BASE + PG);
+	assert_int_equal(stats_of(a).failures, 4);
+	assert_int_equal(stats_of(a).refused_frees, 0);
+	destroy_leaky(a);
+}
+
+/* --------------------------------------------------------- misuse */
+
+struct bad_free {
+	const char *what;
+	dma_addr_t addr;
+	size_t size;
+};
+
+static void test_bad_frees_refused_nothing_changed(void **state)
+{
+	(void)state;
+	struct dmamap_iova *a = mk(BASE, 32 * PG, 0);
+	const dma_addr_t A = BASE, B = BASE + 4 * PG, C = BASE + 8 * PG, D = BASE + 31 * PG;
+	const struct bad_free bad[] = {
+		{ "not allocated", BASE + 2 * PG, PG },
+		{ "not allocated, far", BASE + 20 * PG, 2 * PG },
+		{ "larger than the allocation", A, 2 * PG },
+		{ "partial: smaller than the allocation", B, 2 * PG },
+		{ "partial: three of four granules", B, 3 * PG },
+		{ "inside an allocation", B + PG, PG },
+		{ "inside an allocation, to its end", B + PG, 3 * PG },
+		{ "overlapping two allocations", B, 8 * PG },
+		{ "overlapping an allocation and free space", C, 8 * PG },
+		{ "misaligned in an allocation", A + 100, PG },
+		{ "misaligned by a byte", B + 1, 4 * PG },
+		{ "below the space", BASE - PG, PG },
+		{ "far below the space", 0, PG },
+		{ "at the space's end", BASE + 32 * PG, PG },
+		{ "past the space's end", BASE + 32 * PG + 123 * PG, PG },
+		{ "top of the address space", ~(dma_addr_t)0 - PG + 1, PG },
+		{ "the error value", DMA_MAPPING_ERROR, PG },
+		{ "extending past the space's end", D, 2 * PG },
+		{ "zero size", A, 0 },
+		{ "huge size", C, SIZE_MAX },
+	};
+	struct dmamap_iova_stats before, after;
+	struct capture c;
+
+	assert_int_equal(dmamap_iova_alloc(a, PG), A);
+	assert_int_equal(dmamap_iova_alloc(a, 4 * PG), B);
+	assert_int_equal(dmamap_iova_alloc(a, 4 * PG), C);
+	assert_int_equal(dmamap_iova_alloc(a, PG), BASE + PG);
+	assert_int_equal(dmamap_iova_alloc(a, PG), BASE + 2 * PG);
+	assert_int_equal(dmamap_iova_alloc(a, PG), BASE + 3 * PG);
+	/* D, the last page: fill 12..30 unaligned, take 31, give 12..30 back */
+	assert_int_equal(dmamap_iova_set_max_align(a, 0), 0);
+	assert_int_equal(dmamap_iova_alloc(a, 19 * PG), BASE + 12 * PG);
+	assert_int_equal(dmamap_iova_alloc(a, PG), D);
+	dmamap_iova_free(a, BASE + 12 * PG, 19 * PG);
+	dmamap_iova_free(a, BASE + 2 * PG, PG);
+	assert_int_equal(dmamap_iova_set_max_align(a, DMAMAP_IOVA_DEFAULT_MAX_ALIGN_ORDER), 0);
+	assert_int_equal(stats_of(a).refused_frees, 0);
+	/* now: A=0 (1), 1 (1), 2 free, 3 (1), B=4..7, C=8..11, 12..30 free, D=31 */
+
+	for (unsigned i = 0; i < (sizeof(bad) / sizeof(bad[0])); i++) {
+		before = stats_of(a);
+		capture_start(&c, NULL);
+		dmamap_iova_free(a, bad[i].addr, bad[i].size);
+		capture_stop(NULL);
+		after = stats_of(a);
+		if (c.by_kind[DMAMAP_REPORT_IOVA_MISUSE] != 1 || c.reports != 1)
+			fail_msg("bad free '%s' not reported once (%lu)", bad[i].what, c.reports);
+		before.refused_frees++;
+		assert_stats_equal(&before, &after);
+		for (unsigned g = 0; g < 32; g++) {
+			bool want = g != 2 && (g < 12 || g == 31);
+			if (dmamap_iova_is_allocated(a, BASE + g * PG) != want)
+				fail_msg("bad free '%s' changed granule %u", bad[i].what, g);
+		}
+	}
+	assert_int_equal(stats_of(a).refused_frees, (sizeof(bad) / sizeof(bad[0])));
+
+	/* The allocator behaves as if nothing happened. */
+	assert_int_equal(dmamap_iova_alloc(a, PG), BASE + 2 * PG);
+	assert_int_equal(dmamap_iova_alloc(a, 2 * PG), BASE + 12 * PG);
+	assert_int_equal(dmamap_iova_alloc(a, 16 * PG), DMA_MAPPING_ERROR);
+	assert_int_equal(dmamap_iova_alloc(a, 8 * PG), BASE + 16 * PG);
+
+	/* The real allocations still free exactly. */
+	capture_start(&c, NULL);
+	dmamap_iova_free(a, A, PG);
+	dmamap_iova_free(a, BASE + PG, 1);
+	dmamap_iova_free(a, BASE + 2 * PG, PG);
+	dmamap_iova_free(a, BASE + 3 * PG, PG);
+	dmamap_iova_free(a, B, 4 * PG);
+	dmamap_iova_free(a, C, 3 * PG + 1);
+	dmamap_iova_free(a, D, PG);
+	dmamap_iova_free(a, BASE + 12 * PG, 2 * PG);
+	dmamap_iova_free(a, BASE + 16 * PG, 8 * PG);
+	capture_stop(NULL);
+	assert_int_equal(c.reports, 0);
+	assert_int_equal(stats_of(a).used_granules, 0);
+	assert_int_equal(stats_of(a).allocations, 0);
+	destroy_clean(a);
+}
+
+static void test_adjacent_allocations_keep_their_boundaries(void **state)
+{
+	(void)state;
+	struct dmamap_iova *a = mk(BASE, 8 * PG, 0);
+	struct capture c;
+
+	/* two touching 2-page allocations look like one used run of 4 */
+	assert_int_equal(dmamap_iova_alloc(a, 2 * PG), BASE);
+	assert_int_equal(dmamap_iova_alloc(a, 2 * PG), BASE + 2 * PG);
+	capture_start(&c, NULL);
+	dmamap_iova_free(a, BASE, 4 * PG);
+	dmamap_iova_free(a, BASE, 3 * PG);
+	dmamap_iova_free(a, BASE + PG, 2 * PG);
+	capture_stop(NULL);
+	assert_int_equal(c.by_kind[DMAMAP_REPORT_IOVA_MISUSE], 3);
+	assert_int_equal(stats_of(a).used_granules, 4);
+	assert_int_equal(stats_of(a).allocations, 2);
+	dmamap_iova_free(a, BASE + 2 * PG, 2 * PG);
+	dmamap_iova_free(a, BASE, 2 * PG);
+	assert_int_equal(stats_of(a).allocations, 0);
+	destroy_clean(a);
+}
+
+static void test_double_free_refused(void **state)
+{
+	(void)state;
+	struct dmamap_iova *a = mk(BASE, 8 * PG, 0);
+	struct capture c;
+
+	assert_int_equal(dmamap_iova_alloc(a, 2 * PG), BASE);
+	dmamap_iova_free(a, BASE, 2 * PG);
+	capture_start(&c, NULL);
+	dmamap_iova_free(a, BASE, 2 * PG);
+	capture_stop(NULL);
+	assert_int_equal(c.by_kind[DMAMAP_REPORT_IOVA_MISUSE], 1);
+	assert_int_equal(stats_of(a).refused_frees, 1);
+	assert_int_equal(stats_of(a).allocations, 0);
+	assert_int_equal(stats_of(a).used_granules, 0);
+	/* freed, then reallocated by someone else: the stale free hits the new owner's range */
+	assert_int_equal(dmamap_iova_alloc(a, PG), BASE);
+	capture_start(&c, NULL);
+	dmamap_iova_free(a, BASE, 2 * PG);
+	capture_stop(NULL);
+	assert_int_equal(c.by_kind[DMAMAP_REPORT_IOVA_MISUSE], 1);
+	assert_true(dmamap_iova_is_allocated(a, BASE));
+	dmamap_iova_free(a, BASE, PG);
+	destroy_clean(a);
+}
+
+static void test_destroy_reports_leaks(void **state)
+{
+	(void)state;
+	struct dmamap_iova *a = mk(BASE, 64 * PG, 0);
+	struct capture c;
+
+	assert_int_not_equal(dmamap_iova_alloc(a, PG), DMA_MAPPING_ERROR);
+	assert_int_not_equal(dmamap_iova_alloc(a, 4 * PG), DMA_MAPPING_ERROR);
+	assert_int_not_equal(dmamap_iova_alloc(a, 9 * PG), DMA_MAPPING_ERROR);
+	capture_start(&c, NULL);
+	dmamap_iova_destroy(a);
+	capture_stop(NULL);
+	assert_int_equal(c.reports, 1);
+	assert_int_equal(c.by_kind[DMAMAP_REPORT_LEAK], 1);
+	assert_non_null(strstr(c.last, "3 allocations"));
+
+	/* empty: no report */
+	a = mk(BASE, 64 * PG, 0);
+	assert_int_equal(dmamap_iova_alloc(a, PG), BASE);
+	dmamap_iova_free(a, BASE, PG);
+	destroy_clean(a);
+}
+
+/* --------------------------------------------------------- large space */
+
+static void test_large_space_word_scans(void **state)
+{
+	(void)state;
+	/* 1M granules (64K under valgrind), filled by 256-page blocks then holes reused */
+	unsigned long granules = under_valgrind() ? 1UL << 16 : 1UL << 20;
+	unsigned long blocks = granules / 256;
+	struct dmamap_iova *a = mk(0, granules * PG, 0);
+
+	for (unsigned long i = 0; i < blocks; i++)
+		assert_int_equal(dmamap_iova_alloc(a, 256 * PG), i * 256 * PG);
+	assert_int_equal(dmamap_iova_alloc(a, PG), DMA_MAPPING_ERROR);
+	for (unsigned long i = 1; i < blocks; i += 2)
+		dmamap_iova_free(a, i * 256 * PG, 256 * PG);
+	assert_int_equal(stats_of(a).used_granules, granules / 2);
+	/* 512 pages never fit; single pages fill the first hole */
+	assert_int_equal(dmamap_iova_alloc(a, 512 * PG), DMA_MAPPING_ERROR);
+	for (unsigned long i = 0; i < 256; i++)
+		assert_int_equal(dmamap_iova_alloc(a, PG), (256 + i) * PG);
+	for (unsigned long i = 3; i < blocks; i += 2)
+		assert_int_equal(dmamap_iova_alloc(a, 200 * PG), i * 256 * PG);
+	assert_int_equal(dmamap_iova_alloc(a, 56 * PG), DMA_MAPPING_ERROR);
+	assert_int_equal(dmamap_iova_alloc(a, 32 * PG), 3 * 256 * PG + 224 * PG);
+
+	destroy_leaky(a);
+}
+
+/* ------------------------------------------------- reference model */
+
+struct model {
+	unsigned long bits;
+	unsigned order, cap;
+	bool *used;
+	unsigned long *first, *count; /* live allocations */
+	size_t *size;
+	unsigned long live;
+};
+
+static unsigned long model_count(const struct model *m, size_t size)
+{
+	size_t g = PG << m->order;
+
+	return (unsigned long)(size / g + (size % g != 0));
+}
+
+static unsigned long model_alloc(struct model *m, size_t size)
+{
+	unsigned long count = model_count(m, size);
+	int o = get_order(size);
+	unsigned long align;
+
+	if ((unsigned)o > m->cap)
+		o = (int)m->cap;
+	align = (unsigned)o > m->order ? 1UL << ((unsigned)o - m->order) : 1;
+	for (unsigned long i = 0; i + count <= m->bits; i += align) {
+		unsigned long j = 0;
+
+		while (j < count && !m->used[i + j])
+			j++;
+		if (j == count) {
+			for (j = 0; j < count; j++)
+				m->used[i + j] = true;
+			m->first[m->live] = i;
+			m->count[m->live] = count;
+			m->size[m->live] = size;
+			m->live++;
+			return i;
+		}
+	}
+	return ULONG_MAX;
+}
+
+/* Index of the live allocation that (first, size) names exactly, or -1. */
+static long model_match(const struct model *m, dma_addr_t off, size_t size)
+{
+	size_t g = PG << m->order;
+
+	if (off % g)
+		return -1;
+	for (unsigned long k = 0; k < m->live; k++)
+		if (m->first[k] == off / g && m->count[k] == model_count(m, size) && size)
+			return (long)k;
+	return -1;
+}
+
+static void model_free(struct model *m, unsigned long k)
+{
+	for (unsigned long j = 0; j < m->count[k]; j++)
+		m->used[m->first[k] + j] = false;
+	m->live--;
+	m->first[k] = m->first[m->live];
+	m->count[k] = m->count[m->live];
+	m->size[k] = m->size[m->live];
+}
+
+static void run_model(unsigned order, unsigned long bits, int cap, unsigned ops, uint64_t seed)
+{
+	const size_t g = PG << order;
+	struct model m = { .bits = bits, .order = order };
+	struct dmamap_iova *a = mk(BASE, bits * g, order);
+	unsigned long used = 0, refused = 0, failures = 0;
+	struct capture c;
+	uint64_t s = seed;
+
+	m.cap = cap < 0 ? DMAMAP_IOVA_DEFAULT_MAX_ALIGN_ORDER : (unsigned)cap;
+	if (cap >= 0)
+		assert_int_equal(dmamap_iova_set_max_align(a, (unsigned)cap), 0);
+	m.used = calloc(bits, sizeof(bool));
+	m.first = calloc(bits, sizeof(unsigned long));
+	m.count = calloc(bits, sizeof(unsigned long));
+	m.size = calloc(bits, sizeof(size_t));
+	assert_non_null(m.used);
+	assert_non_null(m.first);
+	assert_non_null(m.count);
+	assert_non_null(m.size);
+
+	capture_start(&c, NULL);
+	for (unsigned op = 0; op < ops; op++) {
+		unsigned r = (unsigned)(rng_next(&s) % 100);
+
+		if (r < 55 || m.live == 0) {
+			/* mostly small, sometimes large, sizes in bytes */
+			size_t max = (rng_next(&s) % 8 == 0) ? bits * g / 4 : 8 * PG;
+			size_t size = (size_t)(rng_next(&s) % max) + 1;
+			unsigned long want = model_alloc(&m, size);
+			dma_addr_t got = dmamap_iova_alloc(a, size);
+
+			if (want == ULONG_MAX) {
+				failures++;
+				if (got != DMA_MAPPING_ERROR)
+					fail_msg("op %u: alloc %#zx gave %#llx, model says full", op, size,
+						 (unsigned long long)got);
+			} else {
+				used += model_count(&m, size);
+				if (got != BASE + want * g)
+					fail_msg("op %u: alloc %#zx gave %#llx, model %#llx", op, size,
+						 (unsigned long long)got, (unsigned long long)(BASE + want * g));
+			}
+		} else if (r < 93) {
+			/* a good free, with a size that rounds to the same granule count */
+			unsigned long k = (unsigned long)(rng_next(&s) % m.live);
+			size_t size;
+
+			switch (rng_next(&s) % 3) {
+			case 0:
+				size = m.size[k];
+				break;
+			case 1:
+				size = m.count[k] * g;
+				break;
+			default:
+				size = (m.count[k] - 1) * g + 1;
+				break;
+			}
+			dmamap_iova_free(a, BASE + m.first[k] * g, size);
+			used -= m.count[k];
+			model_free(&m, k);
+		} else {
+			/* a probably bad free: the model decides */
+			unsigned long k = (unsigned long)(rng_next(&s) % m.live);
+			dma_addr_t addr;
+			size_t size;
+			long match;
+
+			switch (rng_next(&s) % 4) {
+			case 0:
+				addr = BASE + m.first[k] * g;
+				size = m.size[k] + g;
+				break;
+			case 1:
+				addr = BASE + m.first[k] * g;
+				size = m.count[k] > 1 ? (m.count[k] - 1) * g : 0;
+				break;
+			case 2:
+				addr = BASE + (rng_next(&s) % bits) * g;
+				size = (size_t)(rng_next(&s) % (4 * g)) + 1;
+				break;
+			default:
+				addr = BASE + m.first[k] * g + (rng_next(&s) % g);
+				size = m.size[k];
+				break;
+			}
+			match = model_match(&m, addr - BASE, size);
+			dmamap_iova_free(a, addr, size);
+			if (match >= 0) {
+				used -= m.count[match];
+				model_free(&m, (unsigned long)match);
+			} else {
+				refused++;
+			}
+		}
+		struct dmamap_iova_stats st = stats_of(a);
+		if (st.used_granules != used || st.allocations != m.live || st.refused_frees != refused ||
+		    st.failures != failures)
+			fail_msg("op %u: stats used %lu/%lu live %lu/%lu refused %lu/%lu failures %lu/%lu", op,
+				 st.used_granules, used, st.allocations, m.live, st.refused_frees, refused,
+				 st.failures, failures);
+	}
+	capture_stop(NULL);
+	assert_int_equal(c.by_kind[DMAMAP_REPORT_IOVA_MISUSE], refused);
+	assert_int_equal(c.reports, refused);
+	/* refusals and failures really happened */
+	assert_true(refused > 0);
+	assert_true(failures > 0);
+
+	for (unsigned long i = 0; i < bits; i++)
+		if (dmamap_iova_is_allocated(a, BASE + i * g) != m.used[i])
+			fail_msg("granule %lu: allocator and model disagree", i);
+	while (m.live) {
+		dmamap_iova_free(a, BASE + m.first[0] * g, m.size[0]);
+		model_free(&m, 0);
+	}
+	assert_int_equal(stats_of(a).used_granules, 0);
+	destroy_clean(a);
+	free(m.used);
+	free(m.first);
+	free(m.count);
+	free(m.size);
+}
+
+static void test_random_against_model_order0(void **state)
+{
+	(void)state;
+	run_model(0, 512, -1, under_valgrind() ? 1000 : 5000, 1);
+}
+
+static void test_random_against_model_order1_cap4_odd_size(void **state)
+{
+	(void)state;
+	run_model(1, 300, 4, under_valgrind() ? 1000 : 5000, 2);
+}
+
+static void test_random_against_model_order2_cap_below_granule(void **state)
+{
+	(void)state;
+	run_model(2, 130, 1, under_valgrind() ? 1000 : 5000, 3);
+}
+
+static void test_random_against_model_large_space(void **state)
+{
+	(void)state;
+	run_model(0, 4096 + 7, 10, under_valgrind() ? 300 : 2000, 4);
+}
+
+/* ------------------------------------------------------------ threads */
+
+#define MT_GRANULES 128u
+#define MT_LIVE 8u
+
+struct mt_shared {
+	struct dmamap_iova *a;
+	atomic_uchar owner[MT_GRANULES];
+	atomic_ulong errors;
+	atomic_ulong allocs;
+	unsigned iterations;
+};
+
+struct mt_arg {
+	struct mt_shared *sh;
+	unsigned char id;
+};
+
+static void mt_release(struct mt_shared *sh, unsigned char id, dma_addr_t addr, size_t size)
+{
+	unsigned long first = (unsigned long)((addr - BASE) / PG), count = (size + PG - 1) / PG;
+
+	/* Clear ownership before the range can be handed out again. */
+	for (unsigned long g = first; g < first + count; g++)
+		if (atomic_exchange(&sh->owner[g], 0) != id)
+			atomic_fetch_add(&sh->errors, 1);
+	dmamap_iova_free(sh->a, addr, size);
+}
+
+static void *mt_worker(void *p)
+{
+	struct mt_arg *arg = p;
+	struct mt_shared *sh = arg->sh;
+	dma_addr_t addr[MT_LIVE];
+	size_t size[MT_LIVE];
+	unsigned live = 0;
+	uint64_t s = arg->id * 7919u;
+
+	for (unsigned it = 0; it < sh->iterations; it++) {
+		if (live < MT_LIVE && (live == 0 || rng_next(&s) % 2)) {
+			size_t sz = (size_t)(rng_next(&s) % (16 * PG)) + 1;
+			dma_addr_t d = dmamap_iova_alloc(sh->a, sz);
+			unsigned long first, count;
+
+			if (d == DMA_MAPPING_ERROR)
+				continue;
+			first = (unsigned long)((d - BASE) / PG);
+			count = (sz + PG - 1) / PG;
+			if ((d - BASE) % PG || first + count > MT_GRANULES ||
+			    first % (1UL << get_order(sz)) != 0) {
+				atomic_fetch_add(&sh->errors, 1);
+				continue;
+			}
+			for (unsigned long g = first; g < first + count; g++)
+				if (atomic_exchange(&sh->owner[g], arg->id) != 0)
+					atomic_fetch_add(&sh->errors, 1);
+			atomic_fetch_add(&sh->allocs, 1);
+			addr[live] = d;
+			size[live] = sz;
+			live++;
+		} else {
+			unsigned k = (unsigned)(rng_next(&s) % live);
+
+			mt_release(sh, arg->id, addr[k], size[k]);
+			live--;
+			addr[k] = addr[live];
+			size[k] = size[live];
+		}
+	}
+	while (live) {
+		live--;
+		mt_release(sh, arg->id, addr[live], size[live]);
+	}
+	return NULL;
+}
+
+static void test_two_threads_never_share_a_granule(void **state)
+{
+	(void)state;
+	struct mt_shared *sh = calloc(1, sizeof(*sh));
+	struct mt_arg args[2];
+	pthread_t t[2];
+	struct capture c;
+
+	assert_non_null(sh);
+	/* small enough that the two threads compete for space */
+	sh->a = mk(BASE, MT_GRANULES * PG, 0);
+	sh->iterations = under_valgrind() ? 5000 : 100000;
+	for (unsigned i = 0; i < MT_GRANULES; i++)
+		atomic_init(&sh->owner[i], 0);
+	atomic_init(&sh->errors, 0);
+	atomic_init(&sh->allocs, 0);
+
+	capture_start(&c, NULL);
+	for (unsigned i = 0; i < 2; i++) {
+		args[i].sh = sh;
+		args[i].id = (unsigned char)(i + 1);
+		assert_int_equal(pthread_create(&t[i], NULL, mt_worker, &args[i]), 0);
+	}
+	for (unsigned i = 0; i < 2; i++)
+		assert_int_equal(pthread_join(t[i], NULL), 0);
+	capture_stop(NULL);
+
+	assert_int_equal(atomic_load(&sh->errors), 0);
+	assert_true(atomic_load(&sh->allocs) > sh->iterations / 4);
+	assert_int_equal(c.reports, 0);
+	struct dmamap_iova_stats st = stats_of(sh->a);
+	assert_int_equal(st.used_granules, 0);
+	assert_int_equal(st.allocations, 0);
+	assert_int_equal(st.refused_frees, 0);
+	destroy_clean(sh->a);
+	free(sh);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_create_rejects_bad_arguments),
+		cmocka_unit_test(test_null_and_zero_arguments),
+		cmocka_unit_test(test_stats_fields),
+		cmocka_unit_test(test_exactly_full_space),
+		cmocka_unit_test(test_one_granule_left),
+		cmocka_unit_test(test_alignment_forces_gap_then_fills_it),
+		cmocka_unit_test(test_alignment_is_relative_to_base),
+		cmocka_unit_test(test_base_zero_is_a_valid_address),
+		cmocka_unit_test(test_last_granule_of_space),
+		cmocka_unit_test(test_free_then_reuse_lowest_first),
+		cmocka_unit_test(test_order2_granules),
+		cmocka_unit_test(test_alignment_cap),
+		cmocka_unit_test(test_fails_only_when_no_aligned_run),
+		cmocka_unit_test(test_bad_frees_refused_nothing_changed),
+		cmocka_unit_test(test_adjacent_allocations_keep_their_boundaries),
+		cmocka_unit_test(test_double_free_refused),
+		cmocka_unit_test(test_destroy_reports_leaks),
+		cmocka_unit_test(test_large_space_word_scans),
+		cmocka_unit_test(test_random_against_model_order0),
+		cmocka_unit_test(test_random_against_model_order1_cap4_odd_size),
+		cmocka_unit_test(test_random_against_model_order2_cap_below_granule),
+		cmocka_unit_test(test_random_against_model_large_space),
+		cmocka_unit_test(test_two_threads_never_share_a_granule),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
