@@ -240,22 +240,17 @@ DMAMAP_API void dmamap_iova_destroy(struct dmamap_iova *a)
 DMAMAP_API dma_addr_t dmamap_iova_alloc(struct dmamap_iova *a, size_t size)
 {
 	unsigned long count, first;
-	unsigned align_order;
 
 	if (!a || size == 0)
 		return DMA_MAPPING_ERROR;
 	count = granules_for(a, size);
 
 	pthread_mutex_lock(&a->lock);
-	align_order = align_order_for(a, size);
-	first = find_free_run(a->used, a->bits, count, 1UL << align_order);
+	first = find_free_run(a->used, a->bits, count, 1UL << align_order_for(a, size));
 	if (first == NOT_FOUND) {
+		/* Not a misuse: the caller sees the error and the stats count it. */
 		a->failures++;
 		pthread_mutex_unlock(&a->lock);
-		dmamap_log(NULL, DMAMAP_LOG_DEBUG, NULL,
-			   "iova space %#llx+%#zx: no free run of %lu granule%s aligned to %lu for %#zx bytes",
-			   (unsigned long long)a->base, a->size, count, count == 1 ? "" : "s", 1UL << align_order,
-			   size);
 		return DMA_MAPPING_ERROR;
 	}
 	bits_assign(a->used, first, count, true);

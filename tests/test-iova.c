@@ -6,6 +6,19 @@
 
 #include "common.h"
 
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
+#define HOST_ALLOC_ABORTS 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#undef HOST_ALLOC_ABORTS
+#define HOST_ALLOC_ABORTS 1
+#endif
+#ifndef HOST_ALLOC_ABORTS
+#define HOST_ALLOC_ABORTS 0 /* sanitizers abort on huge allocations instead of returning NULL */
+#endif
+
 #define PG ((size_t)PAGE_SIZE)
 #define BASE ((dma_addr_t)0x80000000ULL)
 
@@ -111,7 +124,7 @@ static void test_create_rejects_bad_arguments(void **state)
 	assert_int_equal(st.order, 20);
 	destroy_clean(a);
 
-#if !defined(__SANITIZE_ADDRESS__)
+#if !HOST_ALLOC_ABORTS
 	/* 2^52 granules: 2 x 512 TiB of bitmap cannot be allocated. */
 	errno = 0;
 	assert_null(dmamap_iova_create(0, SIZE_MAX - PG + 1, 0));
@@ -902,7 +915,7 @@ static void test_random_against_model_large_space(void **state)
 
 /* ------------------------------------------------------------ threads */
 
-#define MT_GRANULES 128u
+#define MT_GRANULES 64u
 #define MT_LIVE 8u
 
 struct mt_shared {
@@ -982,7 +995,7 @@ static void test_two_threads_never_share_a_granule(void **state)
 	struct mt_shared *sh = calloc(1, sizeof(*sh));
 	struct mt_arg args[2];
 	pthread_t t[2];
-	struct capture c;
+	unsigned long reports;
 
 	assert_non_null(sh);
 	/* small enough that the two threads compete for space */
@@ -993,7 +1006,8 @@ static void test_two_threads_never_share_a_granule(void **state)
 	atomic_init(&sh->errors, 0);
 	atomic_init(&sh->allocs, 0);
 
-	capture_start(&c, NULL);
+	/* counted atomically by the library (the capture handler is single-threaded) */
+	reports = dmamap_report_count(NULL);
 	for (unsigned i = 0; i < 2; i++) {
 		args[i].sh = sh;
 		args[i].id = (unsigned char)(i + 1);
@@ -1001,12 +1015,12 @@ static void test_two_threads_never_share_a_granule(void **state)
 	}
 	for (unsigned i = 0; i < 2; i++)
 		assert_int_equal(pthread_join(t[i], NULL), 0);
-	capture_stop(NULL);
 
 	assert_int_equal(atomic_load(&sh->errors), 0);
 	assert_true(atomic_load(&sh->allocs) > sh->iterations / 4);
-	assert_int_equal(c.reports, 0);
+	assert_int_equal(dmamap_report_count(NULL), reports);
 	struct dmamap_iova_stats st = stats_of(sh->a);
+	assert_true(st.failures > 0); /* 2 x 8 live x up to 16 pages: space runs out */
 	assert_int_equal(st.used_granules, 0);
 	assert_int_equal(st.allocations, 0);
 	assert_int_equal(st.refused_frees, 0);

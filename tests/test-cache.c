@@ -1,0 +1,699 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The cache model, driven directly through the maintenance hooks and the
+ * device side: DESIGN.md section 3, rules 1-7.
+ */
+#include "common.h"
+#include "internal.h"
+
+#define LINE 32
+
+struct fixture {
+	struct dmamap_machine *m;
+	struct device dev;
+	struct page *page;
+	u8 *va;
+	phys_addr_t pa;
+	struct capture cap;
+};
+
+static struct fixture *fixture_new(void (*tweak)(struct dmamap_machine_config *cfg))
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+
+	assert_non_null(f);
+	f->m = test_machine(16, tweak);
+	capture_start(&f->cap, f->m);
+	assert_int_equal(dmamap_device_init(&f->dev, f->m, "cachedev"), 0);
+	f->page = dmamap_alloc_pages(f->m, GFP_KERNEL | __GFP_ZERO, 1);
+	assert_non_null(f->page);
+	f->va = page_address(f->page);
+	f->pa = page_to_phys(f->page);
+	dmamap_machine_set_current(f->m);
+	/*
+	 * Make the zeroes reach RAM so every test starts from cpu == RAM == 0,
+	 * with the lines held clean in the inner cache and absent from the outer.
+	 */
+	dmamap_cache_clean(f->m, DMAMAP_CACHE_INNER, f->pa, 2 * PAGE_SIZE);
+	outer_flush_range(f->pa, f->pa + 2 * PAGE_SIZE);
+	dmamap_cache_reset_stats(f->m);
+	return f;
+}
+
+static void fixture_free(struct fixture *f)
+{
+	dmamap_free_pages(f->page, 1);
+	dmamap_device_release(&f->dev);
+	capture_stop(f->m);
+	dmamap_machine_destroy(f->m);
+	free(f);
+}
+
+static void dev_read_ok(struct fixture *f, size_t off, void *dst, size_t len)
+{
+	assert_int_equal(dmamap_dev_read(&f->dev, f->pa + off, dst, len), 0);
+}
+
+static void dev_write_ok(struct fixture *f, size_t off, const void *src, size_t len)
+{
+	assert_int_equal(dmamap_dev_write(&f->dev, f->pa + off, src, len), 0);
+}
+
+static void with_outer(struct dmamap_machine_config *cfg)
+{
+	cfg->outer_cache = true;
+}
+
+static void with_spec(struct dmamap_machine_config *cfg)
+{
+	cfg->speculative_prefetch = true;
+}
+
+static void with_outer_spec(struct dmamap_machine_config *cfg)
+{
+	cfg->outer_cache = true;
+	cfg->speculative_prefetch = true;
+}
+
+static void coherent_machine(struct dmamap_machine_config *cfg)
+{
+	cfg->coherent = true;
+}
+
+/* The kernel's cpu->dev sequence for a linear-map buffer: inner first, then outer. */
+static void cpu_to_dev(struct fixture *f, size_t off, size_t len, int dir)
+{
+	dmac_map_area(f->va + off, len, dir);
+	if (dir == DMA_FROM_DEVICE)
+		outer_inv_range(f->pa + off, f->pa + off + len);
+	else
+		outer_clean_range(f->pa + off, f->pa + off + len);
+}
+
+/* The kernel's dev->cpu sequence: outer first, then inner. */
+static void dev_to_cpu(struct fixture *f, size_t off, size_t len, int dir)
+{
+	if (dir != DMA_TO_DEVICE)
+		outer_inv_range(f->pa + off, f->pa + off + len);
+	dmac_unmap_area(f->va + off, len, dir);
+}
+
+/* Rule 1: CPU fills a buffer; the device reads the new data only after cpu->dev maintenance. */
+static void run_rule1(void (*tweak)(struct dmamap_machine_config *))
+{
+	struct fixture *f = fixture_new(tweak);
+	u8 got[1024];
+
+	dmamap_machine_set_current(f->m);
+	fill_pattern(f->va, sizeof(got), 1);
+	dev_read_ok(f, 0, got, sizeof(got));
+	for (size_t i = 0; i < sizeof(got); i++)
+		assert_int_equal(got[i], 0); /* still in the cache: the device sees old RAM */
+
+	cpu_to_dev(f, 0, sizeof(got), DMA_TO_DEVICE);
+	dev_read_ok(f, 0, got, sizeof(got));
+	assert_int_equal(check_pattern(got, sizeof(got), 1), 0);
+	assert_int_equal(f->cap.reports, 0);
+	fixture_free(f);
+}
+
+static void test_rule1_cpu_fill_needs_clean(void **state)
+{
+	(void)state;
+	run_rule1(NULL);
+}
+
+static void test_rule1_with_outer_cache(void **state)
+{
+	(void)state;
+	run_rule1(with_outer);
+}
+
+/* Rule 2: the device writes; the CPU sees it only after dev->cpu maintenance. */
+static void run_rule2(void (*tweak)(struct dmamap_machine_config *))
+{
+	struct fixture *f = fixture_new(tweak);
+	u8 data[1024];
+
+	dmamap_machine_set_current(f->m);
+	fill_pattern(data, sizeof(data), 2);
+	dev_write_ok(f, 0, data, sizeof(data));
+	for (size_t i = 0; i < sizeof(data); i++)
+		assert_int_equal(f->va[i], 0); /* the cache still holds the old lines */
+
+	dev_to_cpu(f, 0, sizeof(data), DMA_FROM_DEVICE);
+	assert_int_equal(check_pattern(f->va, sizeof(data), 2), 0);
+	fixture_free(f);
+}
+
+static void test_rule2_device_write_needs_invalidate(void **state)
+{
+	(void)state;
+	run_rule2(NULL);
+}
+
+static void test_rule2_with_outer_cache(void **state)
+{
+	(void)state;
+	run_rule2(with_outer);
+}
+
+/*
+ * Without speculation an invalidate at map time is enough: nothing pulls the
+ * lines back in, so a CPU read after the device write misses and fetches from
+ * RAM, as on a non-prefetching core.
+ */
+static void test_rule2_map_invalidate_suffices_without_prefetch(void **state)
+{
+	struct fixture *f = fixture_new(NULL);
+	u8 data[256];
+
+	(void)state;
+	dmamap_machine_set_current(f->m);
+	cpu_to_dev(f, 0, sizeof(data), DMA_FROM_DEVICE);
+	fill_pattern(data, sizeof(data), 3);
+	dev_write_ok(f, 0, data, sizeof(data));
+	assert_int_equal(check_pattern(f->va, sizeof(data), 3), 0);
+	fixture_free(f);
+}
+
+/* Rule 3: with speculative prefetch only the dev->cpu invalidate keeps the CPU correct. */
+static void test_rule3_speculation_needs_unmap(void **state)
+{
+	struct fixture *f = fixture_new(with_spec);
+	struct dmamap_cache_stats st;
+	u8 data[512];
+
+	(void)state;
+	dmamap_machine_set_current(f->m);
+	cpu_to_dev(f, 0, sizeof(data), DMA_FROM_DEVICE);
+	fill_pattern(data, sizeof(data), 4);
+	dev_write_ok(f, 0, data, sizeof(data)); /* the CPU prefetched the lines first */
+	for (size_t i = 0; i < sizeof(data); i++)
+		assert_int_equal(f->va[i], 0);
+	dmamap_cache_get_stats(f->m, &st);
+	assert_true(st.lines_prefetched >= sizeof(data) / LINE);
+
+	dev_to_cpu(f, 0, sizeof(data), DMA_FROM_DEVICE);
+	assert_int_equal(check_pattern(f->va, sizeof(data), 4), 0);
+	fixture_free(f);
+}
+
+static void test_rule3_prefetch_rate(void **state)
+{
+	struct fixture *f = fixture_new(with_spec);
+	struct dmamap_cache_stats st;
+
+	(void)state;
+	assert_int_equal(dmamap_cache_set_prefetch_rate(f->m, 1001), -EINVAL);
+	assert_int_equal(dmamap_cache_set_prefetch_rate(f->m, 0), 0);
+	dmamap_cache_inv(f->m, DMAMAP_CACHE_INNER, f->pa, PAGE_SIZE);
+	dmamap_cache_speculate(f->m);
+	dmamap_cache_get_stats(f->m, &st);
+	assert_int_equal(st.lines_prefetched, 0);
+	assert_int_equal(dmamap_cache_line_state(f->m, DMAMAP_CACHE_INNER, f->pa), DMAMAP_LINE_INVALID);
+
+	assert_int_equal(dmamap_cache_set_prefetch_rate(f->m, 500), 0);
+	for (int i = 0; i < 64; i++)
+		dmamap_cache_speculate(f->m);
+	dmamap_cache_get_stats(f->m, &st);
+	assert_int_equal(st.lines_prefetched, PAGE_SIZE / LINE); /* all of them, eventually, once each */
+	assert_int_equal(dmamap_cache_line_state(f->m, DMAMAP_CACHE_INNER, f->pa), DMAMAP_LINE_CLEAN);
+	fixture_free(f);
+}
+
+static void test_no_speculation_without_prefetch(void **state)
+{
+	struct fixture *f = fixture_new(NULL);
+	struct dmamap_cache_stats st;
+
+	(void)state;
+	dmamap_cache_inv(f->m, DMAMAP_CACHE_INNER, f->pa, PAGE_SIZE);
+	dmamap_cache_speculate(f->m);
+	dmamap_cache_get_stats(f->m, &st);
+	assert_int_equal(st.speculation_points, 0);
+	assert_int_equal(st.lines_prefetched, 0);
+	fixture_free(f);
+}
+
+/*
+ * Rule 4: a FROM_DEVICE buffer sharing its first and last lines with data the
+ * CPU writes while the device owns the buffer loses the bytes at its edges:
+ * the dev->cpu invalidate cleans the partial lines over what the device wrote.
+ */
+static void test_rule4_shared_line_loses_edges(void **state)
+{
+	struct fixture *f = fixture_new(NULL);
+	const size_t off = 16, len = 4 * LINE; /* [16, 144): partial first and last lines */
+	u8 data[4 * LINE];
+
+	(void)state;
+	dmamap_machine_set_current(f->m);
+	f->va[0] = 0xaa; /* CPU data before the buffer, same line */
+	cpu_to_dev(f, off, len, DMA_FROM_DEVICE);
+	/* the edge lines were cleaned, so the CPU's byte reached RAM */
+	{
+		u8 b;
+
+		dev_read_ok(f, 0, &b, 1);
+		assert_int_equal(b, 0xaa);
+	}
+	f->va[1] = 0xbb;                /* CPU writes its neighbour while the device owns the buffer */
+	f->va[off + len + 1] = 0xcc;    /* and the neighbour after it */
+	memset(data, 0x5a, sizeof(data));
+	dev_write_ok(f, off, data, len);
+	dev_to_cpu(f, off, len, DMA_FROM_DEVICE);
+
+	/* Bytes of the buffer in the first and last lines came back from the CPU's stale copy. */
+	for (size_t i = off; i < LINE; i++)
+		assert_int_equal(f->va[i], 0);
+	for (size_t i = LINE; i < 4 * LINE; i++)
+		assert_int_equal(f->va[i], 0x5a);
+	for (size_t i = 4 * LINE; i < off + len; i++)
+		assert_int_equal(f->va[i], 0);
+	/* and RAM agrees: the edge bytes are lost for good */
+	{
+		u8 ram[4 * LINE];
+
+		dev_read_ok(f, off, ram, len);
+		assert_int_equal(ram[0], 0);
+		assert_int_equal(ram[LINE], 0x5a);
+		assert_int_equal(ram[len - 1], 0);
+	}
+	assert_int_equal(f->va[1], 0xbb);
+	assert_int_equal(f->va[off + len + 1], 0xcc);
+	fixture_free(f);
+}
+
+/* The same buffer, line aligned, loses nothing. */
+static void test_rule4_aligned_buffer_intact(void **state)
+{
+	struct fixture *f = fixture_new(NULL);
+	u8 data[4 * LINE];
+
+	(void)state;
+	dmamap_machine_set_current(f->m);
+	cpu_to_dev(f, LINE, sizeof(data), DMA_FROM_DEVICE);
+	f->va[1] = 0xbb;
+	f->va[5 * LINE + 1] = 0xcc;
+	fill_pattern(data, sizeof(data), 5);
+	dev_write_ok(f, LINE, data, sizeof(data));
+	dev_to_cpu(f, LINE, sizeof(data), DMA_FROM_DEVICE);
+	assert_int_equal(check_pattern(f->va + LINE, sizeof(data), 5), 0);
+	assert_int_equal(f->va[1], 0xbb);
+	assert_int_equal(f->va[5 * LINE + 1], 0xcc);
+	fixture_free(f);
+}
+
+/* Rule 5: an uncached alias of RAM and the device see each other's stores at once. */
+static void test_rule5_uncached_alias_both_ways(void **state)
+{
+	struct fixture *f = fixture_new(NULL);
+	struct dmamap_vmregion *r;
+	u8 *alias, got[64], data[64];
+
+	(void)state;
+	r = dmamap_vmregion_alloc(f->m, 2 * PAGE_SIZE, NULL);
+	assert_non_null(r);
+	assert_int_equal(dmamap_vmregion_map(f->m, r, 0, NULL, page_to_pfn(f->page), 2,
+					     pgprot_dmacoherent(PAGE_KERNEL)), 0);
+	alias = (u8 *)r->start;
+	fill_pattern(alias, sizeof(got), 6);
+	dev_read_ok(f, 0, got, sizeof(got));
+	assert_int_equal(check_pattern(got, sizeof(got), 6), 0);
+	fill_pattern(data, sizeof(data), 7);
+	dev_write_ok(f, PAGE_SIZE, data, sizeof(data));
+	assert_int_equal(check_pattern(alias + PAGE_SIZE, sizeof(data), 7), 0);
+	dmamap_vmregion_free(f->m, r);
+	fixture_free(f);
+}
+
+/* Rule 5 on a coherent machine, and for a dma_coherent device: no maintenance needed. */
+static void test_rule5_coherent_machine_and_device(void **state)
+{
+	struct fixture *f = fixture_new(coherent_machine);
+	u8 got[128], data[128];
+
+	(void)state;
+	fill_pattern(f->va, sizeof(got), 8);
+	dev_read_ok(f, 0, got, sizeof(got));
+	assert_int_equal(check_pattern(got, sizeof(got), 8), 0);
+	fill_pattern(data, sizeof(data), 9);
+	dev_write_ok(f, 0, data, sizeof(data));
+	assert_int_equal(check_pattern(f->va, sizeof(data), 9), 0);
+	fixture_free(f);
+
+	f = fixture_new(with_outer);
+	f->dev.dma_coherent = true;
+	fill_pattern(f->va, sizeof(got), 10);
+	dev_read_ok(f, 0, got, sizeof(got));
+	assert_int_equal(check_pattern(got, sizeof(got), 10), 0);
+	fill_pattern(data, sizeof(data), 11);
+	dev_write_ok(f, 64, data, sizeof(data));
+	assert_int_equal(check_pattern(f->va + 64, sizeof(data), 11), 0);
+	fixture_free(f);
+}
+
+/* Rule 6, cpu->dev: cleaning the outer level before the inner one leaves the data in L2. */
+static void test_rule6_cpu_to_dev_order(void **state)
+{
+	struct fixture *f = fixture_new(with_outer);
+	u8 got[256];
+
+	(void)state;
+	dmamap_machine_set_current(f->m);
+	fill_pattern(f->va, sizeof(got), 12);
+	outer_clean_range(f->pa, f->pa + sizeof(got)); /* wrong order */
+	dmac_map_area(f->va, sizeof(got), DMA_TO_DEVICE);
+	dev_read_ok(f, 0, got, sizeof(got));
+	for (size_t i = 0; i < sizeof(got); i++)
+		assert_int_equal(got[i], 0);
+	assert_int_equal(dmamap_cache_line_state(f->m, DMAMAP_CACHE_OUTER, f->pa), DMAMAP_LINE_DIRTY);
+
+	outer_clean_range(f->pa, f->pa + sizeof(got)); /* completing the right order */
+	dev_read_ok(f, 0, got, sizeof(got));
+	assert_int_equal(check_pattern(got, sizeof(got), 12), 0);
+	assert_int_equal(dmamap_cache_line_state(f->m, DMAMAP_CACHE_OUTER, f->pa), DMAMAP_LINE_CLEAN);
+	fixture_free(f);
+}
+
+/* Stale copies in both levels, then a device write. */
+static void stale_in_both_levels(struct fixture *f, size_t len, unsigned seed)
+{
+	u8 data[512];
+
+	fill_pattern(f->va, len, seed);
+	cpu_to_dev(f, 0, len, DMA_TO_DEVICE); /* inner and outer now hold clean copies */
+	assert_int_equal(dmamap_cache_line_state(f->m, DMAMAP_CACHE_OUTER, f->pa), DMAMAP_LINE_CLEAN);
+	fill_pattern(data, len, seed + 1);
+	dev_write_ok(f, 0, data, len);
+}
+
+/* Rule 6, dev->cpu: invalidating inner before outer lets a prefetch refill from stale L2. */
+static void test_rule6_dev_to_cpu_order(void **state)
+{
+	struct fixture *f = fixture_new(with_outer_spec);
+
+	(void)state;
+	dmamap_machine_set_current(f->m);
+	stale_in_both_levels(f, 256, 20);
+	dmac_unmap_area(f->va, 256, DMA_FROM_DEVICE); /* wrong order */
+	outer_inv_range(f->pa, f->pa + 256);
+	assert_int_equal(check_pattern(f->va, 256, 20), 0); /* stale */
+	fixture_free(f);
+
+	f = fixture_new(with_outer_spec);
+	dmamap_machine_set_current(f->m);
+	stale_in_both_levels(f, 256, 20);
+	dev_to_cpu(f, 0, 256, DMA_FROM_DEVICE); /* the kernel's order */
+	assert_int_equal(check_pattern(f->va, 256, 21), 0);
+	fixture_free(f);
+}
+
+/* Rule 7: the hook table is replaceable, per machine, and every operation is counted. */
+static unsigned hook_calls[6];
+static const struct dmamap_cache_ops *hook_next;
+
+static void rec_map(struct dmamap_machine *m, const void *k, size_t s, int d)
+{
+	hook_calls[0]++;
+	hook_next->dmac_map_area(m, k, s, d);
+}
+
+static void rec_unmap(struct dmamap_machine *m, const void *k, size_t s, int d)
+{
+	hook_calls[1]++;
+	hook_next->dmac_unmap_area(m, k, s, d);
+}
+
+static void rec_flush(struct dmamap_machine *m, const void *a, const void *b)
+{
+	hook_calls[2]++;
+	hook_next->dmac_flush_range(m, a, b);
+}
+
+static void rec_oclean(struct dmamap_machine *m, phys_addr_t a, phys_addr_t b)
+{
+	hook_calls[3]++;
+	hook_next->outer_clean_range(m, a, b);
+}
+
+static void rec_oinv(struct dmamap_machine *m, phys_addr_t a, phys_addr_t b)
+{
+	hook_calls[4]++;
+	hook_next->outer_inv_range(m, a, b);
+}
+
+static void rec_oflush(struct dmamap_machine *m, phys_addr_t a, phys_addr_t b)
+{
+	hook_calls[5]++;
+	hook_next->outer_flush_range(m, a, b);
+}
+
+static const struct dmamap_cache_ops recording_ops = {
+	rec_map, rec_unmap, rec_flush, rec_oclean, rec_oinv, rec_oflush,
+};
+
+/* A broken table: maintenance that does nothing. */
+static void nop_k(struct dmamap_machine *m, const void *k, size_t s, int d)
+{
+	(void)m, (void)k, (void)s, (void)d;
+}
+
+static void nop_f(struct dmamap_machine *m, const void *a, const void *b)
+{
+	(void)m, (void)a, (void)b;
+}
+
+static void nop_p(struct dmamap_machine *m, phys_addr_t a, phys_addr_t b)
+{
+	(void)m, (void)a, (void)b;
+}
+
+static const struct dmamap_cache_ops nop_ops = { nop_k, nop_k, nop_f, nop_p, nop_p, nop_p };
+
+static void test_rule7_hooks_replaceable_and_counted(void **state)
+{
+	struct fixture *f = fixture_new(with_outer);
+	struct fixture *g = fixture_new(NULL);
+	struct dmamap_cache_ops broken = recording_ops;
+	struct dmamap_cache_stats st;
+	u8 got[256];
+
+	(void)state;
+	dmamap_machine_set_current(f->m);
+	hook_next = dmamap_cache_get_ops(f->m);
+	assert_ptr_equal(hook_next, &dmamap_default_cache_ops);
+	broken.outer_inv_range = NULL;
+	assert_int_equal(dmamap_cache_set_ops(f->m, &broken), -EINVAL);
+	assert_ptr_equal(dmamap_cache_get_ops(f->m), &dmamap_default_cache_ops);
+	assert_int_equal(dmamap_cache_set_ops(f->m, &recording_ops), 0);
+	memset(hook_calls, 0, sizeof(hook_calls));
+
+	fill_pattern(f->va, sizeof(got), 30);
+	cpu_to_dev(f, 0, sizeof(got), DMA_TO_DEVICE);
+	dev_to_cpu(f, 0, sizeof(got), DMA_BIDIRECTIONAL);
+	dmac_flush_range(f->va, f->va + 64);
+	outer_flush_range(f->pa, f->pa + 64);
+	assert_int_equal(hook_calls[0], 1);
+	assert_int_equal(hook_calls[1], 1);
+	assert_int_equal(hook_calls[2], 1);
+	assert_int_equal(hook_calls[3], 1);
+	assert_int_equal(hook_calls[4], 1);
+	assert_int_equal(hook_calls[5], 1);
+
+	dmamap_cache_get_stats(f->m, &st);
+	/* clean 8 lines, invalidate 8, flush 2, at each level */
+	assert_int_equal(st.level[DMAMAP_CACHE_INNER].lines_cleaned, 8 + 2);
+	assert_int_equal(st.level[DMAMAP_CACHE_INNER].lines_invalidated, 8 + 2);
+	assert_int_equal(st.level[DMAMAP_CACHE_INNER].lines_written_back, 8);
+	assert_int_equal(st.level[DMAMAP_CACHE_OUTER].lines_cleaned, 8 + 2);
+	assert_int_equal(st.level[DMAMAP_CACHE_OUTER].lines_invalidated, 8 + 2);
+	assert_int_equal(st.level[DMAMAP_CACHE_OUTER].lines_written_back, 8);
+	assert_int_equal(st.level[DMAMAP_CACHE_INNER].clean_ops, 1);
+	assert_int_equal(st.level[DMAMAP_CACHE_INNER].inv_ops, 1);
+	assert_int_equal(st.level[DMAMAP_CACHE_INNER].flush_ops, 1);
+
+	/* the other machine still has the default table */
+	assert_ptr_equal(dmamap_cache_get_ops(g->m), &dmamap_default_cache_ops);
+
+	/* a table that does nothing: the device never sees the data */
+	assert_int_equal(dmamap_cache_set_ops(g->m, &nop_ops), 0);
+	dmamap_machine_set_current(g->m);
+	fill_pattern(g->va, sizeof(got), 31);
+	cpu_to_dev(g, 0, sizeof(got), DMA_TO_DEVICE);
+	assert_int_equal(dmamap_dev_read(&g->dev, g->pa, got, sizeof(got)), 0);
+	assert_int_equal(got[0], 0);
+	assert_int_equal(dmamap_cache_set_ops(g->m, NULL), 0);
+	assert_ptr_equal(dmamap_cache_get_ops(g->m), &dmamap_default_cache_ops);
+	fixture_free(g);
+	fixture_free(f);
+}
+
+/* Maintenance cost follows the bytes covered, not the size of RAM. */
+static void test_cost_scales_with_range(void **state)
+{
+	struct fixture *f = fixture_new(NULL);
+	struct dmamap_cache_stats st;
+
+	(void)state;
+	dmamap_cache_clean(f->m, DMAMAP_CACHE_INNER, f->pa + 5, 100); /* lines 0..3 */
+	dmamap_cache_get_stats(f->m, &st);
+	assert_int_equal(st.level[DMAMAP_CACHE_INNER].lines_cleaned, 4);
+	dmamap_cache_inv(f->m, DMAMAP_CACHE_INNER, f->pa, 2 * PAGE_SIZE);
+	dmamap_cache_get_stats(f->m, &st);
+	assert_int_equal(st.level[DMAMAP_CACHE_INNER].lines_invalidated, 2 * PAGE_SIZE / LINE);
+	fixture_free(f);
+}
+
+/* A clean line never overwrites newer data below it. */
+static void test_clean_line_keeps_newer_ram(void **state)
+{
+	struct fixture *f = fixture_new(NULL);
+	u8 data[64], got[64];
+
+	(void)state;
+	fill_pattern(data, sizeof(data), 40);
+	dev_write_ok(f, 0, data, sizeof(data)); /* the CPU's copy (zeroes) is clean and stale */
+	dmamap_cache_clean(f->m, DMAMAP_CACHE_INNER, f->pa, sizeof(data));
+	dev_read_ok(f, 0, got, sizeof(got));
+	assert_int_equal(check_pattern(got, sizeof(got), 40), 0);
+	fixture_free(f);
+}
+
+/* Line states through a clean/dirty/invalid cycle, and dirty data discarded by an invalidate. */
+static void test_line_states(void **state)
+{
+	struct fixture *f = fixture_new(with_outer);
+	struct dmamap_cache_stats st;
+	u8 b;
+
+	(void)state;
+	assert_int_equal(dmamap_cache_line_state(f->m, DMAMAP_CACHE_INNER, f->pa), DMAMAP_LINE_CLEAN);
+	assert_int_equal(dmamap_cache_line_state(f->m, DMAMAP_CACHE_OUTER, f->pa), DMAMAP_LINE_INVALID);
+	f->va[3] = 7;
+	assert_int_equal(dmamap_cache_line_state(f->m, DMAMAP_CACHE_INNER, f->pa), DMAMAP_LINE_DIRTY);
+	dmamap_cache_clean(f->m, DMAMAP_CACHE_INNER, f->pa, 1);
+	assert_int_equal(dmamap_cache_line_state(f->m, DMAMAP_CACHE_INNER, f->pa), DMAMAP_LINE_CLEAN);
+	assert_int_equal(dmamap_cache_line_state(f->m, DMAMAP_CACHE_OUTER, f->pa), DMAMAP_LINE_DIRTY);
+	f->va[3] = 8;
+	dmamap_cache_inv(f->m, DMAMAP_CACHE_INNER, f->pa, 1);
+	assert_int_equal(dmamap_cache_line_state(f->m, DMAMAP_CACHE_INNER, f->pa), DMAMAP_LINE_INVALID);
+	assert_int_equal(f->va[3], 7); /* the store of 8 was discarded; the refetch comes from L2 */
+	dmamap_cache_get_stats(f->m, &st);
+	assert_int_equal(st.level[DMAMAP_CACHE_INNER].dirty_lines_discarded, 1);
+	dmamap_cache_flush(f->m, DMAMAP_CACHE_OUTER, f->pa, 1);
+	assert_int_equal(dmamap_cache_line_state(f->m, DMAMAP_CACHE_OUTER, f->pa), DMAMAP_LINE_INVALID);
+	dev_read_ok(f, 3, &b, 1);
+	assert_int_equal(b, 7);
+	/* a machine without an outer cache has no outer lines */
+	fixture_free(f);
+	f = fixture_new(NULL);
+	assert_int_equal(dmamap_cache_line_state(f->m, DMAMAP_CACHE_OUTER, f->pa), DMAMAP_LINE_INVALID);
+	fixture_free(f);
+}
+
+/* A library store of the same bytes still dirties the line, as a CPU store does. */
+static void test_library_store_dirties_equal_bytes(void **state)
+{
+	struct fixture *f = fixture_new(NULL);
+	u8 data[32], got[32];
+
+	(void)state;
+	memset(data, 0x11, sizeof(data));
+	dev_write_ok(f, 0, data, sizeof(data)); /* RAM: 0x11, CPU copy: 0 (clean) */
+	dm_cpu_store(f->m, f->va, NULL, 0, sizeof(data)); /* the CPU stores zeroes over zeroes */
+	assert_int_equal(dmamap_cache_line_state(f->m, DMAMAP_CACHE_INNER, f->pa), DMAMAP_LINE_DIRTY);
+	dmamap_cache_clean(f->m, DMAMAP_CACHE_INNER, f->pa, sizeof(data));
+	dev_read_ok(f, 0, got, sizeof(got));
+	assert_int_equal(got[0], 0);
+	assert_int_equal(got[31], 0);
+	fixture_free(f);
+}
+
+/* Bad ranges are reported and ignored, with nothing changed. */
+static void test_bad_ranges_reported(void **state)
+{
+	struct fixture *f = fixture_new(NULL);
+	struct dmamap_cache_stats before, after;
+	static u8 not_ram[64];
+	unsigned long reports;
+
+	(void)state;
+	dmamap_machine_set_current(f->m);
+	f->va[0] = 1; /* a dirty line that a wrongly applied op would write back */
+	dmamap_cache_get_stats(f->m, &before);
+	reports = dmamap_report_count(f->m);
+
+	dmamap_cache_clean(f->m, DMAMAP_CACHE_INNER, f->m->cfg.ram_base - 64, 128); /* straddles RAM start */
+	dmamap_cache_inv(f->m, DMAMAP_CACHE_INNER, f->pa, 0);                          /* empty */
+	dmamap_cache_flush(f->m, DMAMAP_CACHE_INNER, f->m->cfg.ram_base + f->m->cfg.ram_size - 16, 32);
+	assert_int_equal(dmamap_report_count(f->m), reports + 3);
+	assert_int_equal(f->cap.by_kind[DMAMAP_REPORT_BAD_ADDRESS], 3);
+
+	{
+		struct capture pc;
+
+		capture_start(&pc, NULL);
+		dmac_map_area(not_ram, sizeof(not_ram), DMA_TO_DEVICE);
+		dmac_unmap_area(not_ram, sizeof(not_ram), DMA_FROM_DEVICE);
+		dmac_flush_range(not_ram, not_ram + 1);
+		assert_int_equal(pc.by_kind[DMAMAP_REPORT_BAD_ADDRESS], 3);
+		capture_stop(NULL);
+	}
+	/* a range running off the end of the linear map */
+	f->m->cache.ops->dmac_map_area(f->m, f->m->cpu + f->m->cfg.ram_size - 16, 64, DMA_TO_DEVICE);
+	assert_int_equal(f->cap.by_kind[DMAMAP_REPORT_BAD_ADDRESS], 4);
+
+	dmamap_cache_get_stats(f->m, &after);
+	assert_memory_equal(&before, &after, sizeof(before));
+	assert_int_equal(dmamap_cache_line_state(f->m, DMAMAP_CACHE_INNER, f->pa), DMAMAP_LINE_DIRTY);
+	assert_int_equal(dmamap_cache_line_state(f->m, 7, f->pa), DMAMAP_LINE_INVALID);
+	fixture_free(f);
+}
+
+/* Device bytes counted; a read is not a write. */
+static void test_device_byte_counters(void **state)
+{
+	struct fixture *f = fixture_new(NULL);
+	struct dmamap_cache_stats st;
+	u8 buf[100];
+
+	(void)state;
+	dev_read_ok(f, 0, buf, sizeof(buf));
+	dev_write_ok(f, 0, buf, 40);
+	assert_int_equal(dmamap_dev_fill(&f->dev, f->pa, 0x33, 10), 0);
+	dmamap_cache_get_stats(f->m, &st);
+	assert_int_equal(st.device_bytes_read, 100);
+	assert_int_equal(st.device_bytes_written, 50);
+	fixture_free(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rule1_cpu_fill_needs_clean),
+		cmocka_unit_test(test_rule1_with_outer_cache),
+		cmocka_unit_test(test_rule2_device_write_needs_invalidate),
+		cmocka_unit_test(test_rule2_with_outer_cache),
+		cmocka_unit_test(test_rule2_map_invalidate_suffices_without_prefetch),
+		cmocka_unit_test(test_rule3_speculation_needs_unmap),
+		cmocka_unit_test(test_rule3_prefetch_rate),
+		cmocka_unit_test(test_no_speculation_without_prefetch),
+		cmocka_unit_test(test_rule4_shared_line_loses_edges),
+		cmocka_unit_test(test_rule4_aligned_buffer_intact),
+		cmocka_unit_test(test_rule5_uncached_alias_both_ways),
+		cmocka_unit_test(test_rule5_coherent_machine_and_device),
+		cmocka_unit_test(test_rule6_cpu_to_dev_order),
+		cmocka_unit_test(test_rule6_dev_to_cpu_order),
+		cmocka_unit_test(test_rule7_hooks_replaceable_and_counted),
+		cmocka_unit_test(test_cost_scales_with_range),
+		cmocka_unit_test(test_clean_line_keeps_newer_ram),
+		cmocka_unit_test(test_line_states),
+		cmocka_unit_test(test_library_store_dirties_equal_bytes),
+		cmocka_unit_test(test_bad_ranges_reported),
+		cmocka_unit_test(test_device_byte_counters),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
