@@ -253,6 +253,14 @@ struct dmamap_machine *dmamap_registry_lookup(const volatile void *p);
 int dmamap_page_alloc_init(struct dmamap_machine *m);
 void dmamap_page_alloc_fini(struct dmamap_machine *m);
 
+/*
+ * Take the free pages [first, first + count) (page indexes) out of the
+ * allocator, as alloc_contig_range() does for CMA: each becomes an allocated
+ * order-0 page. Return 0, or -EBUSY when a page of the range is not free
+ * (nothing taken).
+ */
+int dmamap_alloc_contig(struct dmamap_machine *m, unsigned long first, unsigned long count);
+
 static inline unsigned long dm_page_index(const struct page *page)
 {
 	return (unsigned long)(page - page->dmamap_machine->pa.pages);
@@ -307,5 +315,92 @@ void dm_host_unmap(void *addr, size_t len);
 /* Reserve @len bytes of inaccessible host address space aligned to @align (a power of two); NULL on failure. */
 void *dm_host_reserve(size_t len, size_t align);
 void dm_host_release(void *p, size_t len);
+
+/* ------------------------------------------------------------ dma core */
+
+/*
+ * The sg operations of patch 3, built on any ops set's map_page/unmap_page/
+ * sync_single_*: what an ops set without its own sg code plugs in.
+ * map_sg unwinds what it mapped when an entry fails, and returns 0.
+ */
+int dmamap_generic_map_sg(struct device *dev, struct scatterlist *sg, int nents, enum dma_data_direction dir,
+			  struct dma_attrs *attrs);
+void dmamap_generic_unmap_sg(struct device *dev, struct scatterlist *sg, int nents, enum dma_data_direction dir,
+			     struct dma_attrs *attrs);
+void dmamap_generic_sync_sg_for_cpu(struct device *dev, struct scatterlist *sg, int nents,
+				    enum dma_data_direction dir);
+void dmamap_generic_sync_sg_for_device(struct device *dev, struct scatterlist *sg, int nents,
+				       enum dma_data_direction dir);
+
+/* The machine of an initialised device (no checks). */
+static inline struct dmamap_machine *dm_dev_machine(const struct device *dev)
+{
+	return dev->dmamap.machine;
+}
+
+static inline bool dm_dev_live(const struct device *dev)
+{
+	return dev && dev->dmamap.magic == DM_DEVICE_MAGIC;
+}
+
+/* Bus <-> physical for a device without an IOMMU (ARM's pfn_to_dma/dma_to_pfn). */
+static inline dma_addr_t dm_phys_to_dma(const struct device *dev, phys_addr_t phys)
+{
+	return phys - ((phys_addr_t)dev->dma_pfn_offset << PAGE_SHIFT);
+}
+
+static inline phys_addr_t dm_dma_to_phys(const struct device *dev, dma_addr_t addr)
+{
+	return addr + ((phys_addr_t)dev->dma_pfn_offset << PAGE_SHIFT);
+}
+
+/* Whether the device snoops the CPU caches (no maintenance needed). */
+static inline bool dm_dev_coherent(const struct device *dev)
+{
+	return dev->dma_coherent || dev->dmamap.machine->cfg.coherent;
+}
+
+/* The machine-wide DMA-zone rule behind dma_supported(). */
+bool dmamap_mask_covers_zone(struct device *dev, u64 mask);
+/* Whether @mask reaches every byte of RAM on the device's bus. */
+bool dmamap_mask_covers_ram(struct device *dev, u64 mask);
+
+/*
+ * Where coherent memory comes from (coherent.c). The machine-wide state
+ * (contiguous area, atomic pool) lives in m->layer[DMAMAP_LAYER_COHERENT].
+ */
+enum dmamap_coherent_source {
+	DM_SRC_DECLARED,
+	DM_SRC_CONTIGUOUS,
+	DM_SRC_ATOMIC_POOL,
+	DM_SRC_PAGES,
+	DM_SRC_FAILED,
+};
+
+int dmamap_coherent_machine_init(struct dmamap_machine *m);
+void dmamap_coherent_machine_fini(struct dmamap_machine *m);
+void dmamap_coherent_count(struct dmamap_machine *m, enum dmamap_coherent_source src);
+/* Contiguous area: @count pages aligned to 2^@align_order pages; NULL when none or full. */
+struct page *dmamap_cma_alloc(struct dmamap_machine *m, unsigned long count, unsigned align_order);
+/* Give pages back to the contiguous area; false when they are not from it. */
+bool dmamap_cma_release(struct dmamap_machine *m, struct page *page, unsigned long count);
+/* Atomic pool: zeroed, uncached memory without remapping. */
+void *dmamap_atomic_pool_alloc(struct dmamap_machine *m, size_t size, struct page **page);
+bool dmamap_atomic_pool_contains(struct dmamap_machine *m, const void *va);
+/* Free @size bytes at @va in the pool; false (reported by the caller) when not an allocation. */
+bool dmamap_atomic_pool_free(struct dmamap_machine *m, void *va, size_t size);
+/*
+ * A device's declared memory: alloc returns true when it served the request
+ * (*ret set); release/mmap return true when @vaddr belongs to it.
+ */
+bool dmamap_declared_alloc(struct device *dev, size_t size, dma_addr_t *handle, void **ret);
+bool dmamap_declared_release(struct device *dev, void *vaddr, size_t size);
+bool dmamap_declared_mmap(struct device *dev, struct vm_area_struct *vma, void *vaddr, size_t size, int *ret);
+
+/* ARM cache maintenance for a buffer at @phys (arm-dma.c), through the machine's hooks. */
+void dmamap_arm_cpu_to_dev(struct dmamap_machine *m, phys_addr_t phys, size_t size, int dir);
+void dmamap_arm_dev_to_cpu(struct dmamap_machine *m, phys_addr_t phys, size_t size, int dir);
+/* Zero a linear-map range through the cache and push the zeroes to RAM (__dma_clear_buffer). */
+void dmamap_arm_clear_buffer(struct dmamap_machine *m, phys_addr_t phys, size_t size);
 
 #endif /* DMAMAP_INTERNAL_H */

@@ -213,18 +213,11 @@ DMAMAP_API struct page *dmamap_alloc_pages(struct dmamap_machine *m, gfp_t gfp, 
 	return &pa->pages[idx];
 }
 
-/* Return a block to its zone, merging buddies. Lock held. */
-static void free_block(struct dmamap_machine *m, unsigned long idx, unsigned order)
+/* Put a free block into its zone, merging it with its free buddies. Lock held. */
+static void buddy_insert(struct dmamap_machine *m, unsigned long idx, unsigned order)
 {
 	struct dmamap_page_alloc *pa = pa_of(m);
 	struct dmamap_zone_state *z = zone_of(pa, idx);
-
-	pa->pages[idx].flags &= ~PF(PG_head);
-	pa->pages[idx]._refcount = 0;
-	for (unsigned long i = 1; i < (1UL << order); i++)
-		pa->pages[idx + i].flags &= ~PF(PG_tail);
-	pa->frees++;
-	pa->allocated_pages -= 1UL << order;
 
 	while (order < MAX_ORDER - 1) {
 		unsigned long pfn = m->base_pfn + idx;
@@ -245,6 +238,20 @@ static void free_block(struct dmamap_machine *m, unsigned long idx, unsigned ord
 		order++;
 	}
 	list_add(pa, z, idx, order);
+}
+
+/* Return an allocated block to its zone. Lock held. */
+static void free_block(struct dmamap_machine *m, unsigned long idx, unsigned order)
+{
+	struct dmamap_page_alloc *pa = pa_of(m);
+
+	pa->pages[idx].flags &= ~PF(PG_head);
+	pa->pages[idx]._refcount = 0;
+	for (unsigned long i = 1; i < (1UL << order); i++)
+		pa->pages[idx + i].flags &= ~PF(PG_tail);
+	pa->frees++;
+	pa->allocated_pages -= 1UL << order;
+	buddy_insert(m, idx, order);
 }
 
 /* Validate a free of @page at @order; returns a reason string, or NULL when valid. Lock held. */
@@ -312,6 +319,97 @@ DMAMAP_API void dmamap_free_pages(struct page *page, unsigned order)
 DMAMAP_API void put_page(struct page *page)
 {
 	put_block(page, 0, false, "put_page");
+}
+
+DMAMAP_API void split_page(struct page *page, unsigned order)
+{
+	struct dmamap_machine *m = page_machine(page, "split_page");
+	struct dmamap_page_alloc *pa;
+	const char *why;
+
+	if (!m)
+		return;
+	pa = pa_of(m);
+	pthread_spin_lock(&pa->lock);
+	why = free_refusal(page, order);
+	if (!why && page->_refcount != 1)
+		why = "block has more than one reference";
+	if (why) {
+		pthread_spin_unlock(&pa->lock);
+		dmamap_report(m, DMAMAP_REPORT_PAGE_MISUSE, NULL, NULL, 0, "split_page(pfn %#lx, order %u) refused: %s",
+			      page_to_pfn(page), order, why);
+		return;
+	}
+	for (unsigned long i = 0; i < (1UL << order); i++) {
+		page[i].flags &= ~PF(PG_tail);
+		page[i].flags |= PF(PG_head);
+		page[i].dmamap_order = 0;
+		page[i]._refcount = 1;
+	}
+	pa->allocations += (1UL << order) - 1;
+	pthread_spin_unlock(&pa->lock);
+}
+
+/* The free block holding page @idx: its head index and order, or false. Lock held. */
+static bool free_block_of(struct dmamap_machine *m, unsigned long idx, unsigned long *head, unsigned *order)
+{
+	struct dmamap_page_alloc *pa = pa_of(m);
+	unsigned long pfn = m->base_pfn + idx;
+
+	for (unsigned o = 0; o < MAX_ORDER; o++) {
+		unsigned long hpfn = pfn & ~((1UL << o) - 1);
+
+		if (hpfn < m->base_pfn)
+			break;
+		if ((pa->pages[hpfn - m->base_pfn].flags & PF(PG_buddy)) && pa->pages[hpfn - m->base_pfn].dmamap_order == o) {
+			*head = hpfn - m->base_pfn;
+			*order = o;
+			return true;
+		}
+	}
+	return false;
+}
+
+int dmamap_alloc_contig(struct dmamap_machine *m, unsigned long first, unsigned long count)
+{
+	struct dmamap_page_alloc *pa = pa_of(m);
+	unsigned long idx, head;
+	unsigned order;
+
+	if (!count || first >= pa->nr_pages || count > pa->nr_pages - first)
+		return -EINVAL;
+	pthread_spin_lock(&pa->lock);
+	for (idx = first; idx < first + count; idx = head + (1UL << order)) {
+		if (!free_block_of(m, idx, &head, &order)) {
+			pthread_spin_unlock(&pa->lock);
+			return -EBUSY;
+		}
+	}
+	/* Every page is free: break each overlapping block, give back what lies outside. */
+	for (idx = first; idx < first + count;) {
+		struct dmamap_zone_state *z = zone_of(pa, idx);
+		unsigned long end;
+
+		free_block_of(m, idx, &head, &order);
+		list_del(pa, z, head, order);
+		end = head + (1UL << order);
+		for (unsigned long i = head; i < end; i++) {
+			if (i >= first && i < first + count) {
+				pa->pages[i].flags |= PF(PG_head);
+				pa->pages[i].dmamap_order = 0;
+				pa->pages[i]._refcount = 1;
+				pa->allocations++;
+				pa->allocated_pages++;
+			} else {
+				buddy_insert(m, i, 0);
+			}
+		}
+		idx = end;
+	}
+	pthread_spin_unlock(&pa->lock);
+	for (idx = first; idx < first + count; idx++)
+		dmamap_track_undefined(m->cpu + (idx << PAGE_SHIFT), PAGE_SIZE);
+	return 0;
 }
 
 DMAMAP_API void get_page(struct page *page)

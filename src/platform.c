@@ -9,6 +9,12 @@
 
 static void platform_release(struct device *dev);
 
+/* Machine-wide state of the layers above the machine, torn down at destroy. */
+static void platform_machine_teardown(struct dmamap_machine *m)
+{
+	dmamap_coherent_machine_fini(m);
+}
+
 DMAMAP_API int dmamap_device_init(struct device *dev, struct dmamap_machine *m, const char *name)
 {
 	if (!dev) {
@@ -24,6 +30,8 @@ DMAMAP_API int dmamap_device_init(struct device *dev, struct dmamap_machine *m, 
 		m = dmamap_machine_current();
 	if (!m)
 		return -ENOMEM;
+	if (dmamap_coherent_machine_init(m))
+		return -ENOMEM;
 
 	memset(dev, 0, sizeof(*dev));
 	snprintf(dev->dmamap.name, sizeof(dev->dmamap.name), "%s", name ? name : "dmamap-dev");
@@ -34,10 +42,12 @@ DMAMAP_API int dmamap_device_init(struct device *dev, struct dmamap_machine *m, 
 	dev->dmamap.dma_parms.max_segment_size = 65536;
 	dev->dmamap.dma_parms.segment_boundary_mask = 0xffffffffUL;
 	dev->dma_parms = &dev->dmamap.dma_parms;
+	dev->dmamap.default_ops = &arm_dma_ops;
 	dev->dmamap.magic = DM_DEVICE_MAGIC;
 
 	pthread_mutex_lock(&m->obj_lock);
 	m->release_device = platform_release;
+	m->destroy_hook = platform_machine_teardown;
 	dev->dmamap.next = m->devices;
 	if (m->devices)
 		m->devices->dmamap.prev = dev;
@@ -49,6 +59,8 @@ DMAMAP_API int dmamap_device_init(struct device *dev, struct dmamap_machine *m, 
 static void platform_release(struct device *dev)
 {
 	struct dmamap_machine *m = dev->dmamap.machine;
+
+	dma_release_declared_memory(dev);
 
 	pthread_mutex_lock(&m->obj_lock);
 	if (dev->dmamap.prev)

@@ -15,5 +15,9 @@
 #include <dmamap/mm.h>
 #include <dmamap/device.h>
 #include <dmamap/iova.h>
+#include <dmamap/dma-attrs.h>
+#include <dmamap/scatterlist.h>
+#include <dmamap/dma-mapping.h>
+#include <dmamap/dmapool.h>
 
 #endif /* DMAMAP_DMAMAP_H */

@@ -95,6 +95,17 @@ DMAMAP_API void free_pages(unsigned long addr, unsigned order);
 DMAMAP_API void free_page(unsigned long addr);
 
 /**
+ * split_page() - make an allocated block of 2^@order pages into 2^@order
+ * independently allocated order-0 pages, each with one reference
+ * @page: the head page, with a single reference
+ * @order: the order it was allocated with
+ *
+ * Each page is then freed on its own (__free_page()). A page that is not the
+ * head of such a block, or a wrong order, is reported and nothing changes.
+ */
+DMAMAP_API void split_page(struct page *page, unsigned order);
+
+/**
  * get_page() - take a reference on an allocated page
  * @page: the head page of an allocated block
  *

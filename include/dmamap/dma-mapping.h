@@ -1,0 +1,521 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The DMA mapping API: struct dma_map_ops, the dispatch through
+ * get_dma_ops(dev), and every common wrapper, with the kernel's names and
+ * semantics (the ARM DMA-mapping redesign's final state).
+ *
+ * Each wrapper exists as a function with the kernel's exact signature and as
+ * a macro of the same name that also passes the caller's file and line to the
+ * library (dmamap_*() forms), so that every report names the driver line that
+ * caused it. `(dma_map_single)(...)` or `&dma_map_single` reach the plain
+ * function.
+ *
+ * Stricter than the kernel: a NULL or uninitialised device, a zero size, an
+ * invalid direction, a buffer outside the device's machine's RAM, or an ops
+ * set lacking the operation is reported and refused (DMA_MAPPING_ERROR,
+ * NULL, -EINVAL, or no effect), with nothing changed; never an abort unless
+ * strict mode is on (dmamap_set_strict()).
+ */
+#ifndef DMAMAP_DMA_MAPPING_H
+#define DMAMAP_DMA_MAPPING_H
+
+#include <dmamap/types.h>
+#include <dmamap/dma-attrs.h>
+#include <dmamap/scatterlist.h>
+#include <dmamap/mm.h>
+#include <dmamap/device.h>
+
+DMAMAP_BEGIN_DECLS
+
+/* ARM's name for the failed-mapping value. */
+#define DMA_ERROR_CODE DMA_MAPPING_ERROR
+
+struct dma_map_ops {
+	void *(*alloc)(struct device *dev, size_t size, dma_addr_t *dma_handle, gfp_t gfp, struct dma_attrs *attrs);
+	void (*free)(struct device *dev, size_t size, void *vaddr, dma_addr_t dma_handle, struct dma_attrs *attrs);
+	int (*mmap)(struct device *dev, struct vm_area_struct *vma, void *cpu_addr, dma_addr_t dma_addr, size_t size,
+		    struct dma_attrs *attrs);
+	int (*get_sgtable)(struct device *dev, struct sg_table *sgt, void *cpu_addr, dma_addr_t dma_addr, size_t size,
+			   struct dma_attrs *attrs);
+	dma_addr_t (*map_page)(struct device *dev, struct page *page, unsigned long offset, size_t size,
+			       enum dma_data_direction dir, struct dma_attrs *attrs);
+	void (*unmap_page)(struct device *dev, dma_addr_t dma_handle, size_t size, enum dma_data_direction dir,
+			   struct dma_attrs *attrs);
+	int (*map_sg)(struct device *dev, struct scatterlist *sg, int nents, enum dma_data_direction dir,
+		      struct dma_attrs *attrs);
+	void (*unmap_sg)(struct device *dev, struct scatterlist *sg, int nents, enum dma_data_direction dir,
+			 struct dma_attrs *attrs);
+	void (*sync_single_for_cpu)(struct device *dev, dma_addr_t dma_handle, size_t size, enum dma_data_direction dir);
+	void (*sync_single_for_device)(struct device *dev, dma_addr_t dma_handle, size_t size,
+				       enum dma_data_direction dir);
+	void (*sync_sg_for_cpu)(struct device *dev, struct scatterlist *sg, int nents, enum dma_data_direction dir);
+	void (*sync_sg_for_device)(struct device *dev, struct scatterlist *sg, int nents, enum dma_data_direction dir);
+	int (*mapping_error)(struct device *dev, dma_addr_t dma_addr);
+	int (*dma_supported)(struct device *dev, u64 mask);
+	int (*set_dma_mask)(struct device *dev, u64 mask);
+};
+
+/*
+ * The ARM ops set: direct mapping (bus address = physical address minus the
+ * device's dma_pfn_offset) with cache maintenance for non-coherent devices,
+ * and coherent/write-combining allocations remapped uncached.
+ */
+DMAMAP_API extern const struct dma_map_ops arm_dma_ops;
+
+/**
+ * get_dma_ops() - the ops set the DMA API uses for @dev
+ * Return: dev->archdata.dma_ops if set, else the device's default (arm_dma_ops
+ * on every simulated platform); NULL for a NULL or uninitialised device.
+ */
+DMAMAP_API const struct dma_map_ops *get_dma_ops(struct device *dev);
+
+/**
+ * set_dma_ops() - make @ops the ops set of @dev
+ * @dev: an initialised device
+ * @ops: the ops set (the caller keeps it alive while installed), or NULL to
+ *       restore the device's default
+ */
+DMAMAP_API void set_dma_ops(struct device *dev, const struct dma_map_ops *ops);
+
+/* The location-carrying forms behind the macros below. file may be NULL. */
+DMAMAP_API DMAMAP_MUST_CHECK dma_addr_t dmamap_map_single_attrs(struct device *dev, void *ptr, size_t size,
+								 enum dma_data_direction dir, struct dma_attrs *attrs,
+								 const char *file, int line);
+DMAMAP_API void dmamap_unmap_single_attrs(struct device *dev, dma_addr_t addr, size_t size,
+					  enum dma_data_direction dir, struct dma_attrs *attrs, const char *file,
+					  int line);
+DMAMAP_API DMAMAP_MUST_CHECK dma_addr_t dmamap_map_page_attrs(struct device *dev, struct page *page,
+							       unsigned long offset, size_t size,
+							       enum dma_data_direction dir, struct dma_attrs *attrs,
+							       const char *file, int line);
+DMAMAP_API void dmamap_unmap_page_attrs(struct device *dev, dma_addr_t addr, size_t size, enum dma_data_direction dir,
+					struct dma_attrs *attrs, const char *file, int line);
+DMAMAP_API DMAMAP_MUST_CHECK int dmamap_map_sg_attrs(struct device *dev, struct scatterlist *sg, int nents,
+						      enum dma_data_direction dir, struct dma_attrs *attrs,
+						      const char *file, int line);
+DMAMAP_API void dmamap_unmap_sg_attrs(struct device *dev, struct scatterlist *sg, int nents,
+				      enum dma_data_direction dir, struct dma_attrs *attrs, const char *file, int line);
+DMAMAP_API void dmamap_sync_single_for_cpu(struct device *dev, dma_addr_t addr, size_t size,
+					   enum dma_data_direction dir, const char *file, int line);
+DMAMAP_API void dmamap_sync_single_for_device(struct device *dev, dma_addr_t addr, size_t size,
+					      enum dma_data_direction dir, const char *file, int line);
+DMAMAP_API void dmamap_sync_sg_for_cpu(struct device *dev, struct scatterlist *sg, int nents,
+				       enum dma_data_direction dir, const char *file, int line);
+DMAMAP_API void dmamap_sync_sg_for_device(struct device *dev, struct scatterlist *sg, int nents,
+					  enum dma_data_direction dir, const char *file, int line);
+DMAMAP_API void *dmamap_alloc_attrs(struct device *dev, size_t size, dma_addr_t *dma_handle, gfp_t gfp,
+				    struct dma_attrs *attrs, const char *file, int line);
+DMAMAP_API void dmamap_free_attrs(struct device *dev, size_t size, void *cpu_addr, dma_addr_t dma_handle,
+				  struct dma_attrs *attrs, const char *file, int line);
+DMAMAP_API DMAMAP_MUST_CHECK int dmamap_mmap_attrs(struct device *dev, struct vm_area_struct *vma, void *cpu_addr,
+						    dma_addr_t dma_addr, size_t size, struct dma_attrs *attrs,
+						    const char *file, int line);
+DMAMAP_API DMAMAP_MUST_CHECK int dmamap_get_sgtable_attrs(struct device *dev, struct sg_table *sgt, void *cpu_addr,
+							   dma_addr_t dma_addr, size_t size,
+							   struct dma_attrs *attrs, const char *file, int line);
+DMAMAP_API int dmamap_mapping_error(struct device *dev, dma_addr_t dma_addr, const char *file, int line);
+
+/**
+ * dma_map_single_attrs() - map a linear-map buffer for streaming DMA
+ * @dev: the device
+ * @ptr: linear-map address (page_address(), __get_free_pages()) of the buffer
+ * @size: bytes, non-zero
+ * @dir: DMA_TO_DEVICE, DMA_FROM_DEVICE or DMA_BIDIRECTIONAL
+ * @attrs: NULL, or DMA_ATTR_SKIP_CPU_SYNC to skip the cache maintenance
+ *
+ * The device owns the buffer from now until dma_unmap_single() or
+ * dma_sync_single_for_cpu().
+ * Return: the bus address, or DMA_MAPPING_ERROR (check with
+ * dma_mapping_error()).
+ */
+static inline dma_addr_t dma_map_single_attrs(struct device *dev, void *ptr, size_t size,
+					      enum dma_data_direction dir, struct dma_attrs *attrs)
+{
+	return dmamap_map_single_attrs(dev, ptr, size, dir, attrs, NULL, 0);
+}
+
+/** dma_unmap_single_attrs() - end a dma_map_single_attrs() mapping: same size and direction. */
+static inline void dma_unmap_single_attrs(struct device *dev, dma_addr_t addr, size_t size,
+					  enum dma_data_direction dir, struct dma_attrs *attrs)
+{
+	dmamap_unmap_single_attrs(dev, addr, size, dir, attrs, NULL, 0);
+}
+
+/** dma_map_single() - dma_map_single_attrs() with no attributes. */
+static inline dma_addr_t dma_map_single(struct device *dev, void *ptr, size_t size, enum dma_data_direction dir)
+{
+	return dmamap_map_single_attrs(dev, ptr, size, dir, NULL, NULL, 0);
+}
+
+/** dma_unmap_single() - dma_unmap_single_attrs() with no attributes. */
+static inline void dma_unmap_single(struct device *dev, dma_addr_t addr, size_t size, enum dma_data_direction dir)
+{
+	dmamap_unmap_single_attrs(dev, addr, size, dir, NULL, NULL, 0);
+}
+
+/**
+ * dma_map_page_attrs() - map @size bytes at @offset in @page for streaming DMA
+ *
+ * As dma_map_single_attrs(); the range may run past @page into the following
+ * pages of the same machine.
+ */
+static inline dma_addr_t dma_map_page_attrs(struct device *dev, struct page *page, unsigned long offset, size_t size,
+					    enum dma_data_direction dir, struct dma_attrs *attrs)
+{
+	return dmamap_map_page_attrs(dev, page, offset, size, dir, attrs, NULL, 0);
+}
+
+/** dma_unmap_page_attrs() - end a dma_map_page_attrs() mapping. */
+static inline void dma_unmap_page_attrs(struct device *dev, dma_addr_t addr, size_t size, enum dma_data_direction dir,
+					struct dma_attrs *attrs)
+{
+	dmamap_unmap_page_attrs(dev, addr, size, dir, attrs, NULL, 0);
+}
+
+/** dma_map_page() - dma_map_page_attrs() with no attributes. */
+static inline dma_addr_t dma_map_page(struct device *dev, struct page *page, unsigned long offset, size_t size,
+				      enum dma_data_direction dir)
+{
+	return dmamap_map_page_attrs(dev, page, offset, size, dir, NULL, NULL, 0);
+}
+
+/** dma_unmap_page() - dma_unmap_page_attrs() with no attributes. */
+static inline void dma_unmap_page(struct device *dev, dma_addr_t addr, size_t size, enum dma_data_direction dir)
+{
+	dmamap_unmap_page_attrs(dev, addr, size, dir, NULL, NULL, 0);
+}
+
+/**
+ * dma_map_sg_attrs() - map the first @nents entries of @sg
+ *
+ * Return: the number of DMA segments (at most @nents; fewer when an IOMMU
+ * merges entries), written to the first entries' dma_address/dma_length; 0
+ * on failure, with nothing left mapped.
+ */
+static inline int dma_map_sg_attrs(struct device *dev, struct scatterlist *sg, int nents, enum dma_data_direction dir,
+				   struct dma_attrs *attrs)
+{
+	return dmamap_map_sg_attrs(dev, sg, nents, dir, attrs, NULL, 0);
+}
+
+/** dma_unmap_sg_attrs() - unmap a list: pass the @nents given to dma_map_sg(), not its result. */
+static inline void dma_unmap_sg_attrs(struct device *dev, struct scatterlist *sg, int nents,
+				      enum dma_data_direction dir, struct dma_attrs *attrs)
+{
+	dmamap_unmap_sg_attrs(dev, sg, nents, dir, attrs, NULL, 0);
+}
+
+static inline int dma_map_sg(struct device *dev, struct scatterlist *sg, int nents, enum dma_data_direction dir)
+{
+	return dmamap_map_sg_attrs(dev, sg, nents, dir, NULL, NULL, 0);
+}
+
+static inline void dma_unmap_sg(struct device *dev, struct scatterlist *sg, int nents, enum dma_data_direction dir)
+{
+	dmamap_unmap_sg_attrs(dev, sg, nents, dir, NULL, NULL, 0);
+}
+
+/**
+ * dma_sync_single_for_cpu() - give a streaming mapping back to the CPU
+ * @addr: the bus address of the mapping, or any address inside it
+ * @size: bytes from @addr
+ * @dir: the mapping's direction
+ */
+static inline void dma_sync_single_for_cpu(struct device *dev, dma_addr_t addr, size_t size,
+					   enum dma_data_direction dir)
+{
+	dmamap_sync_single_for_cpu(dev, addr, size, dir, NULL, 0);
+}
+
+/** dma_sync_single_for_device() - give a streaming mapping back to the device. */
+static inline void dma_sync_single_for_device(struct device *dev, dma_addr_t addr, size_t size,
+					      enum dma_data_direction dir)
+{
+	dmamap_sync_single_for_device(dev, addr, size, dir, NULL, 0);
+}
+
+/** dma_sync_single_range_for_cpu() - sync @size bytes at @offset into the mapping at @addr. */
+static inline void dma_sync_single_range_for_cpu(struct device *dev, dma_addr_t addr, unsigned long offset,
+						 size_t size, enum dma_data_direction dir)
+{
+	dmamap_sync_single_for_cpu(dev, addr + offset, size, dir, NULL, 0);
+}
+
+/** dma_sync_single_range_for_device() - sync @size bytes at @offset into the mapping at @addr. */
+static inline void dma_sync_single_range_for_device(struct device *dev, dma_addr_t addr, unsigned long offset,
+						    size_t size, enum dma_data_direction dir)
+{
+	dmamap_sync_single_for_device(dev, addr + offset, size, dir, NULL, 0);
+}
+
+/** dma_sync_sg_for_cpu() - sync a mapped list for the CPU: pass the @nents given to dma_map_sg(). */
+static inline void dma_sync_sg_for_cpu(struct device *dev, struct scatterlist *sg, int nents,
+				       enum dma_data_direction dir)
+{
+	dmamap_sync_sg_for_cpu(dev, sg, nents, dir, NULL, 0);
+}
+
+/** dma_sync_sg_for_device() - sync a mapped list for the device. */
+static inline void dma_sync_sg_for_device(struct device *dev, struct scatterlist *sg, int nents,
+					  enum dma_data_direction dir)
+{
+	dmamap_sync_sg_for_device(dev, sg, nents, dir, NULL, 0);
+}
+
+/**
+ * dma_alloc_attrs() - allocate a buffer both the CPU and the device can use
+ * @dev: the device
+ * @size: bytes, non-zero (rounded up to pages)
+ * @dma_handle: receives the bus address (DMA_MAPPING_ERROR on failure)
+ * @gfp: GFP_KERNEL, or GFP_ATOMIC (served from the machine's atomic pool on a
+ *       non-coherent machine: no remapping)
+ * @attrs: NULL (uncached, "coherent"), DMA_ATTR_WRITE_COMBINE,
+ *         DMA_ATTR_NON_CONSISTENT (cached: the driver syncs),
+ *         DMA_ATTR_NO_KERNEL_MAPPING (the return value is a cookie for
+ *         dma_free_attrs()/dma_mmap_attrs(), not an address to touch),
+ *         DMA_ATTR_FORCE_CONTIGUOUS
+ *
+ * The memory comes, in order, from the device's declared coherent memory,
+ * the machine's contiguous area for large blocking requests, or the page
+ * allocator (the DMA zone when the coherent mask needs it), and is zeroed.
+ * Return: the CPU address (or cookie), or NULL.
+ */
+static inline void *dma_alloc_attrs(struct device *dev, size_t size, dma_addr_t *dma_handle, gfp_t gfp,
+				    struct dma_attrs *attrs)
+{
+	return dmamap_alloc_attrs(dev, size, dma_handle, gfp, attrs, NULL, 0);
+}
+
+/** dma_free_attrs() - free a dma_alloc_attrs() buffer: same size, handle and attrs. */
+static inline void dma_free_attrs(struct device *dev, size_t size, void *cpu_addr, dma_addr_t dma_handle,
+				  struct dma_attrs *attrs)
+{
+	dmamap_free_attrs(dev, size, cpu_addr, dma_handle, attrs, NULL, 0);
+}
+
+/**
+ * dma_mmap_attrs() - map a dma_alloc_attrs() buffer into a user vma
+ *
+ * vma->vm_pgoff pages into the buffer are mapped at vm_start, with the
+ * protection the attrs imply.
+ * Return: 0; -ENXIO when the vma (from vm_pgoff) is larger than the buffer;
+ * another -errno from the mapping.
+ */
+static inline int dma_mmap_attrs(struct device *dev, struct vm_area_struct *vma, void *cpu_addr, dma_addr_t dma_addr,
+				 size_t size, struct dma_attrs *attrs)
+{
+	return dmamap_mmap_attrs(dev, vma, cpu_addr, dma_addr, size, attrs, NULL, 0);
+}
+
+/**
+ * dma_get_sgtable_attrs() - describe a dma_alloc_attrs() buffer as an sg_table
+ *
+ * Return: 0 with @sgt allocated (free with sg_free_table()), or -errno.
+ */
+static inline int dma_get_sgtable_attrs(struct device *dev, struct sg_table *sgt, void *cpu_addr, dma_addr_t dma_addr,
+					size_t size, struct dma_attrs *attrs)
+{
+	return dmamap_get_sgtable_attrs(dev, sgt, cpu_addr, dma_addr, size, attrs, NULL, 0);
+}
+
+static inline int dma_get_sgtable(struct device *dev, struct sg_table *sgt, void *cpu_addr, dma_addr_t dma_addr,
+				  size_t size)
+{
+	return dmamap_get_sgtable_attrs(dev, sgt, cpu_addr, dma_addr, size, NULL, NULL, 0);
+}
+
+static inline void *dma_alloc_coherent(struct device *dev, size_t size, dma_addr_t *dma_handle, gfp_t gfp)
+{
+	return dmamap_alloc_attrs(dev, size, dma_handle, gfp, NULL, NULL, 0);
+}
+
+static inline void dma_free_coherent(struct device *dev, size_t size, void *cpu_addr, dma_addr_t dma_handle)
+{
+	dmamap_free_attrs(dev, size, cpu_addr, dma_handle, NULL, NULL, 0);
+}
+
+static inline int dma_mmap_coherent(struct device *dev, struct vm_area_struct *vma, void *cpu_addr,
+				    dma_addr_t dma_addr, size_t size)
+{
+	return dmamap_mmap_attrs(dev, vma, cpu_addr, dma_addr, size, NULL, NULL, 0);
+}
+
+static inline void *dma_alloc_writecombine(struct device *dev, size_t size, dma_addr_t *dma_handle, gfp_t gfp)
+{
+	DEFINE_DMA_ATTRS(attrs);
+
+	dma_set_attr(DMA_ATTR_WRITE_COMBINE, &attrs);
+	return dmamap_alloc_attrs(dev, size, dma_handle, gfp, &attrs, NULL, 0);
+}
+
+static inline void dma_free_writecombine(struct device *dev, size_t size, void *cpu_addr, dma_addr_t dma_handle)
+{
+	DEFINE_DMA_ATTRS(attrs);
+
+	dma_set_attr(DMA_ATTR_WRITE_COMBINE, &attrs);
+	dmamap_free_attrs(dev, size, cpu_addr, dma_handle, &attrs, NULL, 0);
+}
+
+static inline int dma_mmap_writecombine(struct device *dev, struct vm_area_struct *vma, void *cpu_addr,
+					dma_addr_t dma_addr, size_t size)
+{
+	DEFINE_DMA_ATTRS(attrs);
+
+	dma_set_attr(DMA_ATTR_WRITE_COMBINE, &attrs);
+	return dmamap_mmap_attrs(dev, vma, cpu_addr, dma_addr, size, &attrs, NULL, 0);
+}
+
+static inline void *dma_alloc_noncoherent(struct device *dev, size_t size, dma_addr_t *dma_handle, gfp_t gfp)
+{
+	DEFINE_DMA_ATTRS(attrs);
+
+	dma_set_attr(DMA_ATTR_NON_CONSISTENT, &attrs);
+	return dmamap_alloc_attrs(dev, size, dma_handle, gfp, &attrs, NULL, 0);
+}
+
+static inline void dma_free_noncoherent(struct device *dev, size_t size, void *cpu_addr, dma_addr_t dma_handle)
+{
+	DEFINE_DMA_ATTRS(attrs);
+
+	dma_set_attr(DMA_ATTR_NON_CONSISTENT, &attrs);
+	dmamap_free_attrs(dev, size, cpu_addr, dma_handle, &attrs, NULL, 0);
+}
+
+/**
+ * dma_mapping_error() - whether @dma_addr is a failed mapping
+ * Return: non-zero for DMA_MAPPING_ERROR (or what the ops set calls an error);
+ * non-zero too for a NULL or uninitialised device (reported).
+ */
+static inline int dma_mapping_error(struct device *dev, dma_addr_t dma_addr)
+{
+	return dmamap_mapping_error(dev, dma_addr, NULL, 0);
+}
+
+/**
+ * dma_supported() - whether the device can do DMA with bus mask @mask
+ *
+ * On the ARM ops: true iff the mask covers the whole DMA zone (every byte
+ * below dma_zone_limit, or all of RAM without a limit), as seen on the
+ * device's bus. A device whose mask is refused needs dmabounce.
+ * Return: 1 or 0 (0 for a NULL device).
+ */
+DMAMAP_API int dma_supported(struct device *dev, u64 mask);
+
+/**
+ * dma_set_mask() - set the streaming DMA mask of @dev
+ * Return: 0, or -EIO when dma_supported() refuses @mask (nothing changed).
+ */
+DMAMAP_API DMAMAP_MUST_CHECK int dma_set_mask(struct device *dev, u64 mask);
+
+/**
+ * dma_set_coherent_mask() - set the mask coherent allocations must satisfy
+ * Return: 0, or -EIO when dma_supported() refuses @mask (nothing changed).
+ */
+DMAMAP_API DMAMAP_MUST_CHECK int dma_set_coherent_mask(struct device *dev, u64 mask);
+
+/** dma_set_mask_and_coherent() - both of the above; -EIO leaves both unchanged. */
+DMAMAP_API DMAMAP_MUST_CHECK int dma_set_mask_and_coherent(struct device *dev, u64 mask);
+
+/** dma_get_mask() - the streaming mask of @dev (32-bit when it has none). */
+DMAMAP_API u64 dma_get_mask(struct device *dev);
+
+/** dma_get_max_seg_size() - largest DMA segment @dev takes (64 KiB without dma_parms). */
+DMAMAP_API unsigned int dma_get_max_seg_size(struct device *dev);
+
+/**
+ * dma_set_max_seg_size() - set the largest DMA segment @dev takes
+ * Return: 0, -EIO when the device has no dma_parms, -EINVAL for 0.
+ */
+DMAMAP_API int dma_set_max_seg_size(struct device *dev, unsigned int size);
+
+/** dma_get_seg_boundary() - the boundary mask no segment may cross (4 GiB without dma_parms). */
+DMAMAP_API unsigned long dma_get_seg_boundary(struct device *dev);
+
+/** dma_set_seg_boundary() - set it; 0, or -EIO without dma_parms. */
+DMAMAP_API int dma_set_seg_boundary(struct device *dev, unsigned long mask);
+
+/**
+ * dma_declare_coherent_memory() - give @dev a private pool of coherent memory
+ * @dev: the device
+ * @phys_addr: start of the memory, page aligned, RAM of the device's machine
+ *             that the caller owns (e.g. pages it allocated) while declared
+ * @device_addr: the bus address at which the device sees @phys_addr
+ * @size: bytes, a non-zero page multiple
+ *
+ * The memory gets an uncached mapping in the consistent region, and
+ * dma_alloc_attrs() serves the device from it first, falling through to the
+ * other sources when it is full.
+ * Return: 0; -EINVAL (bad range), -EBUSY (already declared), -ENOMEM.
+ */
+DMAMAP_API DMAMAP_MUST_CHECK int dma_declare_coherent_memory(struct device *dev, phys_addr_t phys_addr,
+							      dma_addr_t device_addr, size_t size);
+
+/**
+ * dma_release_declared_memory() - undo dma_declare_coherent_memory()
+ *
+ * Buffers still allocated from it are reported (DMAMAP_REPORT_LEAK) and the
+ * memory is released anyway.
+ */
+DMAMAP_API void dma_release_declared_memory(struct device *dev);
+
+/**
+ * dmamap_contiguous_reserve() - reserve a contiguous (CMA-like) area on @m
+ * @m: the machine
+ * @size: bytes, a non-zero multiple of 4 MiB
+ *
+ * The area is taken from the top of the DMA zone (so any device whose mask is
+ * supported can use it) and serves blocking coherent allocations of
+ * at least 16 pages. Call once, early, while its pages are still free.
+ * Return: 0; -EINVAL (bad size), -EEXIST (already reserved), -EBUSY (pages in use), -ENOMEM.
+ */
+DMAMAP_API DMAMAP_MUST_CHECK int dmamap_contiguous_reserve(struct dmamap_machine *m, size_t size);
+
+/* Where coherent allocations of a machine came from, and what is left. */
+struct dmamap_coherent_stats {
+	unsigned long from_declared;      /* served by a device's declared memory */
+	unsigned long from_contiguous;    /* served by the contiguous area */
+	unsigned long from_atomic_pool;   /* served by the atomic pool */
+	unsigned long from_pages;         /* served by the page allocator (remapped or not) */
+	unsigned long failures;           /* allocations that failed */
+	size_t contiguous_size, contiguous_free;
+	size_t atomic_pool_size, atomic_pool_free;
+};
+
+/** dmamap_coherent_stats() - read @m's coherent-allocation counters into @st. */
+DMAMAP_API void dmamap_coherent_stats(struct dmamap_machine *m, struct dmamap_coherent_stats *st);
+
+/* The file:line-carrying macros: what driver code actually calls. */
+#define dma_map_single_attrs(d, p, s, r, a) dmamap_map_single_attrs((d), (p), (s), (r), (a), __FILE__, __LINE__)
+#define dma_unmap_single_attrs(d, h, s, r, a) dmamap_unmap_single_attrs((d), (h), (s), (r), (a), __FILE__, __LINE__)
+#define dma_map_single(d, p, s, r) dmamap_map_single_attrs((d), (p), (s), (r), NULL, __FILE__, __LINE__)
+#define dma_unmap_single(d, h, s, r) dmamap_unmap_single_attrs((d), (h), (s), (r), NULL, __FILE__, __LINE__)
+#define dma_map_page_attrs(d, pg, o, s, r, a) \
+	dmamap_map_page_attrs((d), (pg), (o), (s), (r), (a), __FILE__, __LINE__)
+#define dma_unmap_page_attrs(d, h, s, r, a) dmamap_unmap_page_attrs((d), (h), (s), (r), (a), __FILE__, __LINE__)
+#define dma_map_page(d, pg, o, s, r) dmamap_map_page_attrs((d), (pg), (o), (s), (r), NULL, __FILE__, __LINE__)
+#define dma_unmap_page(d, h, s, r) dmamap_unmap_page_attrs((d), (h), (s), (r), NULL, __FILE__, __LINE__)
+#define dma_map_sg_attrs(d, sg, n, r, a) dmamap_map_sg_attrs((d), (sg), (n), (r), (a), __FILE__, __LINE__)
+#define dma_unmap_sg_attrs(d, sg, n, r, a) dmamap_unmap_sg_attrs((d), (sg), (n), (r), (a), __FILE__, __LINE__)
+#define dma_map_sg(d, sg, n, r) dmamap_map_sg_attrs((d), (sg), (n), (r), NULL, __FILE__, __LINE__)
+#define dma_unmap_sg(d, sg, n, r) dmamap_unmap_sg_attrs((d), (sg), (n), (r), NULL, __FILE__, __LINE__)
+#define dma_sync_single_for_cpu(d, h, s, r) dmamap_sync_single_for_cpu((d), (h), (s), (r), __FILE__, __LINE__)
+#define dma_sync_single_for_device(d, h, s, r) dmamap_sync_single_for_device((d), (h), (s), (r), __FILE__, __LINE__)
+#define dma_sync_single_range_for_cpu(d, h, o, s, r) \
+	dmamap_sync_single_for_cpu((d), (h) + (o), (s), (r), __FILE__, __LINE__)
+#define dma_sync_single_range_for_device(d, h, o, s, r) \
+	dmamap_sync_single_for_device((d), (h) + (o), (s), (r), __FILE__, __LINE__)
+#define dma_sync_sg_for_cpu(d, sg, n, r) dmamap_sync_sg_for_cpu((d), (sg), (n), (r), __FILE__, __LINE__)
+#define dma_sync_sg_for_device(d, sg, n, r) dmamap_sync_sg_for_device((d), (sg), (n), (r), __FILE__, __LINE__)
+#define dma_alloc_attrs(d, s, h, g, a) dmamap_alloc_attrs((d), (s), (h), (g), (a), __FILE__, __LINE__)
+#define dma_free_attrs(d, s, c, h, a) dmamap_free_attrs((d), (s), (c), (h), (a), __FILE__, __LINE__)
+#define dma_mmap_attrs(d, v, c, h, s, a) dmamap_mmap_attrs((d), (v), (c), (h), (s), (a), __FILE__, __LINE__)
+#define dma_get_sgtable_attrs(d, t, c, h, s, a) dmamap_get_sgtable_attrs((d), (t), (c), (h), (s), (a), __FILE__, __LINE__)
+#define dma_get_sgtable(d, t, c, h, s) dmamap_get_sgtable_attrs((d), (t), (c), (h), (s), NULL, __FILE__, __LINE__)
+#define dma_alloc_coherent(d, s, h, g) dmamap_alloc_attrs((d), (s), (h), (g), NULL, __FILE__, __LINE__)
+#define dma_free_coherent(d, s, c, h) dmamap_free_attrs((d), (s), (c), (h), NULL, __FILE__, __LINE__)
+#define dma_mmap_coherent(d, v, c, h, s) dmamap_mmap_attrs((d), (v), (c), (h), (s), NULL, __FILE__, __LINE__)
+#define dma_mapping_error(d, h) dmamap_mapping_error((d), (h), __FILE__, __LINE__)
+
+DMAMAP_END_DECLS
+
+#endif /* DMAMAP_DMA_MAPPING_H */

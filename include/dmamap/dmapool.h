@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * dma_pool: small fixed-size DMA buffers carved from coherent allocations.
+ */
+#ifndef DMAMAP_DMAPOOL_H
+#define DMAMAP_DMAPOOL_H
+
+#include <dmamap/types.h>
+
+DMAMAP_BEGIN_DECLS
+
+struct dma_pool;
+
+/**
+ * dma_pool_create() - a pool of @size-byte blocks for @dev
+ * @name: for messages (copied)
+ * @dev: the device the blocks are for
+ * @size: block size, non-zero, at most one page-multiple allocation (rounded
+ *        up to @align)
+ * @align: block alignment, a power of two (0 means 1... rounded up to at least
+ *         sizeof(void *)
+ * @boundary: no block crosses a multiple of it (bus address); a power of two
+ *            >= size, or 0 for no boundary
+ *
+ * Blocks come from dma_alloc_coherent() allocations of the device, so they are
+ * uncached and both sides see each other's stores at once.
+ * Return: the pool, or NULL for bad arguments (reported) or no memory.
+ */
+DMAMAP_API struct dma_pool *dma_pool_create(const char *name, struct device *dev, size_t size, size_t align,
+					    size_t boundary);
+
+/**
+ * dma_pool_destroy() - free the pool and its memory; NULL is ignored
+ *
+ * Blocks still allocated are reported (DMAMAP_REPORT_LEAK) and freed anyway.
+ */
+DMAMAP_API void dma_pool_destroy(struct dma_pool *pool);
+
+/**
+ * dma_pool_alloc() - take a block
+ * @pool: the pool
+ * @mem_flags: GFP_KERNEL or GFP_ATOMIC (used when the pool must grow), with
+ *             __GFP_ZERO to zero the block
+ * @handle: receives the block's bus address
+ *
+ * Return: the block's CPU address, or NULL (and *handle = DMA_MAPPING_ERROR).
+ */
+DMAMAP_API void *dma_pool_alloc(struct dma_pool *pool, gfp_t mem_flags, dma_addr_t *handle);
+
+/** dma_pool_zalloc() - dma_pool_alloc() of a zeroed block. */
+DMAMAP_API void *dma_pool_zalloc(struct dma_pool *pool, gfp_t mem_flags, dma_addr_t *handle);
+
+/**
+ * dma_pool_free() - give a block back
+ * @vaddr: what dma_pool_alloc() returned
+ * @dma: its bus address
+ *
+ * A block not from this pool, already free, or whose @dma does not match is
+ * reported (DMAMAP_REPORT_API_MISUSE) and refused.
+ */
+DMAMAP_API void dma_pool_free(struct dma_pool *pool, void *vaddr, dma_addr_t dma);
+
+struct dmamap_dma_pool_stats {
+	size_t block_size;            /* after rounding */
+	unsigned long blocks_in_use;
+	unsigned long blocks_total;   /* in all the pool's pages */
+	unsigned long pages;          /* coherent allocations backing the pool */
+	unsigned long high_water;     /* most blocks in use at once */
+};
+
+/** dmamap_dma_pool_stats() - read @pool's counters into @st. */
+DMAMAP_API void dmamap_dma_pool_stats(struct dma_pool *pool, struct dmamap_dma_pool_stats *st);
+
+DMAMAP_END_DECLS
+
+#endif /* DMAMAP_DMAPOOL_H */

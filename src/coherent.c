@@ -1,0 +1,500 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Sources of coherent memory other than the plain page allocator: a device's
+ * declared memory, the machine's contiguous (CMA-like) area, and the atomic
+ * pool that serves non-blocking requests without remapping.
+ */
+#include <stdlib.h>
+
+#include "internal.h"
+
+#define BITS_PER_LONG (8 * sizeof(long))
+#define ATOMIC_POOL_ORDER 6 /* 256 KiB, as ARM's default atomic pool */
+#define CMA_MIN_PAGES 16
+#define CMA_MAX_ALIGN_ORDER 8
+
+struct dm_bitmap {
+	unsigned long *map;
+	unsigned long bits;
+	unsigned long free;
+};
+
+static bool bm_test(const struct dm_bitmap *b, unsigned long i)
+{
+	return (b->map[i / BITS_PER_LONG] >> (i % BITS_PER_LONG)) & 1UL;
+}
+
+static void bm_assign(struct dm_bitmap *b, unsigned long start, unsigned long n, bool set)
+{
+	for (unsigned long i = start; i < start + n; i++) {
+		if (set)
+			b->map[i / BITS_PER_LONG] |= 1UL << (i % BITS_PER_LONG);
+		else
+			b->map[i / BITS_PER_LONG] &= ~(1UL << (i % BITS_PER_LONG));
+	}
+	if (set)
+		b->free -= n;
+	else
+		b->free += n;
+}
+
+/* First free run of @n bits starting at a multiple of @align; -1 if none. */
+static long bm_find(const struct dm_bitmap *b, unsigned long n, unsigned long align)
+{
+	unsigned long start = 0;
+
+	while (start + n <= b->bits) {
+		unsigned long i;
+
+		for (i = 0; i < n && !bm_test(b, start + i); i++)
+			;
+		if (i == n)
+			return (long)start;
+		start = DM_ALIGN_UP(start + i + 1, align);
+	}
+	return -1;
+}
+
+static bool bm_all(const struct dm_bitmap *b, unsigned long start, unsigned long n, bool set)
+{
+	if (start > b->bits || n > b->bits - start)
+		return false;
+	for (unsigned long i = start; i < start + n; i++)
+		if (bm_test(b, i) != set)
+			return false;
+	return true;
+}
+
+static int bm_init(struct dm_bitmap *b, unsigned long bits)
+{
+	b->map = calloc(bits / BITS_PER_LONG + 1, sizeof(long));
+	b->bits = bits;
+	b->free = bits;
+	return b->map ? 0 : -ENOMEM;
+}
+
+/* ------------------------------------------------------- machine-wide state */
+
+struct dm_coherent {
+	pthread_mutex_t lock;
+	/* contiguous area: pages [cma_first, cma_first + cma.bits) */
+	unsigned long cma_first;
+	struct dm_bitmap cma;
+	/* atomic pool */
+	struct page *pool_page;
+	struct dmamap_vmregion *pool_region;
+	struct dm_bitmap pool;
+	unsigned long *pool_len; /* per pool page: pages of the allocation starting there */
+	unsigned long counts[DM_SRC_FAILED + 1];
+};
+
+static struct dm_coherent *coh(struct dmamap_machine *m)
+{
+	return m->layer[DMAMAP_LAYER_COHERENT];
+}
+
+/* The pool is made once, in blocking context (device init): uncached, in the DMA zone. */
+static void atomic_pool_create(struct dmamap_machine *m, struct dm_coherent *c)
+{
+	unsigned long pages = 1UL << ATOMIC_POOL_ORDER;
+	struct page *page;
+	struct dmamap_vmregion *r;
+
+	if (m->cfg.coherent)
+		return;
+	page = dmamap_alloc_pages(m, GFP_KERNEL | __GFP_DMA | __GFP_NOWARN, ATOMIC_POOL_ORDER);
+	if (!page)
+		goto fail;
+	dmamap_arm_clear_buffer(m, page_to_phys(page), pages << PAGE_SHIFT);
+	r = dmamap_vmregion_alloc(m, pages << PAGE_SHIFT, (const void *)atomic_pool_create);
+	if (!r)
+		goto fail_pages;
+	if (dmamap_vmregion_map(m, r, 0, NULL, page_to_pfn(page), pages, pgprot_dmacoherent(PAGE_KERNEL)))
+		goto fail_region;
+	c->pool_len = calloc(pages, sizeof(*c->pool_len));
+	if (!c->pool_len || bm_init(&c->pool, pages))
+		goto fail_map;
+	c->pool_page = page;
+	c->pool_region = r;
+	return;
+
+fail_map:
+	free(c->pool_len);
+	c->pool_len = NULL;
+fail_region:
+	dmamap_vmregion_free(m, r);
+fail_pages:
+	dmamap_free_pages(page, ATOMIC_POOL_ORDER);
+fail:
+	dmamap_log(m, DMAMAP_LOG_WARN, NULL, "no atomic DMA pool: GFP_ATOMIC coherent allocations will fail");
+}
+
+int dmamap_coherent_machine_init(struct dmamap_machine *m)
+{
+	struct dm_coherent *c;
+
+	pthread_mutex_lock(&m->obj_lock);
+	c = coh(m);
+	if (c) {
+		pthread_mutex_unlock(&m->obj_lock);
+		return 0;
+	}
+	c = calloc(1, sizeof(*c));
+	if (!c) {
+		pthread_mutex_unlock(&m->obj_lock);
+		return -ENOMEM;
+	}
+	pthread_mutex_init(&c->lock, NULL);
+	atomic_pool_create(m, c);
+	m->layer[DMAMAP_LAYER_COHERENT] = c;
+	pthread_mutex_unlock(&m->obj_lock);
+	return 0;
+}
+
+void dmamap_coherent_machine_fini(struct dmamap_machine *m)
+{
+	struct dm_coherent *c = coh(m);
+
+	if (!c)
+		return;
+	if (c->pool_page) {
+		if (c->pool.free != c->pool.bits)
+			dmamap_report(m, DMAMAP_REPORT_LEAK, NULL, NULL, 0,
+				      "%lu atomic-pool pages still allocated at machine destroy", c->pool.bits - c->pool.free);
+		dmamap_vmregion_free(m, c->pool_region);
+		dmamap_free_pages(c->pool_page, ATOMIC_POOL_ORDER);
+		free(c->pool.map);
+		free(c->pool_len);
+	}
+	if (c->cma.map) {
+		if (c->cma.free != c->cma.bits)
+			dmamap_report(m, DMAMAP_REPORT_LEAK, NULL, NULL, 0,
+				      "%lu contiguous-area pages still allocated at machine destroy", c->cma.bits - c->cma.free);
+		for (unsigned long i = 0; i < c->cma.bits; i++)
+			dmamap_free_pages(&m->pa.pages[c->cma_first + i], 0);
+		free(c->cma.map);
+	}
+	pthread_mutex_destroy(&c->lock);
+	free(c);
+	m->layer[DMAMAP_LAYER_COHERENT] = NULL;
+}
+
+void dmamap_coherent_count(struct dmamap_machine *m, enum dmamap_coherent_source src)
+{
+	struct dm_coherent *c = coh(m);
+
+	if (!c)
+		return;
+	pthread_mutex_lock(&c->lock);
+	c->counts[src]++;
+	pthread_mutex_unlock(&c->lock);
+}
+
+DMAMAP_API int dmamap_contiguous_reserve(struct dmamap_machine *m, size_t size)
+{
+	struct dm_coherent *c;
+	unsigned long count, end, first;
+	int err;
+
+	if (!m || !size || size % (4u << 20))
+		return -EINVAL;
+	err = dmamap_coherent_machine_init(m);
+	if (err)
+		return err;
+	c = coh(m);
+	count = size >> PAGE_SHIFT;
+	end = m->pa.zones[DMAMAP_ZONE_DMA].end;
+	if (count > end)
+		return -EINVAL;
+	pthread_mutex_lock(&c->lock);
+	if (c->cma.map) {
+		pthread_mutex_unlock(&c->lock);
+		return -EEXIST;
+	}
+	if (bm_init(&c->cma, count)) {
+		pthread_mutex_unlock(&c->lock);
+		return -ENOMEM;
+	}
+	/* the highest free 4 MiB-aligned range of the DMA zone */
+	err = -EBUSY;
+	first = 0;
+	for (long f = (long)DM_ALIGN_DOWN(end - count, 1024UL); f >= 0 && err == -EBUSY; f -= 1024) {
+		err = dmamap_alloc_contig(m, (unsigned long)f, count);
+		first = (unsigned long)f;
+	}
+	if (err) {
+		free(c->cma.map);
+		memset(&c->cma, 0, sizeof(c->cma));
+		pthread_mutex_unlock(&c->lock);
+		return err;
+	}
+	c->cma_first = first;
+	pthread_mutex_unlock(&c->lock);
+	return 0;
+}
+
+struct page *dmamap_cma_alloc(struct dmamap_machine *m, unsigned long count, unsigned align_order)
+{
+	struct dm_coherent *c = coh(m);
+	struct page *page = NULL;
+	long start;
+
+	if (!c || count < CMA_MIN_PAGES)
+		return NULL;
+	pthread_mutex_lock(&c->lock);
+	if (c->cma.map) {
+		start = bm_find(&c->cma, count, 1UL << DM_MIN(align_order, (unsigned)CMA_MAX_ALIGN_ORDER));
+		if (start >= 0) {
+			bm_assign(&c->cma, (unsigned long)start, count, true);
+			page = &m->pa.pages[c->cma_first + (unsigned long)start];
+		}
+	}
+	pthread_mutex_unlock(&c->lock);
+	return page;
+}
+
+bool dmamap_cma_release(struct dmamap_machine *m, struct page *page, unsigned long count)
+{
+	struct dm_coherent *c = coh(m);
+	unsigned long idx = dm_page_index(page);
+	bool ours = false;
+
+	if (!c)
+		return false;
+	pthread_mutex_lock(&c->lock);
+	if (c->cma.map && idx >= c->cma_first && idx < c->cma_first + c->cma.bits) {
+		ours = true;
+		if (bm_all(&c->cma, idx - c->cma_first, count, true))
+			bm_assign(&c->cma, idx - c->cma_first, count, false);
+		else
+			ours = false;
+	}
+	pthread_mutex_unlock(&c->lock);
+	return ours;
+}
+
+bool dmamap_atomic_pool_contains(struct dmamap_machine *m, const void *va)
+{
+	struct dm_coherent *c = coh(m);
+	uintptr_t a = (uintptr_t)va;
+
+	return c && c->pool_region && a >= c->pool_region->start && a < c->pool_region->end;
+}
+
+void *dmamap_atomic_pool_alloc(struct dmamap_machine *m, size_t size, struct page **page)
+{
+	struct dm_coherent *c = coh(m);
+	unsigned long count = PAGE_ALIGN(size) >> PAGE_SHIFT;
+	void *va = NULL;
+	long start;
+
+	if (!c || !c->pool_region)
+		return NULL;
+	pthread_mutex_lock(&c->lock);
+	start = bm_find(&c->pool, count, 1UL << get_order(count << PAGE_SHIFT));
+	if (start >= 0) {
+		bm_assign(&c->pool, (unsigned long)start, count, true);
+		c->pool_len[start] = count;
+		va = (u8 *)c->pool_region->start + ((size_t)start << PAGE_SHIFT);
+		*page = c->pool_page + start;
+	}
+	pthread_mutex_unlock(&c->lock);
+	if (va)
+		memset(va, 0, count << PAGE_SHIFT); /* uncached: straight to RAM */
+	return va;
+}
+
+bool dmamap_atomic_pool_free(struct dmamap_machine *m, void *va, size_t size)
+{
+	struct dm_coherent *c = coh(m);
+	unsigned long count = PAGE_ALIGN(size) >> PAGE_SHIFT;
+	uintptr_t off = (uintptr_t)va - c->pool_region->start;
+	unsigned long start = off >> PAGE_SHIFT;
+	bool ok;
+
+	pthread_mutex_lock(&c->lock);
+	ok = !(off & ~PAGE_MASK) && c->pool_len[start] == count && bm_all(&c->pool, start, count, true);
+	if (ok) {
+		bm_assign(&c->pool, start, count, false);
+		c->pool_len[start] = 0;
+	}
+	pthread_mutex_unlock(&c->lock);
+	return ok;
+}
+
+DMAMAP_API void dmamap_coherent_stats(struct dmamap_machine *m, struct dmamap_coherent_stats *st)
+{
+	struct dm_coherent *c;
+
+	if (!m || !st)
+		return;
+	memset(st, 0, sizeof(*st));
+	c = coh(m);
+	if (!c)
+		return;
+	pthread_mutex_lock(&c->lock);
+	st->from_declared = c->counts[DM_SRC_DECLARED];
+	st->from_contiguous = c->counts[DM_SRC_CONTIGUOUS];
+	st->from_atomic_pool = c->counts[DM_SRC_ATOMIC_POOL];
+	st->from_pages = c->counts[DM_SRC_PAGES];
+	st->failures = c->counts[DM_SRC_FAILED];
+	st->contiguous_size = c->cma.bits << PAGE_SHIFT;
+	st->contiguous_free = c->cma.free << PAGE_SHIFT;
+	st->atomic_pool_size = c->pool.bits << PAGE_SHIFT;
+	st->atomic_pool_free = c->pool.free << PAGE_SHIFT;
+	pthread_mutex_unlock(&c->lock);
+}
+
+/* ------------------------------------------------------- declared memory */
+
+struct dma_coherent_mem {
+	pthread_mutex_t lock;
+	phys_addr_t phys;
+	dma_addr_t device_base;
+	size_t size;
+	struct dmamap_vmregion *region;
+	struct dm_bitmap bm;
+	unsigned long *len; /* per page: pages of the allocation starting there */
+};
+
+DMAMAP_API int dma_declare_coherent_memory(struct device *dev, phys_addr_t phys_addr, dma_addr_t device_addr,
+					   size_t size)
+{
+	struct dmamap_machine *m;
+	struct dma_coherent_mem *mem;
+	unsigned long pages;
+
+	if (!dm_dev_live(dev))
+		return -EINVAL;
+	m = dm_dev_machine(dev);
+	if (!size || size & ~PAGE_MASK || phys_addr & ~PAGE_MASK || device_addr & ~PAGE_MASK ||
+	    !dm_phys_in_ram(m, phys_addr, size)) {
+		dmamap_report(m, DMAMAP_REPORT_BAD_INPUT, dev->dmamap.name, NULL, 0,
+			      "dma_declare_coherent_memory: %#llx+%#zx is not a page-aligned range of RAM",
+			      (unsigned long long)phys_addr, size);
+		return -EINVAL;
+	}
+	if (dev->dma_mem)
+		return -EBUSY;
+	pages = size >> PAGE_SHIFT;
+	mem = dmamap_zalloc(m, sizeof(*mem));
+	if (!mem)
+		return -ENOMEM;
+	mem->len = dmamap_allocarray(m, pages, sizeof(*mem->len));
+	if (!mem->len || bm_init(&mem->bm, pages))
+		goto nomem;
+	mem->region = dmamap_vmregion_alloc(m, size, (const void *)dma_declare_coherent_memory);
+	if (!mem->region)
+		goto nomem;
+	if (dmamap_vmregion_map(m, mem->region, 0, NULL, PFN_DOWN(phys_addr), pages, pgprot_dmacoherent(PAGE_KERNEL))) {
+		dmamap_vmregion_free(m, mem->region);
+		goto nomem;
+	}
+	pthread_mutex_init(&mem->lock, NULL);
+	mem->phys = phys_addr;
+	mem->device_base = device_addr;
+	mem->size = size;
+	dev->dma_mem = mem;
+	return 0;
+
+nomem:
+	free(mem->bm.map);
+	dmamap_free(mem->len);
+	dmamap_free(mem);
+	return -ENOMEM;
+}
+
+DMAMAP_API void dma_release_declared_memory(struct device *dev)
+{
+	struct dma_coherent_mem *mem;
+	struct dmamap_machine *m;
+
+	if (!dm_dev_live(dev) || !dev->dma_mem)
+		return;
+	mem = dev->dma_mem;
+	m = dm_dev_machine(dev);
+	if (mem->bm.free != mem->bm.bits)
+		dmamap_report(m, DMAMAP_REPORT_LEAK, dev->dmamap.name, NULL, 0,
+			      "%lu pages of declared coherent memory still allocated at release",
+			      mem->bm.bits - mem->bm.free);
+	dev->dma_mem = NULL;
+	dmamap_vmregion_free(m, mem->region);
+	pthread_mutex_destroy(&mem->lock);
+	free(mem->bm.map);
+	dmamap_free(mem->len);
+	dmamap_free(mem);
+}
+
+bool dmamap_declared_alloc(struct device *dev, size_t size, dma_addr_t *handle, void **ret)
+{
+	struct dma_coherent_mem *mem = dev->dma_mem;
+	unsigned long count = PAGE_ALIGN(size) >> PAGE_SHIFT;
+	long start;
+
+	if (!mem)
+		return false;
+	pthread_mutex_lock(&mem->lock);
+	start = bm_find(&mem->bm, count, 1UL << get_order(count << PAGE_SHIFT));
+	if (start >= 0) {
+		bm_assign(&mem->bm, (unsigned long)start, count, true);
+		mem->len[start] = count;
+	}
+	pthread_mutex_unlock(&mem->lock);
+	if (start < 0)
+		return false; /* full: the next source serves it */
+	*ret = (u8 *)mem->region->start + ((size_t)start << PAGE_SHIFT);
+	*handle = mem->device_base + ((dma_addr_t)start << PAGE_SHIFT);
+	memset(*ret, 0, count << PAGE_SHIFT); /* uncached mapping: straight to RAM */
+	return true;
+}
+
+static bool declared_owns(const struct dma_coherent_mem *mem, const void *vaddr)
+{
+	uintptr_t a = (uintptr_t)vaddr;
+
+	return mem && a >= mem->region->start && a < mem->region->end;
+}
+
+bool dmamap_declared_release(struct device *dev, void *vaddr, size_t size)
+{
+	struct dma_coherent_mem *mem = dev->dma_mem;
+	unsigned long count = PAGE_ALIGN(size) >> PAGE_SHIFT, start;
+	uintptr_t off;
+	bool ok;
+
+	if (!declared_owns(mem, vaddr))
+		return false;
+	off = (uintptr_t)vaddr - mem->region->start;
+	start = off >> PAGE_SHIFT;
+	pthread_mutex_lock(&mem->lock);
+	ok = !(off & ~PAGE_MASK) && mem->len[start] == count && bm_all(&mem->bm, start, count, true);
+	if (ok) {
+		bm_assign(&mem->bm, start, count, false);
+		mem->len[start] = 0;
+	}
+	pthread_mutex_unlock(&mem->lock);
+	if (!ok)
+		dmamap_report(dm_dev_machine(dev), DMAMAP_REPORT_API_MISUSE, dev->dmamap.name, NULL, 0,
+			      "dma_free: %p+%#zx is not an allocation of the device's declared memory", vaddr, size);
+	return true;
+}
+
+bool dmamap_declared_mmap(struct device *dev, struct vm_area_struct *vma, void *vaddr, size_t size, int *ret)
+{
+	struct dma_coherent_mem *mem = dev->dma_mem;
+	unsigned long off, nr_vma, nr_pages, pfn;
+
+	if (!declared_owns(mem, vaddr))
+		return false;
+	off = ((uintptr_t)vaddr - mem->region->start) >> PAGE_SHIFT;
+	nr_vma = (vma->vm_end - vma->vm_start) >> PAGE_SHIFT;
+	nr_pages = PAGE_ALIGN(size) >> PAGE_SHIFT;
+	pfn = PFN_DOWN(mem->phys) + off;
+	if (vma->vm_pgoff >= nr_pages || nr_vma > nr_pages - vma->vm_pgoff || off + nr_pages > mem->bm.bits) {
+		*ret = -ENXIO;
+		return true;
+	}
+	vma->vm_page_prot = pgprot_dmacoherent(vma->vm_page_prot);
+	*ret = remap_pfn_range(vma, vma->vm_start, pfn + vma->vm_pgoff, nr_vma << PAGE_SHIFT, vma->vm_page_prot);
+	return true;
+}

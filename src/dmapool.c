@@ -1,0 +1,491 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * dma_pool: small fixed-size blocks carved from coherent allocations.
+ *
+ * What the pool promises
+ *
+ *   A pool hands out blocks of one size (the requested size rounded up to the
+ *   alignment) from "pages": coherent allocations of
+ *   max(PAGE_SIZE, round_up(size, PAGE_SIZE)) bytes taken with
+ *   dma_alloc_coherent() on the pool's device. Every block is aligned to the
+ *   pool's alignment both as a CPU address and as a bus address, and no block
+ *   crosses a multiple of the boundary *in bus-address terms* (what the
+ *   hardware constraint is about). Pages are kept until dma_pool_destroy(),
+ *   as the kernel does, so a pool only grows.
+ *
+ *   The alignment is the one asked for (0 means 1) raised to at least
+ *   sizeof(void *) -- 8 bytes on the hosts we build on -- and the block size
+ *   is rounded up to it; a boundary must be a power of two no smaller than
+ *   that rounded block size. Boundary 0 means no boundary beyond the page.
+ *
+ * Layout of a page
+ *
+ *   Blocks are packed from the first aligned offset, S bytes apart, until the
+ *   next boundary (bus address multiple of B) would be crossed; packing
+ *   resumes at that boundary. Because a page is page aligned in bus space
+ *   (and boundary windows are aligned to B), the layout is: a first window of
+ *   `first_count` blocks from offset `first`, then full windows of
+ *   `per_window` = B / S blocks starting at `next_window` + k * B, the last
+ *   one possibly cut short by the end of the page. Index <-> offset is plain
+ *   arithmetic, so a page's bookkeeping is one bitmap of blocks in use: no
+ *   per-block array, and nothing stored inside the blocks (which the device
+ *   may overwrite at any time).
+ *
+ * Checks
+ *
+ *   dma_pool_free() finds the page by CPU address, then requires the bus
+ *   address to correspond (dma - page_dma == vaddr - page_vaddr), the offset
+ *   to be a block start, and the block to be in use: double frees, pointers
+ *   inside a block, foreign pointers and mismatched handles are reported
+ *   (DMAMAP_REPORT_API_MISUSE) and refused with nothing changed.
+ *
+ * Memory tracking
+ *
+ *   Free blocks (and the padding skipped at boundaries) are marked
+ *   inaccessible for memcheck; a block handed out is marked defined (its
+ *   bytes are real memory: zeroes from dma_alloc_coherent(), or what was there
+ *   before). "Undefined" would be wrong: the device writes RAM through another
+ *   host mapping, which memcheck cannot connect to this one.
+ *
+ * Locking
+ *
+ *   One mutex per pool guards its page list, bitmaps and counters. It is not
+ *   held across dma_alloc_coherent()/dma_free_coherent(): a pool that must
+ *   grow allocates the new page unlocked, then inserts it under the lock and
+ *   takes a block from it (two threads may both grow the pool at once; both
+ *   pages are kept). Zeroing a block happens after the lock is dropped, since
+ *   the block is the caller's by then. dma_pool_destroy() must not race with
+ *   other uses of the pool, as in the kernel.
+ */
+#include <limits.h>
+#include <stdio.h>
+
+#include "internal.h"
+
+#define DM_POOL_NAME_MAX 48
+#define BITS_PER_LONG_ (sizeof(unsigned long) * CHAR_BIT)
+
+struct dma_pool_page {
+	struct dma_pool_page *next;
+	u8 *vaddr;                 /* CPU address of the coherent allocation */
+	dma_addr_t dma;            /* its bus address */
+	size_t bytes;              /* its size: the pool's allocation, or twice it (see page_new) */
+	size_t first;              /* offset of block 0 */
+	size_t first_count;        /* blocks in the first boundary window */
+	size_t next_window;        /* offset of the second window (>= allocation: none) */
+	size_t per_window;         /* blocks in a full window after the first */
+	unsigned long nblocks;
+	unsigned long in_use;
+	unsigned long used[];      /* bitmap: block i in use */
+};
+
+struct dma_pool {
+	pthread_mutex_t lock;
+	struct device *dev;
+	struct dmamap_machine *m;
+	size_t size;               /* block size, rounded up to align */
+	size_t align;              /* a power of two >= sizeof(void *) */
+	size_t boundary;           /* a power of two >= size, or 0 for none */
+	size_t allocation;         /* bytes per coherent allocation */
+	struct dma_pool_page *pages; /* newest first */
+	unsigned long nr_pages;
+	unsigned long blocks_total;
+	unsigned long in_use;
+	unsigned long high_water;
+	char name[DM_POOL_NAME_MAX];
+	char devname[DMAMAP_DEV_NAME_MAX];
+};
+
+static bool is_pow2(size_t x)
+{
+	return x && !(x & (x - 1));
+}
+
+/* ---------------------------------------------------------------- layout */
+
+/*
+ * Work out the block layout of a fresh page from its bus address (and check
+ * that the CPU address shares its alignment). Return the number of blocks,
+ * 0 if the page can hold none.
+ */
+static unsigned long page_layout(const struct dma_pool *pool, const u8 *vaddr, dma_addr_t dma, size_t A,
+				 struct dma_pool_page *pg)
+{
+	size_t S = pool->size, a = pool->align, B = pool->boundary;
+	size_t first = (size_t)((a - (dma & (a - 1))) & (a - 1));
+	unsigned long n;
+
+	if (first >= A || (((uintptr_t)vaddr + first) & (a - 1)))
+		return 0;
+	pg->first = first;
+	if (!B || B - (size_t)((dma + first) & (B - 1)) >= A - first) {
+		/* the whole page is one window */
+		pg->first_count = (A - first) / S;
+		pg->next_window = A;
+		pg->per_window = 0;
+		return (unsigned long)pg->first_count;
+	}
+	pg->next_window = first + (B - (size_t)((dma + first) & (B - 1)));
+	pg->first_count = (pg->next_window - first) / S;
+	pg->per_window = B / S;
+	n = (unsigned long)pg->first_count;
+	/* B < A here (the window ended inside the page), so w + B cannot overflow */
+	for (size_t w = pg->next_window; w < A; w += B)
+		n += (unsigned long)(DM_MIN(B, A - w) / S);
+	return n;
+}
+
+static size_t block_offset(const struct dma_pool *pool, const struct dma_pool_page *pg, unsigned long i)
+{
+	if (i < pg->first_count)
+		return pg->first + i * pool->size;
+	i -= (unsigned long)pg->first_count;
+	return pg->next_window + (i / pg->per_window) * pool->boundary + (i % pg->per_window) * pool->size;
+}
+
+/* The index of the block starting at page offset @off (< pg->bytes), or -1. */
+static long block_index(const struct dma_pool *pool, const struct dma_pool_page *pg, size_t off)
+{
+	size_t r, k, j;
+	unsigned long idx;
+
+	if (off < pg->first)
+		return -1;
+	if (off < pg->next_window) {
+		r = off - pg->first;
+		if (r % pool->size || r / pool->size >= pg->first_count)
+			return -1;
+		return (long)(r / pool->size);
+	}
+	r = off - pg->next_window;
+	k = r / pool->boundary;
+	r %= pool->boundary;
+	if (r % pool->size)
+		return -1;
+	j = r / pool->size;
+	if (j >= pg->per_window)
+		return -1;
+	idx = (unsigned long)(pg->first_count + k * pg->per_window + j);
+	return idx < pg->nblocks ? (long)idx : -1; /* the last window may be short */
+}
+
+static bool test_used(const struct dma_pool_page *pg, unsigned long i)
+{
+	return (pg->used[i / BITS_PER_LONG_] >> (i % BITS_PER_LONG_)) & 1UL;
+}
+
+/* Take a free block of @pg (which has one); pool lock held. Return its offset. */
+static size_t page_take(struct dma_pool *pool, struct dma_pool_page *pg)
+{
+	size_t words = (pg->nblocks + BITS_PER_LONG_ - 1) / BITS_PER_LONG_;
+
+	for (size_t w = 0; w < words; w++) {
+		unsigned long i;
+
+		if (pg->used[w] == ~0UL)
+			continue;
+		i = w * BITS_PER_LONG_ + (unsigned long)__builtin_ctzl(~pg->used[w]);
+		if (i >= pg->nblocks)
+			break;
+		pg->used[w] |= 1UL << (i % BITS_PER_LONG_);
+		pg->in_use++;
+		pool->in_use++;
+		if (pool->in_use > pool->high_water)
+			pool->high_water = pool->in_use;
+		return block_offset(pool, pg, i);
+	}
+	/* unreachable while in_use < nblocks holds */
+	return (size_t)-1;
+}
+
+/* ---------------------------------------------------------------- create */
+
+DMAMAP_API struct dma_pool *dma_pool_create(const char *name, struct device *dev, size_t size, size_t align,
+					    size_t boundary)
+{
+	struct dmamap_machine *m;
+	struct dma_pool *pool;
+	const char *why = NULL;
+	size_t allocation = 0;
+
+	if (!dev || !dm_dev_live(dev)) {
+		dmamap_report(NULL, DMAMAP_REPORT_BAD_INPUT, dev ? "(uninitialised device)" : NULL, NULL, 0,
+			      "dma_pool_create(%s): %s", name ? name : "?",
+			      dev ? "device not initialised (dmamap_device_init)" : "NULL device");
+		return NULL;
+	}
+	m = dm_dev_machine(dev);
+	if (!align)
+		align = 1;
+	if (!size)
+		why = "zero block size";
+	else if (!is_pow2(align))
+		why = "alignment is not a power of two";
+	if (!why) {
+		if (align < sizeof(void *))
+			align = sizeof(void *);
+		if (size > SIZE_MAX - (align - 1) || DM_ALIGN_UP(size, align) > SIZE_MAX - (PAGE_SIZE - 1))
+			why = "block size too large";
+	}
+	if (!why) {
+		size = DM_ALIGN_UP(size, align);
+		allocation = DM_MAX((size_t)PAGE_SIZE, DM_ALIGN_UP(size, (size_t)PAGE_SIZE));
+		if (boundary && (!is_pow2(boundary) || boundary < size))
+			why = "boundary is not a power of two at least the (rounded) block size";
+	}
+	if (why) {
+		dmamap_report(m, DMAMAP_REPORT_BAD_INPUT, dev->dmamap.name, NULL, 0,
+			      "dma_pool_create(%s): %s (size %zu, align %zu, boundary %zu)", name ? name : "?", why,
+			      size, align, boundary);
+		return NULL;
+	}
+
+	pool = dmamap_zalloc(m, sizeof(*pool));
+	if (!pool) {
+		dmamap_log(m, DMAMAP_LOG_WARN, dev->dmamap.name, "dma_pool_create(%s): out of host memory",
+			   name ? name : "?");
+		return NULL;
+	}
+	if (pthread_mutex_init(&pool->lock, NULL)) {
+		dmamap_free(pool);
+		return NULL;
+	}
+	pool->dev = dev;
+	pool->m = m;
+	pool->size = size;
+	pool->align = align;
+	pool->boundary = boundary;
+	pool->allocation = allocation;
+	snprintf(pool->name, sizeof(pool->name), "%s", name ? name : "dma_pool");
+	snprintf(pool->devname, sizeof(pool->devname), "%s", dev->dmamap.name);
+	return pool;
+}
+
+/* --------------------------------------------------------------- destroy */
+
+DMAMAP_API void dma_pool_destroy(struct dma_pool *pool)
+{
+	struct dma_pool_page *pg, *next;
+	bool live;
+
+	if (!pool)
+		return;
+	pthread_mutex_lock(&pool->lock);
+	pg = pool->pages;
+	pool->pages = NULL;
+	if (pool->in_use)
+		dmamap_report(pool->m, DMAMAP_REPORT_LEAK, pool->devname, NULL, 0,
+			      "dma_pool_destroy(%s): %lu block%s of %zu bytes still in use", pool->name, pool->in_use,
+			      pool->in_use == 1 ? "" : "s", pool->size);
+	pthread_mutex_unlock(&pool->lock);
+
+	live = dm_dev_live(pool->dev) && dm_dev_machine(pool->dev) == pool->m;
+	if (pg && !live)
+		dmamap_report(pool->m, DMAMAP_REPORT_API_MISUSE, pool->devname, NULL, 0,
+			      "dma_pool_destroy(%s): the device was released before its pool; %lu coherent "
+			      "allocation%s cannot be freed",
+			      pool->name, pool->nr_pages, pool->nr_pages == 1 ? "" : "s");
+	for (; pg; pg = next) {
+		next = pg->next;
+		if (live) {
+			/* give the memory back as dma_alloc_coherent() handed it out */
+			dmamap_track_defined(pg->vaddr, pg->bytes);
+			dmamap_free_attrs(pool->dev, pg->bytes, pg->vaddr, pg->dma, NULL, NULL, 0);
+		}
+		dmamap_free(pg);
+	}
+	pthread_mutex_destroy(&pool->lock);
+	dmamap_free(pool);
+}
+
+/* ----------------------------------------------------------------- alloc */
+
+/*
+ * A new page for @pool: the coherent allocation and its bookkeeping, every
+ * block free. NULL (nothing left allocated) on failure.
+ *
+ * A coherent allocation is normally aligned in bus space to its own size
+ * (buddy pages), so every page holds blocks. One that is only page aligned
+ * in bus space (an atomic pool, a device with an odd dma_pfn_offset) may hold
+ * none when the boundary exceeds a page: e.g. 5000-byte blocks, boundary
+ * 8192, an 8 KiB allocation at bus 0x1000 -- any block there would cross
+ * 0x2000. Twice the allocation always holds one (a window of 2 * A >= 2 * S
+ * holds a block on one side of any boundary inside it), so such a page is
+ * given back and a double-sized one taken instead. A CPU address that cannot
+ * share the bus address's alignment (align > PAGE_SIZE with misaligned
+ * memory) has no remedy: the allocation fails.
+ */
+static struct dma_pool_page *page_new(struct dma_pool *pool, gfp_t gfp)
+{
+	struct dma_pool_page probe, *pg;
+	dma_addr_t dma = DMA_MAPPING_ERROR;
+	size_t bytes = pool->allocation;
+	unsigned long n = 0;
+	size_t words;
+	void *vaddr;
+
+	for (;;) {
+		vaddr = dmamap_alloc_attrs(pool->dev, bytes, &dma, gfp & ~__GFP_ZERO, NULL, NULL, 0);
+		if (!vaddr) {
+			if (!(gfp & __GFP_NOWARN))
+				dmamap_log(pool->m, DMAMAP_LOG_WARN, pool->devname,
+					   "dma_pool_alloc(%s): no coherent memory for a new %zu-byte page",
+					   pool->name, bytes);
+			return NULL;
+		}
+		memset(&probe, 0, sizeof(probe));
+		n = page_layout(pool, vaddr, dma, bytes, &probe);
+		if (n)
+			break;
+		dmamap_free_attrs(pool->dev, bytes, vaddr, dma, NULL, NULL, 0);
+		if (bytes != pool->allocation || !pool->boundary || bytes > SIZE_MAX / 2 ||
+		    (((uintptr_t)vaddr ^ (uintptr_t)dma) & (pool->align - 1))) {
+			dmamap_log(pool->m, DMAMAP_LOG_ERR, pool->devname,
+				   "dma_pool_alloc(%s): coherent memory at %p (bus %#llx) cannot hold an aligned "
+				   "%zu-byte block",
+				   pool->name, vaddr, (unsigned long long)dma, pool->size);
+			return NULL;
+		}
+		bytes *= 2;
+	}
+	words = (n + BITS_PER_LONG_ - 1) / BITS_PER_LONG_;
+	pg = dmamap_zalloc(pool->m, sizeof(*pg) + words * sizeof(unsigned long));
+	if (!pg) {
+		dmamap_log(pool->m, DMAMAP_LOG_WARN, pool->devname, "dma_pool_alloc(%s): out of host memory",
+			   pool->name);
+		dmamap_free_attrs(pool->dev, bytes, vaddr, dma, NULL, NULL, 0);
+		return NULL;
+	}
+	*pg = probe;
+	pg->next = NULL;
+	pg->vaddr = vaddr;
+	pg->dma = dma;
+	pg->bytes = bytes;
+	pg->nblocks = n;
+	pg->in_use = 0;
+	/* every block is free: dead to memcheck until handed out */
+	dmamap_track_noaccess(vaddr, bytes);
+	return pg;
+}
+
+DMAMAP_API void *dma_pool_alloc(struct dma_pool *pool, gfp_t mem_flags, dma_addr_t *handle)
+{
+	struct dma_pool_page *pg;
+	size_t off = 0;
+	u8 *va;
+
+	if (handle)
+		*handle = DMA_MAPPING_ERROR;
+	if (!pool || !handle) {
+		dmamap_report(pool ? pool->m : NULL, DMAMAP_REPORT_BAD_INPUT, pool ? pool->devname : NULL, NULL, 0,
+			      "dma_pool_alloc: NULL %s", !pool ? "pool" : "handle");
+		return NULL;
+	}
+	if (!dm_dev_live(pool->dev) || dm_dev_machine(pool->dev) != pool->m) {
+		dmamap_report(pool->m, DMAMAP_REPORT_API_MISUSE, pool->devname, NULL, 0,
+			      "dma_pool_alloc(%s): the pool's device has been released", pool->name);
+		return NULL;
+	}
+	if (dmamap_should_fail(pool->m, DMAMAP_FAULT_POOL))
+		return NULL;
+
+	pthread_mutex_lock(&pool->lock);
+	for (pg = pool->pages; pg; pg = pg->next)
+		if (pg->in_use < pg->nblocks)
+			break;
+	if (pg) {
+		off = page_take(pool, pg);
+	} else {
+		/* grow: the coherent allocation is made without the pool lock */
+		pthread_mutex_unlock(&pool->lock);
+		pg = page_new(pool, mem_flags);
+		if (!pg)
+			return NULL;
+		pthread_mutex_lock(&pool->lock);
+		pg->next = pool->pages;
+		pool->pages = pg;
+		pool->nr_pages++;
+		pool->blocks_total += pg->nblocks;
+		off = page_take(pool, pg);
+	}
+	va = pg->vaddr + off;
+	*handle = pg->dma + off;
+	dmamap_track_defined(va, pool->size);
+	pthread_mutex_unlock(&pool->lock);
+
+	if (mem_flags & __GFP_ZERO) {
+		if (dm_virt_in_linear(pool->m, va))
+			dm_cpu_store(pool->m, va, NULL, 0, pool->size); /* cached (coherent machine): mark lines */
+		else
+			memset(va, 0, pool->size); /* uncached: straight to RAM */
+	}
+	return va;
+}
+
+DMAMAP_API void *dma_pool_zalloc(struct dma_pool *pool, gfp_t mem_flags, dma_addr_t *handle)
+{
+	return dma_pool_alloc(pool, mem_flags | __GFP_ZERO, handle);
+}
+
+/* ------------------------------------------------------------------ free */
+
+DMAMAP_API void dma_pool_free(struct dma_pool *pool, void *vaddr, dma_addr_t dma)
+{
+	struct dma_pool_page *pg;
+	const char *why = NULL;
+	size_t off = 0;
+	long i = -1;
+
+	if (!pool) {
+		dmamap_report(NULL, DMAMAP_REPORT_BAD_INPUT, NULL, NULL, 0, "dma_pool_free: NULL pool");
+		return;
+	}
+	pthread_mutex_lock(&pool->lock);
+	for (pg = pool->pages; pg; pg = pg->next)
+		if ((uintptr_t)vaddr >= (uintptr_t)pg->vaddr &&
+		    (uintptr_t)vaddr - (uintptr_t)pg->vaddr < pg->bytes)
+			break;
+	if (!pg) {
+		why = "is not a block of this pool";
+	} else {
+		off = (size_t)((uintptr_t)vaddr - (uintptr_t)pg->vaddr);
+		if (dma - pg->dma != (dma_addr_t)off)
+			why = "does not go with the bus address given";
+		else if ((i = block_index(pool, pg, off)) < 0)
+			why = "is not the start of a block";
+		else if (!test_used(pg, (unsigned long)i))
+			why = "is already free (double free)";
+	}
+	if (why) {
+		pthread_mutex_unlock(&pool->lock);
+		dmamap_report(pool->m, DMAMAP_REPORT_API_MISUSE, pool->devname, NULL, 0,
+			      "dma_pool_free(%s): block %p (bus %#llx) %s", pool->name, vaddr,
+			      (unsigned long long)dma, why);
+		return;
+	}
+	pg->used[(unsigned long)i / BITS_PER_LONG_] &= ~(1UL << ((unsigned long)i % BITS_PER_LONG_));
+	pg->in_use--;
+	pool->in_use--;
+	dmamap_track_noaccess(vaddr, pool->size);
+	pthread_mutex_unlock(&pool->lock);
+}
+
+/* ----------------------------------------------------------------- stats */
+
+DMAMAP_API void dmamap_dma_pool_stats(struct dma_pool *pool, struct dmamap_dma_pool_stats *st)
+{
+	if (!pool || !st) {
+		if (st)
+			memset(st, 0, sizeof(*st));
+		dmamap_report(pool ? pool->m : NULL, DMAMAP_REPORT_BAD_INPUT, pool ? pool->devname : NULL, NULL, 0,
+			      "dmamap_dma_pool_stats: NULL %s", !pool ? "pool" : "stats");
+		return;
+	}
+	pthread_mutex_lock(&pool->lock);
+	st->block_size = pool->size;
+	st->blocks_in_use = pool->in_use;
+	st->blocks_total = pool->blocks_total;
+	st->pages = pool->nr_pages;
+	st->high_water = pool->high_water;
+	pthread_mutex_unlock(&pool->lock);
+}

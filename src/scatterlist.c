@@ -1,0 +1,483 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Scatterlists (the kernel's lib/scatterlist.c subset the DMA API needs) and
+ * the generic sg operations of patch 3: map_sg/unmap_sg/sync_sg_* built only
+ * on an ops set's map_page/unmap_page/sync_single_*, so any ops set without
+ * sg code of its own can plug them in.
+ *
+ * Tables from sg_alloc_table() are host memory (bookkeeping, like the
+ * kernel's kmalloc'd chunks), allocated from the current machine so that its
+ * DMAMAP_FAULT_HOST_ALLOC injection can fail them. The data an entry points
+ * at is simulated RAM: sg_copy_from_buffer() stores through the CPU's cached
+ * view, as a kernel memcpy would; sg_copy_to_buffer() reads it.
+ *
+ * Everything here is stateless: thread safety is the caller's, per list.
+ */
+#include <limits.h>
+#include <stdlib.h>
+
+#include "internal.h"
+
+/* ------------------------------------------------------------ entries */
+
+DMAMAP_API void sg_init_table(struct scatterlist *sgl, unsigned int nents)
+{
+	if (!sgl || !nents) {
+		dmamap_report(NULL, DMAMAP_REPORT_BAD_INPUT, NULL, NULL, 0, "sg_init_table: %s",
+			      !sgl ? "NULL list" : "zero entries");
+		return;
+	}
+	memset(sgl, 0, (size_t)nents * sizeof(*sgl));
+	sg_mark_end(&sgl[nents - 1]);
+}
+
+/*
+ * A pointer that is no linear-map address is reported by virt_to_page()
+ * (DMAMAP_REPORT_BAD_ADDRESS, process-wide); the entry then has no page, but
+ * keeps the offset (the pointer's offset in its page) and the length, as the
+ * kernel would: sg_page() and sg_virt() return NULL, and mapping it fails.
+ */
+DMAMAP_API void sg_set_buf(struct scatterlist *sg, const void *buf, unsigned int buflen)
+{
+	if (!sg) {
+		dmamap_report(NULL, DMAMAP_REPORT_BAD_INPUT, NULL, NULL, 0, "sg_set_buf: NULL entry");
+		return;
+	}
+	sg_set_page(sg, virt_to_page(buf), buflen, (unsigned int)((uintptr_t)buf & ~PAGE_MASK));
+}
+
+DMAMAP_API void sg_init_one(struct scatterlist *sg, const void *buf, unsigned int buflen)
+{
+	if (!sg) {
+		dmamap_report(NULL, DMAMAP_REPORT_BAD_INPUT, NULL, NULL, 0, "sg_init_one: NULL entry");
+		return;
+	}
+	sg_init_table(sg, 1);
+	sg_set_buf(sg, buf, buflen);
+}
+
+DMAMAP_API void sg_chain(struct scatterlist *prv, unsigned int prv_nents, struct scatterlist *sgl)
+{
+	struct scatterlist *link;
+
+	if (!prv || !prv_nents || !sgl) {
+		dmamap_report(NULL, DMAMAP_REPORT_BAD_INPUT, NULL, NULL, 0, "sg_chain: %s",
+			      !prv ? "NULL array" : !prv_nents ? "zero entries" : "NULL next array");
+		return;
+	}
+	link = &prv[prv_nents - 1];
+	link->offset = 0;
+	link->length = 0;
+	link->dma_address = 0;
+	link->dma_length = 0;
+	/* the chain bit set, the end bit cleared: the link is no data entry */
+	link->page_link = ((unsigned long)sgl & SG_PAGE_MASK) | SG_CHAIN_BIT;
+}
+
+DMAMAP_API int sg_nents(struct scatterlist *sg)
+{
+	int n = 0;
+
+	for (; sg; sg = sg_next(sg))
+		n++;
+	return n;
+}
+
+/* Unlike for_each_sg(), stops (instead of crashing) when the list is shorter than @nents. */
+DMAMAP_API struct scatterlist *sg_last(struct scatterlist *sgl, unsigned int nents)
+{
+	struct scatterlist *s = sgl, *last = NULL;
+
+	for (unsigned int i = 0; i < nents && s; i++) {
+		last = s;
+		s = sg_next(s);
+	}
+	return last;
+}
+
+DMAMAP_API void *sg_virt(struct scatterlist *sg)
+{
+	struct page *page = sg ? sg_page(sg) : NULL;
+	u8 *va = page ? page_address(page) : NULL;
+
+	return va ? va + sg->offset : NULL;
+}
+
+/* ~0 for an entry with no page (as virt_to_phys() fails). */
+DMAMAP_API phys_addr_t sg_phys(struct scatterlist *sg)
+{
+	struct page *page = sg ? sg_page(sg) : NULL;
+
+	if (!page || !page->dmamap_machine)
+		return ~(phys_addr_t)0;
+	return page_to_phys(page) + sg->offset;
+}
+
+/* ------------------------------------------------------------- tables */
+
+/*
+ * Chunk layout (the kernel's): a list of n entries is cut into arrays of at
+ * most SG_MAX_SINGLE_ALLOC; while more than SG_MAX_SINGLE_ALLOC entries are
+ * left, an array holds SG_MAX_SINGLE_ALLOC - 1 data entries and a chain link
+ * in its last slot; the final array holds exactly what is left.
+ */
+static unsigned int chunk_entries(unsigned int left)
+{
+	return left > SG_MAX_SINGLE_ALLOC ? SG_MAX_SINGLE_ALLOC : left;
+}
+
+static unsigned int chunk_data(unsigned int left)
+{
+	return left > SG_MAX_SINGLE_ALLOC ? SG_MAX_SINGLE_ALLOC - 1 : left;
+}
+
+/* Free the first @nchunks arrays of the chain starting at @sgl. */
+static void free_chunks(struct scatterlist *sgl, unsigned long nchunks)
+{
+	while (sgl && nchunks--) {
+		struct scatterlist *next = NULL;
+
+		if (nchunks)
+			next = sg_chain_ptr(&sgl[SG_MAX_SINGLE_ALLOC - 1]);
+		dmamap_free(sgl);
+		sgl = next;
+	}
+}
+
+/*
+ * table->nents is set to the number of entries too (the kernel does the
+ * same); dma_map_sg()'s result is the caller's to store there. A rejected
+ * call (-EINVAL) leaves @table as it was.
+ */
+DMAMAP_API int sg_alloc_table(struct sg_table *table, unsigned int nents, gfp_t gfp)
+{
+	struct dmamap_machine *m;
+	struct scatterlist *prev = NULL;
+	unsigned long nchunks = 0;
+	unsigned int left = nents;
+
+	(void)gfp; /* host memory: never sleeps, no zone */
+	if (!table) {
+		dmamap_report(NULL, DMAMAP_REPORT_BAD_INPUT, NULL, NULL, 0, "sg_alloc_table: NULL table");
+		return -EINVAL;
+	}
+	if (!nents)
+		return -EINVAL;
+
+	m = dmamap_machine_current();
+	memset(table, 0, sizeof(*table));
+	while (left) {
+		unsigned int n = chunk_entries(left);
+		struct scatterlist *chunk = dmamap_allocarray(m, n, sizeof(*chunk));
+
+		if (!chunk) {
+			free_chunks(table->sgl, nchunks);
+			memset(table, 0, sizeof(*table));
+			return -ENOMEM;
+		}
+		sg_init_table(chunk, n);
+		if (prev)
+			sg_chain(prev, SG_MAX_SINGLE_ALLOC, chunk);
+		else
+			table->sgl = chunk;
+		nchunks++;
+		prev = chunk;
+		left -= chunk_data(left);
+	}
+	table->nents = table->orig_nents = nents;
+	return 0;
+}
+
+DMAMAP_API void sg_free_table(struct sg_table *table)
+{
+	unsigned long nchunks = 0;
+
+	if (!table)
+		return;
+	if (table->sgl) {
+		for (unsigned int left = table->orig_nents; left; left -= chunk_data(left))
+			nchunks++;
+		free_chunks(table->sgl, nchunks);
+	}
+	memset(table, 0, sizeof(*table));
+}
+
+/* Largest run of pages one entry describes: its length must fit an unsigned int. */
+#define MAX_RUN_PAGES (UINT_MAX >> PAGE_SHIFT)
+
+static bool pages_contiguous(const struct page *a, const struct page *b)
+{
+	return a->dmamap_machine == b->dmamap_machine && page_to_pfn(b) == page_to_pfn(a) + 1;
+}
+
+/*
+ * Stricter than the kernel: every page must be non-NULL, @offset must lie in
+ * the first page, and the data (@offset, @size) must end in the last page
+ * (no page without data, none short of it); anything else is -EINVAL.
+ */
+DMAMAP_API int sg_alloc_table_from_pages(struct sg_table *sgt, struct page **pages, unsigned int n_pages,
+					 unsigned int offset, unsigned long size, gfp_t gfp)
+{
+	unsigned long span, end;
+	unsigned int chunks, i, run, cur;
+	struct scatterlist *s;
+	int err;
+
+	if (!sgt || !pages || !n_pages || offset >= PAGE_SIZE || !size) {
+		dmamap_report(NULL, DMAMAP_REPORT_BAD_INPUT, NULL, NULL, 0, "sg_alloc_table_from_pages: %s",
+			      !sgt ? "NULL table" : !pages ? "NULL pages" : !n_pages ? "zero pages"
+			      : !size ? "zero size" : "offset beyond the first page");
+		return -EINVAL;
+	}
+	span = (unsigned long)n_pages << PAGE_SHIFT;
+	end = offset + size;
+	if (end < size || end > span || end <= span - PAGE_SIZE) {
+		dmamap_report(NULL, DMAMAP_REPORT_BAD_INPUT, NULL, NULL, 0,
+			      "sg_alloc_table_from_pages: %u bytes at offset %u do not end in the last of %u pages",
+			      (unsigned)DM_MIN(size, (unsigned long)UINT_MAX), offset, n_pages);
+		return -EINVAL;
+	}
+	for (i = 0; i < n_pages; i++) {
+		if (!pages[i] || !pages[i]->dmamap_machine) {
+			dmamap_report(NULL, DMAMAP_REPORT_BAD_INPUT, NULL, NULL, 0,
+				      "sg_alloc_table_from_pages: page %u is not a page of any machine", i);
+			return -EINVAL;
+		}
+	}
+
+	/* one entry per run of physically consecutive pages */
+	chunks = 1;
+	for (i = 1, run = 1; i < n_pages; i++) {
+		if (run < MAX_RUN_PAGES && pages_contiguous(pages[i - 1], pages[i])) {
+			run++;
+		} else {
+			chunks++;
+			run = 1;
+		}
+	}
+
+	err = sg_alloc_table(sgt, chunks, gfp);
+	if (err)
+		return err;
+
+	s = sgt->sgl;
+	for (cur = 0; cur < n_pages; cur = i) {
+		unsigned long bytes;
+
+		for (i = cur + 1, run = 1; i < n_pages && run < MAX_RUN_PAGES && pages_contiguous(pages[i - 1], pages[i]);
+		     i++)
+			run++;
+		bytes = ((unsigned long)run << PAGE_SHIFT) - offset;
+		if (bytes > size)
+			bytes = size;
+		sg_set_page(s, pages[cur], (unsigned int)bytes, offset);
+		size -= bytes;
+		offset = 0;
+		s = sg_next(s);
+	}
+	return 0;
+}
+
+/*
+ * The linear-map range of the data of entry @s, at most @want bytes; NULL
+ * (reported) when the entry has no page or its data runs outside the RAM
+ * of the page's machine.
+ */
+static u8 *entry_data(struct scatterlist *s, size_t want, struct dmamap_machine **mp, const char *what)
+{
+	struct page *page = sg_page(s);
+	struct dmamap_machine *m = page ? page->dmamap_machine : NULL;
+	u8 *va;
+
+	if (!m) {
+		dmamap_report(NULL, DMAMAP_REPORT_BAD_ADDRESS, NULL, NULL, 0, "%s: entry %p has no page", what,
+			      (void *)s);
+		return NULL;
+	}
+	va = (u8 *)page_address(page) + s->offset;
+	if (!dm_virt_in_linear(m, va) || !dm_virt_in_linear(m, va + want - 1)) {
+		dmamap_report(m, DMAMAP_REPORT_BAD_ADDRESS, NULL, NULL, 0,
+			      "%s: entry %p (pfn %#lx, offset %u, length %u) runs outside RAM", what, (void *)s,
+			      page_to_pfn(page), s->offset, s->length);
+		return NULL;
+	}
+	*mp = m;
+	return va;
+}
+
+DMAMAP_API size_t sg_copy_from_buffer(struct scatterlist *sgl, unsigned int nents, const void *buf, size_t buflen)
+{
+	const u8 *src = buf;
+	struct scatterlist *s = sgl;
+	size_t done = 0;
+
+	if (!buf && buflen)
+		return 0;
+	for (unsigned int i = 0; i < nents && s && done < buflen; i++) {
+		size_t len = DM_MIN((size_t)s->length, buflen - done);
+		struct dmamap_machine *m;
+		u8 *dst;
+
+		if (len) {
+			dst = entry_data(s, len, &m, "sg_copy_from_buffer");
+			if (!dst)
+				break;
+			dm_cpu_store(m, dst, src + done, 0, len);
+			done += len;
+		}
+		s = sg_next(s);
+	}
+	return done;
+}
+
+DMAMAP_API size_t sg_copy_to_buffer(struct scatterlist *sgl, unsigned int nents, void *buf, size_t buflen)
+{
+	u8 *dst = buf;
+	struct scatterlist *s = sgl;
+	size_t done = 0;
+
+	if (!buf && buflen)
+		return 0;
+	for (unsigned int i = 0; i < nents && s && done < buflen; i++) {
+		size_t len = DM_MIN((size_t)s->length, buflen - done);
+		struct dmamap_machine *m;
+		const u8 *src;
+
+		if (len) {
+			src = entry_data(s, len, &m, "sg_copy_to_buffer");
+			if (!src)
+				break;
+			memcpy(dst + done, src, len);
+			done += len;
+		}
+		s = sg_next(s);
+	}
+	return done;
+}
+
+/* ------------------------------------------------- generic sg operations */
+
+/*
+ * The core wrappers have validated dev, dir and nents > 0; these still stop
+ * (and report) when the list ends before @nents entries, rather than walk off
+ * it, and do nothing for nents <= 0 or a NULL list.
+ */
+static void short_list(struct device *dev, const char *what, int i, int nents)
+{
+	dmamap_report(dmamap_dev_machine(dev), DMAMAP_REPORT_API_MISUSE, dev_name(dev), NULL, 0,
+		      "%s: the list ends after %d of %d entries", what, i, nents);
+}
+
+/* The entry after @s within the first @nents, or NULL after the last one. */
+static struct scatterlist *next_of(struct scatterlist *s, int i, int nents)
+{
+	return i + 1 < nents ? sg_next(s) : NULL;
+}
+
+static bool op_failed(const struct dma_map_ops *ops, struct device *dev, dma_addr_t addr)
+{
+	return ops->mapping_error ? ops->mapping_error(dev, addr) != 0 : addr == DMA_MAPPING_ERROR;
+}
+
+int dmamap_generic_map_sg(struct device *dev, struct scatterlist *sg, int nents, enum dma_data_direction dir,
+			  struct dma_attrs *attrs)
+{
+	const struct dma_map_ops *ops = get_dma_ops(dev);
+	struct scatterlist *s = sg;
+	int i, mapped = 0, touched;
+
+	if (!sg || nents <= 0)
+		return 0;
+	if (!ops || !ops->map_page) {
+		dmamap_report(dmamap_dev_machine(dev), DMAMAP_REPORT_API_MISUSE, dev_name(dev), NULL, 0,
+			      "map_sg: the device's ops set has no map_page");
+		return 0;
+	}
+
+	for (i = 0; i < nents; i++) {
+		if (!s) {
+			short_list(dev, "map_sg", i, nents);
+			break;
+		}
+		s->dma_length = s->length;
+		s->dma_address = ops->map_page(dev, sg_page(s), s->offset, s->length, dir, attrs);
+		if (op_failed(ops, dev, s->dma_address))
+			break;
+		mapped++;
+		s = next_of(s, i, nents);
+	}
+	if (mapped == nents)
+		return nents;
+
+	/*
+	 * Unwind: entries 0..mapped-1 are mapped, each with its own address and
+	 * length; the entry after them was touched too when its map_page failed.
+	 * Unmap exactly the mapped ones and reset every touched one.
+	 */
+	touched = s ? mapped + 1 : mapped;
+	s = sg;
+	for (i = 0; i < touched; i++) {
+		if (i < mapped && ops->unmap_page)
+			ops->unmap_page(dev, sg_dma_address(s), sg_dma_len(s), dir, attrs);
+		s->dma_address = DMA_MAPPING_ERROR;
+		s->dma_length = 0;
+		s = next_of(s, i, touched);
+	}
+	return 0;
+}
+
+void dmamap_generic_unmap_sg(struct device *dev, struct scatterlist *sg, int nents, enum dma_data_direction dir,
+			     struct dma_attrs *attrs)
+{
+	const struct dma_map_ops *ops = get_dma_ops(dev);
+	struct scatterlist *s = sg;
+
+	if (!sg || nents <= 0 || !ops || !ops->unmap_page)
+		return;
+	for (int i = 0; i < nents; i++, s = next_of(s, i - 1, nents)) {
+		if (!s) {
+			short_list(dev, "unmap_sg", i, nents);
+			return;
+		}
+		ops->unmap_page(dev, sg_dma_address(s), sg_dma_len(s), dir, attrs);
+	}
+}
+
+/*
+ * The syncs use dma_length, not length (the seed used s->length): a sync
+ * must name the mapping map_sg made, and the driver may have changed
+ * length since; bounce-buffer ops look mappings up by address and size.
+ */
+void dmamap_generic_sync_sg_for_cpu(struct device *dev, struct scatterlist *sg, int nents,
+				    enum dma_data_direction dir)
+{
+	const struct dma_map_ops *ops = get_dma_ops(dev);
+	struct scatterlist *s = sg;
+
+	if (!sg || nents <= 0 || !ops || !ops->sync_single_for_cpu)
+		return;
+	for (int i = 0; i < nents; i++, s = next_of(s, i - 1, nents)) {
+		if (!s) {
+			short_list(dev, "sync_sg_for_cpu", i, nents);
+			return;
+		}
+		ops->sync_single_for_cpu(dev, sg_dma_address(s), sg_dma_len(s), dir);
+	}
+}
+
+void dmamap_generic_sync_sg_for_device(struct device *dev, struct scatterlist *sg, int nents,
+				       enum dma_data_direction dir)
+{
+	const struct dma_map_ops *ops = get_dma_ops(dev);
+	struct scatterlist *s = sg;
+
+	if (!sg || nents <= 0 || !ops || !ops->sync_single_for_device)
+		return;
+	for (int i = 0; i < nents; i++, s = next_of(s, i - 1, nents)) {
+		if (!s) {
+			short_list(dev, "sync_sg_for_device", i, nents);
+			return;
+		}
+		ops->sync_single_for_device(dev, sg_dma_address(s), sg_dma_len(s), dir);
+	}
+}

@@ -1,0 +1,631 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * arm_dma_ops through the DMA API: the visibility rules of DESIGN.md section
+ * 3 as a driver meets them, every attribute's effect, where coherent memory
+ * comes from, mmap, masks and the DMA zone, and the failure paths.
+ */
+#include "common.h"
+#include "internal.h"
+
+struct fx {
+	struct dmamap_machine *m;
+	struct device dev;
+	struct capture cap;
+};
+
+static struct fx *fx_new(void (*tweak)(struct dmamap_machine_config *))
+{
+	struct fx *f = calloc(1, sizeof(*f));
+
+	assert_non_null(f);
+	f->m = test_machine(16, tweak);
+	dmamap_machine_set_current(f->m);
+	capture_start(&f->cap, f->m);
+	assert_int_equal(dmamap_device_init(&f->dev, f->m, "armdev"), 0);
+	return f;
+}
+
+static void fx_free(struct fx *f)
+{
+	dmamap_device_release(&f->dev);
+	capture_stop(f->m);
+	dmamap_machine_destroy(f->m);
+	free(f);
+}
+
+/* A kmalloc-like buffer: linear-map memory whose lines are cached and clean, RAM zero. */
+static u8 *kbuf(struct fx *f, unsigned order)
+{
+	struct page *p = dmamap_alloc_pages(f->m, GFP_KERNEL | __GFP_ZERO, order);
+	u8 *va;
+
+	assert_non_null(p);
+	va = page_address(p);
+	dmamap_cache_clean(f->m, DMAMAP_CACHE_INNER, page_to_phys(p), PAGE_SIZE << order);
+	dmamap_cache_flush(f->m, DMAMAP_CACHE_OUTER, page_to_phys(p), PAGE_SIZE << order);
+	dmamap_cache_reset_stats(f->m);
+	return va;
+}
+
+static void kfree_buf(u8 *va, unsigned order)
+{
+	dmamap_free_pages(virt_to_page(va), order);
+}
+
+static void with_spec(struct dmamap_machine_config *c)
+{
+	c->speculative_prefetch = true;
+}
+
+static void with_outer_spec(struct dmamap_machine_config *c)
+{
+	c->outer_cache = true;
+	c->speculative_prefetch = true;
+}
+
+static void coherent_machine(struct dmamap_machine_config *c)
+{
+	c->coherent = true;
+}
+
+/* Rule 1 through the API. */
+static void test_to_device_map_makes_data_visible(void **state)
+{
+	struct fx *f = fx_new(with_outer_spec);
+	u8 *buf = kbuf(f, 0), got[1000];
+	dma_addr_t h;
+
+	(void)state;
+	fill_pattern(buf, sizeof(got), 1);
+	h = dma_map_single(&f->dev, buf, sizeof(got), DMA_TO_DEVICE);
+	assert_false(dma_mapping_error(&f->dev, h));
+	assert_int_equal(h, virt_to_phys(buf)); /* no pfn offset: bus == phys */
+	assert_int_equal(dmamap_dev_read(&f->dev, h, got, sizeof(got)), 0);
+	assert_int_equal(check_pattern(got, sizeof(got), 1), 0);
+	dma_unmap_single(&f->dev, h, sizeof(got), DMA_TO_DEVICE);
+	assert_int_equal(f->cap.reports, 0);
+	kfree_buf(buf, 0);
+	fx_free(f);
+}
+
+/* Rule 1, negative: the driver forgot the map; the device reads stale RAM. */
+static void test_to_device_without_map_is_stale(void **state)
+{
+	struct fx *f = fx_new(NULL);
+	u8 *buf = kbuf(f, 0), got[256];
+
+	(void)state;
+	fill_pattern(buf, sizeof(got), 2);
+	assert_int_equal(dmamap_dev_read(&f->dev, virt_to_phys(buf), got, sizeof(got)), 0);
+	assert_int_not_equal(check_pattern(got, sizeof(got), 2), 0);
+	kfree_buf(buf, 0);
+	fx_free(f);
+}
+
+/* Rules 2 and 3: the CPU sees a device write after unmap, even with speculative prefetch. */
+static void test_from_device_unmap_makes_data_visible(void **state)
+{
+	struct fx *f = fx_new(with_outer_spec);
+	u8 *buf = kbuf(f, 1), data[5000];
+	dma_addr_t h;
+
+	(void)state;
+	h = dma_map_single(&f->dev, buf, sizeof(data), DMA_FROM_DEVICE);
+	assert_false(dma_mapping_error(&f->dev, h));
+	fill_pattern(data, sizeof(data), 3);
+	assert_int_equal(dmamap_dev_write(&f->dev, h, data, sizeof(data)), 0);
+	dma_unmap_single(&f->dev, h, sizeof(data), DMA_FROM_DEVICE);
+	assert_int_equal(check_pattern(buf, sizeof(data), 3), 0);
+	kfree_buf(buf, 1);
+	fx_free(f);
+}
+
+/* Rule 3, negative: with prefetch, skipping the unmap leaves stale lines. */
+static void test_from_device_without_unmap_is_stale(void **state)
+{
+	struct fx *f = fx_new(with_spec);
+	u8 *buf = kbuf(f, 0), data[512];
+	dma_addr_t h;
+
+	(void)state;
+	h = dma_map_single(&f->dev, buf, sizeof(data), DMA_FROM_DEVICE);
+	fill_pattern(data, sizeof(data), 4);
+	assert_int_equal(dmamap_dev_write(&f->dev, h, data, sizeof(data)), 0);
+	dmamap_cache_speculate(f->m); /* the CPU runs on */
+	assert_int_not_equal(check_pattern(buf, sizeof(data), 4), 0);
+	dma_unmap_single(&f->dev, h, sizeof(data), DMA_FROM_DEVICE);
+	assert_int_equal(check_pattern(buf, sizeof(data), 4), 0);
+	kfree_buf(buf, 0);
+	fx_free(f);
+}
+
+/* A receive ring: the buffer stays mapped; syncs hand it back and forth. */
+static void test_sync_single_round_trips(void **state)
+{
+	struct fx *f = fx_new(with_outer_spec);
+	u8 *buf = kbuf(f, 0), data[512], got[512];
+	dma_addr_t h;
+
+	(void)state;
+	h = dma_map_single(&f->dev, buf, PAGE_SIZE, DMA_BIDIRECTIONAL);
+	for (unsigned round = 0; round < 4; round++) {
+		fill_pattern(data, sizeof(data), 10 + round);
+		assert_int_equal(dmamap_dev_write(&f->dev, h, data, sizeof(data)), 0);
+		dma_sync_single_for_cpu(&f->dev, h, PAGE_SIZE, DMA_BIDIRECTIONAL);
+		assert_int_equal(check_pattern(buf, sizeof(data), 10 + round), 0);
+		fill_pattern(buf + 1024, sizeof(got), 20 + round);
+		dma_sync_single_for_device(&f->dev, h, PAGE_SIZE, DMA_BIDIRECTIONAL);
+		assert_int_equal(dmamap_dev_read(&f->dev, h + 1024, got, sizeof(got)), 0);
+		assert_int_equal(check_pattern(got, sizeof(got), 20 + round), 0);
+	}
+	dma_unmap_single(&f->dev, h, PAGE_SIZE, DMA_BIDIRECTIONAL);
+	kfree_buf(buf, 0);
+	fx_free(f);
+}
+
+/* dma_sync_single_range_*: only the range is handed over. */
+static void test_sync_range_covers_only_the_range(void **state)
+{
+	struct fx *f = fx_new(with_spec);
+	u8 *buf = kbuf(f, 0), data[PAGE_SIZE];
+	dma_addr_t h;
+
+	(void)state;
+	h = dma_map_single(&f->dev, buf, PAGE_SIZE, DMA_FROM_DEVICE);
+	fill_pattern(data, sizeof(data), 30);
+	assert_int_equal(dmamap_dev_write(&f->dev, h, data, sizeof(data)), 0);
+	dma_sync_single_range_for_cpu(&f->dev, h, 1024, 512, DMA_FROM_DEVICE);
+	assert_memory_equal(buf + 1024, data + 1024, 512);
+	assert_int_equal(buf[0], 0);          /* outside the range: still stale */
+	assert_int_equal(buf[PAGE_SIZE - 1], 0);
+	dma_unmap_single(&f->dev, h, PAGE_SIZE, DMA_FROM_DEVICE);
+	assert_memory_equal(buf, data, PAGE_SIZE);
+	kfree_buf(buf, 0);
+	fx_free(f);
+}
+
+/* Rule 4 through the API: a receive buffer sharing lines with CPU data loses its edges. */
+static void test_shared_cache_line_loses_edges(void **state)
+{
+	struct fx *f = fx_new(NULL);
+	u8 *buf = kbuf(f, 0), data[128];
+	dma_addr_t h;
+
+	(void)state;
+	h = dma_map_single(&f->dev, buf + 8, sizeof(data), DMA_FROM_DEVICE);
+	buf[0] = 0x77; /* the driver touches a neighbouring field while the device owns the buffer */
+	memset(data, 0xab, sizeof(data));
+	assert_int_equal(dmamap_dev_write(&f->dev, h, data, sizeof(data)), 0);
+	dma_unmap_single(&f->dev, h, sizeof(data), DMA_FROM_DEVICE);
+	assert_int_equal(buf[8], 0);          /* first 24 bytes lost to the CPU's line */
+	assert_int_equal(buf[31], 0);
+	assert_int_equal(buf[32], 0xab);
+	assert_int_equal(buf[8 + sizeof(data) - 1], 0xab); /* the last line is whole: 136 is not, but nobody wrote it */
+	assert_int_equal(buf[0], 0x77);
+	kfree_buf(buf, 0);
+	fx_free(f);
+}
+
+/* DMA_ATTR_SKIP_CPU_SYNC: no maintenance at all, so the device sees stale data. */
+static void test_skip_cpu_sync_does_no_maintenance(void **state)
+{
+	struct fx *f = fx_new(NULL);
+	u8 *buf = kbuf(f, 0), got[64];
+	struct dmamap_cache_stats st;
+	DEFINE_DMA_ATTRS(attrs);
+	dma_addr_t h;
+
+	(void)state;
+	dma_set_attr(DMA_ATTR_SKIP_CPU_SYNC, &attrs);
+	fill_pattern(buf, sizeof(got), 40);
+	h = dma_map_single_attrs(&f->dev, buf, sizeof(got), DMA_TO_DEVICE, &attrs);
+	assert_false(dma_mapping_error(&f->dev, h));
+	dmamap_cache_get_stats(f->m, &st);
+	assert_int_equal(st.level[DMAMAP_CACHE_INNER].clean_ops + st.level[DMAMAP_CACHE_INNER].inv_ops +
+				 st.level[DMAMAP_CACHE_INNER].flush_ops,
+			 0);
+	assert_int_equal(dmamap_dev_read(&f->dev, h, got, sizeof(got)), 0);
+	assert_int_not_equal(check_pattern(got, sizeof(got), 40), 0);
+	dma_unmap_single_attrs(&f->dev, h, sizeof(got), DMA_TO_DEVICE, &attrs);
+	dmamap_cache_get_stats(f->m, &st);
+	assert_int_equal(st.level[DMAMAP_CACHE_INNER].lines_invalidated, 0);
+	kfree_buf(buf, 0);
+	fx_free(f);
+}
+
+/* Per-device coherence and coherent machines: correct data, no maintenance counted. */
+static void test_coherent_devices_need_no_maintenance(void **state)
+{
+	struct fx *f = fx_new(NULL);
+	u8 *buf = kbuf(f, 0), got[256], data[256];
+	struct dmamap_cache_stats st;
+	dma_addr_t h;
+
+	(void)state;
+	f->dev.dma_coherent = true;
+	fill_pattern(buf, sizeof(got), 50);
+	h = dma_map_single(&f->dev, buf, sizeof(got), DMA_BIDIRECTIONAL);
+	assert_int_equal(dmamap_dev_read(&f->dev, h, got, sizeof(got)), 0);
+	assert_int_equal(check_pattern(got, sizeof(got), 50), 0);
+	fill_pattern(data, sizeof(data), 51);
+	assert_int_equal(dmamap_dev_write(&f->dev, h, data, sizeof(data)), 0);
+	dma_unmap_single(&f->dev, h, sizeof(got), DMA_BIDIRECTIONAL);
+	assert_int_equal(check_pattern(buf, sizeof(data), 51), 0);
+	dmamap_cache_get_stats(f->m, &st);
+	assert_int_equal(st.level[DMAMAP_CACHE_INNER].lines_cleaned + st.level[DMAMAP_CACHE_INNER].lines_invalidated, 0);
+	kfree_buf(buf, 0);
+	fx_free(f);
+
+	f = fx_new(coherent_machine);
+	buf = kbuf(f, 0);
+	fill_pattern(buf, sizeof(got), 52);
+	h = dma_map_single(&f->dev, buf, sizeof(got), DMA_TO_DEVICE);
+	assert_int_equal(dmamap_dev_read(&f->dev, h, got, sizeof(got)), 0);
+	assert_int_equal(check_pattern(got, sizeof(got), 52), 0);
+	dma_unmap_single(&f->dev, h, sizeof(got), DMA_TO_DEVICE);
+	dmamap_cache_get_stats(f->m, &st);
+	assert_int_equal(st.level[DMAMAP_CACHE_INNER].lines_cleaned, 0);
+	kfree_buf(buf, 0);
+	fx_free(f);
+}
+
+/* Rule 5: a coherent allocation is seen by both sides at once, and is zeroed. */
+static void test_alloc_coherent_visible_both_ways(void **state)
+{
+	struct fx *f = fx_new(with_outer_spec);
+	u8 got[300], data[300], *cpu;
+	unsigned long pfn;
+	pgprot_t prot;
+	dma_addr_t h;
+
+	(void)state;
+	cpu = dma_alloc_coherent(&f->dev, 3 * PAGE_SIZE, &h, GFP_KERNEL);
+	assert_non_null(cpu);
+	assert_true(dmamap_consistent_contains(f->m, cpu));
+	for (size_t i = 0; i < 3 * PAGE_SIZE; i++)
+		assert_int_equal(cpu[i], 0);
+	assert_int_equal(dmamap_consistent_pte(f->m, cpu, &pfn, &prot), 0);
+	assert_int_equal(pfn, PFN_DOWN(h));
+	assert_int_equal(pgprot_memtype(prot), DMAMAP_MT_DMACOHERENT);
+	/* and the device sees zeroes in RAM too: no dirty line will land on it later */
+	assert_int_equal(dmamap_dev_read(&f->dev, h, got, sizeof(got)), 0);
+	for (size_t i = 0; i < sizeof(got); i++)
+		assert_int_equal(got[i], 0);
+
+	fill_pattern(cpu + 100, sizeof(got), 60);
+	assert_int_equal(dmamap_dev_read(&f->dev, h + 100, got, sizeof(got)), 0);
+	assert_int_equal(check_pattern(got, sizeof(got), 60), 0);
+	fill_pattern(data, sizeof(data), 61);
+	assert_int_equal(dmamap_dev_write(&f->dev, h + 2 * PAGE_SIZE, data, sizeof(data)), 0);
+	assert_int_equal(check_pattern(cpu + 2 * PAGE_SIZE, sizeof(data), 61), 0);
+	dma_free_coherent(&f->dev, 3 * PAGE_SIZE, cpu, h);
+	assert_int_equal(dmamap_consistent_pte(f->m, cpu, NULL, NULL), -ENOENT);
+	assert_int_equal(f->cap.reports, 0);
+	fx_free(f);
+}
+
+/* Each attribute's effect on the kernel mapping. */
+static void test_alloc_attrs_effects(void **state)
+{
+	struct fx *f = fx_new(NULL);
+	struct dmamap_page_stats before, after;
+	DEFINE_DMA_ATTRS(wc);
+	DEFINE_DMA_ATTRS(nokmap);
+	DEFINE_DMA_ATTRS(noncons);
+	pgprot_t prot;
+	dma_addr_t h;
+	void *p;
+	u8 got[16];
+
+	(void)state;
+	dma_set_attr(DMA_ATTR_WRITE_COMBINE, &wc);
+	dma_set_attr(DMA_ATTR_NO_KERNEL_MAPPING, &nokmap);
+	dma_set_attr(DMA_ATTR_NON_CONSISTENT, &noncons);
+	dmamap_page_stats(f->m, &before);
+
+	p = dma_alloc_writecombine(&f->dev, PAGE_SIZE, &h, GFP_KERNEL);
+	assert_non_null(p);
+	assert_int_equal(dmamap_consistent_pte(f->m, p, NULL, &prot), 0);
+	assert_int_equal(pgprot_memtype(prot), DMAMAP_MT_WRITECOMBINE);
+	dma_free_writecombine(&f->dev, PAGE_SIZE, p, h);
+
+	p = dma_alloc_attrs(&f->dev, 2 * PAGE_SIZE, &h, GFP_KERNEL, &nokmap);
+	assert_non_null(p);
+	assert_false(dmamap_consistent_contains(f->m, p)); /* no kernel mapping at all */
+	assert_false(virt_addr_valid(p));
+	assert_int_equal(dmamap_dev_fill(&f->dev, h, 0x5c, 16), 0);
+	assert_int_equal(dmamap_dev_read(&f->dev, h, got, sizeof(got)), 0);
+	assert_int_equal(got[15], 0x5c);
+	dma_free_attrs(&f->dev, 2 * PAGE_SIZE, p, h, &nokmap);
+
+	p = dma_alloc_attrs(&f->dev, PAGE_SIZE, &h, GFP_KERNEL, &noncons);
+	assert_non_null(p);
+	assert_true(virt_addr_valid(p)); /* cached: the linear map itself */
+	assert_int_equal(virt_to_phys(p), h);
+	memset(p, 0x42, 64);
+	assert_int_equal(dmamap_dev_read(&f->dev, h, got, sizeof(got)), 0);
+	assert_int_equal(got[0], 0); /* the driver must sync non-consistent memory */
+	dma_sync_single_for_device(&f->dev, h, 64, DMA_TO_DEVICE);
+	assert_int_equal(dmamap_dev_read(&f->dev, h, got, sizeof(got)), 0);
+	assert_int_equal(got[0], 0x42);
+	dma_free_attrs(&f->dev, PAGE_SIZE, p, h, &noncons);
+
+	dmamap_page_stats(f->m, &after);
+	assert_memory_equal(before.free_pages, after.free_pages, sizeof(before.free_pages));
+	assert_int_equal(f->cap.reports, 0);
+	fx_free(f);
+}
+
+/* mmap: the user sees the buffer's bytes, from vm_pgoff; a vma past the end is refused. */
+static void test_mmap_coherent(void **state)
+{
+	struct fx *f = fx_new(NULL);
+	struct vm_area_struct *vma;
+	unsigned long pfn;
+	pgprot_t prot;
+	dma_addr_t h;
+	u8 *cpu;
+
+	(void)state;
+	cpu = dma_alloc_coherent(&f->dev, 4 * PAGE_SIZE, &h, GFP_KERNEL);
+	assert_non_null(cpu);
+	fill_pattern(cpu, 4 * PAGE_SIZE, 70);
+
+	vma = dmamap_vma_create(f->m, 4 * PAGE_SIZE);
+	assert_non_null(vma);
+	assert_int_equal(dma_mmap_coherent(&f->dev, vma, cpu, h, 4 * PAGE_SIZE), 0);
+	assert_memory_equal((void *)vma->vm_start, cpu, 4 * PAGE_SIZE);
+	assert_int_equal(dmamap_vma_pte(vma, vma->vm_start, &pfn, &prot), 0);
+	assert_int_equal(pfn, PFN_DOWN(h));
+	assert_int_equal(pgprot_memtype(prot), DMAMAP_MT_DMACOHERENT);
+	((u8 *)vma->vm_start)[5] = 0xee; /* the user's store reaches the buffer at once */
+	assert_int_equal(cpu[5], 0xee);
+	dmamap_vma_destroy(vma);
+
+	vma = dmamap_vma_create(f->m, 2 * PAGE_SIZE);
+	vma->vm_pgoff = 2;
+	assert_int_equal(dma_mmap_writecombine(&f->dev, vma, cpu, h, 4 * PAGE_SIZE), 0);
+	assert_memory_equal((void *)vma->vm_start, cpu + 2 * PAGE_SIZE, 2 * PAGE_SIZE);
+	assert_int_equal(dmamap_vma_pte(vma, vma->vm_start, NULL, &prot), 0);
+	assert_int_equal(pgprot_memtype(prot), DMAMAP_MT_WRITECOMBINE);
+	dmamap_vma_destroy(vma);
+
+	vma = dmamap_vma_create(f->m, 3 * PAGE_SIZE);
+	vma->vm_pgoff = 2;
+	assert_int_equal(dma_mmap_coherent(&f->dev, vma, cpu, h, 4 * PAGE_SIZE), -ENXIO);
+	assert_int_equal(dmamap_vma_pte(vma, vma->vm_start, NULL, NULL), -ENOENT);
+	vma->vm_pgoff = 4;
+	assert_int_equal(dma_mmap_coherent(&f->dev, vma, cpu, h, 4 * PAGE_SIZE), -ENXIO);
+	dmamap_vma_destroy(vma);
+
+	dma_free_coherent(&f->dev, 4 * PAGE_SIZE, cpu, h);
+	fx_free(f);
+}
+
+static void zone_machine(struct dmamap_machine_config *c)
+{
+	c->ram_base = 0;
+	c->dma_zone_limit = 4u << 20;
+}
+
+/* A device whose coherent mask covers only the DMA zone gets memory below it. */
+static void test_masks_and_dma_zone(void **state)
+{
+	struct fx *f = fx_new(zone_machine);
+	struct dmamap_page_stats before, after;
+	u8 *hi, *cpu;
+	dma_addr_t h;
+	int i;
+
+	(void)state;
+	assert_int_equal(dma_set_coherent_mask(&f->dev, DMA_BIT_MASK(22)), 0);
+	assert_int_equal(dma_set_mask(&f->dev, DMA_BIT_MASK(22)), 0);
+	assert_int_equal(dma_set_mask(&f->dev, DMA_BIT_MASK(21)), -EIO);
+	assert_int_equal(*f->dev.dma_mask, DMA_BIT_MASK(22));
+	for (i = 0; i < 8; i++) {
+		cpu = dma_alloc_coherent(&f->dev, 64 * PAGE_SIZE, &h, GFP_KERNEL);
+		assert_non_null(cpu);
+		assert_true(h + 64 * PAGE_SIZE <= (4u << 20));
+		dma_free_coherent(&f->dev, 64 * PAGE_SIZE, cpu, h);
+	}
+	/* a streaming buffer above the mask cannot be mapped directly */
+	hi = page_address(dmamap_alloc_pages(f->m, GFP_KERNEL, 0));
+	assert_true(virt_to_phys(hi) >= (4u << 20));
+	dmamap_page_stats(f->m, &before);
+	h = dma_map_single(&f->dev, hi, 64, DMA_TO_DEVICE);
+	assert_true(dma_mapping_error(&f->dev, h));
+	assert_int_equal(f->cap.by_kind[DMAMAP_REPORT_API_MISUSE], 1);
+	dmamap_page_stats(f->m, &after);
+	assert_memory_equal(&before, &after, sizeof(before));
+	kfree_buf(hi, 0);
+
+	/* a coherent mask below the zone is refused for allocations */
+	f->dev.coherent_dma_mask = DMA_BIT_MASK(20);
+	assert_null(dma_alloc_coherent(&f->dev, PAGE_SIZE, &h, GFP_KERNEL));
+	assert_int_equal(h, DMA_MAPPING_ERROR);
+	assert_int_equal(f->cap.by_kind[DMAMAP_REPORT_API_MISUSE], 2);
+	fx_free(f);
+}
+
+/* Where coherent memory comes from: declared, contiguous, atomic pool, pages. */
+static void test_coherent_sources(void **state)
+{
+	struct fx *f = fx_new(NULL);
+	struct dmamap_coherent_stats cs;
+	struct page *decl = dmamap_alloc_pages(f->m, GFP_KERNEL, 2);
+	void *a, *b, *c, *d, *e;
+	dma_addr_t ha, hb, hc, hd, he;
+
+	(void)state;
+	assert_int_equal(dmamap_contiguous_reserve(f->m, 4u << 20), 0);
+	assert_int_equal(dmamap_contiguous_reserve(f->m, 4u << 20), -EEXIST);
+	assert_int_equal(dmamap_contiguous_reserve(f->m, 4096), -EINVAL);
+	assert_int_equal(dma_declare_coherent_memory(&f->dev, page_to_phys(decl), 0x10000000, 4 * PAGE_SIZE), 0);
+	assert_int_equal(dma_declare_coherent_memory(&f->dev, page_to_phys(decl), 0x10000000, 4 * PAGE_SIZE), -EBUSY);
+
+	a = dma_alloc_coherent(&f->dev, 4 * PAGE_SIZE, &ha, GFP_KERNEL); /* declared, all of it */
+	assert_non_null(a);
+	assert_int_equal(ha, 0x10000000);
+	b = dma_alloc_coherent(&f->dev, PAGE_SIZE, &hb, GFP_KERNEL); /* declared is full: falls through */
+	assert_non_null(b);
+	assert_int_not_equal(hb & 0xf0000000, 0x10000000);
+	c = dma_alloc_coherent(&f->dev, 64 * PAGE_SIZE, &hc, GFP_KERNEL); /* large: contiguous area */
+	assert_non_null(c);
+	d = dma_alloc_coherent(&f->dev, 2 * PAGE_SIZE, &hd, GFP_ATOMIC); /* atomic pool */
+	assert_non_null(d);
+	assert_int_equal(dmamap_dev_fill(&f->dev, hd, 0x66, 8), 0);
+	assert_int_equal(((u8 *)d)[7], 0x66);
+	e = dma_alloc_coherent(&f->dev, 32 * PAGE_SIZE, &he, GFP_ATOMIC); /* the pool's second half */
+	assert_non_null(e);
+
+	dmamap_coherent_stats(f->m, &cs);
+	assert_int_equal(cs.from_declared, 1);
+	assert_int_equal(cs.from_pages, 1);
+	assert_int_equal(cs.from_contiguous, 1);
+	assert_int_equal(cs.from_atomic_pool, 2);
+	assert_int_equal(cs.contiguous_size, 4u << 20);
+	assert_int_equal(cs.contiguous_free, (4u << 20) - 64 * PAGE_SIZE);
+	assert_int_equal(cs.atomic_pool_size, 256u << 10);
+	assert_int_equal(cs.atomic_pool_free, (256u << 10) - 34 * PAGE_SIZE);
+	/* 30 pages are free but no aligned run of 32: the next such atomic request fails cleanly */
+	{
+		dma_addr_t hf;
+
+		assert_null(dma_alloc_coherent(&f->dev, 32 * PAGE_SIZE, &hf, GFP_ATOMIC));
+		assert_int_equal(hf, DMA_MAPPING_ERROR);
+	}
+
+	dma_free_coherent(&f->dev, 32 * PAGE_SIZE, e, he);
+	dma_free_coherent(&f->dev, 2 * PAGE_SIZE, d, hd);
+	dma_free_coherent(&f->dev, 64 * PAGE_SIZE, c, hc);
+	dma_free_coherent(&f->dev, PAGE_SIZE, b, hb);
+	dma_free_coherent(&f->dev, 4 * PAGE_SIZE, a, ha);
+	dmamap_coherent_stats(f->m, &cs);
+	assert_int_equal(cs.contiguous_free, 4u << 20);
+	assert_int_equal(cs.atomic_pool_free, 256u << 10);
+	dma_release_declared_memory(&f->dev);
+	dmamap_free_pages(decl, 2);
+	assert_int_equal(f->cap.reports, 0);
+	fx_free(f);
+}
+
+/* Every allocation step failing unwinds to exactly the state before. */
+static void test_alloc_failures_unwind(void **state)
+{
+	struct fx *f = fx_new(NULL);
+	struct dmamap_page_stats before, after;
+	struct dmamap_consistent_stats cb, ca;
+	enum dmamap_fault_site sites[] = { DMAMAP_FAULT_PAGE_ALLOC, DMAMAP_FAULT_REMAP };
+	dma_addr_t h;
+
+	(void)state;
+	for (unsigned s = 0; s < ARRAY_SIZE(sites); s++) {
+		for (unsigned long nth = 1; nth <= 2; nth++) {
+			dmamap_page_stats(f->m, &before);
+			dmamap_consistent_stats(f->m, &cb);
+			assert_int_equal(dmamap_fault_inject(f->m, sites[s], nth, 0), 0);
+			void *p = dma_alloc_coherent(&f->dev, 5 * PAGE_SIZE, &h, GFP_KERNEL);
+			assert_int_equal(dmamap_fault_inject(f->m, sites[s], 0, 0), 0);
+			if (p) { /* the nth attempt was not reached by this allocation */
+				dma_free_coherent(&f->dev, 5 * PAGE_SIZE, p, h);
+				continue;
+			}
+			assert_int_equal(h, DMA_MAPPING_ERROR);
+			dmamap_page_stats(f->m, &after);
+			dmamap_consistent_stats(f->m, &ca);
+			assert_memory_equal(before.free_pages, after.free_pages, sizeof(before.free_pages));
+			assert_int_equal(cb.used, ca.used);
+			assert_int_equal(cb.regions, ca.regions);
+		}
+	}
+	assert_true(dmamap_fault_injected(f->m, DMAMAP_FAULT_PAGE_ALLOC) >= 1);
+	assert_true(dmamap_fault_injected(f->m, DMAMAP_FAULT_REMAP) >= 1);
+	fx_free(f);
+}
+
+/* Freeing with a handle that is not the allocation's is refused; nothing is freed. */
+static void test_free_mismatch_refused(void **state)
+{
+	struct fx *f = fx_new(NULL);
+	struct dmamap_page_stats before, after;
+	dma_addr_t h;
+	void *p;
+
+	(void)state;
+	p = dma_alloc_coherent(&f->dev, 2 * PAGE_SIZE, &h, GFP_KERNEL);
+	assert_non_null(p);
+	dmamap_page_stats(f->m, &before);
+	dma_free_coherent(&f->dev, 2 * PAGE_SIZE, p, h + PAGE_SIZE);
+	dma_free_coherent(&f->dev, 2 * PAGE_SIZE, (u8 *)p + PAGE_SIZE, h);
+	dma_free_coherent(&f->dev, PAGE_SIZE, p, h);
+	dma_free_coherent(&f->dev, 2 * PAGE_SIZE, p, 0x1000); /* not RAM at all */
+	assert_int_equal(f->cap.reports, 4);
+	dmamap_page_stats(f->m, &after);
+	assert_memory_equal(&before, &after, sizeof(before));
+	assert_int_equal(dmamap_consistent_pte(f->m, p, NULL, NULL), 0); /* still mapped */
+	dma_free_coherent(&f->dev, 2 * PAGE_SIZE, p, h);
+	fx_free(f);
+}
+
+static void test_get_sgtable(void **state)
+{
+	struct fx *f = fx_new(NULL);
+	struct sg_table sgt;
+	dma_addr_t h;
+	void *p;
+
+	(void)state;
+	p = dma_alloc_coherent(&f->dev, 3 * PAGE_SIZE, &h, GFP_KERNEL);
+	assert_int_equal(dma_get_sgtable(&f->dev, &sgt, p, h, 3 * PAGE_SIZE), 0);
+	assert_int_equal(sgt.orig_nents, 1);
+	assert_int_equal(sg_phys(sgt.sgl), h);
+	assert_int_equal(sgt.sgl->length, 3 * PAGE_SIZE);
+	sg_free_table(&sgt);
+	dma_free_coherent(&f->dev, 3 * PAGE_SIZE, p, h);
+	fx_free(f);
+}
+
+/* dma_pfn_offset: the bus address is the physical one minus the offset. */
+static void test_pfn_offset(void **state)
+{
+	struct fx *f = fx_new(NULL);
+	u8 *buf = kbuf(f, 0), got[32];
+	dma_addr_t h;
+
+	(void)state;
+	f->dev.dma_pfn_offset = 0x40000; /* RAM at 0x40000000 appears at bus 0 */
+	fill_pattern(buf, sizeof(got), 80);
+	h = dma_map_single(&f->dev, buf, sizeof(got), DMA_TO_DEVICE);
+	assert_int_equal(h, virt_to_phys(buf) - 0x40000000);
+	assert_int_equal(dmamap_dev_read(&f->dev, h, got, sizeof(got)), 0);
+	assert_int_equal(check_pattern(got, sizeof(got), 80), 0);
+	dma_unmap_single(&f->dev, h, sizeof(got), DMA_TO_DEVICE);
+	kfree_buf(buf, 0);
+	fx_free(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_to_device_map_makes_data_visible),
+		cmocka_unit_test(test_to_device_without_map_is_stale),
+		cmocka_unit_test(test_from_device_unmap_makes_data_visible),
+		cmocka_unit_test(test_from_device_without_unmap_is_stale),
+		cmocka_unit_test(test_sync_single_round_trips),
+		cmocka_unit_test(test_sync_range_covers_only_the_range),
+		cmocka_unit_test(test_shared_cache_line_loses_edges),
+		cmocka_unit_test(test_skip_cpu_sync_does_no_maintenance),
+		cmocka_unit_test(test_coherent_devices_need_no_maintenance),
+		cmocka_unit_test(test_alloc_coherent_visible_both_ways),
+		cmocka_unit_test(test_alloc_attrs_effects),
+		cmocka_unit_test(test_mmap_coherent),
+		cmocka_unit_test(test_masks_and_dma_zone),
+		cmocka_unit_test(test_coherent_sources),
+		cmocka_unit_test(test_alloc_failures_unwind),
+		cmocka_unit_test(test_free_mismatch_refused),
+		cmocka_unit_test(test_get_sgtable),
+		cmocka_unit_test(test_pfn_offset),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

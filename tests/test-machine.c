@@ -1,0 +1,707 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The simulated SoC (<dmamap/machine.h>): configuration, creation and its
+ * refusals, the current machine, several machines side by side, fault
+ * injection and the leak reports of dmamap_machine_destroy().
+ */
+#include "common.h"
+#include "internal.h"
+
+#define MiB (1ULL << 20)
+#define BASE 0x40000000ULL
+
+/* ------------------------------------------------------------- helpers */
+
+static void assert_config_equal(const struct dmamap_machine_config *a, const struct dmamap_machine_config *b)
+{
+	assert_int_equal(a->ram_base, b->ram_base);
+	assert_int_equal(a->ram_size, b->ram_size);
+	assert_int_equal(a->dma_zone_limit, b->dma_zone_limit);
+	assert_int_equal(a->cache_line_size, b->cache_line_size);
+	assert_int_equal(a->coherent, b->coherent);
+	assert_int_equal(a->outer_cache, b->outer_cache);
+	assert_int_equal(a->speculative_prefetch, b->speculative_prefetch);
+	assert_int_equal(a->consistent_size, b->consistent_size);
+	assert_int_equal(a->seed, b->seed);
+}
+
+static void small_config(struct dmamap_machine_config *cfg)
+{
+	dmamap_machine_config_init(cfg);
+	cfg->ram_size = 16 * MiB;
+	cfg->consistent_size = 2 * MiB;
+}
+
+/* Every test leaves no current machine behind. */
+static int no_current(void **state)
+{
+	(void)state;
+	dmamap_machine_set_current(NULL);
+	dmamap_set_log_handler(NULL, NULL, NULL);
+	return 0;
+}
+
+/* ------------------------------------------------------------- config */
+
+static void test_config_init_defaults(void **state)
+{
+	struct dmamap_machine_config cfg;
+	(void)state;
+
+	memset(&cfg, 0xa5, sizeof(cfg));
+	dmamap_machine_config_init(&cfg);
+	assert_int_equal(cfg.ram_base, 0x40000000ULL);
+	assert_int_equal(cfg.ram_size, 256 * MiB);
+	assert_int_equal(cfg.dma_zone_limit, 0);
+	assert_int_equal(cfg.cache_line_size, 32);
+	assert_false(cfg.coherent);
+	assert_false(cfg.outer_cache);
+	assert_false(cfg.speculative_prefetch);
+	assert_int_equal(cfg.consistent_size, 16 * MiB);
+	assert_int_equal(cfg.seed, 1);
+
+	/* NULL is ignored */
+	dmamap_machine_config_init(NULL);
+}
+
+static void test_create_with_null_config_uses_defaults(void **state)
+{
+	struct dmamap_machine_config def, got;
+	struct dmamap_machine *m;
+	struct dmamap_page_stats st;
+	struct dmamap_consistent_stats cs;
+	(void)state;
+
+	dmamap_machine_config_init(&def);
+	m = dmamap_machine_create(NULL);
+	assert_non_null(m);
+	memset(&got, 0x5a, sizeof(got));
+	dmamap_machine_get_config(m, &got);
+	assert_config_equal(&got, &def);
+
+	/* What the config says is what the machine has. */
+	dmamap_page_stats(m, &st);
+	assert_int_equal(st.total_pages[DMAMAP_ZONE_DMA] + st.total_pages[DMAMAP_ZONE_NORMAL],
+			 def.ram_size / PAGE_SIZE);
+	assert_int_equal(st.free_pages[DMAMAP_ZONE_DMA] + st.free_pages[DMAMAP_ZONE_NORMAL], def.ram_size / PAGE_SIZE);
+	dmamap_consistent_stats(m, &cs);
+	assert_int_equal(cs.size, def.consistent_size);
+	assert_int_equal(cs.used, 0);
+	assert_true(dmamap_pfn_valid(m, BASE >> PAGE_SHIFT));
+	assert_true(dmamap_pfn_valid(m, (BASE + def.ram_size) / PAGE_SIZE - 1));
+	assert_false(dmamap_pfn_valid(m, (BASE + def.ram_size) / PAGE_SIZE));
+	assert_false(dmamap_pfn_valid(m, BASE / PAGE_SIZE - 1));
+	assert_int_equal(dmamap_report_count(m), 0);
+	dmamap_machine_destroy(m);
+
+	/* NULL is ignored */
+	dmamap_machine_destroy(NULL);
+}
+
+static void test_create_with_config_copies_it(void **state)
+{
+	struct dmamap_machine_config cfg, got;
+	struct dmamap_machine *m;
+	(void)state;
+
+	small_config(&cfg);
+	cfg.ram_base = 0x80000000ULL;
+	cfg.ram_size = 1 * MiB; /* the minimum */
+	cfg.cache_line_size = 256;
+	cfg.dma_zone_limit = cfg.ram_base + PAGE_SIZE; /* the smallest zone */
+	cfg.consistent_size = PAGE_SIZE;
+	cfg.outer_cache = true;
+	cfg.speculative_prefetch = true;
+	cfg.coherent = true;
+	cfg.seed = 99;
+	m = dmamap_machine_create(&cfg);
+	assert_non_null(m);
+	/* the caller's struct may change afterwards */
+	cfg.ram_size = 64 * MiB;
+	dmamap_machine_get_config(m, &got);
+	cfg.ram_size = 1 * MiB;
+	assert_config_equal(&got, &cfg);
+	dmamap_machine_destroy(m);
+
+	small_config(&cfg);
+	cfg.cache_line_size = 16;
+	m = dmamap_machine_create(&cfg);
+	assert_non_null(m);
+	dmamap_machine_destroy(m);
+}
+
+struct bad_config {
+	const char *what;
+	void (*tweak)(struct dmamap_machine_config *cfg);
+};
+
+static void bad_base(struct dmamap_machine_config *c) { c->ram_base = BASE + 0x800; }
+static void bad_size(struct dmamap_machine_config *c) { c->ram_size = 16 * MiB + 100; }
+static void small_size(struct dmamap_machine_config *c) { c->ram_size = 1 * MiB - PAGE_SIZE; }
+static void zero_size(struct dmamap_machine_config *c) { c->ram_size = 0; }
+static void line_24(struct dmamap_machine_config *c) { c->cache_line_size = 24; }
+static void line_8(struct dmamap_machine_config *c) { c->cache_line_size = 8; }
+static void line_512(struct dmamap_machine_config *c) { c->cache_line_size = 512; }
+static void line_0(struct dmamap_machine_config *c) { c->cache_line_size = 0; }
+static void zone_at_base(struct dmamap_machine_config *c) { c->dma_zone_limit = c->ram_base; }
+static void zone_in_first_page(struct dmamap_machine_config *c) { c->dma_zone_limit = c->ram_base + PAGE_SIZE - 1; }
+static void zone_below_ram(struct dmamap_machine_config *c) { c->dma_zone_limit = 0x1000; }
+static void zone_beyond_ram(struct dmamap_machine_config *c) { c->dma_zone_limit = c->ram_base + c->ram_size + PAGE_SIZE; }
+static void consistent_0(struct dmamap_machine_config *c) { c->consistent_size = 0; }
+static void consistent_unaligned(struct dmamap_machine_config *c) { c->consistent_size = 2 * MiB + 512; }
+static void overflow(struct dmamap_machine_config *c) { c->ram_base = 0xfffffffffff00000ULL; c->ram_size = 2 * MiB; }
+
+static void check_refused(const struct bad_config *b)
+{
+	struct dmamap_machine_config cfg;
+	struct dmamap_machine *cur = test_machine(16, NULL), *m;
+	struct capture c;
+	bool same_current;
+	int err;
+
+	/* @cur is the reference: a refused creation leaves it current. */
+	dmamap_machine_set_current(cur);
+	small_config(&cfg);
+	b->tweak(&cfg);
+	capture_start(&c, NULL);
+	errno = 0;
+	m = dmamap_machine_create(&cfg);
+	err = errno;
+	capture_stop(NULL);
+	same_current = dmamap_machine_current() == cur;
+	dmamap_machine_set_current(NULL);
+	dmamap_machine_destroy(m);
+	dmamap_machine_destroy(cur);
+	if (m)
+		fail_msg("config \"%s\" was accepted", b->what);
+	assert_int_equal(err, EINVAL);
+	assert_int_equal(c.reports, 1);
+	assert_int_equal(c.by_kind[DMAMAP_REPORT_BAD_INPUT], 1);
+	assert_true(same_current);
+}
+
+static void test_invalid_configs_refused(void **state)
+{
+	static const struct bad_config bad[] = {
+		{ "unaligned base", bad_base },
+		{ "unaligned size", bad_size },
+		{ "size below 1 MiB", small_size },
+		{ "size 0", zero_size },
+		{ "line 24", line_24 },
+		{ "line 8", line_8 },
+		{ "line 512", line_512 },
+		{ "line 0", line_0 },
+		{ "zone limit at base", zone_at_base },
+		{ "zone limit inside the first page", zone_in_first_page },
+		{ "zone limit below RAM", zone_below_ram },
+		{ "consistent size 0", consistent_0 },
+		{ "consistent size unaligned", consistent_unaligned },
+		{ "address range overflows", overflow },
+	};
+	(void)state;
+
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++)
+		check_refused(&bad[i]);
+}
+
+/*
+ * machine.h: "EINVAL for a configuration out of range (... a DMA zone limit
+ * outside RAM ...)". A limit beyond the end of RAM is outside RAM.
+ */
+static void test_zone_limit_beyond_ram_refused(void **state)
+{
+	static const struct bad_config b = { "zone limit beyond the end of RAM", zone_beyond_ram };
+	(void)state;
+
+	check_refused(&b);
+}
+
+/* The limit at the very end of RAM is inside (exclusive end): the zone is all of RAM. */
+static void test_zone_limit_at_ram_end_accepted(void **state)
+{
+	struct dmamap_machine_config cfg, got;
+	struct dmamap_machine *m;
+	struct dmamap_page_stats st;
+	(void)state;
+
+	small_config(&cfg);
+	cfg.dma_zone_limit = cfg.ram_base + cfg.ram_size;
+	m = dmamap_machine_create(&cfg);
+	assert_non_null(m);
+	dmamap_machine_get_config(m, &got);
+	dmamap_page_stats(m, &st);
+	assert_int_equal(st.total_pages[DMAMAP_ZONE_DMA], cfg.ram_size / PAGE_SIZE);
+	assert_int_equal(st.total_pages[DMAMAP_ZONE_NORMAL], 0);
+	dmamap_machine_destroy(m);
+}
+
+/* ------------------------------------------------------------- current machine */
+
+static void test_first_created_becomes_current(void **state)
+{
+	struct dmamap_machine_config cfg;
+	struct dmamap_machine *a, *b;
+	(void)state;
+
+	small_config(&cfg);
+	dmamap_machine_set_current(NULL);
+	a = dmamap_machine_create(&cfg);
+	assert_non_null(a);
+	assert_ptr_equal(dmamap_machine_current(), a);
+	/* a second one does not take over */
+	b = dmamap_machine_create(&cfg);
+	assert_non_null(b);
+	assert_ptr_equal(dmamap_machine_current(), a);
+
+	dmamap_machine_set_current(b);
+	assert_ptr_equal(dmamap_machine_current(), b);
+	/* kernel-style calls act on the current machine */
+	{
+		struct page *p = alloc_page(GFP_KERNEL);
+
+		assert_non_null(p);
+		assert_ptr_equal(dmamap_machine_of(page_address(p)), b);
+		__free_page(p);
+	}
+	dmamap_machine_set_current(a);
+	assert_ptr_equal(dmamap_machine_current(), a);
+
+	/* destroying a machine that is not current leaves the current one */
+	dmamap_machine_destroy(b);
+	assert_ptr_equal(dmamap_machine_current(), a);
+	dmamap_machine_destroy(a);
+}
+
+static void test_destroying_current_leaves_none(void **state)
+{
+	struct dmamap_machine_config cfg, def, got;
+	struct dmamap_machine *a, *keep, *d;
+	(void)state;
+
+	small_config(&cfg);
+	keep = dmamap_machine_create(&cfg); /* becomes current: none was */
+	assert_non_null(keep);
+	a = dmamap_machine_create(&cfg);
+	assert_non_null(a);
+	dmamap_machine_set_current(a);
+	dmamap_machine_destroy(a);
+
+	/* No current machine now: @keep is not promoted; a default one is created. */
+	d = dmamap_machine_current();
+	assert_non_null(d);
+	assert_ptr_not_equal(d, keep);
+	dmamap_machine_config_init(&def);
+	dmamap_machine_get_config(d, &got);
+	assert_config_equal(&got, &def);
+	assert_ptr_equal(dmamap_machine_current(), d);
+	assert_ptr_equal(dmamap_machine_current(), d);
+
+	/* It is an ordinary machine, destroyed by its owner. */
+	dmamap_machine_destroy(d);
+	d = dmamap_machine_current();
+	assert_non_null(d);
+	assert_ptr_not_equal(d, keep);
+	dmamap_machine_destroy(d);
+
+	/* set_current(NULL) leaves none as well */
+	dmamap_machine_set_current(keep);
+	dmamap_machine_set_current(NULL);
+	d = dmamap_machine_current();
+	assert_ptr_not_equal(d, keep);
+	dmamap_machine_destroy(d);
+	dmamap_machine_destroy(keep);
+}
+
+/* ------------------------------------------------------------- two machines */
+
+static void test_two_machines_side_by_side(void **state)
+{
+	struct dmamap_machine *a = test_machine(16, NULL), *b = test_machine(16, NULL);
+	struct page *pa, *pb;
+	struct device da, db;
+	u8 buf[64];
+	int local;
+	(void)state;
+
+	pa = dmamap_alloc_pages(a, GFP_KERNEL, 0);
+	pb = dmamap_alloc_pages(b, GFP_KERNEL, 0);
+	assert_non_null(pa);
+	assert_non_null(pb);
+
+	assert_ptr_equal(dmamap_machine_of(page_address(pa)), a);
+	assert_ptr_equal(dmamap_machine_of(page_address(pb)), b);
+	assert_ptr_equal(dmamap_machine_of((u8 *)page_address(pa) + PAGE_SIZE - 1), a);
+	assert_ptr_equal(virt_to_page(page_address(pa)), pa);
+	assert_ptr_equal(virt_to_page(page_address(pb)), pb);
+	assert_int_equal(virt_to_phys(page_address(pa)), page_to_phys(pa));
+	assert_int_equal(virt_to_phys((u8 *)page_address(pb) + 100), page_to_phys(pb) + 100);
+	assert_true(virt_addr_valid(page_address(pa)));
+	assert_true(virt_addr_valid(page_address(pb)));
+	assert_null(dmamap_machine_of(&local));
+	assert_null(dmamap_machine_of(NULL));
+	assert_false(virt_addr_valid(&local));
+
+	/* Same configuration: the same physical address on both, two host pointers. */
+	assert_int_equal(page_to_phys(pa), page_to_phys(pb));
+	assert_ptr_not_equal(page_address(pa), page_address(pb));
+	assert_ptr_not_equal(dmamap_phys_to_virt(a, BASE), dmamap_phys_to_virt(b, BASE));
+	assert_ptr_equal(dmamap_machine_of(dmamap_phys_to_virt(a, BASE)), a);
+	assert_ptr_equal(dmamap_machine_of(dmamap_phys_to_virt(b, BASE)), b);
+	assert_ptr_not_equal(dmamap_phys_to_page(a, BASE), dmamap_phys_to_page(b, BASE));
+
+	/* Data of one is not seen in the other: CPU view ... */
+	memset(page_address(pa), 0xaa, PAGE_SIZE);
+	memset(page_address(pb), 0x55, PAGE_SIZE);
+	assert_int_equal(((u8 *)page_address(pa))[17], 0xaa);
+	/* ... and RAM, as the devices see it. */
+	assert_int_equal(dmamap_device_init(&da, a, "da"), 0);
+	assert_int_equal(dmamap_device_init(&db, b, "db"), 0);
+	fill_pattern(buf, sizeof(buf), 1);
+	assert_int_equal(dmamap_dev_write(&da, page_to_phys(pa), buf, sizeof(buf)), 0);
+	memset(buf, 0, sizeof(buf));
+	assert_int_equal(dmamap_dev_read(&db, page_to_phys(pb), buf, sizeof(buf)), 0);
+	assert_true(check_pattern(buf, sizeof(buf), 1) != 0);
+	assert_int_equal(dmamap_dev_read(&da, page_to_phys(pa), buf, sizeof(buf)), 0);
+	assert_int_equal(check_pattern(buf, sizeof(buf), 1), 0);
+	/* reports stay on their own machine */
+	assert_null(dmamap_alloc_pages(a, GFP_KERNEL, MAX_ORDER));
+	assert_int_equal(dmamap_report_count(a), 1);
+	assert_int_equal(dmamap_report_count(b), 0);
+	{
+		struct capture ca;
+
+		capture_start(&ca, a);
+		dmamap_device_release(&da);
+		dmamap_device_release(&db);
+		dmamap_free_pages(pa, 0);
+		dmamap_free_pages(pb, 0);
+		capture_stop(a);
+		assert_int_equal(ca.reports, 0);
+	}
+	dmamap_machine_destroy(a);
+	/* b still works after a is gone */
+	pb = dmamap_alloc_pages(b, GFP_KERNEL, 0);
+	assert_non_null(pb);
+	assert_ptr_equal(dmamap_machine_of(page_address(pb)), b);
+	dmamap_free_pages(pb, 0);
+	assert_int_equal(dmamap_report_count(b), 0);
+	dmamap_machine_destroy(b);
+}
+
+static void other_base(struct dmamap_machine_config *cfg)
+{
+	cfg->ram_base = 0x80000000ULL;
+}
+
+static void test_machines_at_different_bases(void **state)
+{
+	struct dmamap_machine *a = test_machine(16, NULL), *b = test_machine(16, other_base);
+	struct page *pb;
+	(void)state;
+
+	pb = dmamap_alloc_pages(b, GFP_KERNEL, 2);
+	assert_non_null(pb);
+	assert_true(page_to_phys(pb) >= 0x80000000ULL);
+	assert_true(page_to_phys(pb) < 0x80000000ULL + 16 * MiB);
+	assert_int_equal(virt_to_phys(page_address(pb)), page_to_phys(pb));
+	/* b's physical addresses are not a's RAM */
+	assert_null(dmamap_phys_to_page(a, page_to_phys(pb)));
+	assert_null(dmamap_phys_to_virt(a, page_to_phys(pb)));
+	assert_false(dmamap_pfn_valid(a, page_to_pfn(pb)));
+	assert_ptr_equal(dmamap_pfn_to_page(b, page_to_pfn(pb)), pb);
+	assert_ptr_equal(dmamap_phys_to_virt(b, page_to_phys(pb) + 5), (u8 *)page_address(pb) + 5);
+	dmamap_free_pages(pb, 2);
+	dmamap_machine_destroy(b);
+	dmamap_machine_destroy(a);
+}
+
+/* ------------------------------------------------------------- fault injection */
+
+static void test_fault_nth(void **state)
+{
+	struct dmamap_machine *m = test_machine(16, NULL);
+	struct page *p[6];
+	unsigned long att0 = dmamap_fault_attempts(m, DMAMAP_FAULT_PAGE_ALLOC);
+	(void)state;
+
+	assert_int_equal(dmamap_fault_injected(m, DMAMAP_FAULT_PAGE_ALLOC), 0);
+	assert_int_equal(dmamap_fault_inject(m, DMAMAP_FAULT_PAGE_ALLOC, 3, 0), 0);
+	for (int i = 0; i < 6; i++) {
+		p[i] = dmamap_alloc_pages(m, GFP_KERNEL, 0);
+		if (i == 2)
+			assert_null(p[i]);
+		else
+			assert_non_null(p[i]);
+	}
+	assert_int_equal(dmamap_fault_attempts(m, DMAMAP_FAULT_PAGE_ALLOC), att0 + 6);
+	assert_int_equal(dmamap_fault_injected(m, DMAMAP_FAULT_PAGE_ALLOC), 1);
+	/* other sites untouched */
+	for (unsigned s = 0; s < DMAMAP_FAULT_SITE_NR; s++)
+		if (s != DMAMAP_FAULT_PAGE_ALLOC)
+			assert_int_equal(dmamap_fault_injected(m, (enum dmamap_fault_site)s), 0);
+	/* once only: the next dozen succeed */
+	for (int i = 0; i < 12; i++) {
+		struct page *q = dmamap_alloc_pages(m, GFP_KERNEL, 0);
+
+		assert_non_null(q);
+		dmamap_free_pages(q, 0);
+	}
+	assert_int_equal(dmamap_fault_injected(m, DMAMAP_FAULT_PAGE_ALLOC), 1);
+
+	/* nth counts from when it is armed; 1 = the very next attempt */
+	assert_int_equal(dmamap_fault_inject(m, DMAMAP_FAULT_PAGE_ALLOC, 1, 0), 0);
+	assert_null(dmamap_alloc_pages(m, GFP_KERNEL, 0));
+	assert_int_equal(dmamap_fault_injected(m, DMAMAP_FAULT_PAGE_ALLOC), 2);
+
+	/* re-arming replaces: nth 5 then nth 2 fails only the 2nd */
+	assert_int_equal(dmamap_fault_inject(m, DMAMAP_FAULT_PAGE_ALLOC, 5, 0), 0);
+	assert_int_equal(dmamap_fault_inject(m, DMAMAP_FAULT_PAGE_ALLOC, 2, 0), 0);
+	for (int i = 0; i < 6; i++) {
+		struct page *q = dmamap_alloc_pages(m, GFP_KERNEL, 0);
+
+		if (i == 1) {
+			assert_null(q);
+		} else {
+			assert_non_null(q);
+			dmamap_free_pages(q, 0);
+		}
+	}
+	assert_int_equal(dmamap_fault_injected(m, DMAMAP_FAULT_PAGE_ALLOC), 3);
+
+	/* disarmed by 0, 0 */
+	assert_int_equal(dmamap_fault_inject(m, DMAMAP_FAULT_PAGE_ALLOC, 2, 0), 0);
+	assert_int_equal(dmamap_fault_inject(m, DMAMAP_FAULT_PAGE_ALLOC, 0, 0), 0);
+	for (int i = 0; i < 4; i++) {
+		struct page *q = dmamap_alloc_pages(m, GFP_KERNEL, 0);
+
+		assert_non_null(q);
+		dmamap_free_pages(q, 0);
+	}
+	assert_int_equal(dmamap_fault_injected(m, DMAMAP_FAULT_PAGE_ALLOC), 3);
+
+	for (int i = 0; i < 6; i++)
+		if (p[i])
+			dmamap_free_pages(p[i], 0);
+	assert_int_equal(dmamap_report_count(m), 0);
+	dmamap_machine_destroy(m);
+}
+
+static void test_fault_ppm(void **state)
+{
+	struct dmamap_machine *m = test_machine(16, NULL);
+	unsigned long inj0;
+	unsigned fails = 0;
+	(void)state;
+
+	/* 1,000,000 ppm fails every attempt */
+	assert_int_equal(dmamap_fault_inject(m, DMAMAP_FAULT_PAGE_ALLOC, 0, 1000000), 0);
+	for (int i = 0; i < 50; i++)
+		assert_null(dmamap_alloc_pages(m, GFP_KERNEL, 0));
+	assert_int_equal(dmamap_fault_injected(m, DMAMAP_FAULT_PAGE_ALLOC), 50);
+
+	/* 0 disarms */
+	assert_int_equal(dmamap_fault_inject(m, DMAMAP_FAULT_PAGE_ALLOC, 0, 0), 0);
+	for (int i = 0; i < 50; i++) {
+		struct page *p = dmamap_alloc_pages(m, GFP_KERNEL, 0);
+
+		assert_non_null(p);
+		dmamap_free_pages(p, 0);
+	}
+	assert_int_equal(dmamap_fault_injected(m, DMAMAP_FAULT_PAGE_ALLOC), 50);
+
+	/* 50% fails about half */
+	inj0 = dmamap_fault_injected(m, DMAMAP_FAULT_PAGE_ALLOC);
+	assert_int_equal(dmamap_fault_inject(m, DMAMAP_FAULT_PAGE_ALLOC, 0, 500000), 0);
+	for (int i = 0; i < 1000; i++) {
+		struct page *p = dmamap_alloc_pages(m, GFP_KERNEL, 0);
+
+		if (p)
+			dmamap_free_pages(p, 0);
+		else
+			fails++;
+	}
+	assert_int_equal(dmamap_fault_injected(m, DMAMAP_FAULT_PAGE_ALLOC) - inj0, fails);
+	assert_in_range(fails, 350, 650);
+
+	/* nth and ppm together: nth fails even when the draw would not */
+	assert_int_equal(dmamap_fault_inject(m, DMAMAP_FAULT_PAGE_ALLOC, 1, 1), 0);
+	assert_null(dmamap_alloc_pages(m, GFP_KERNEL, 0));
+	assert_int_equal(dmamap_fault_inject(m, DMAMAP_FAULT_PAGE_ALLOC, 0, 0), 0);
+	dmamap_machine_destroy(m);
+}
+
+/* The same seed gives the same failures; another seed gives others. */
+static unsigned long fail_mask(uint64_t seed)
+{
+	struct dmamap_machine_config cfg;
+	struct dmamap_machine *m;
+	unsigned long mask = 0;
+
+	small_config(&cfg);
+	cfg.seed = seed;
+	m = dmamap_machine_create(&cfg);
+	assert_non_null(m);
+	assert_int_equal(dmamap_fault_inject(m, DMAMAP_FAULT_PAGE_ALLOC, 0, 500000), 0);
+	for (unsigned i = 0; i < 64; i++) {
+		struct page *p = dmamap_alloc_pages(m, GFP_KERNEL, 0);
+
+		if (p)
+			dmamap_free_pages(p, 0);
+		else
+			mask |= 1UL << i;
+	}
+	dmamap_machine_destroy(m);
+	return mask;
+}
+
+static void test_fault_ppm_deterministic(void **state)
+{
+	(void)state;
+	assert_int_equal(fail_mask(7), fail_mask(7));
+	assert_int_equal(fail_mask(1), fail_mask(1));
+	assert_int_not_equal(fail_mask(7), fail_mask(8));
+}
+
+static void test_fault_inject_bad_arguments(void **state)
+{
+	struct dmamap_machine *m = test_machine(16, NULL);
+	unsigned long att;
+	(void)state;
+
+	/* armed: the 2nd attempt fails */
+	assert_int_equal(dmamap_fault_inject(m, DMAMAP_FAULT_PAGE_ALLOC, 2, 0), 0);
+	att = dmamap_fault_attempts(m, DMAMAP_FAULT_PAGE_ALLOC);
+
+	assert_int_equal(dmamap_fault_inject(m, DMAMAP_FAULT_SITE_NR, 1, 0), -EINVAL);
+	assert_int_equal(dmamap_fault_inject(m, (enum dmamap_fault_site)-1, 1, 0), -EINVAL);
+	assert_int_equal(dmamap_fault_inject(m, DMAMAP_FAULT_PAGE_ALLOC, 1, 1000001), -EINVAL);
+	assert_int_equal(dmamap_fault_inject(m, DMAMAP_FAULT_PAGE_ALLOC, 0, (unsigned long)-1), -EINVAL);
+	assert_int_equal(dmamap_fault_inject(NULL, DMAMAP_FAULT_PAGE_ALLOC, 1, 0), -EINVAL);
+	assert_int_equal(dmamap_fault_attempts(m, DMAMAP_FAULT_SITE_NR), 0);
+	assert_int_equal(dmamap_fault_injected(m, DMAMAP_FAULT_SITE_NR), 0);
+	assert_int_equal(dmamap_fault_attempts(NULL, DMAMAP_FAULT_PAGE_ALLOC), 0);
+	assert_int_equal(dmamap_fault_injected(NULL, DMAMAP_FAULT_PAGE_ALLOC), 0);
+
+	/* nothing changed: still the 2nd attempt, not the 1st, fails */
+	assert_int_equal(dmamap_fault_attempts(m, DMAMAP_FAULT_PAGE_ALLOC), att);
+	{
+		struct page *p = dmamap_alloc_pages(m, GFP_KERNEL, 0);
+
+		assert_non_null(p);
+		assert_null(dmamap_alloc_pages(m, GFP_KERNEL, 0));
+		dmamap_free_pages(p, 0);
+	}
+	assert_int_equal(dmamap_fault_injected(m, DMAMAP_FAULT_PAGE_ALLOC), 1);
+	dmamap_machine_destroy(m);
+}
+
+/* ------------------------------------------------------------- destroy */
+
+static void test_destroy_reports_leaks(void **state)
+{
+	struct dmamap_machine *m = test_machine(16, NULL);
+	struct dmamap_vmregion *r;
+	struct vm_area_struct *vma;
+	struct device d1, d2;
+	struct page *p1, *p2;
+	struct capture c;
+	(void)state;
+
+	assert_int_equal(dmamap_device_init(&d1, m, "leaky1"), 0);
+	assert_int_equal(dmamap_device_init(&d2, m, "leaky2"), 0);
+	p1 = dmamap_alloc_pages(m, GFP_KERNEL, 0);
+	p2 = dmamap_alloc_pages(m, GFP_KERNEL, 3);
+	assert_non_null(p1);
+	assert_non_null(p2);
+	vma = dmamap_vma_create(m, 2 * PAGE_SIZE);
+	assert_non_null(vma);
+	assert_int_equal(remap_pfn_range(vma, vma->vm_start, page_to_pfn(p2), 2 * PAGE_SIZE,
+					 pgprot_noncached(vma->vm_page_prot)),
+			 0);
+	r = dmamap_vmregion_alloc(m, 2 * PAGE_SIZE, NULL);
+	assert_non_null(r);
+	assert_int_equal(dmamap_vmregion_map(m, r, 0, NULL, page_to_pfn(p2), 2, pgprot_noncached(PAGE_KERNEL)), 0);
+
+	capture_start(&c, m);
+	dmamap_machine_destroy(m);
+	/* two devices, the pages, the vma, the consistent mapping */
+	assert_int_equal(c.by_kind[DMAMAP_REPORT_LEAK], 5);
+	assert_int_equal(c.reports, 5);
+	/* the devices were released: they are uninitialised again */
+	assert_string_equal(dev_name(&d1), "(uninitialised device)");
+	assert_null(dmamap_dev_machine(&d2));
+	m = test_machine(16, NULL);
+	assert_int_equal(dmamap_device_init(&d1, m, "again"), 0);
+	assert_ptr_equal(dmamap_dev_machine(&d1), m);
+	dmamap_device_release(&d1);
+	assert_int_equal(dmamap_report_count(m), 0);
+	dmamap_machine_destroy(m);
+}
+
+static void test_destroy_clean_machine_reports_nothing(void **state)
+{
+	struct dmamap_machine *m = test_machine(16, NULL);
+	struct vm_area_struct *vma;
+	struct dmamap_vmregion *r;
+	struct device d;
+	struct page *p;
+	struct capture c;
+	(void)state;
+
+	capture_start(&c, m);
+	assert_int_equal(dmamap_device_init(&d, m, "clean"), 0);
+	p = dmamap_alloc_pages(m, GFP_KERNEL, 1);
+	assert_non_null(p);
+	vma = dmamap_vma_create(m, PAGE_SIZE);
+	assert_non_null(vma);
+	r = dmamap_vmregion_alloc(m, PAGE_SIZE, NULL);
+	assert_non_null(r);
+	dmamap_vmregion_free(m, r);
+	dmamap_vma_destroy(vma);
+	dmamap_free_pages(p, 1);
+	dmamap_device_release(&d);
+	dmamap_machine_destroy(m);
+	assert_int_equal(c.reports, 0);
+}
+
+/* Many machines created and destroyed: nothing accumulates (valgrind checks host memory). */
+static void test_create_destroy_repeatedly(void **state)
+{
+	unsigned n = under_valgrind() ? 3 : 20;
+	(void)state;
+
+	for (unsigned i = 0; i < n; i++) {
+		struct dmamap_machine *m = test_machine(i % 2 ? 1 : 16, NULL);
+		struct page *p = dmamap_alloc_pages(m, GFP_KERNEL, 0);
+
+		assert_non_null(p);
+		assert_ptr_equal(dmamap_machine_of(page_address(p)), m);
+		dmamap_free_pages(p, 0);
+		dmamap_machine_destroy(m);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_config_init_defaults, no_current),
+		cmocka_unit_test_teardown(test_create_with_null_config_uses_defaults, no_current),
+		cmocka_unit_test_teardown(test_create_with_config_copies_it, no_current),
+		cmocka_unit_test_teardown(test_invalid_configs_refused, no_current),
+		cmocka_unit_test_teardown(test_zone_limit_beyond_ram_refused, no_current),
+		cmocka_unit_test_teardown(test_zone_limit_at_ram_end_accepted, no_current),
+		cmocka_unit_test_setup_teardown(test_first_created_becomes_current, no_current, no_current),
+		cmocka_unit_test_setup_teardown(test_destroying_current_leaves_none, no_current, no_current),
+		cmocka_unit_test_teardown(test_two_machines_side_by_side, no_current),
+		cmocka_unit_test_teardown(test_machines_at_different_bases, no_current),
+		cmocka_unit_test_teardown(test_fault_nth, no_current),
+		cmocka_unit_test_teardown(test_fault_ppm, no_current),
+		cmocka_unit_test_teardown(test_fault_ppm_deterministic, no_current),
+		cmocka_unit_test_teardown(test_fault_inject_bad_arguments, no_current),
+		cmocka_unit_test_setup_teardown(test_destroy_reports_leaks, no_current, no_current),
+		cmocka_unit_test_teardown(test_destroy_clean_machine_reports_nothing, no_current),
+		cmocka_unit_test_teardown(test_create_destroy_repeatedly, no_current),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,1148 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Scatterlists (src/scatterlist.c): entries, chains, tables, copies, and the
+ * generic sg operations of patch 3, checked through a recording ops table
+ * plugged into a device, then through the real API (dma_map_sg on arm_dma_ops).
+ */
+#include "common.h"
+#include "internal.h"
+
+#define PG ((size_t)PAGE_SIZE)
+
+struct fixture {
+	struct dmamap_machine *m;
+	struct device dev;
+	struct capture cap;
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+
+	assert_non_null(f);
+	f->m = test_machine(16, NULL);
+	dmamap_machine_set_current(f->m);
+	capture_start(&f->cap, f->m);
+	assert_int_equal(dmamap_device_init(&f->dev, f->m, "sgdev"), 0);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	dmamap_device_release(&f->dev);
+	capture_stop(f->m);
+	dmamap_machine_destroy(f->m);
+	free(f);
+	return 0;
+}
+
+static struct page *pages_of(struct fixture *f, gfp_t gfp, unsigned order)
+{
+	struct page *p = dmamap_alloc_pages(f->m, gfp, order);
+
+	assert_non_null(p);
+	return p;
+}
+
+/* The @i-th page after @p, by frame number. */
+static struct page *nth_page(struct fixture *f, struct page *p, unsigned long i)
+{
+	struct page *q = dmamap_pfn_to_page(f->m, page_to_pfn(p) + i);
+
+	assert_non_null(q);
+	return q;
+}
+
+/*
+ * A chained list of three arrays, 4 + 3 + 5 slots: the last slot of the first
+ * two is a chain link, so it holds 3 + 2 + 5 = 10 data entries.
+ */
+#define CHAIN_DATA 10
+struct chain3 {
+	struct scatterlist a[4], b[3], c[5];
+	struct scatterlist *data[CHAIN_DATA];
+};
+
+static void chain3_init(struct chain3 *ch)
+{
+	unsigned n = 0;
+
+	memset(ch, 0xa5, sizeof(*ch));
+	sg_init_table(ch->a, 4);
+	sg_init_table(ch->b, 3);
+	sg_init_table(ch->c, 5);
+	sg_chain(ch->a, 4, ch->b);
+	sg_chain(ch->b, 3, ch->c);
+	for (unsigned i = 0; i < 3; i++)
+		ch->data[n++] = &ch->a[i];
+	for (unsigned i = 0; i < 2; i++)
+		ch->data[n++] = &ch->b[i];
+	for (unsigned i = 0; i < 5; i++)
+		ch->data[n++] = &ch->c[i];
+	assert_int_equal(n, CHAIN_DATA);
+}
+
+/* ------------------------------------------------------------- entries */
+
+static void test_init_table_marks_only_last(void **state)
+{
+	struct scatterlist sgl[5];
+
+	(void)state;
+	memset(sgl, 0xff, sizeof(sgl));
+	sg_init_table(sgl, 5);
+	for (unsigned i = 0; i < 5; i++) {
+		assert_int_equal(sgl[i].page_link, i == 4 ? SG_END_BIT : 0);
+		assert_int_equal(sgl[i].offset, 0);
+		assert_int_equal(sgl[i].length, 0);
+		assert_int_equal(sgl[i].dma_address, 0);
+		assert_int_equal(sgl[i].dma_length, 0);
+		assert_int_equal(sg_is_last(&sgl[i]), i == 4);
+		assert_false(sg_is_chain(&sgl[i]));
+	}
+	assert_ptr_equal(sg_next(&sgl[3]), &sgl[4]);
+	assert_null(sg_next(&sgl[4]));
+	assert_int_equal(sg_nents(sgl), 5);
+
+	/* one entry: it is the last */
+	sg_init_table(sgl, 1);
+	assert_true(sg_is_last(&sgl[0]));
+	assert_int_equal(sg_nents(sgl), 1);
+}
+
+static void test_set_page_round_trip(void **state)
+{
+	struct fixture *f = *state;
+	struct page *p = pages_of(f, GFP_KERNEL, 1);
+	struct page *p1 = nth_page(f, p, 1);
+	u8 *va = page_address(p);
+	struct scatterlist sg[2];
+
+	sg_init_table(sg, 2);
+	sg_set_page(&sg[1], p, 100, 200);
+	assert_ptr_equal(sg_page(&sg[1]), p);
+	assert_int_equal(sg[1].offset, 200);
+	assert_int_equal(sg[1].length, 100);
+	assert_true(sg_is_last(&sg[1]));          /* the end mark survives */
+	assert_ptr_equal(sg_virt(&sg[1]), va + 200);
+	assert_int_equal(sg_phys(&sg[1]), page_to_phys(p) + 200);
+
+	/* sg_set_buf: the page holding the address, the offset within it */
+	sg_set_buf(&sg[0], va + PG + 17, 33);
+	assert_ptr_equal(sg_page(&sg[0]), p1);
+	assert_ptr_equal(sg_page(&sg[0]), virt_to_page(va + PG));
+	assert_int_equal(sg[0].offset, 17);
+	assert_int_equal(sg[0].length, 33);
+	assert_false(sg_is_last(&sg[0]));
+	assert_ptr_equal(sg_virt(&sg[0]), va + PG + 17);
+	assert_int_equal(sg_phys(&sg[0]), page_to_phys(p) + PG + 17);
+	assert_int_equal(sg_phys(&sg[0]), virt_to_phys(va + PG + 17));
+
+	/* sg_init_one: a one-entry list */
+	memset(sg, 0x5a, sizeof(sg));
+	sg_init_one(&sg[0], va + 4095, 1);
+	assert_true(sg_is_last(&sg[0]));
+	assert_ptr_equal(sg_page(&sg[0]), p);
+	assert_int_equal(sg[0].offset, 4095);
+	assert_int_equal(sg[0].length, 1);
+	assert_int_equal(sg[0].dma_address, 0);
+	assert_int_equal(sg_nents(&sg[0]), 1);
+	assert_ptr_equal(sg_virt(&sg[0]), va + 4095);
+
+	assert_int_equal(f->cap.reports, 0);
+	dmamap_free_pages(p, 1);
+}
+
+static void test_set_buf_bad_address(void **state)
+{
+	struct capture pc;
+	char host[64];
+	struct scatterlist sg;
+	unsigned long before = dmamap_report_count(NULL);
+
+	(void)state;
+	capture_start(&pc, NULL);
+	sg_init_one(&sg, host + 3, 10);
+	capture_stop(NULL);
+	/* reported, the entry has no page but keeps offset and length */
+	assert_int_equal(pc.by_kind[DMAMAP_REPORT_BAD_ADDRESS], 1);
+	assert_int_equal(dmamap_report_count(NULL), before + 1);
+	assert_null(sg_page(&sg));
+	assert_true(sg_is_last(&sg));
+	assert_int_equal(sg.offset, ((uintptr_t)(host + 3)) & ~PAGE_MASK);
+	assert_int_equal(sg.length, 10);
+	assert_null(sg_virt(&sg));
+	assert_int_equal(sg_phys(&sg), ~(phys_addr_t)0);
+}
+
+static void test_chain_three_tables(void **state)
+{
+	struct chain3 ch;
+	struct scatterlist *s;
+	int i;
+
+	(void)state;
+	chain3_init(&ch);
+	for (i = 0; i < CHAIN_DATA; i++)
+		ch.data[i]->length = 1000 + (unsigned)i;
+
+	assert_true(sg_is_chain(&ch.a[3]));
+	assert_true(sg_is_chain(&ch.b[2]));
+	assert_ptr_equal(sg_chain_ptr(&ch.a[3]), ch.b);
+	assert_ptr_equal(sg_chain_ptr(&ch.b[2]), ch.c);
+	assert_false(sg_is_last(&ch.a[3]));
+	assert_false(sg_is_last(&ch.b[2]));   /* sg_init_table marked it: sg_chain cleared it */
+	assert_true(sg_is_last(&ch.c[4]));
+
+	/* for_each_sg visits exactly the data entries, in order */
+	for_each_sg(ch.a, s, CHAIN_DATA, i) {
+		assert_ptr_equal(s, ch.data[i]);
+		assert_int_equal(s->length, 1000 + (unsigned)i);
+	}
+	assert_int_equal(i, CHAIN_DATA);
+
+	/* sg_next by hand, to the end */
+	s = ch.a;
+	for (i = 0; s; i++, s = sg_next(s))
+		assert_ptr_equal(s, ch.data[i]);
+	assert_int_equal(i, CHAIN_DATA);
+
+	assert_int_equal(sg_nents(ch.a), CHAIN_DATA);
+	assert_int_equal(sg_nents(ch.b), 7);
+	assert_int_equal(sg_nents(ch.c), 5);
+	assert_int_equal(sg_nents(NULL), 0);
+	assert_ptr_equal(sg_last(ch.a, CHAIN_DATA), &ch.c[4]);
+	assert_ptr_equal(sg_last(ch.a, 1), &ch.a[0]);
+	assert_ptr_equal(sg_last(ch.a, 3), &ch.a[2]);
+	assert_ptr_equal(sg_last(ch.a, 4), &ch.b[0]);   /* the link is skipped */
+	assert_ptr_equal(sg_last(ch.a, 6), &ch.c[0]);
+	assert_ptr_equal(sg_last(ch.a, 1000), &ch.c[4]); /* a list shorter than asked stops at its end */
+	assert_null(sg_last(ch.a, 0));
+
+	/* mark_end shortens the list; unmark restores it */
+	sg_mark_end(&ch.b[0]);
+	assert_int_equal(sg_nents(ch.a), 4);
+	sg_unmark_end(&ch.b[0]);
+	assert_int_equal(sg_nents(ch.a), CHAIN_DATA);
+}
+
+static void test_entry_bad_input_reported(void **state)
+{
+	struct capture pc;
+	struct scatterlist sg[2];
+
+	(void)state;
+	memset(sg, 0x77, sizeof(sg));
+	capture_start(&pc, NULL);
+	sg_init_table(NULL, 3);
+	sg_init_table(sg, 0);
+	sg_chain(sg, 0, sg);
+	sg_chain(NULL, 2, sg);
+	sg_chain(sg, 2, NULL);
+	sg_set_buf(NULL, NULL, 0);
+	sg_init_one(NULL, NULL, 0);
+	capture_stop(NULL);
+	assert_int_equal(pc.by_kind[DMAMAP_REPORT_BAD_INPUT], 7);
+	/* nothing written */
+	for (size_t i = 0; i < sizeof(sg); i++)
+		assert_int_equal(((u8 *)sg)[i], 0x77);
+	assert_null(sg_virt(NULL));
+	assert_int_equal(sg_phys(NULL), ~(phys_addr_t)0);
+	assert_null(sg_last(NULL, 3));
+}
+
+/* -------------------------------------------------------------- tables */
+
+static unsigned chunks_for(unsigned n)
+{
+	unsigned c = 0;
+
+	while (n) {
+		c++;
+		n -= n > SG_MAX_SINGLE_ALLOC ? SG_MAX_SINGLE_ALLOC - 1 : n;
+	}
+	return c;
+}
+
+static void check_table(struct sg_table *t, unsigned n)
+{
+	struct scatterlist *s, *last = NULL;
+	unsigned arrays = 1;
+	int i;
+
+	assert_non_null(t->sgl);
+	assert_int_equal(t->orig_nents, n);
+	assert_int_equal(t->nents, n);
+	for_each_sg(t->sgl, s, (int)n, i) {
+		assert_non_null(s);
+		assert_false(sg_is_chain(s));
+		assert_null(sg_page(s));
+		assert_int_equal(s->length, 0);
+		assert_int_equal(s->offset, 0);
+		assert_int_equal(sg_is_last(s), (unsigned)i == n - 1);
+		if (last && s != last + 1) {
+			/* a new array: the slot after the previous entry was its chain link */
+			assert_true(sg_is_chain(last + 1));
+			assert_ptr_equal(sg_chain_ptr(last + 1), s);
+			assert_int_equal((unsigned)i % (SG_MAX_SINGLE_ALLOC - 1), 0);
+			arrays++;
+		}
+		last = s;
+	}
+	assert_int_equal((unsigned)i, n);
+	assert_int_equal(arrays, chunks_for(n));
+	assert_int_equal(sg_nents(t->sgl), (int)n);
+	assert_ptr_equal(sg_last(t->sgl, n), last);
+}
+
+static void test_alloc_table_sizes(void **state)
+{
+	struct fixture *f = *state;
+	static const unsigned sizes[] = {1, 2, SG_MAX_SINGLE_ALLOC - 1, SG_MAX_SINGLE_ALLOC, SG_MAX_SINGLE_ALLOC + 1,
+					 2 * SG_MAX_SINGLE_ALLOC, 1000};
+
+	for (unsigned k = 0; k < ARRAY_SIZE(sizes); k++) {
+		struct sg_table t;
+		unsigned long before = dmamap_fault_attempts(f->m, DMAMAP_FAULT_HOST_ALLOC);
+
+		memset(&t, 0xcc, sizeof(t));
+		assert_int_equal(sg_alloc_table(&t, sizes[k], GFP_KERNEL), 0);
+		/* one host allocation per array, on the current machine */
+		assert_int_equal(dmamap_fault_attempts(f->m, DMAMAP_FAULT_HOST_ALLOC) - before, chunks_for(sizes[k]));
+		check_table(&t, sizes[k]);
+		sg_free_table(&t);
+		assert_null(t.sgl);
+		assert_int_equal(t.nents, 0);
+		assert_int_equal(t.orig_nents, 0);
+	}
+	assert_int_equal(chunks_for(1000), 8);
+	assert_int_equal(chunks_for(SG_MAX_SINGLE_ALLOC), 1);
+	assert_int_equal(chunks_for(SG_MAX_SINGLE_ALLOC + 1), 2);
+	assert_int_equal(f->cap.reports, 0);
+}
+
+static void test_alloc_table_bad_input(void **state)
+{
+	struct fixture *f = *state;
+	struct capture pc;
+	struct sg_table t, saved;
+
+	memset(&t, 0x3c, sizeof(t));
+	saved = t;
+	assert_int_equal(sg_alloc_table(&t, 0, GFP_KERNEL), -EINVAL);
+	assert_memory_equal(&t, &saved, sizeof(t));   /* refused: unchanged */
+
+	capture_start(&pc, NULL);
+	assert_int_equal(sg_alloc_table(NULL, 4, GFP_KERNEL), -EINVAL);
+	capture_stop(NULL);
+	assert_int_equal(pc.by_kind[DMAMAP_REPORT_BAD_INPUT], 1);
+
+	/* freeing an empty or NULL table is harmless */
+	memset(&t, 0, sizeof(t));
+	sg_free_table(&t);
+	sg_free_table(NULL);
+	assert_int_equal(f->cap.reports, 0);
+}
+
+static void test_alloc_table_fault_each_chunk(void **state)
+{
+	struct fixture *f = *state;
+	static const unsigned sizes[] = {SG_MAX_SINGLE_ALLOC + 1, 1000};
+
+	for (unsigned z = 0; z < ARRAY_SIZE(sizes); z++) {
+		unsigned n = sizes[z], chunks = chunks_for(n);
+
+		for (unsigned k = 1; k <= chunks; k++) {
+			struct sg_table t;
+			unsigned long inj = dmamap_fault_injected(f->m, DMAMAP_FAULT_HOST_ALLOC);
+
+			memset(&t, 0xcc, sizeof(t));
+			assert_int_equal(dmamap_fault_inject(f->m, DMAMAP_FAULT_HOST_ALLOC, k, 0), 0);
+			assert_int_equal(sg_alloc_table(&t, n, GFP_KERNEL), -ENOMEM);
+			assert_int_equal(dmamap_fault_injected(f->m, DMAMAP_FAULT_HOST_ALLOC), inj + 1);
+			/* left empty (valgrind / ASan check that the k-1 arrays were freed) */
+			assert_null(t.sgl);
+			assert_int_equal(t.nents, 0);
+			assert_int_equal(t.orig_nents, 0);
+			sg_free_table(&t);
+		}
+		/* a failure beyond the last array does not hit */
+		{
+			struct sg_table t;
+
+			assert_int_equal(dmamap_fault_inject(f->m, DMAMAP_FAULT_HOST_ALLOC, chunks + 1, 0), 0);
+			assert_int_equal(sg_alloc_table(&t, n, GFP_KERNEL), 0);
+			check_table(&t, n);
+			sg_free_table(&t);
+			assert_int_equal(dmamap_fault_inject(f->m, DMAMAP_FAULT_HOST_ALLOC, 0, 0), 0);
+		}
+	}
+}
+
+static void test_alloc_table_from_pages(void **state)
+{
+	struct fixture *f = *state;
+	struct page *blk = pages_of(f, GFP_KERNEL, 2);   /* 4 consecutive frames */
+	struct page *q = pages_of(f, GFP_KERNEL, 0);
+	struct page *big = pages_of(f, GFP_KERNEL, 3);
+	struct page *pages[8];
+	struct sg_table t;
+	struct scatterlist *s;
+	int i;
+
+	/* p0 p1 p2 | q | p3: three runs */
+	pages[0] = blk;
+	pages[1] = nth_page(f, blk, 1);
+	pages[2] = nth_page(f, blk, 2);
+	pages[3] = q;
+	pages[4] = nth_page(f, blk, 3);
+	assert_true(page_to_pfn(q) + 1 != page_to_pfn(pages[4]) && page_to_pfn(pages[2]) + 1 != page_to_pfn(q));
+	assert_int_equal(sg_alloc_table_from_pages(&t, pages, 5, 100, 4 * PG, GFP_KERNEL), 0);
+	assert_int_equal(t.orig_nents, 3);
+	assert_int_equal(sg_nents(t.sgl), 3);
+	{
+		static const unsigned offs[] = {100, 0, 0};
+		const unsigned lens[] = {3 * PG - 100, PG, 100};
+		struct page *const heads[] = {pages[0], q, pages[4]};
+
+		for_each_sg(t.sgl, s, 3, i) {
+			assert_ptr_equal(sg_page(s), heads[i]);
+			assert_int_equal(s->offset, offs[i]);
+			assert_int_equal(s->length, lens[i]);
+		}
+	}
+	sg_free_table(&t);
+
+	/* all consecutive: one entry; the data may end before the last page does */
+	for (i = 0; i < 8; i++)
+		pages[i] = nth_page(f, big, (unsigned long)i);
+	assert_int_equal(sg_alloc_table_from_pages(&t, pages, 8, 10, 7 * PG + 1, GFP_KERNEL), 0);
+	assert_int_equal(t.orig_nents, 1);
+	assert_ptr_equal(sg_page(t.sgl), big);
+	assert_int_equal(t.sgl->offset, 10);
+	assert_int_equal(t.sgl->length, 7 * PG + 1);
+	assert_true(sg_is_last(t.sgl));
+	sg_free_table(&t);
+
+	/* reversed order: nothing consecutive */
+	for (i = 0; i < 8; i++)
+		pages[i] = nth_page(f, big, 7 - (unsigned long)i);
+	assert_int_equal(sg_alloc_table_from_pages(&t, pages, 8, 0, 8 * PG, GFP_KERNEL), 0);
+	assert_int_equal(t.orig_nents, 8);
+	for_each_sg(t.sgl, s, 8, i) {
+		assert_ptr_equal(sg_page(s), pages[i]);
+		assert_int_equal(s->length, PG);
+		assert_int_equal(s->offset, 0);
+	}
+	sg_free_table(&t);
+
+	/* two runs of 4 (0-3, then 4-7 after a break) */
+	for (i = 0; i < 8; i++)
+		pages[i] = nth_page(f, big, (unsigned long)(i < 4 ? i + 4 : i - 4));
+	assert_int_equal(sg_alloc_table_from_pages(&t, pages, 8, 0, 8 * PG, GFP_KERNEL), 0);
+	assert_int_equal(t.orig_nents, 2);
+	assert_ptr_equal(sg_page(t.sgl), nth_page(f, big, 4));
+	assert_int_equal(t.sgl->length, 4 * PG);
+	assert_ptr_equal(sg_page(sg_next(t.sgl)), big);
+	assert_int_equal(sg_next(t.sgl)->length, 4 * PG);
+	sg_free_table(&t);
+
+	/* host allocation failure: -ENOMEM, table empty */
+	assert_int_equal(dmamap_fault_inject(f->m, DMAMAP_FAULT_HOST_ALLOC, 1, 0), 0);
+	memset(&t, 0xcc, sizeof(t));
+	assert_int_equal(sg_alloc_table_from_pages(&t, pages, 8, 0, 8 * PG, GFP_KERNEL), -ENOMEM);
+	assert_null(t.sgl);
+	assert_int_equal(t.orig_nents, 0);
+
+	assert_int_equal(f->cap.reports, 0);
+	dmamap_free_pages(blk, 2);
+	dmamap_free_pages(q, 0);
+	dmamap_free_pages(big, 3);
+}
+
+static void test_alloc_table_from_pages_bad_input(void **state)
+{
+	struct fixture *f = *state;
+	struct page *big = pages_of(f, GFP_KERNEL, 1);
+	struct page *pages[2] = {big, nth_page(f, big, 1)};
+	struct page *holed[2] = {big, NULL};
+	struct capture pc;
+	struct sg_table t;
+	unsigned long attempts = dmamap_fault_attempts(f->m, DMAMAP_FAULT_HOST_ALLOC);
+
+	capture_start(&pc, NULL);
+	assert_int_equal(sg_alloc_table_from_pages(NULL, pages, 2, 0, PG, GFP_KERNEL), -EINVAL);
+	assert_int_equal(sg_alloc_table_from_pages(&t, NULL, 2, 0, PG, GFP_KERNEL), -EINVAL);
+	assert_int_equal(sg_alloc_table_from_pages(&t, pages, 0, 0, PG, GFP_KERNEL), -EINVAL);
+	assert_int_equal(sg_alloc_table_from_pages(&t, pages, 2, 0, 0, GFP_KERNEL), -EINVAL);
+	assert_int_equal(sg_alloc_table_from_pages(&t, pages, 2, PG, PG, GFP_KERNEL), -EINVAL);
+	assert_int_equal(sg_alloc_table_from_pages(&t, pages, 2, 1, 2 * PG, GFP_KERNEL), -EINVAL); /* beyond */
+	assert_int_equal(sg_alloc_table_from_pages(&t, pages, 2, 0, PG, GFP_KERNEL), -EINVAL);     /* page 2 empty */
+	assert_int_equal(sg_alloc_table_from_pages(&t, holed, 2, 0, 2 * PG, GFP_KERNEL), -EINVAL);
+	capture_stop(NULL);
+	assert_int_equal(pc.by_kind[DMAMAP_REPORT_BAD_INPUT], 8);
+	/* refused before allocating anything */
+	assert_int_equal(dmamap_fault_attempts(f->m, DMAMAP_FAULT_HOST_ALLOC), attempts);
+	dmamap_free_pages(big, 1);
+}
+
+/* --------------------------------------------------------------- copies */
+
+static void test_copy_across_entries(void **state)
+{
+	struct fixture *f = *state;
+	struct page *a = pages_of(f, GFP_KERNEL | __GFP_ZERO, 0);
+	struct page *b = pages_of(f, GFP_KERNEL | __GFP_ZERO, 1);
+	struct page *c = pages_of(f, GFP_KERNEL | __GFP_ZERO, 0);
+	const size_t total = 96 + 5000 + 300;
+	u8 *buf = malloc(6000), *out = malloc(6000), *dev = malloc(6000);
+	struct scatterlist sg[3], *s;
+	size_t done;
+	int i;
+
+	assert_non_null(buf);
+	assert_non_null(out);
+	assert_non_null(dev);
+	/* start with the zeroes in RAM too, the lines clean */
+	dmamap_cache_clean(f->m, DMAMAP_CACHE_INNER, page_to_phys(a), PG);
+	dmamap_cache_clean(f->m, DMAMAP_CACHE_INNER, page_to_phys(b), 2 * PG);
+	dmamap_cache_clean(f->m, DMAMAP_CACHE_INNER, page_to_phys(c), PG);
+
+	sg_init_table(sg, 3);
+	sg_set_page(&sg[0], a, 96, 4000);
+	sg_set_page(&sg[1], b, 5000, 10);      /* runs into b's second page */
+	sg_set_page(&sg[2], c, 300, 0);
+	fill_pattern(buf, 6000, 7);
+
+	done = sg_copy_from_buffer(sg, 3, buf, 6000);  /* more than the list holds: stops at its end */
+	assert_int_equal(done, total);
+	done = 0;
+	for_each_sg(sg, s, 3, i) {
+		assert_memory_equal(sg_virt(s), buf + done, s->length);
+		/* a CPU store: the lines are dirty, the device still reads the old zeroes */
+		assert_int_equal(dmamap_cache_line_state(f->m, DMAMAP_CACHE_INNER, sg_phys(s)), DMAMAP_LINE_DIRTY);
+		assert_int_equal(dmamap_dev_read(&f->dev, sg_phys(s), dev, s->length), 0);
+		for (unsigned j = 0; j < s->length; j++)
+			assert_int_equal(dev[j], 0);
+		done += s->length;
+	}
+	/* bytes around the entries untouched */
+	assert_int_equal(((u8 *)page_address(a))[3999], 0);
+	assert_int_equal(((u8 *)page_address(b))[9], 0);
+	assert_int_equal(((u8 *)page_address(b))[5010], 0);
+	assert_int_equal(((u8 *)page_address(c))[300], 0);
+
+	/* cleaned to RAM, the device reads the CPU's bytes */
+	for_each_sg(sg, s, 3, i)
+		dmamap_cache_clean(f->m, DMAMAP_CACHE_INNER, sg_phys(s), s->length);
+	done = 0;
+	for_each_sg(sg, s, 3, i) {
+		assert_int_equal(dmamap_dev_read(&f->dev, sg_phys(s), dev, s->length), 0);
+		assert_memory_equal(dev, buf + done, s->length);
+		done += s->length;
+	}
+
+	/* storing the same bytes again still dirties the lines, as a CPU store does */
+	assert_int_equal(dmamap_cache_line_state(f->m, DMAMAP_CACHE_INNER, sg_phys(&sg[2])), DMAMAP_LINE_CLEAN);
+	assert_int_equal(sg_copy_from_buffer(sg, 3, buf, total), total);
+	for_each_sg(sg, s, 3, i)
+		assert_int_equal(dmamap_cache_line_state(f->m, DMAMAP_CACHE_INNER, sg_phys(s)), DMAMAP_LINE_DIRTY);
+
+	/* back out: all of it, a prefix, the first two entries only */
+	memset(out, 0, 6000);
+	assert_int_equal(sg_copy_to_buffer(sg, 3, out, 6000), total);
+	assert_memory_equal(out, buf, total);
+	assert_int_equal(out[total], 0);
+	memset(out, 0, 6000);
+	assert_int_equal(sg_copy_to_buffer(sg, 3, out, 1000), 1000);
+	assert_memory_equal(out, buf, 1000);
+	assert_int_equal(out[1000], 0);
+	assert_int_equal(sg_copy_to_buffer(sg, 2, out, 6000), 96 + 5000);
+	assert_int_equal(sg_copy_to_buffer(sg, 3, out, 0), 0);
+
+	/* a shorter copy in writes only a prefix */
+	fill_pattern(buf, 6000, 8);
+	assert_int_equal(sg_copy_from_buffer(sg, 3, buf, 100), 100);
+	assert_memory_equal(sg_virt(&sg[0]), buf, 96);
+	assert_memory_equal(sg_virt(&sg[1]), buf + 96, 4);
+	fill_pattern(out, 6000, 7);   /* entry 1 beyond its first 4 bytes keeps the old data */
+	assert_memory_equal((u8 *)sg_virt(&sg[1]) + 4, out + 100, 4996);
+
+	assert_int_equal(f->cap.reports, 0);
+	free(buf);
+	free(out);
+	free(dev);
+	dmamap_free_pages(a, 0);
+	dmamap_free_pages(b, 1);
+	dmamap_free_pages(c, 0);
+}
+
+static void test_copy_chained_table(void **state)
+{
+	struct fixture *f = *state;
+	const unsigned n = 300, each = 40;   /* 12000 bytes over three pages, three arrays */
+	struct page *p = pages_of(f, GFP_KERNEL | __GFP_ZERO, 2);
+	u8 *va = page_address(p), *buf = malloc(n * each), *out = malloc(n * each);
+	struct sg_table t;
+	struct scatterlist *s;
+	int i;
+
+	assert_non_null(buf);
+	assert_non_null(out);
+	assert_int_equal(sg_alloc_table(&t, n, GFP_KERNEL), 0);
+	for_each_sg(t.sgl, s, (int)n, i) {
+		unsigned off = (unsigned)i * each;
+
+		sg_set_page(s, nth_page(f, p, off >> PAGE_SHIFT), each, off & ~PAGE_MASK);
+	}
+	fill_pattern(buf, n * each, 11);
+	assert_int_equal(sg_copy_from_buffer(t.sgl, n, buf, n * each), n * each);
+	assert_memory_equal(va, buf, n * each);
+	assert_int_equal(va[n * each], 0);
+	assert_int_equal(sg_copy_to_buffer(t.sgl, n, out, n * each), n * each);
+	assert_memory_equal(out, buf, n * each);
+
+	sg_free_table(&t);
+	free(buf);
+	free(out);
+	dmamap_free_pages(p, 2);
+	assert_int_equal(f->cap.reports, 0);
+}
+
+static void test_copy_entry_without_page(void **state)
+{
+	struct fixture *f = *state;
+	struct page *p = pages_of(f, GFP_KERNEL | __GFP_ZERO, 0);
+	struct scatterlist sg[3];
+	struct capture pc;
+	u8 buf[64];
+
+	memset(buf, 0xee, sizeof(buf));
+	sg_init_table(sg, 3);
+	sg_set_page(&sg[0], p, 16, 0);
+	sg[1].length = 16;                    /* no page */
+	sg_set_page(&sg[2], p, 16, 32);
+	capture_start(&pc, NULL);
+	/* stops at the entry without a page, reported */
+	assert_int_equal(sg_copy_from_buffer(sg, 3, buf, sizeof(buf)), 16);
+	assert_int_equal(sg_copy_to_buffer(sg, 3, buf, sizeof(buf)), 16);
+	capture_stop(NULL);
+	assert_int_equal(pc.by_kind[DMAMAP_REPORT_BAD_ADDRESS], 2);
+	assert_int_equal(((u8 *)page_address(p))[32], 0);
+	/* NULL buffer with a length: nothing */
+	assert_int_equal(sg_copy_from_buffer(sg, 3, NULL, 10), 0);
+	assert_int_equal(sg_copy_to_buffer(sg, 3, NULL, 10), 0);
+	assert_int_equal(sg_copy_to_buffer(NULL, 3, buf, 10), 0);
+	dmamap_free_pages(p, 0);
+}
+
+/* -------------------------------------- generic sg ops over a recording table */
+
+enum rec_op { REC_MAP, REC_UNMAP, REC_SYNC_CPU, REC_SYNC_DEV };
+
+struct rec_call {
+	enum rec_op op;
+	struct device *dev;
+	struct page *page;
+	unsigned long offset;
+	dma_addr_t addr;      /* returned (map) or given (others) */
+	size_t size;
+	int dir;
+	struct dma_attrs *attrs;
+};
+
+#define REC_MAX 64
+#define FAKE_BASE 0xf0000000ULL
+#define FAKE_ERR 0xdead0000ULL
+
+static struct {
+	struct rec_call calls[REC_MAX];
+	unsigned n, maps;
+	unsigned fail_at;        /* map call number (1-based) that fails; 0 none */
+	dma_addr_t fail_value;   /* what a failing map_page returns */
+} rec;
+
+static void rec_reset(unsigned fail_at, dma_addr_t fail_value)
+{
+	memset(&rec, 0, sizeof(rec));
+	rec.fail_at = fail_at;
+	rec.fail_value = fail_value;
+}
+
+static struct rec_call *rec_add(enum rec_op op, struct device *dev)
+{
+	struct rec_call *c;
+
+	assert_true(rec.n < REC_MAX);
+	c = &rec.calls[rec.n++];
+	c->op = op;
+	c->dev = dev;
+	return c;
+}
+
+/* A recognisable bus address per call: FAKE_BASE + call * 64 KiB + offset. */
+static dma_addr_t fake_map_page(struct device *dev, struct page *page, unsigned long offset, size_t size,
+				enum dma_data_direction dir, struct dma_attrs *attrs)
+{
+	struct rec_call *c = rec_add(REC_MAP, dev);
+
+	rec.maps++;
+	c->page = page;
+	c->offset = offset;
+	c->size = size;
+	c->dir = (int)dir;
+	c->attrs = attrs;
+	c->addr = rec.maps == rec.fail_at ? rec.fail_value : FAKE_BASE + ((dma_addr_t)rec.maps << 16) + offset;
+	return c->addr;
+}
+
+static void fake_unmap_page(struct device *dev, dma_addr_t addr, size_t size, enum dma_data_direction dir,
+			    struct dma_attrs *attrs)
+{
+	struct rec_call *c = rec_add(REC_UNMAP, dev);
+
+	c->addr = addr;
+	c->size = size;
+	c->dir = (int)dir;
+	c->attrs = attrs;
+}
+
+static void fake_sync_cpu(struct device *dev, dma_addr_t addr, size_t size, enum dma_data_direction dir)
+{
+	struct rec_call *c = rec_add(REC_SYNC_CPU, dev);
+
+	c->addr = addr;
+	c->size = size;
+	c->dir = (int)dir;
+}
+
+static void fake_sync_dev(struct device *dev, dma_addr_t addr, size_t size, enum dma_data_direction dir)
+{
+	struct rec_call *c = rec_add(REC_SYNC_DEV, dev);
+
+	c->addr = addr;
+	c->size = size;
+	c->dir = (int)dir;
+}
+
+static int fake_mapping_error(struct device *dev, dma_addr_t addr)
+{
+	(void)dev;
+	return addr == FAKE_ERR;
+}
+
+static const struct dma_map_ops fake_ops = {
+	.map_page = fake_map_page,
+	.unmap_page = fake_unmap_page,
+	.map_sg = dmamap_generic_map_sg,
+	.unmap_sg = dmamap_generic_unmap_sg,
+	.sync_single_for_cpu = fake_sync_cpu,
+	.sync_single_for_device = fake_sync_dev,
+	.sync_sg_for_cpu = dmamap_generic_sync_sg_for_cpu,
+	.sync_sg_for_device = dmamap_generic_sync_sg_for_device,
+};
+
+/* The same, but failures are what mapping_error() says (FAKE_ERR), not DMA_MAPPING_ERROR. */
+static const struct dma_map_ops fake_ops_err = {
+	.map_page = fake_map_page,
+	.unmap_page = fake_unmap_page,
+	.sync_single_for_cpu = fake_sync_cpu,
+	.sync_single_for_device = fake_sync_dev,
+	.mapping_error = fake_mapping_error,
+};
+
+/* No sync ops at all (as a coherent ops set may have), and no map_page. */
+static const struct dma_map_ops fake_ops_bare = {
+	.unmap_page = fake_unmap_page,
+};
+
+#define SENTINEL_ADDR 0x5a5a5a5aULL
+#define SENTINEL_LEN 0x5a5au
+
+/* The chained list, entry i at offset 32*i of page (i % 4) of @blk, length 100 + i. */
+static void chain3_fill(struct fixture *f, struct chain3 *ch, struct page *blk)
+{
+	chain3_init(ch);
+	for (unsigned i = 0; i < CHAIN_DATA; i++) {
+		sg_set_page(ch->data[i], nth_page(f, blk, i % 4), 100 + i, 32 * i);
+		ch->data[i]->dma_address = SENTINEL_ADDR;
+		ch->data[i]->dma_length = SENTINEL_LEN;
+	}
+}
+
+static void test_generic_map_sg_records(void **state)
+{
+	struct fixture *f = *state;
+	struct page *blk = pages_of(f, GFP_KERNEL, 2);
+	struct chain3 ch;
+	DEFINE_DMA_ATTRS(attrs);
+
+	set_dma_ops(&f->dev, &fake_ops);
+	assert_ptr_equal(get_dma_ops(&f->dev), &fake_ops);
+	dma_set_attr(DMA_ATTR_WEAK_ORDERING, &attrs);
+	chain3_fill(f, &ch, blk);
+	rec_reset(0, 0);
+
+	assert_int_equal(dmamap_generic_map_sg(&f->dev, ch.a, CHAIN_DATA, DMA_TO_DEVICE, &attrs), CHAIN_DATA);
+	assert_int_equal(rec.n, CHAIN_DATA);
+	for (unsigned i = 0; i < CHAIN_DATA; i++) {
+		struct rec_call *c = &rec.calls[i];
+		struct scatterlist *s = ch.data[i];
+
+		assert_int_equal(c->op, REC_MAP);
+		assert_ptr_equal(c->dev, &f->dev);
+		assert_ptr_equal(c->page, nth_page(f, blk, i % 4));
+		assert_int_equal(c->offset, 32 * i);
+		assert_int_equal(c->size, 100 + i);
+		assert_int_equal(c->dir, DMA_TO_DEVICE);
+		assert_ptr_equal(c->attrs, &attrs);
+		assert_int_equal(sg_dma_address(s), FAKE_BASE + ((dma_addr_t)(i + 1) << 16) + 32 * i);
+		assert_int_equal(sg_dma_len(s), 100 + i);
+		assert_int_equal(s->length, 100 + i);
+	}
+	/* the chain links were not touched */
+	assert_true(sg_is_chain(&ch.a[3]));
+	assert_int_equal(ch.a[3].dma_address, 0);
+
+	/* the first 4 only: entries past them untouched */
+	chain3_fill(f, &ch, blk);
+	rec_reset(0, 0);
+	assert_int_equal(dmamap_generic_map_sg(&f->dev, ch.a, 4, DMA_FROM_DEVICE, NULL), 4);
+	assert_int_equal(rec.n, 4);
+	assert_null(rec.calls[3].attrs);
+	assert_int_equal(rec.calls[3].dir, DMA_FROM_DEVICE);
+	assert_ptr_equal(rec.calls[3].page, sg_page(&ch.b[0]));
+	for (unsigned i = 4; i < CHAIN_DATA; i++) {
+		assert_int_equal(ch.data[i]->dma_address, SENTINEL_ADDR);
+		assert_int_equal(ch.data[i]->dma_length, SENTINEL_LEN);
+	}
+	assert_int_equal(f->cap.reports, 0);
+	set_dma_ops(&f->dev, NULL);
+	dmamap_free_pages(blk, 2);
+}
+
+static void check_failed_map(struct fixture *f, struct chain3 *ch, unsigned k, dma_addr_t fail_value,
+			     struct dma_attrs *attrs)
+{
+	(void)f;
+	/* k maps (the k-th failed), then unmaps of exactly the k-1 mapped, each as mapped */
+	assert_int_equal(rec.n, k + (k - 1));
+	for (unsigned i = 0; i < k; i++) {
+		assert_int_equal(rec.calls[i].op, REC_MAP);
+		assert_int_equal(rec.calls[i].size, 100 + i);
+	}
+	assert_int_equal(rec.calls[k - 1].addr, fail_value);
+	for (unsigned j = 0; j + 1 < k; j++) {
+		struct rec_call *u = &rec.calls[k + j];
+
+		assert_int_equal(u->op, REC_UNMAP);
+		assert_ptr_equal(u->dev, &f->dev);
+		assert_int_equal(u->addr, rec.calls[j].addr);   /* what map_page returned for entry j */
+		assert_int_equal(u->size, 100 + j);             /* entry j's own length */
+		assert_int_equal(u->dir, DMA_BIDIRECTIONAL);
+		assert_ptr_equal(u->attrs, attrs);
+	}
+	/* every touched entry reset; the others untouched */
+	for (unsigned i = 0; i < CHAIN_DATA; i++) {
+		if (i < k) {
+			assert_int_equal(ch->data[i]->dma_address, DMA_MAPPING_ERROR);
+			assert_int_equal(ch->data[i]->dma_length, 0);
+		} else {
+			assert_int_equal(ch->data[i]->dma_address, SENTINEL_ADDR);
+			assert_int_equal(ch->data[i]->dma_length, SENTINEL_LEN);
+		}
+		assert_int_equal(ch->data[i]->length, 100 + i);
+	}
+}
+
+static void test_generic_map_sg_failure_unwinds(void **state)
+{
+	struct fixture *f = *state;
+	struct page *blk = pages_of(f, GFP_KERNEL, 2);
+	struct chain3 ch;
+	DEFINE_DMA_ATTRS(attrs);
+
+	dma_set_attr(DMA_ATTR_SKIP_CPU_SYNC, &attrs);
+	set_dma_ops(&f->dev, &fake_ops);
+	for (unsigned k = 1; k <= CHAIN_DATA; k++) {
+		chain3_fill(f, &ch, blk);
+		rec_reset(k, DMA_MAPPING_ERROR);
+		assert_int_equal(dmamap_generic_map_sg(&f->dev, ch.a, CHAIN_DATA, DMA_BIDIRECTIONAL, &attrs), 0);
+		check_failed_map(f, &ch, k, DMA_MAPPING_ERROR, &attrs);
+	}
+
+	/* with a mapping_error op, its verdict counts, not DMA_MAPPING_ERROR */
+	set_dma_ops(&f->dev, &fake_ops_err);
+	for (unsigned k = 1; k <= CHAIN_DATA; k += 3) {
+		chain3_fill(f, &ch, blk);
+		rec_reset(k, FAKE_ERR);
+		assert_int_equal(dmamap_generic_map_sg(&f->dev, ch.a, CHAIN_DATA, DMA_BIDIRECTIONAL, NULL), 0);
+		check_failed_map(f, &ch, k, FAKE_ERR, NULL);
+	}
+	/* ...and DMA_MAPPING_ERROR is then an ordinary address */
+	chain3_fill(f, &ch, blk);
+	rec_reset(2, DMA_MAPPING_ERROR);
+	assert_int_equal(dmamap_generic_map_sg(&f->dev, ch.a, CHAIN_DATA, DMA_BIDIRECTIONAL, NULL), CHAIN_DATA);
+	assert_int_equal(sg_dma_address(ch.data[1]), DMA_MAPPING_ERROR);
+	assert_int_equal(rec.n, CHAIN_DATA);
+
+	assert_int_equal(f->cap.reports, 0);
+	set_dma_ops(&f->dev, NULL);
+	dmamap_free_pages(blk, 2);
+}
+
+static void test_generic_unmap_and_sync(void **state)
+{
+	struct fixture *f = *state;
+	struct page *blk = pages_of(f, GFP_KERNEL, 2);
+	struct chain3 ch;
+	dma_addr_t addrs[CHAIN_DATA];
+	DEFINE_DMA_ATTRS(attrs);
+
+	set_dma_ops(&f->dev, &fake_ops);
+	chain3_fill(f, &ch, blk);
+	rec_reset(0, 0);
+	assert_int_equal(dmamap_generic_map_sg(&f->dev, ch.a, CHAIN_DATA, DMA_FROM_DEVICE, NULL), CHAIN_DATA);
+	for (unsigned i = 0; i < CHAIN_DATA; i++)
+		addrs[i] = sg_dma_address(ch.data[i]);
+
+	/*
+	 * The syncs and the unmap name each mapping by sg_dma_address/sg_dma_len:
+	 * give dma_length values that differ from length to tell them apart.
+	 */
+	for (unsigned i = 0; i < CHAIN_DATA; i++)
+		ch.data[i]->dma_length = 4000 + i;
+
+	rec_reset(0, 0);
+	dmamap_generic_sync_sg_for_cpu(&f->dev, ch.a, CHAIN_DATA, DMA_FROM_DEVICE);
+	assert_int_equal(rec.n, CHAIN_DATA);
+	for (unsigned i = 0; i < CHAIN_DATA; i++) {
+		assert_int_equal(rec.calls[i].op, REC_SYNC_CPU);
+		assert_ptr_equal(rec.calls[i].dev, &f->dev);
+		assert_int_equal(rec.calls[i].addr, addrs[i]);
+		assert_int_equal(rec.calls[i].size, 4000 + i);
+		assert_int_equal(rec.calls[i].dir, DMA_FROM_DEVICE);
+	}
+
+	rec_reset(0, 0);
+	dmamap_generic_sync_sg_for_device(&f->dev, ch.a, CHAIN_DATA, DMA_FROM_DEVICE);
+	assert_int_equal(rec.n, CHAIN_DATA);
+	for (unsigned i = 0; i < CHAIN_DATA; i++) {
+		assert_int_equal(rec.calls[i].op, REC_SYNC_DEV);
+		assert_int_equal(rec.calls[i].addr, addrs[i]);
+		assert_int_equal(rec.calls[i].size, 4000 + i);
+		assert_int_equal(rec.calls[i].dir, DMA_FROM_DEVICE);
+	}
+
+	/* a prefix only */
+	rec_reset(0, 0);
+	dmamap_generic_sync_sg_for_cpu(&f->dev, ch.a, 5, DMA_FROM_DEVICE);
+	assert_int_equal(rec.n, 5);
+	assert_int_equal(rec.calls[4].addr, addrs[4]);
+
+	dma_set_attr(DMA_ATTR_SKIP_CPU_SYNC, &attrs);
+	rec_reset(0, 0);
+	dmamap_generic_unmap_sg(&f->dev, ch.a, CHAIN_DATA, DMA_FROM_DEVICE, &attrs);
+	assert_int_equal(rec.n, CHAIN_DATA);
+	for (unsigned i = 0; i < CHAIN_DATA; i++) {
+		assert_int_equal(rec.calls[i].op, REC_UNMAP);
+		assert_ptr_equal(rec.calls[i].dev, &f->dev);
+		assert_int_equal(rec.calls[i].addr, addrs[i]);
+		assert_int_equal(rec.calls[i].size, 4000 + i);
+		assert_int_equal(rec.calls[i].dir, DMA_FROM_DEVICE);
+		assert_ptr_equal(rec.calls[i].attrs, &attrs);
+	}
+
+	assert_int_equal(f->cap.reports, 0);
+	set_dma_ops(&f->dev, NULL);
+	dmamap_free_pages(blk, 2);
+}
+
+static void test_generic_empty_and_short(void **state)
+{
+	struct fixture *f = *state;
+	struct page *p = pages_of(f, GFP_KERNEL, 0);
+	struct scatterlist sg[3];
+
+	set_dma_ops(&f->dev, &fake_ops);
+	rec_reset(0, 0);
+	/* NULL list, nothing to do: no call, no crash */
+	assert_int_equal(dmamap_generic_map_sg(&f->dev, NULL, 0, DMA_TO_DEVICE, NULL), 0);
+	dmamap_generic_unmap_sg(&f->dev, NULL, 0, DMA_TO_DEVICE, NULL);
+	dmamap_generic_sync_sg_for_cpu(&f->dev, NULL, 0, DMA_TO_DEVICE);
+	dmamap_generic_sync_sg_for_device(&f->dev, NULL, 0, DMA_TO_DEVICE);
+	assert_int_equal(rec.n, 0);
+	assert_int_equal(f->cap.reports, 0);
+
+	/* a list of 3 asked for 5: refused, unwound, reported */
+	sg_init_table(sg, 3);
+	for (unsigned i = 0; i < 3; i++)
+		sg_set_page(&sg[i], p, 64, 64 * i);
+	assert_int_equal(dmamap_generic_map_sg(&f->dev, sg, 5, DMA_TO_DEVICE, NULL), 0);
+	assert_int_equal(f->cap.by_kind[DMAMAP_REPORT_API_MISUSE], 1);
+	assert_int_equal(rec.n, 6);
+	for (unsigned i = 0; i < 3; i++) {
+		assert_int_equal(rec.calls[i].op, REC_MAP);
+		assert_int_equal(rec.calls[3 + i].op, REC_UNMAP);
+		assert_int_equal(rec.calls[3 + i].addr, rec.calls[i].addr);
+		assert_int_equal(sg[i].dma_address, DMA_MAPPING_ERROR);
+		assert_int_equal(sg[i].dma_length, 0);
+	}
+	rec_reset(0, 0);
+	dmamap_generic_sync_sg_for_cpu(&f->dev, sg, 5, DMA_TO_DEVICE);
+	assert_int_equal(rec.n, 3);
+	assert_int_equal(f->cap.by_kind[DMAMAP_REPORT_API_MISUSE], 2);
+
+	/* an ops set with no sync ops: syncs do nothing; no map_page: map_sg fails, reported */
+	set_dma_ops(&f->dev, &fake_ops_bare);
+	rec_reset(0, 0);
+	dmamap_generic_sync_sg_for_cpu(&f->dev, sg, 3, DMA_TO_DEVICE);
+	dmamap_generic_sync_sg_for_device(&f->dev, sg, 3, DMA_TO_DEVICE);
+	assert_int_equal(rec.n, 0);
+	assert_int_equal(dmamap_generic_map_sg(&f->dev, sg, 3, DMA_TO_DEVICE, NULL), 0);
+	assert_int_equal(rec.n, 0);
+	assert_int_equal(f->cap.by_kind[DMAMAP_REPORT_API_MISUSE], 3);
+
+	set_dma_ops(&f->dev, NULL);
+	dmamap_free_pages(p, 0);
+}
+
+/* The core wrappers dispatch sg calls to the installed ops set's sg methods. */
+static void test_wrappers_dispatch_to_generic(void **state)
+{
+	struct fixture *f = *state;
+	struct page *blk = pages_of(f, GFP_KERNEL, 2);
+	struct chain3 ch;
+
+	set_dma_ops(&f->dev, &fake_ops);
+	chain3_fill(f, &ch, blk);
+	rec_reset(0, 0);
+	assert_int_equal(dma_map_sg(&f->dev, ch.a, CHAIN_DATA, DMA_TO_DEVICE), CHAIN_DATA);
+	assert_int_equal(rec.n, CHAIN_DATA);
+	dma_sync_sg_for_cpu(&f->dev, ch.a, CHAIN_DATA, DMA_TO_DEVICE);
+	dma_sync_sg_for_device(&f->dev, ch.a, CHAIN_DATA, DMA_TO_DEVICE);
+	dma_unmap_sg(&f->dev, ch.a, CHAIN_DATA, DMA_TO_DEVICE);
+	assert_int_equal(rec.n, 4 * CHAIN_DATA);
+	for (unsigned i = 0; i < CHAIN_DATA; i++) {
+		assert_int_equal(rec.calls[CHAIN_DATA + i].op, REC_SYNC_CPU);
+		assert_int_equal(rec.calls[2 * CHAIN_DATA + i].op, REC_SYNC_DEV);
+		assert_int_equal(rec.calls[3 * CHAIN_DATA + i].op, REC_UNMAP);
+		assert_int_equal(rec.calls[3 * CHAIN_DATA + i].addr, rec.calls[i].addr);
+	}
+	assert_int_equal(f->cap.reports, 0);
+	set_dma_ops(&f->dev, NULL);
+	dmamap_free_pages(blk, 2);
+}
+
+/* ------------------------------------------------------- the real API */
+
+/* The chained list over ten separate pages, entry i at offset 256*(i%4), 2048 + 32*i bytes. */
+static void chain3_pages(struct fixture *f, struct chain3 *ch, struct page **pg, gfp_t gfp)
+{
+	chain3_init(ch);
+	for (unsigned i = 0; i < CHAIN_DATA; i++) {
+		pg[i] = pages_of(f, gfp, 0);
+		sg_set_page(ch->data[i], pg[i], 2048 + 32 * i, 256 * (i % 4));
+	}
+}
+
+static void test_real_map_sg_to_device(void **state)
+{
+	struct fixture *f = *state;
+	struct page *pg[CHAIN_DATA];
+	struct chain3 ch;
+	struct scatterlist *s;
+	u8 buf[4096];
+	int i;
+
+	chain3_pages(f, &ch, pg, GFP_KERNEL | __GFP_ZERO);
+	/* zeroes in RAM, then the CPU fills each entry (in its cache) */
+	for (i = 0; i < CHAIN_DATA; i++)
+		dmamap_cache_clean(f->m, DMAMAP_CACHE_INNER, page_to_phys(pg[i]), PG);
+	for_each_sg(ch.a, s, CHAIN_DATA, i)
+		fill_pattern(sg_virt(s), s->length, 100 + (unsigned)i);
+	/* not mapped yet: the device reads the old bytes */
+	assert_int_equal(dmamap_dev_read(&f->dev, sg_phys(ch.a), buf, ch.a->length), 0);
+	assert_int_not_equal(check_pattern(buf, ch.a->length, 100), 0);
+
+	assert_int_equal(dma_map_sg(&f->dev, ch.a, CHAIN_DATA, DMA_TO_DEVICE), CHAIN_DATA);
+	for_each_sg(ch.a, s, CHAIN_DATA, i) {
+		assert_int_equal(sg_dma_len(s), s->length);
+		assert_int_equal(sg_dma_address(s), sg_phys(s));   /* no dma_pfn_offset: bus == phys */
+		memset(buf, 0, sizeof(buf));
+		assert_int_equal(dmamap_dev_read(&f->dev, sg_dma_address(s), buf, sg_dma_len(s)), 0);
+		assert_int_equal(check_pattern(buf, sg_dma_len(s), 100 + (unsigned)i), 0);
+	}
+	dma_unmap_sg(&f->dev, ch.a, CHAIN_DATA, DMA_TO_DEVICE);
+	assert_int_equal(f->cap.reports, 0);
+	for (i = 0; i < CHAIN_DATA; i++)
+		dmamap_free_pages(pg[i], 0);
+}
+
+static void test_real_map_sg_from_device(void **state)
+{
+	struct fixture *f = *state;
+	struct page *pg[CHAIN_DATA];
+	struct chain3 ch;
+	struct scatterlist *s;
+	u8 buf[4096];
+	int i;
+
+	chain3_pages(f, &ch, pg, GFP_KERNEL | __GFP_ZERO);   /* dirty zeroes in the cache */
+	assert_int_equal(dma_map_sg(&f->dev, ch.a, CHAIN_DATA, DMA_FROM_DEVICE), CHAIN_DATA);
+	for_each_sg(ch.a, s, CHAIN_DATA, i) {
+		fill_pattern(buf, sg_dma_len(s), 200 + (unsigned)i);
+		assert_int_equal(dmamap_dev_write(&f->dev, sg_dma_address(s), buf, sg_dma_len(s)), 0);
+	}
+	dma_sync_sg_for_cpu(&f->dev, ch.a, CHAIN_DATA, DMA_FROM_DEVICE);
+	for_each_sg(ch.a, s, CHAIN_DATA, i)
+		assert_int_equal(check_pattern(sg_virt(s), s->length, 200 + (unsigned)i), 0);
+	dma_sync_sg_for_device(&f->dev, ch.a, CHAIN_DATA, DMA_FROM_DEVICE);
+	/* the device writes again; after the unmap the CPU sees the new bytes */
+	for_each_sg(ch.a, s, CHAIN_DATA, i) {
+		fill_pattern(buf, sg_dma_len(s), 300 + (unsigned)i);
+		assert_int_equal(dmamap_dev_write(&f->dev, sg_dma_address(s), buf, sg_dma_len(s)), 0);
+	}
+	dma_unmap_sg(&f->dev, ch.a, CHAIN_DATA, DMA_FROM_DEVICE);
+	for_each_sg(ch.a, s, CHAIN_DATA, i) {
+		assert_int_equal(check_pattern(sg_virt(s), s->length, 300 + (unsigned)i), 0);
+		assert_int_equal(sg_copy_to_buffer(s, 1, buf, sizeof(buf)), s->length);
+		assert_int_equal(check_pattern(buf, s->length, 300 + (unsigned)i), 0);
+	}
+	assert_int_equal(f->cap.reports, 0);
+	for (i = 0; i < CHAIN_DATA; i++)
+		dmamap_free_pages(pg[i], 0);
+}
+
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		T(test_init_table_marks_only_last),
+		T(test_set_page_round_trip),
+		T(test_set_buf_bad_address),
+		T(test_chain_three_tables),
+		T(test_entry_bad_input_reported),
+		T(test_alloc_table_sizes),
+		T(test_alloc_table_bad_input),
+		T(test_alloc_table_fault_each_chunk),
+		T(test_alloc_table_from_pages),
+		T(test_alloc_table_from_pages_bad_input),
+		T(test_copy_across_entries),
+		T(test_copy_chained_table),
+		T(test_copy_entry_without_page),
+		T(test_generic_map_sg_records),
+		T(test_generic_map_sg_failure_unwinds),
+		T(test_generic_unmap_and_sync),
+		T(test_generic_empty_and_short),
+		T(test_wrappers_dispatch_to_generic),
+		T(test_real_map_sg_to_device),
+		T(test_real_map_sg_from_device),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
