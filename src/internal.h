@@ -403,4 +403,17 @@ void dmamap_arm_dev_to_cpu(struct dmamap_machine *m, phys_addr_t phys, size_t si
 /* Zero a linear-map range through the cache and push the zeroes to RAM (__dma_clear_buffer). */
 void dmamap_arm_clear_buffer(struct dmamap_machine *m, phys_addr_t phys, size_t size);
 
+/* -------------------------------------------------------------- iommu */
+
+/*
+ * The device side of an IOMMU (iommu.c): translate @iova for an access of
+ * @dev. On success *phys is the physical address and *len the bytes from
+ * there that stay contiguous and mapped with the needed permission (at least
+ * 1, up to the end of the entry). On a fault the handler is called, the fault
+ * recorded and reported, and -EFAULT returned.
+ */
+int dmamap_iommu_translate(struct iommu_domain *domain, struct device *dev, unsigned long iova, bool write,
+			   phys_addr_t *phys, size_t *len);
+struct dmamap_machine *dmamap_iommu_machine(const struct iommu_domain *domain);
+
 #endif /* DMAMAP_INTERNAL_H */

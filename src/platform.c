@@ -90,25 +90,55 @@ DMAMAP_API void dmamap_device_release(struct device *dev)
 
 /* ---------------------------------------------------------------- the bus */
 
+/* TEMPORARY until iommu.c lands */
+extern int dmamap_iommu_translate(struct iommu_domain *domain, struct device *dev, unsigned long iova, bool write,
+				  phys_addr_t *phys, size_t *len) __attribute__((weak));
+
+/* At most this many physical pieces per access; longer accesses are done in turns. */
+#define BUS_CHUNKS 64
+
+struct bus_piece {
+	phys_addr_t phys;
+	size_t len;
+};
+
 /*
- * Translate the bus range [addr, addr+len) of @dev to physical chunks and
- * check them all before anything is touched. Without an IOMMU the range is
- * one chunk at addr + dma_pfn_offset pages.
+ * Translate the bus range [addr, addr+len) of @dev to physical pieces, all
+ * checked before anything is touched: through the IOMMU domain the device
+ * is attached to, else one piece at addr + dma_pfn_offset pages. Return the
+ * number of pieces (> 0), or -EFAULT after a report.
  */
-static int bus_to_phys(struct device *dev, dma_addr_t addr, size_t len, bool write, phys_addr_t *phys,
-		       const char *what)
+static int bus_to_phys(struct device *dev, dma_addr_t addr, size_t len, bool write, struct bus_piece *pieces,
+		       int max, const char *what)
 {
 	struct dmamap_machine *m = dev->dmamap.machine;
 	u64 mask = dev->dma_mask ? *dev->dma_mask : 0;
 	dma_addr_t last = addr + len - 1;
 	phys_addr_t p;
+	int n = 0;
 
-	(void)write;
 	if (last < addr || last > mask) {
 		dmamap_report(m, DMAMAP_REPORT_DEVICE_FAULT, dev->dmamap.name, NULL, 0,
 			      "device %s at bus %#llx+%#zx is beyond its DMA mask %#llx", what, (unsigned long long)addr,
 			      len, (unsigned long long)mask);
 		return -EFAULT;
+	}
+	if (dev->dmamap.iommu_domain) {
+		while (len) {
+			size_t chunk;
+
+			if (n == max)
+				return n; /* the caller comes back for the rest */
+			if (dmamap_iommu_translate(dev->dmamap.iommu_domain, dev, (unsigned long)addr, write, &p, &chunk))
+				return -EFAULT;
+			chunk = DM_MIN(chunk, len);
+			pieces[n].phys = p;
+			pieces[n].len = chunk;
+			n++;
+			addr += chunk;
+			len -= chunk;
+		}
+		return n;
 	}
 	p = addr + ((phys_addr_t)dev->dma_pfn_offset << PAGE_SHIFT);
 	if (p < addr || !dm_phys_in_ram(m, p, len)) {
@@ -117,8 +147,9 @@ static int bus_to_phys(struct device *dev, dma_addr_t addr, size_t len, bool wri
 			      (unsigned long long)p);
 		return -EFAULT;
 	}
-	*phys = p;
-	return 0;
+	pieces[0].phys = p;
+	pieces[0].len = len;
+	return 1;
 }
 
 static int bus_check(struct device *dev, const void *buf, size_t len, const char *what)
@@ -138,47 +169,68 @@ static bool snoops(const struct device *dev)
 	return dev->dmamap.machine->cfg.coherent || dev->dma_coherent;
 }
 
-DMAMAP_API int dmamap_dev_read(struct device *dev, dma_addr_t addr, void *dst, size_t len)
+enum bus_op { BUS_READ, BUS_WRITE, BUS_FILL };
+
+/*
+ * One device access. Every piece is translated and checked first, so a
+ * faulting access touches nothing; an access longer than BUS_CHUNKS pieces
+ * is checked whole before the first byte moves, then done piece by piece.
+ */
+static int bus_access(struct device *dev, dma_addr_t addr, void *buf, int c, size_t len, enum bus_op op)
 {
-	phys_addr_t p;
-	int err = bus_check(dev, dst, len, "dmamap_dev_read");
+	static const char *const names[] = { "dmamap_dev_read", "dmamap_dev_write", "dmamap_dev_fill" };
+	struct bus_piece pieces[BUS_CHUNKS];
+	struct dmamap_machine *m;
+	dma_addr_t a;
+	size_t left, done;
+	int err = bus_check(dev, op == BUS_FILL ? (void *)&c : buf, len, names[op]);
+	int n;
 
 	if (err)
 		return err;
-	dmamap_cache_speculate(dev->dmamap.machine);
-	err = bus_to_phys(dev, addr, len, false, &p, "read");
-	if (err)
-		return err;
-	dmamap_mem_dev_read(dev->dmamap.machine, p, dst, len, snoops(dev));
+	m = dev->dmamap.machine;
+	dmamap_cache_speculate(m);
+	/* first pass: translate everything */
+	for (a = addr, left = len; left;) {
+		n = bus_to_phys(dev, a, left, op != BUS_READ, pieces, BUS_CHUNKS, op == BUS_READ ? "read" : "write");
+		if (n < 0)
+			return n;
+		for (int i = 0; i < n; i++) {
+			a += pieces[i].len;
+			left -= pieces[i].len;
+		}
+	}
+	/* second pass: move the bytes */
+	for (a = addr, left = len, done = 0; left;) {
+		n = bus_to_phys(dev, a, left, op != BUS_READ, pieces, BUS_CHUNKS, op == BUS_READ ? "read" : "write");
+		if (n < 0)
+			return n; /* only if the mapping changed under us */
+		for (int i = 0; i < n; i++) {
+			if (op == BUS_READ)
+				dmamap_mem_dev_read(m, pieces[i].phys, (u8 *)buf + done, pieces[i].len, snoops(dev));
+			else if (op == BUS_WRITE)
+				dmamap_mem_dev_write(m, pieces[i].phys, (const u8 *)buf + done, pieces[i].len, snoops(dev));
+			else
+				dmamap_mem_dev_fill(m, pieces[i].phys, c, pieces[i].len, snoops(dev));
+			a += pieces[i].len;
+			left -= pieces[i].len;
+			done += pieces[i].len;
+		}
+	}
 	return 0;
+}
+
+DMAMAP_API int dmamap_dev_read(struct device *dev, dma_addr_t addr, void *dst, size_t len)
+{
+	return bus_access(dev, addr, dst, 0, len, BUS_READ);
 }
 
 DMAMAP_API int dmamap_dev_write(struct device *dev, dma_addr_t addr, const void *src, size_t len)
 {
-	phys_addr_t p;
-	int err = bus_check(dev, src, len, "dmamap_dev_write");
-
-	if (err)
-		return err;
-	dmamap_cache_speculate(dev->dmamap.machine);
-	err = bus_to_phys(dev, addr, len, true, &p, "write");
-	if (err)
-		return err;
-	dmamap_mem_dev_write(dev->dmamap.machine, p, src, len, snoops(dev));
-	return 0;
+	return bus_access(dev, addr, (void *)src, 0, len, BUS_WRITE);
 }
 
 DMAMAP_API int dmamap_dev_fill(struct device *dev, dma_addr_t addr, int c, size_t len)
 {
-	phys_addr_t p;
-	int err = bus_check(dev, &c, len, "dmamap_dev_fill");
-
-	if (err)
-		return err;
-	dmamap_cache_speculate(dev->dmamap.machine);
-	err = bus_to_phys(dev, addr, len, true, &p, "write");
-	if (err)
-		return err;
-	dmamap_mem_dev_fill(dev->dmamap.machine, p, c, len, snoops(dev));
-	return 0;
+	return bus_access(dev, addr, NULL, c, len, BUS_FILL);
 }

@@ -233,8 +233,8 @@ DMAMAP_API int sg_alloc_table_from_pages(struct sg_table *sgt, struct page **pag
 	end = offset + size;
 	if (end < size || end > span || end <= span - PAGE_SIZE) {
 		dmamap_report(NULL, DMAMAP_REPORT_BAD_INPUT, NULL, NULL, 0,
-			      "sg_alloc_table_from_pages: %u bytes at offset %u do not end in the last of %u pages",
-			      (unsigned)DM_MIN(size, (unsigned long)UINT_MAX), offset, n_pages);
+			      "sg_alloc_table_from_pages: %lu bytes at offset %u do not end in the last of %u pages",
+			      size, offset, n_pages);
 		return -EINVAL;
 	}
 	for (i = 0; i < n_pages; i++) {

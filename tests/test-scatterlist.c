@@ -89,11 +89,13 @@ static void chain3_init(struct chain3 *ch)
 
 static void test_init_table_marks_only_last(void **state)
 {
-	struct scatterlist sgl[5];
+	struct scatterlist sgl[6];   /* one spare slot: init must not touch it */
 
 	(void)state;
 	memset(sgl, 0xff, sizeof(sgl));
 	sg_init_table(sgl, 5);
+	assert_int_equal(sgl[5].page_link, ~0UL);
+	assert_int_equal(sgl[5].length, ~0U);
 	for (unsigned i = 0; i < 5; i++) {
 		assert_int_equal(sgl[i].page_link, i == 4 ? SG_END_BIT : 0);
 		assert_int_equal(sgl[i].offset, 0);

@@ -19,5 +19,8 @@
 #include <dmamap/scatterlist.h>
 #include <dmamap/dma-mapping.h>
 #include <dmamap/dmapool.h>
+#include <dmamap/dmabounce.h>
+#include <dmamap/iommu.h>
+#include <dmamap/dma-iommu.h>
 
 #endif /* DMAMAP_DMAMAP_H */

@@ -24,7 +24,7 @@ struct scatterlist {
 
 struct sg_table {
 	struct scatterlist *sgl;  /* the list */
-	unsigned int nents;       /* entries mapped (set by the caller after dma_map_sg) */
+	unsigned int nents;       /* entries mapped: orig_nents after sg_alloc_table; store dma_map_sg()'s result here */
 	unsigned int orig_nents;  /* entries in the list */
 };
 

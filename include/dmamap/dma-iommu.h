@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The ARM IOMMU mapper: a device behind its own IOMMU gets an ops set that
+ * allocates bus addresses (IOVAs) from a mapping's address space and maps
+ * scattered pages there, so they look contiguous to the device, without the
+ * driver knowing.
+ */
+#ifndef DMAMAP_DMA_IOMMU_H
+#define DMAMAP_DMA_IOMMU_H
+
+#include <dmamap/types.h>
+
+DMAMAP_BEGIN_DECLS
+
+struct iommu_domain;
+struct dmamap_iova;
+
+struct dma_iommu_mapping {
+	struct iommu_domain *domain;   /* the translation domain */
+	struct dmamap_iova *iova;      /* the bus-address allocator (<dmamap/iova.h>) */
+	dma_addr_t base;               /* first bus address */
+	size_t size;                   /* bytes of bus address space */
+	unsigned int order;            /* allocation granule: PAGE_SIZE << order */
+	/* library-private */
+	struct dmamap_machine *machine;
+	int kref;                      /* references (use create/attach/detach/release) */
+};
+
+/**
+ * arm_iommu_create_mapping() - a bus address space with its own IOMMU domain
+ * @m: the machine
+ * @base: first bus address, granule aligned (0 is valid)
+ * @size: bytes, a non-zero multiple of the granule; base + size must not overflow
+ * @order: granule order (0..20): IOVAs are allocated in units of PAGE_SIZE << order
+ *
+ * The caller holds one reference; arm_iommu_release_mapping() drops it.
+ * Return: the mapping, or ERR_PTR(-EINVAL) for bad arguments, ERR_PTR(-ENOMEM).
+ */
+DMAMAP_API struct dma_iommu_mapping *arm_iommu_create_mapping(struct dmamap_machine *m, dma_addr_t base, size_t size,
+							       int order);
+
+/**
+ * arm_iommu_release_mapping() - drop a reference; the last one frees the
+ * mapping, its domain and its allocator. NULL and ERR_PTR values are ignored.
+ */
+DMAMAP_API void arm_iommu_release_mapping(struct dma_iommu_mapping *mapping);
+
+/**
+ * arm_iommu_attach_device() - put @dev behind @mapping
+ *
+ * Attaches the device to the mapping's domain, takes a reference on the
+ * mapping and installs the IOMMU ops set.
+ * Return: 0; -EINVAL (bad device or mapping, or a mapping of another
+ * machine), -EBUSY (already attached), or the domain's error.
+ */
+DMAMAP_API DMAMAP_MUST_CHECK int arm_iommu_attach_device(struct device *dev, struct dma_iommu_mapping *mapping);
+
+/**
+ * arm_iommu_detach_device() - take @dev from behind its mapping
+ *
+ * Restores the default ops, detaches from the domain and drops the reference.
+ * A device that is not attached is reported.
+ */
+DMAMAP_API void arm_iommu_detach_device(struct device *dev);
+
+DMAMAP_END_DECLS
+
+#endif /* DMAMAP_DMA_IOMMU_H */

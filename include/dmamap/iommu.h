@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A simulated IOMMU: translation domains with a multi-level page table
+ * (4 KiB granule, 2 MiB and 1 GiB blocks where a mapping is aligned and large
+ * enough), the kernel's iommu_* calls, and faults. A device attached to a
+ * domain reaches memory only through it: dmamap_dev_read/write translate
+ * every access, and a missing entry, or a write through a read-only one,
+ * faults: the domain's handler is called, the fault recorded and reported,
+ * and the access fails with -EFAULT.
+ */
+#ifndef DMAMAP_IOMMU_H
+#define DMAMAP_IOMMU_H
+
+#include <dmamap/types.h>
+
+DMAMAP_BEGIN_DECLS
+
+#define IOMMU_READ (1 << 0)
+#define IOMMU_WRITE (1 << 1)
+
+#define IOMMU_FAULT_READ 0x0
+#define IOMMU_FAULT_WRITE 0x1
+
+/* IOVAs a domain can translate: [0, 2^48). */
+#define DMAMAP_IOMMU_IOVA_BITS 48
+
+struct iommu_domain;
+
+typedef int (*iommu_fault_handler_t)(struct iommu_domain *domain, struct device *dev, unsigned long iova, int flags,
+				     void *token);
+
+/**
+ * iommu_domain_alloc() - a new, empty translation domain on machine @m
+ * Return: the domain (free with iommu_domain_free()), or NULL when host memory
+ * or an injected DMAMAP_FAULT_IOMMU_PGTABLE / DMAMAP_FAULT_HOST_ALLOC fails it.
+ */
+DMAMAP_API struct iommu_domain *iommu_domain_alloc(struct dmamap_machine *m);
+
+/**
+ * iommu_domain_free() - free a domain and its page tables; NULL is ignored
+ *
+ * Devices still attached are reported (DMAMAP_REPORT_API_MISUSE) and detached.
+ */
+DMAMAP_API void iommu_domain_free(struct iommu_domain *domain);
+
+/**
+ * iommu_attach_device() - route @dev's bus accesses through @domain
+ * Return: 0; -EINVAL (NULL or uninitialised device, a device of another
+ * machine), -EBUSY (already attached to a domain).
+ */
+DMAMAP_API DMAMAP_MUST_CHECK int iommu_attach_device(struct iommu_domain *domain, struct device *dev);
+
+/** iommu_detach_device() - undo iommu_attach_device(); a device not attached to @domain is reported. */
+DMAMAP_API void iommu_detach_device(struct iommu_domain *domain, struct device *dev);
+
+/**
+ * iommu_map() - map [@iova, @iova + @size) to [@paddr, @paddr + @size)
+ * @domain: the domain
+ * @iova: page aligned, below 2^DMAMAP_IOMMU_IOVA_BITS
+ * @paddr: page aligned; the range must be RAM of the domain's machine
+ * @size: a non-zero page multiple
+ * @prot: IOMMU_READ and/or IOMMU_WRITE (at least one)
+ *
+ * Blocks are used where iova and paddr are aligned to them and the range
+ * covers them. Return: 0; -EINVAL (bad alignment, range or prot), -EEXIST
+ * (some page of the range is already mapped), -ENOMEM (a table page could
+ * not be allocated). On error nothing is mapped.
+ */
+DMAMAP_API DMAMAP_MUST_CHECK int iommu_map(struct iommu_domain *domain, unsigned long iova, phys_addr_t paddr,
+					    size_t size, int prot);
+
+/**
+ * iommu_unmap() - unmap [@iova, @iova + @size)
+ *
+ * Unmapping stops at the first page that is not mapped (a hole unmaps
+ * nothing). A block only partly covered is split, so the rest stays mapped.
+ * Return: bytes unmapped (0 for a hole at @iova, misaligned arguments, or when
+ * splitting a block needs a table page that cannot be had).
+ */
+DMAMAP_API size_t iommu_unmap(struct iommu_domain *domain, unsigned long iova, size_t size);
+
+/** iommu_iova_to_phys() - the physical address @iova translates to, or 0 when unmapped. */
+DMAMAP_API phys_addr_t iommu_iova_to_phys(struct iommu_domain *domain, unsigned long iova);
+
+/**
+ * iommu_set_fault_handler() - call @handler on each fault in @domain
+ * @handler: called with the faulting device, iova and IOMMU_FAULT_READ/WRITE;
+ *           NULL removes it. Its return value is ignored: the access fails.
+ * @token: passed to @handler
+ */
+DMAMAP_API void iommu_set_fault_handler(struct iommu_domain *domain, iommu_fault_handler_t handler, void *token);
+
+struct dmamap_iommu_stats {
+	unsigned long table_pages;      /* page-table pages in use (the root included) */
+	unsigned long mapped_bytes;     /* bytes currently mapped */
+	unsigned long block_entries;    /* 2 MiB / 1 GiB block entries in use */
+	unsigned long faults;           /* faults so far */
+	unsigned long last_fault_iova;
+	int last_fault_flags;           /* IOMMU_FAULT_READ/WRITE of the last fault */
+	unsigned long attached_devices;
+};
+
+/** dmamap_iommu_stats() - read @domain's counters into @st. */
+DMAMAP_API void dmamap_iommu_stats(struct iommu_domain *domain, struct dmamap_iommu_stats *st);
+
+DMAMAP_END_DECLS
+
+#endif /* DMAMAP_IOMMU_H */
