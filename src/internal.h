@@ -304,6 +304,8 @@ int dmamap_vmregion_map(struct dmamap_machine *m, struct dmamap_vmregion *r, siz
 void dmamap_vmregion_free(struct dmamap_machine *m, struct dmamap_vmregion *r);
 
 void dmamap_vmas_fini(struct dmamap_machine *m);
+/* Unmap the pages of @vma in [addr, addr + size) (page aligned, inside the vma): what zap_page_range does. */
+void dmamap_vma_zap(struct vm_area_struct *vma, unsigned long addr, size_t size);
 
 /*
  * Host aliases: map @count frames from @pfn at host address @addr (inside a
@@ -402,6 +404,11 @@ void dmamap_arm_cpu_to_dev(struct dmamap_machine *m, phys_addr_t phys, size_t si
 void dmamap_arm_dev_to_cpu(struct dmamap_machine *m, phys_addr_t phys, size_t size, int dir);
 /* Zero a linear-map range through the cache and push the zeroes to RAM (__dma_clear_buffer). */
 void dmamap_arm_clear_buffer(struct dmamap_machine *m, phys_addr_t phys, size_t size);
+
+/* ---------------------------------------------------------------- iova */
+
+/* Whether [addr, addr + size) is exactly one live allocation of @a (what a free would accept). */
+bool dmamap_iova_owns(struct dmamap_iova *a, dma_addr_t addr, size_t size);
 
 /* -------------------------------------------------------------- iommu */
 

@@ -262,11 +262,47 @@ DMAMAP_API dma_addr_t dmamap_iova_alloc(struct dmamap_iova *a, size_t size)
 	return a->base + ((dma_addr_t)first << a->gshift);
 }
 
+/*
+ * Why [addr, addr + size) is not exactly one live allocation, or NULL when it
+ * is. first and count receive its granules, len the length of the allocation
+ * found at addr (0 if none). Lock held.
+ */
+static const char *free_refusal(const struct dmamap_iova *a, dma_addr_t addr, size_t size, unsigned long *first,
+				unsigned long *count, unsigned long *len)
+{
+	u64 off = addr - a->base;
+
+	*count = granules_for(a, size);
+	*first = (unsigned long)(off >> a->gshift);
+	*len = 0;
+	if (addr < a->base || off >= (u64)a->size)
+		return "outside the space";
+	if (off & (((u64)1 << a->gshift) - 1))
+		return "not granule aligned";
+	if (*count == 0)
+		return "zero size";
+	if (!bit_test(a->head, *first))
+		return bit_test(a->used, *first) ? "inside an allocation, not at its start" : "not allocated";
+	if ((*len = allocation_length(a, *first)) != *count)
+		return "size does not match the allocation";
+	return NULL;
+}
+
+bool dmamap_iova_owns(struct dmamap_iova *a, dma_addr_t addr, size_t size)
+{
+	unsigned long first, count, len;
+	const char *why;
+
+	pthread_mutex_lock(&a->lock);
+	why = free_refusal(a, addr, size, &first, &count, &len);
+	pthread_mutex_unlock(&a->lock);
+	return why == NULL;
+}
+
 DMAMAP_API void dmamap_iova_free(struct dmamap_iova *a, dma_addr_t addr, size_t size)
 {
 	unsigned long first, count, len = 0;
 	const char *why = NULL;
-	u64 off;
 
 	if (!a) {
 		dmamap_report(NULL, DMAMAP_REPORT_IOVA_MISUSE, NULL, NULL, 0,
@@ -274,22 +310,8 @@ DMAMAP_API void dmamap_iova_free(struct dmamap_iova *a, dma_addr_t addr, size_t 
 		return;
 	}
 
-	off = addr - a->base;
-	count = granules_for(a, size);
-	first = (unsigned long)(off >> a->gshift);
-
 	pthread_mutex_lock(&a->lock);
-	if (addr < a->base || off >= (u64)a->size)
-		why = "outside the space";
-	else if (off & (((u64)1 << a->gshift) - 1))
-		why = "not granule aligned";
-	else if (count == 0)
-		why = "zero size";
-	else if (!bit_test(a->head, first))
-		why = bit_test(a->used, first) ? "inside an allocation, not at its start" : "not allocated";
-	else if ((len = allocation_length(a, first)) != count)
-		why = "size does not match the allocation";
-
+	why = free_refusal(a, addr, size, &first, &count, &len);
 	if (why) {
 		a->refused_frees++;
 		pthread_mutex_unlock(&a->lock);

@@ -148,6 +148,23 @@ static int vma_map(struct vm_area_struct *vma, unsigned long addr, unsigned long
 	return err;
 }
 
+void dmamap_vma_zap(struct vm_area_struct *vma, unsigned long addr, size_t size)
+{
+	struct dmamap_vma_private *priv = vma->dmamap;
+	struct dmamap_machine *m = priv->machine;
+	size_t first = (addr - vma->vm_start) >> PAGE_SHIFT, n = size >> PAGE_SHIFT;
+
+	pthread_mutex_lock(&m->obj_lock);
+	for (size_t i = first; i < first + n; i++) {
+		if (priv->pte_prot[i]) {
+			dm_host_unmap((void *)(vma->vm_start + (i << PAGE_SHIFT)), PAGE_SIZE);
+			priv->pte_prot[i] = 0;
+			priv->pte_pfn[i] = 0;
+		}
+	}
+	pthread_mutex_unlock(&m->obj_lock);
+}
+
 DMAMAP_API int remap_pfn_range(struct vm_area_struct *vma, unsigned long addr, unsigned long pfn, unsigned long size,
 			       pgprot_t prot)
 {

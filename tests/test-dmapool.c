@@ -363,6 +363,41 @@ static void test_boundary_is_in_bus_terms(void **state)
 	assert_int_equal(nfree_pages(f->m), f->base_free);
 }
 
+/*
+ * An alignment above a page that the bus address cannot share with the CPU
+ * address (an 8 KiB-aligned CPU mapping of memory whose bus address is 4 KiB
+ * off): no block can honour it on both sides, so the allocation fails
+ * cleanly instead of handing out a block misaligned for the device.
+ */
+static void test_unsatisfiable_bus_alignment_fails_cleanly(void **state)
+{
+	struct fx *f = *state;
+	struct dma_pool *pool;
+	struct capture c;
+	dma_addr_t h = 0;
+	void *p;
+
+	f->dev.dma_pfn_offset = 1;
+	pool = mkpool(f, 64, 8192, 0);
+	capture_start(&c, f->m);
+	p = dma_pool_alloc(pool, GFP_KERNEL, &h);
+	capture_stop(f->m);
+	if (p) {
+		/* only acceptable if both sides are aligned after all */
+		assert_int_equal(h % 8192, 0);
+		assert_int_equal((uintptr_t)p % 8192, 0);
+		dma_pool_free(pool, p, h);
+	} else {
+		assert_int_equal(h, DMA_MAPPING_ERROR);
+		assert_int_equal(c.reports, 0);
+		assert_true(c.messages >= 1); /* but it says why */
+		assert_int_equal(stats_of(pool).pages, 0);
+	}
+	dma_pool_destroy(pool);
+	f->dev.dma_pfn_offset = 0;
+	assert_int_equal(nfree_pages(f->m), f->base_free);
+}
+
 static int cmp_addr(const void *a, const void *b)
 {
 	uintptr_t x = *(const uintptr_t *)a, y = *(const uintptr_t *)b;
@@ -1019,7 +1054,7 @@ static void test_two_threads_share_a_pool(void **state)
 	memset(&sh, 0, sizeof(sh));
 	sh.f = f;
 	sh.pool = mkpool(f, BLOCK, 0, 0);
-	sh.iterations = under_valgrind() ? 300 : 3000;
+	sh.iterations = under_valgrind() ? 300 : 20000;
 	pthread_mutex_init(&sh.lock, NULL);
 	atomic_init(&sh.errors, 0);
 	atomic_init(&sh.alloc_failures, 0);
@@ -1051,6 +1086,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_blocks_are_aligned_on_both_sides, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_blocks_never_cross_the_boundary, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_boundary_is_in_bus_terms, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unsatisfiable_bus_alignment_fails_cleanly, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_blocks_are_distinct_and_disjoint, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cpu_and_device_see_each_other_at_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_coherent_device, setup, teardown),

@@ -1,1 +1,306 @@
-int main(void) { return 0; }
+/* SPDX-License-Identifier: MIT */
+/*
+ * Every public function links from the SHARED library, with only the public
+ * headers: each function declared DMAMAP_API in the headers <dmamap/dmamap.h>
+ * brings in has its address taken here, is non-NULL, and is a dynamic symbol
+ * exported by libdmamap.so itself (so nothing public was left hidden). Then
+ * one real call sequence through the shared library.
+ *
+ * When a public header gains a function, add it to the table below.
+ */
+#include <dlfcn.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <dmamap/dmamap.h>
+
+struct export {
+	const char *name;
+	void (*fn)(void);
+};
+
+#define F(name) { #name, (void (*)(void))(name) }
+
+static const struct export functions[] = {
+	/* <dmamap/log.h> */
+	F(dmamap_set_log_handler),
+	F(dmamap_set_log_level),
+	F(dmamap_set_strict),
+	F(dmamap_report_count),
+	F(dmamap_report_count_kind),
+	F(dmamap_report_kind_name),
+	F(dmamap_dev_printk),
+	/* <dmamap/machine.h> */
+	F(dmamap_machine_config_init),
+	F(dmamap_machine_create),
+	F(dmamap_machine_destroy),
+	F(dmamap_machine_current),
+	F(dmamap_machine_set_current),
+	F(dmamap_machine_get_config),
+	F(dmamap_machine_of),
+	F(dmamap_fault_inject),
+	F(dmamap_fault_attempts),
+	F(dmamap_fault_injected),
+	/* <dmamap/page.h> */
+	F(dmamap_alloc_pages),
+	F(dmamap_free_pages),
+	F(alloc_pages),
+	F(alloc_page),
+	F(__free_pages),
+	F(__free_page),
+	F(__get_free_pages),
+	F(get_zeroed_page),
+	F(free_pages),
+	F(free_page),
+	F(split_page),
+	F(get_page),
+	F(put_page),
+	F(page_count),
+	F(page_address),
+	F(page_to_pfn),
+	F(page_to_phys),
+	F(virt_addr_valid),
+	F(virt_to_phys),
+	F(virt_to_page),
+	F(dmamap_pfn_to_page),
+	F(dmamap_phys_to_page),
+	F(dmamap_phys_to_virt),
+	F(dmamap_pfn_valid),
+	F(pfn_to_page),
+	F(phys_to_page),
+	F(phys_to_virt),
+	F(pfn_valid),
+	F(dmamap_page_stats),
+	/* <dmamap/cache.h> */
+	F(dmamap_cache_set_ops),
+	F(dmamap_cache_get_ops),
+	F(dmac_map_area),
+	F(dmac_unmap_area),
+	F(dmac_flush_range),
+	F(outer_clean_range),
+	F(outer_inv_range),
+	F(outer_flush_range),
+	F(dmamap_cache_clean),
+	F(dmamap_cache_inv),
+	F(dmamap_cache_flush),
+	F(dmamap_cache_line_state),
+	F(dmamap_cache_speculate),
+	F(dmamap_cache_set_prefetch_rate),
+	F(dmamap_cache_get_stats),
+	F(dmamap_cache_reset_stats),
+	/* <dmamap/mm.h> */
+	F(dmamap_vma_create),
+	F(dmamap_vma_destroy),
+	F(remap_pfn_range),
+	F(vm_insert_page),
+	F(dmamap_vma_pte),
+	F(dmamap_consistent_pte),
+	F(dmamap_consistent_contains),
+	F(dmamap_consistent_stats),
+	/* <dmamap/device.h> */
+	F(dmamap_device_init),
+	F(dmamap_device_release),
+	F(dev_name),
+	F(dmamap_dev_machine),
+	F(dmamap_dev_read),
+	F(dmamap_dev_write),
+	F(dmamap_dev_fill),
+	/* <dmamap/iova.h> */
+	F(dmamap_iova_create),
+	F(dmamap_iova_destroy),
+	F(dmamap_iova_alloc),
+	F(dmamap_iova_free),
+	F(dmamap_iova_set_max_align),
+	F(dmamap_iova_stats),
+	F(dmamap_iova_is_allocated),
+	/* <dmamap/scatterlist.h> */
+	F(sg_init_table),
+	F(sg_init_one),
+	F(sg_set_buf),
+	F(sg_chain),
+	F(sg_nents),
+	F(sg_last),
+	F(sg_virt),
+	F(sg_phys),
+	F(sg_alloc_table),
+	F(sg_free_table),
+	F(sg_alloc_table_from_pages),
+	F(sg_copy_from_buffer),
+	F(sg_copy_to_buffer),
+	/* <dmamap/dma-mapping.h> */
+	F(get_dma_ops),
+	F(set_dma_ops),
+	F(dmamap_map_single_attrs),
+	F(dmamap_unmap_single_attrs),
+	F(dmamap_map_page_attrs),
+	F(dmamap_unmap_page_attrs),
+	F(dmamap_map_sg_attrs),
+	F(dmamap_unmap_sg_attrs),
+	F(dmamap_sync_single_for_cpu),
+	F(dmamap_sync_single_for_device),
+	F(dmamap_sync_sg_for_cpu),
+	F(dmamap_sync_sg_for_device),
+	F(dmamap_alloc_attrs),
+	F(dmamap_free_attrs),
+	F(dmamap_mmap_attrs),
+	F(dmamap_get_sgtable_attrs),
+	F(dmamap_mapping_error),
+	F(dma_supported),
+	F(dma_set_mask),
+	F(dma_set_coherent_mask),
+	F(dma_set_mask_and_coherent),
+	F(dma_get_mask),
+	F(dma_get_max_seg_size),
+	F(dma_set_max_seg_size),
+	F(dma_get_seg_boundary),
+	F(dma_set_seg_boundary),
+	F(dma_declare_coherent_memory),
+	F(dma_release_declared_memory),
+	F(dmamap_contiguous_reserve),
+	F(dmamap_coherent_stats),
+	/* <dmamap/dmapool.h> */
+	F(dma_pool_create),
+	F(dma_pool_destroy),
+	F(dma_pool_alloc),
+	F(dma_pool_zalloc),
+	F(dma_pool_free),
+	F(dmamap_dma_pool_stats),
+};
+
+/* Data the headers declare DMAMAP_API extern. */
+static const struct {
+	const char *name;
+	const void *addr;
+} data[] = {
+	{ "dmamap_default_cache_ops", &dmamap_default_cache_ops },
+	{ "arm_dma_ops", &arm_dma_ops },
+};
+
+/* The static inline helpers of the headers compile and link against the shared library's declarations too. */
+static const struct export inlines[] = {
+	F(get_order),
+	F(valid_dma_direction),
+	F(gfpflags_allow_blocking),
+	F(ERR_PTR),
+	F(PTR_ERR),
+	F(IS_ERR),
+	F(IS_ERR_OR_NULL),
+	F(PageFlag),
+	F(dev_set_drvdata),
+	F(dev_get_drvdata),
+};
+
+static void *library(void)
+{
+	void *h = dlopen("libdmamap.so.0", RTLD_NOW | RTLD_NOLOAD);
+
+	if (!h) {
+		/* find it by one of its own symbols */
+		Dl_info info;
+
+		assert_true(dladdr((void *)(uintptr_t)&dmamap_machine_create, &info) != 0);
+		h = dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD);
+	}
+	assert_non_null(h);
+	return h;
+}
+
+static void test_every_function_is_exported(void **state)
+{
+	void *lib = library();
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(functions) / sizeof(functions[0]); i++) {
+		void *sym;
+
+		print_message("%s\n", functions[i].name);
+		assert_non_null(functions[i].fn);
+		sym = dlsym(lib, functions[i].name);
+		if (!sym)
+			fail_msg("%s is declared in a public header but not exported by libdmamap.so", functions[i].name);
+		/* no two entries alike */
+		for (size_t j = 0; j < i; j++) {
+			assert_string_not_equal(functions[i].name, functions[j].name);
+			assert_true(functions[i].fn != functions[j].fn);
+		}
+	}
+	for (size_t i = 0; i < sizeof(data) / sizeof(data[0]); i++) {
+		assert_non_null(data[i].addr);
+		if (!dlsym(lib, data[i].name))
+			fail_msg("%s is declared in a public header but not exported by libdmamap.so", data[i].name);
+	}
+	for (size_t i = 0; i < sizeof(inlines) / sizeof(inlines[0]); i++)
+		assert_non_null(inlines[i].fn);
+	dlclose(lib);
+}
+
+/* What the library keeps hidden stays hidden: internal functions are not exported. */
+static void test_internals_are_hidden(void **state)
+{
+	static const char *const internal[] = {
+		"dmamap_report", "dmamap_logv", "dmamap_vmregion_alloc", "dm_cpu_store", "dmamap_should_fail",
+		"dmamap_page_alloc_init", "dmamap_registry_lookup", "dmamap_zalloc",
+	};
+	void *lib = library();
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(internal) / sizeof(internal[0]); i++)
+		if (dlsym(lib, internal[i]))
+			fail_msg("internal function %s is exported", internal[i]);
+	dlclose(lib);
+}
+
+static void test_real_call_sequence(void **state)
+{
+	struct dmamap_machine_config cfg;
+	struct dmamap_machine *m;
+	struct dmamap_page_stats st0, st;
+	struct page *p;
+	unsigned char *va;
+	(void)state;
+
+	dmamap_machine_config_init(&cfg);
+	cfg.ram_size = 16u << 20;
+	cfg.consistent_size = 2u << 20;
+	m = dmamap_machine_create(&cfg);
+	assert_non_null(m);
+	dmamap_page_stats(m, &st0);
+
+	p = dmamap_alloc_pages(m, GFP_KERNEL | __GFP_ZERO, 1);
+	assert_non_null(p);
+	va = page_address(p);
+	assert_non_null(va);
+	assert_ptr_equal(dmamap_machine_of(va), m);
+	assert_int_equal(virt_to_phys(va), page_to_phys(p));
+	assert_int_equal(page_to_phys(p) % (2 * PAGE_SIZE), 0);
+	for (size_t i = 0; i < 2 * PAGE_SIZE; i++)
+		assert_int_equal(va[i], 0);
+	memset(va, 0x5a, 2 * PAGE_SIZE);
+	dmamap_page_stats(m, &st);
+	assert_int_equal(st.free_pages[DMAMAP_ZONE_DMA] + st.free_pages[DMAMAP_ZONE_NORMAL],
+			 st0.free_pages[DMAMAP_ZONE_DMA] + st0.free_pages[DMAMAP_ZONE_NORMAL] - 2);
+	dmamap_free_pages(p, 1);
+	dmamap_page_stats(m, &st);
+	assert_int_equal(st.free_pages[DMAMAP_ZONE_DMA] + st.free_pages[DMAMAP_ZONE_NORMAL],
+			 st0.free_pages[DMAMAP_ZONE_DMA] + st0.free_pages[DMAMAP_ZONE_NORMAL]);
+	assert_int_equal(st.allocations, 1);
+	assert_int_equal(st.frees, 1);
+	assert_int_equal(dmamap_report_count(m), 0);
+	dmamap_machine_destroy(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_every_function_is_exported),
+		cmocka_unit_test(test_internals_are_hidden),
+		cmocka_unit_test(test_real_call_sequence),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

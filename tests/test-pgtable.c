@@ -58,7 +58,7 @@ static int teardown(void **state)
 static struct device *dev_of(struct fx *f)
 {
 	if (!f->dev_live) {
-		assert_int_equal(dmamap_device_init(dev_of(f), f->m, "pgdev"), 0);
+		assert_int_equal(dmamap_device_init(&f->dev, f->m, "pgdev"), 0);
 		f->dev_live = true;
 	}
 	return &f->dev;

@@ -1,0 +1,737 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The ARM IOMMU mapper (arm_iommu_*): a dma_map_ops set that gives a device
+ * bus addresses from its mapping's IOVA space and maps pages there through
+ * the mapping's IOMMU domain.
+ *
+ * Every operation validates and allocates everything before it changes
+ * anything visible, and unwinds what it did on failure: IOVA, page-table
+ * entries, pages, kernel and user mappings. The IOVA of a streaming mapping
+ * of n bytes at page offset o covers PAGE_ALIGN(o + n) bytes; the handle is
+ * that IOVA + o, so an unmap (which passes the same size) finds exactly the
+ * range allocated. Device permissions follow the direction: a TO_DEVICE
+ * mapping is read-only to the device, FROM_DEVICE write-only.
+ */
+#include <stdio.h>
+
+#include "internal.h"
+
+static const struct dma_map_ops iommu_ops;
+
+/* A coherent allocation made by the mapper, found again by its IOVA. */
+struct iommu_buffer {
+	dma_addr_t iova;
+	size_t size;                 /* page aligned */
+	void *cpu_addr;              /* kernel mapping, or the pages array as cookie */
+	struct page **pages;
+	struct dmamap_vmregion *region;
+	struct iommu_buffer *next;
+};
+
+/* The mapping's private part, behind the public struct. */
+struct mapping_priv {
+	struct dma_iommu_mapping pub;
+	pthread_mutex_t lock;        /* the buffer list */
+	struct iommu_buffer *buffers;
+};
+
+static struct mapping_priv *priv_of(struct dma_iommu_mapping *mapping)
+{
+	return container_of(mapping, struct mapping_priv, pub);
+}
+
+static struct dma_iommu_mapping *dev_mapping(struct device *dev)
+{
+	return dev->archdata.mapping;
+}
+
+static int dir_prot(int dir)
+{
+	switch (dir) {
+	case DMA_TO_DEVICE:
+		return IOMMU_READ;
+	case DMA_FROM_DEVICE:
+		return IOMMU_WRITE;
+	default:
+		return IOMMU_READ | IOMMU_WRITE;
+	}
+}
+
+static dma_addr_t alloc_iova(struct dma_iommu_mapping *mapping, size_t size)
+{
+	if (dmamap_should_fail(mapping->machine, DMAMAP_FAULT_IOVA))
+		return DMA_MAPPING_ERROR;
+	return dmamap_iova_alloc(mapping->iova, size);
+}
+
+/* Cache maintenance over [iova, iova + size) of a live mapping, page by page through the domain. */
+static void maintain_iova(struct device *dev, dma_addr_t iova, size_t size, int dir, bool to_device)
+{
+	struct dmamap_machine *m = dm_dev_machine(dev);
+	struct iommu_domain *domain = dev_mapping(dev)->domain;
+
+	while (size) {
+		size_t chunk = DM_MIN(size, PAGE_SIZE - (size_t)(iova & ~PAGE_MASK));
+		phys_addr_t phys = iommu_iova_to_phys(domain, (unsigned long)(iova & PAGE_MASK));
+
+		if (phys) {
+			phys += iova & ~PAGE_MASK;
+			if (to_device)
+				dmamap_arm_cpu_to_dev(m, phys, chunk, dir);
+			else
+				dmamap_arm_dev_to_cpu(m, phys, chunk, dir);
+		}
+		iova += chunk;
+		size -= chunk;
+	}
+}
+
+static bool maintain(struct device *dev, struct dma_attrs *attrs)
+{
+	return !dm_dev_coherent(dev) && !dma_get_attr(DMA_ATTR_SKIP_CPU_SYNC, attrs);
+}
+
+DMAMAP_PRINTF(2, 3)
+static void misuse(struct device *dev, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	dmamap_logv(dm_dev_machine(dev), DMAMAP_LOG_ERR, DMAMAP_REPORT_API_MISUSE, dev->dmamap.name, NULL, 0, fmt, ap);
+	va_end(ap);
+}
+
+/* ------------------------------------------------------------ streaming */
+
+static dma_addr_t iommu_map_page(struct device *dev, struct page *page, unsigned long offset, size_t size,
+				 enum dma_data_direction dir, struct dma_attrs *attrs)
+{
+	struct dma_iommu_mapping *mapping = dev_mapping(dev);
+	size_t len;
+	dma_addr_t iova;
+
+	page += offset >> PAGE_SHIFT;
+	offset &= ~PAGE_MASK;
+	len = PAGE_ALIGN(offset + size);
+	iova = alloc_iova(mapping, len);
+	if (iova == DMA_MAPPING_ERROR) {
+		dmamap_log(mapping->machine, DMAMAP_LOG_WARN, dev->dmamap.name, "IOVA space exhausted (%#zx bytes)", len);
+		return DMA_MAPPING_ERROR;
+	}
+	if (iommu_map(mapping->domain, (unsigned long)iova, page_to_phys(page), len, dir_prot((int)dir))) {
+		dmamap_iova_free(mapping->iova, iova, len);
+		return DMA_MAPPING_ERROR;
+	}
+	if (maintain(dev, attrs))
+		dmamap_arm_cpu_to_dev(mapping->machine, page_to_phys(page) + offset, size, (int)dir);
+	return iova + offset;
+}
+
+/* Tear down the IOVA range of a streaming mapping or segment: page tables, then the IOVA. */
+static void remove_mapping(struct dma_iommu_mapping *mapping, dma_addr_t iova, size_t len)
+{
+	iommu_unmap(mapping->domain, (unsigned long)iova, len);
+	dmamap_iova_free(mapping->iova, iova, len);
+}
+
+static void iommu_unmap_page(struct device *dev, dma_addr_t handle, size_t size, enum dma_data_direction dir,
+			     struct dma_attrs *attrs)
+{
+	struct dma_iommu_mapping *mapping = dev_mapping(dev);
+	dma_addr_t iova = handle & PAGE_MASK;
+	size_t len = PAGE_ALIGN((handle & ~PAGE_MASK) + size);
+
+	if (!dmamap_iova_owns(mapping->iova, iova, len)) {
+		misuse(dev, "dma_unmap of %#llx+%#zx: not a live mapping of this device (or not its size)",
+		       (unsigned long long)handle, size);
+		return;
+	}
+	if (maintain(dev, attrs))
+		maintain_iova(dev, handle, size, (int)dir, false);
+	remove_mapping(mapping, iova, len);
+}
+
+static bool sync_ok(struct device *dev, dma_addr_t handle, size_t size)
+{
+	struct dma_iommu_mapping *mapping = dev_mapping(dev);
+
+	for (dma_addr_t a = handle & PAGE_MASK; a < handle + size; a += PAGE_SIZE) {
+		if (!dmamap_iova_is_allocated(mapping->iova, a) || !iommu_iova_to_phys(mapping->domain, (unsigned long)a)) {
+			misuse(dev, "dma_sync of %#llx+%#zx: %#llx is not mapped for this device",
+			       (unsigned long long)handle, size, (unsigned long long)a);
+			return false;
+		}
+	}
+	return true;
+}
+
+static void iommu_sync_single_for_cpu(struct device *dev, dma_addr_t handle, size_t size,
+				      enum dma_data_direction dir)
+{
+	if (sync_ok(dev, handle, size) && maintain(dev, NULL))
+		maintain_iova(dev, handle, size, (int)dir, false);
+}
+
+static void iommu_sync_single_for_device(struct device *dev, dma_addr_t handle, size_t size,
+					 enum dma_data_direction dir)
+{
+	if (sync_ok(dev, handle, size) && maintain(dev, NULL))
+		maintain_iova(dev, handle, size, (int)dir, true);
+}
+
+/* --------------------------------------------------------- scatterlists */
+
+/* An entry's first page and in-page offset, normalised so offset < PAGE_SIZE. */
+static struct page *sg_first_page(struct scatterlist *s, unsigned long *offset)
+{
+	*offset = s->offset & ~PAGE_MASK;
+	return sg_page(s) + (s->offset >> PAGE_SHIFT);
+}
+
+/*
+ * Map @n entries from @start as one IOVA range of @size bytes (counted from
+ * the first entry's page start). Entries after the first start on a page
+ * boundary and each but the last ends on one, so they lie back to back.
+ */
+static int map_chunk(struct device *dev, struct scatterlist *start, int n, size_t size, int dir,
+		     dma_addr_t *iova_out)
+{
+	struct dma_iommu_mapping *mapping = dev_mapping(dev);
+	size_t len = PAGE_ALIGN(size), mapped = 0;
+	struct scatterlist *s = start;
+	dma_addr_t iova;
+
+	iova = alloc_iova(mapping, len);
+	if (iova == DMA_MAPPING_ERROR)
+		return -ENOMEM;
+	for (int i = 0; i < n; i++, s = sg_next(s)) {
+		unsigned long off;
+		struct page *page = sg_first_page(s, &off);
+		size_t plen = PAGE_ALIGN(off + s->length);
+		int err = iommu_map(mapping->domain, (unsigned long)(iova + mapped), page_to_phys(page), plen,
+				    dir_prot(dir));
+
+		if (err) {
+			if (mapped)
+				iommu_unmap(mapping->domain, (unsigned long)iova, mapped);
+			dmamap_iova_free(mapping->iova, iova, len);
+			return err;
+		}
+		mapped += plen;
+	}
+	*iova_out = iova;
+	return 0;
+}
+
+/* Undo segments [0, count) written to the first entries of @sg. */
+static void unmap_segments(struct device *dev, struct scatterlist *sg, int count)
+{
+	struct scatterlist *s;
+	int i;
+
+	for_each_sg(sg, s, count, i) {
+		dma_addr_t iova = sg_dma_address(s) & PAGE_MASK;
+
+		remove_mapping(dev_mapping(dev), iova, PAGE_ALIGN((sg_dma_address(s) & ~PAGE_MASK) + sg_dma_len(s)));
+	}
+}
+
+static int iommu_map_sg(struct device *dev, struct scatterlist *sg, int nents, enum dma_data_direction dir,
+			struct dma_attrs *attrs)
+{
+	unsigned int max = dma_get_max_seg_size(dev);
+	struct scatterlist *s, *start = sg, *dma = sg;
+	unsigned long seg_off;
+	size_t seg_size;
+	int i, n = 0, count = 0;
+
+	for_each_sg(sg, s, nents, i) {
+		s->dma_address = DMA_MAPPING_ERROR;
+		s->dma_length = 0;
+	}
+	sg_first_page(sg, &seg_off);
+	seg_size = 0;
+	for_each_sg(sg, s, nents, i) {
+		unsigned long off;
+
+		sg_first_page(s, &off);
+		/* s continues the segment only if both meet on a page boundary and it stays under max */
+		if (n && (off || (seg_size & ~PAGE_MASK) || seg_size - seg_off + s->length > max)) {
+			dma_addr_t iova;
+
+			if (map_chunk(dev, start, n, seg_size, (int)dir, &iova))
+				goto bad;
+			dma->dma_address = iova + seg_off;
+			dma->dma_length = (unsigned int)(seg_size - seg_off);
+			dma = sg_next(dma);
+			count++;
+			start = s;
+			n = 0;
+			seg_off = off;
+			seg_size = 0;
+		}
+		if (!n)
+			seg_size = off;
+		seg_size += s->length;
+		n++;
+	}
+	{
+		dma_addr_t iova;
+
+		if (map_chunk(dev, start, n, seg_size, (int)dir, &iova))
+			goto bad;
+		dma->dma_address = iova + seg_off;
+		dma->dma_length = (unsigned int)(seg_size - seg_off);
+		count++;
+	}
+	if (maintain(dev, attrs)) {
+		for_each_sg(sg, s, nents, i) {
+			unsigned long off;
+			struct page *page = sg_first_page(s, &off);
+
+			dmamap_arm_cpu_to_dev(dm_dev_machine(dev), page_to_phys(page) + off, s->length, (int)dir);
+		}
+	}
+	return count;
+
+bad:
+	unmap_segments(dev, sg, count);
+	for_each_sg(sg, s, nents, i) {
+		s->dma_address = DMA_MAPPING_ERROR;
+		s->dma_length = 0;
+	}
+	return 0;
+}
+
+static void iommu_unmap_sg(struct device *dev, struct scatterlist *sg, int nents, enum dma_data_direction dir,
+			   struct dma_attrs *attrs)
+{
+	struct dma_iommu_mapping *mapping = dev_mapping(dev);
+	struct scatterlist *s;
+	int i;
+
+	/* every segment must be live before anything is undone */
+	for_each_sg(sg, s, nents, i) {
+		if (sg_dma_len(s) && !dmamap_iova_owns(mapping->iova, sg_dma_address(s) & PAGE_MASK,
+						       PAGE_ALIGN((sg_dma_address(s) & ~PAGE_MASK) + sg_dma_len(s)))) {
+			misuse(dev, "dma_unmap_sg: segment %d (%#llx+%#x) is not a live mapping of this device", i,
+			       (unsigned long long)sg_dma_address(s), sg_dma_len(s));
+			return;
+		}
+	}
+	if (maintain(dev, attrs)) {
+		for_each_sg(sg, s, nents, i) {
+			unsigned long off;
+			struct page *page = sg_first_page(s, &off);
+
+			dmamap_arm_dev_to_cpu(dm_dev_machine(dev), page_to_phys(page) + off, s->length, (int)dir);
+		}
+	}
+	for_each_sg(sg, s, nents, i) {
+		if (sg_dma_len(s))
+			remove_mapping(mapping, sg_dma_address(s) & PAGE_MASK,
+				       PAGE_ALIGN((sg_dma_address(s) & ~PAGE_MASK) + sg_dma_len(s)));
+	}
+}
+
+static void iommu_sync_sg(struct device *dev, struct scatterlist *sg, int nents, int dir, bool to_device)
+{
+	struct scatterlist *s;
+	int i;
+
+	if (!maintain(dev, NULL))
+		return;
+	for_each_sg(sg, s, nents, i) {
+		unsigned long off;
+		struct page *page = sg_first_page(s, &off);
+
+		if (to_device)
+			dmamap_arm_cpu_to_dev(dm_dev_machine(dev), page_to_phys(page) + off, s->length, dir);
+		else
+			dmamap_arm_dev_to_cpu(dm_dev_machine(dev), page_to_phys(page) + off, s->length, dir);
+	}
+}
+
+static void iommu_sync_sg_for_cpu(struct device *dev, struct scatterlist *sg, int nents, enum dma_data_direction dir)
+{
+	iommu_sync_sg(dev, sg, nents, (int)dir, false);
+}
+
+static void iommu_sync_sg_for_device(struct device *dev, struct scatterlist *sg, int nents,
+				     enum dma_data_direction dir)
+{
+	iommu_sync_sg(dev, sg, nents, (int)dir, true);
+}
+
+/* ----------------------------------------------------------- allocations */
+
+static void free_pages_array(struct page **pages, size_t count)
+{
+	for (size_t i = 0; i < count; i++)
+		if (pages[i])
+			dmamap_free_pages(pages[i], 0);
+}
+
+/* Zeroed pages: one contiguous block with FORCE_CONTIGUOUS, else order-0 pages. */
+static struct page **alloc_buffer(struct device *dev, size_t size, gfp_t gfp, struct dma_attrs *attrs)
+{
+	struct dmamap_machine *m = dm_dev_machine(dev);
+	size_t count = size >> PAGE_SHIFT;
+	struct page **pages = dmamap_allocarray(m, count, sizeof(*pages));
+
+	if (!pages)
+		return NULL;
+	gfp &= ~(__GFP_ZERO | __GFP_DMA | __GFP_HIGHMEM); /* behind an IOMMU any page will do */
+	if (dma_get_attr(DMA_ATTR_FORCE_CONTIGUOUS, attrs)) {
+		unsigned order = (unsigned)get_order(size);
+		struct page *page = order < MAX_ORDER ? dmamap_alloc_pages(m, gfp, order) : NULL;
+
+		if (!page)
+			goto fail;
+		split_page(page, order);
+		for (size_t i = count; i < (1UL << order); i++)
+			dmamap_free_pages(page + i, 0);
+		for (size_t i = 0; i < count; i++)
+			pages[i] = page + i;
+	} else {
+		for (size_t i = 0; i < count; i++) {
+			pages[i] = dmamap_alloc_pages(m, gfp, 0);
+			if (!pages[i])
+				goto fail;
+		}
+	}
+	for (size_t i = 0; i < count; i++) {
+		if (dm_dev_coherent(dev))
+			dm_cpu_store(m, page_address(pages[i]), NULL, 0, PAGE_SIZE);
+		else
+			dmamap_arm_clear_buffer(m, page_to_phys(pages[i]), PAGE_SIZE);
+	}
+	return pages;
+
+fail:
+	free_pages_array(pages, count);
+	dmamap_free(pages);
+	return NULL;
+}
+
+/* Map @count pages at consecutive IOVAs from @iova; on failure nothing stays mapped. */
+static int map_pages(struct dma_iommu_mapping *mapping, dma_addr_t iova, struct page **pages, size_t count)
+{
+	size_t done = 0;
+
+	while (done < count) {
+		size_t run = 1;
+		int err;
+
+		while (done + run < count && page_to_pfn(pages[done + run]) == page_to_pfn(pages[done]) + run)
+			run++;
+		err = iommu_map(mapping->domain, (unsigned long)(iova + (done << PAGE_SHIFT)), page_to_phys(pages[done]),
+				run << PAGE_SHIFT, IOMMU_READ | IOMMU_WRITE);
+		if (err) {
+			if (done)
+				iommu_unmap(mapping->domain, (unsigned long)iova, done << PAGE_SHIFT);
+			return err;
+		}
+		done += run;
+	}
+	return 0;
+}
+
+static pgprot_t kernel_prot(struct device *dev, struct dma_attrs *attrs)
+{
+	if (dm_dev_coherent(dev))
+		return PAGE_KERNEL;
+	return dma_get_attr(DMA_ATTR_WRITE_COMBINE, attrs) ? pgprot_writecombine(PAGE_KERNEL)
+							    : pgprot_dmacoherent(PAGE_KERNEL);
+}
+
+static void *iommu_alloc(struct device *dev, size_t size, dma_addr_t *handle, gfp_t gfp, struct dma_attrs *attrs)
+{
+	struct dma_iommu_mapping *mapping = dev_mapping(dev);
+	struct mapping_priv *mp = priv_of(mapping);
+	struct dmamap_machine *m = mapping->machine;
+	size_t count;
+	struct iommu_buffer *buf;
+	dma_addr_t iova;
+
+	size = PAGE_ALIGN(size);
+	count = size >> PAGE_SHIFT;
+	buf = dmamap_zalloc(m, sizeof(*buf));
+	if (!buf)
+		return NULL;
+	buf->pages = alloc_buffer(dev, size, gfp, attrs);
+	if (!buf->pages)
+		goto fail_buf;
+	iova = alloc_iova(mapping, size);
+	if (iova == DMA_MAPPING_ERROR)
+		goto fail_pages;
+	if (map_pages(mapping, iova, buf->pages, count))
+		goto fail_iova;
+	if (dma_get_attr(DMA_ATTR_NO_KERNEL_MAPPING, attrs)) {
+		buf->cpu_addr = buf->pages; /* a cookie, as the kernel's: never to be dereferenced by the driver */
+	} else {
+		buf->region = dmamap_vmregion_alloc(m, size, __builtin_return_address(0));
+		if (!buf->region)
+			goto fail_map;
+		if (dmamap_vmregion_map(m, buf->region, 0, buf->pages, 0, count, kernel_prot(dev, attrs))) {
+			dmamap_vmregion_free(m, buf->region);
+			goto fail_map;
+		}
+		buf->region->priv = buf->pages;
+		buf->cpu_addr = (void *)buf->region->start;
+	}
+	buf->iova = iova;
+	buf->size = size;
+	pthread_mutex_lock(&mp->lock);
+	buf->next = mp->buffers;
+	mp->buffers = buf;
+	pthread_mutex_unlock(&mp->lock);
+	*handle = iova;
+	return buf->cpu_addr;
+
+fail_map:
+	iommu_unmap(mapping->domain, (unsigned long)iova, size);
+fail_iova:
+	dmamap_iova_free(mapping->iova, iova, size);
+fail_pages:
+	free_pages_array(buf->pages, count);
+	dmamap_free(buf->pages);
+fail_buf:
+	dmamap_free(buf);
+	return NULL;
+}
+
+/* The buffer allocated at @iova whose CPU address is @cpu_addr; unlinked when @unlink. */
+static struct iommu_buffer *find_buffer(struct dma_iommu_mapping *mapping, dma_addr_t iova, const void *cpu_addr,
+					bool unlink)
+{
+	struct mapping_priv *mp = priv_of(mapping);
+	struct iommu_buffer **pp, *buf = NULL;
+
+	pthread_mutex_lock(&mp->lock);
+	for (pp = &mp->buffers; *pp; pp = &(*pp)->next) {
+		if ((*pp)->iova == iova && (*pp)->cpu_addr == cpu_addr) {
+			buf = *pp;
+			if (unlink)
+				*pp = buf->next;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&mp->lock);
+	return buf;
+}
+
+static void iommu_free(struct device *dev, size_t size, void *cpu_addr, dma_addr_t handle, struct dma_attrs *attrs)
+{
+	struct dma_iommu_mapping *mapping = dev_mapping(dev);
+	struct iommu_buffer *buf = find_buffer(mapping, handle, cpu_addr, false);
+
+	(void)attrs;
+	if (!buf || buf->size != PAGE_ALIGN(size)) {
+		misuse(dev, "dma_free of %p (handle %#llx, %#zx bytes): %s", cpu_addr, (unsigned long long)handle, size,
+		       buf ? "the size differs from the allocation's" : "not an allocation of this device");
+		return;
+	}
+	find_buffer(mapping, handle, cpu_addr, true);
+	if (buf->region)
+		dmamap_vmregion_free(mapping->machine, buf->region);
+	remove_mapping(mapping, buf->iova, buf->size);
+	free_pages_array(buf->pages, buf->size >> PAGE_SHIFT);
+	dmamap_free(buf->pages);
+	dmamap_free(buf);
+}
+
+static int iommu_mmap(struct device *dev, struct vm_area_struct *vma, void *cpu_addr, dma_addr_t dma_addr,
+		      size_t size, struct dma_attrs *attrs)
+{
+	struct iommu_buffer *buf = find_buffer(dev_mapping(dev), dma_addr, cpu_addr, false);
+	unsigned long nr_vma = (vma->vm_end - vma->vm_start) >> PAGE_SHIFT;
+	unsigned long nr_pages = PAGE_ALIGN(size) >> PAGE_SHIFT;
+	unsigned long off = vma->vm_pgoff;
+	pgprot_t saved = vma->vm_page_prot;
+
+	if (!buf || nr_pages > buf->size >> PAGE_SHIFT) {
+		misuse(dev, "dma_mmap of %p (handle %#llx): not an allocation of this device", cpu_addr,
+		       (unsigned long long)dma_addr);
+		return -ENXIO;
+	}
+	if (off >= nr_pages || nr_vma > nr_pages - off)
+		return -ENXIO;
+	if (!dm_dev_coherent(dev))
+		vma->vm_page_prot = dma_get_attr(DMA_ATTR_WRITE_COMBINE, attrs) ? pgprot_writecombine(vma->vm_page_prot)
+									     : pgprot_dmacoherent(vma->vm_page_prot);
+	for (unsigned long i = 0; i < nr_vma; i++) {
+		int err = vm_insert_page(vma, vma->vm_start + (i << PAGE_SHIFT), buf->pages[off + i]);
+
+		if (err) {
+			dmamap_vma_zap(vma, vma->vm_start, i << PAGE_SHIFT);
+			vma->vm_page_prot = saved;
+			return err;
+		}
+	}
+	return 0;
+}
+
+static int iommu_get_sgtable(struct device *dev, struct sg_table *sgt, void *cpu_addr, dma_addr_t dma_addr,
+			     size_t size, struct dma_attrs *attrs)
+{
+	struct iommu_buffer *buf = find_buffer(dev_mapping(dev), dma_addr, cpu_addr, false);
+
+	(void)attrs;
+	if (!buf || PAGE_ALIGN(size) > buf->size)
+		return -ENXIO;
+	return sg_alloc_table_from_pages(sgt, buf->pages, (unsigned int)(PAGE_ALIGN(size) >> PAGE_SHIFT), 0, size,
+					 GFP_KERNEL);
+}
+
+/* A device behind the mapping can address the whole IOVA window, whatever RAM is. */
+static int iommu_dma_supported(struct device *dev, u64 mask)
+{
+	struct dma_iommu_mapping *mapping = dev_mapping(dev);
+
+	return mask >= mapping->base + mapping->size - 1;
+}
+
+static int iommu_set_dma_mask(struct device *dev, u64 mask)
+{
+	if (!dev->dma_mask || !iommu_dma_supported(dev, mask))
+		return -EIO;
+	*dev->dma_mask = mask;
+	return 0;
+}
+
+static const struct dma_map_ops iommu_ops = {
+	.alloc = iommu_alloc,
+	.free = iommu_free,
+	.mmap = iommu_mmap,
+	.get_sgtable = iommu_get_sgtable,
+	.map_page = iommu_map_page,
+	.unmap_page = iommu_unmap_page,
+	.map_sg = iommu_map_sg,
+	.unmap_sg = iommu_unmap_sg,
+	.sync_single_for_cpu = iommu_sync_single_for_cpu,
+	.sync_single_for_device = iommu_sync_single_for_device,
+	.sync_sg_for_cpu = iommu_sync_sg_for_cpu,
+	.sync_sg_for_device = iommu_sync_sg_for_device,
+	.dma_supported = iommu_dma_supported,
+	.set_dma_mask = iommu_set_dma_mask,
+};
+
+/* ------------------------------------------------------------ mappings */
+
+DMAMAP_API struct dma_iommu_mapping *arm_iommu_create_mapping(struct dmamap_machine *m, dma_addr_t base, size_t size,
+							       int order)
+{
+	struct mapping_priv *mp;
+	u64 granule;
+
+	if (!m || order < 0 || order > 20 || !size) {
+		dmamap_report(m, DMAMAP_REPORT_BAD_INPUT, NULL, NULL, 0,
+			      "arm_iommu_create_mapping(base %#llx, size %#zx, order %d): bad arguments",
+			      (unsigned long long)base, size, order);
+		return ERR_PTR(-EINVAL);
+	}
+	granule = (u64)PAGE_SIZE << order;
+	if (size % granule || base % granule || base + size - 1 < base ||
+	    base + size - 1 >= (1ULL << DMAMAP_IOMMU_IOVA_BITS)) {
+		dmamap_report(m, DMAMAP_REPORT_BAD_INPUT, NULL, NULL, 0,
+			      "arm_iommu_create_mapping(base %#llx, size %#zx, order %d): not granule multiples, or "
+			      "beyond the IOMMU's %d-bit space",
+			      (unsigned long long)base, size, order, DMAMAP_IOMMU_IOVA_BITS);
+		return ERR_PTR(-EINVAL);
+	}
+	mp = dmamap_zalloc(m, sizeof(*mp));
+	if (!mp)
+		return ERR_PTR(-ENOMEM);
+	mp->pub.iova = dmamap_iova_create(base, size, (unsigned)order);
+	if (!mp->pub.iova)
+		goto nomem;
+	mp->pub.domain = iommu_domain_alloc(m);
+	if (!mp->pub.domain)
+		goto nomem;
+	pthread_mutex_init(&mp->lock, NULL);
+	mp->pub.base = base;
+	mp->pub.size = size;
+	mp->pub.order = (unsigned)order;
+	mp->pub.machine = m;
+	__atomic_store_n(&mp->pub.kref, 1, __ATOMIC_RELAXED);
+	return &mp->pub;
+
+nomem:
+	dmamap_iova_destroy(mp->pub.iova);
+	dmamap_free(mp);
+	return ERR_PTR(-ENOMEM);
+}
+
+DMAMAP_API void arm_iommu_release_mapping(struct dma_iommu_mapping *mapping)
+{
+	struct mapping_priv *mp;
+
+	if (IS_ERR_OR_NULL(mapping))
+		return;
+	if (__atomic_sub_fetch(&mapping->kref, 1, __ATOMIC_ACQ_REL) != 0)
+		return;
+	mp = priv_of(mapping);
+	if (mp->buffers) {
+		unsigned long n = 0;
+
+		for (struct iommu_buffer *b = mp->buffers; b; b = b->next)
+			n++;
+		dmamap_report(mapping->machine, DMAMAP_REPORT_LEAK, NULL, NULL, 0,
+			      "IOMMU mapping released with %lu coherent buffers still allocated; freeing them", n);
+		while (mp->buffers) {
+			struct iommu_buffer *b = mp->buffers;
+
+			mp->buffers = b->next;
+			if (b->region)
+				dmamap_vmregion_free(mapping->machine, b->region);
+			free_pages_array(b->pages, b->size >> PAGE_SHIFT);
+			dmamap_free(b->pages);
+			dmamap_free(b);
+		}
+	}
+	iommu_domain_free(mapping->domain);
+	dmamap_iova_destroy(mapping->iova);
+	pthread_mutex_destroy(&mp->lock);
+	dmamap_free(mp);
+}
+
+DMAMAP_API int arm_iommu_attach_device(struct device *dev, struct dma_iommu_mapping *mapping)
+{
+	int err;
+
+	if (!dm_dev_live(dev) || IS_ERR_OR_NULL(mapping) || mapping->machine != dm_dev_machine(dev)) {
+		dmamap_report(dm_dev_live(dev) ? dm_dev_machine(dev) : NULL, DMAMAP_REPORT_BAD_INPUT,
+			      dm_dev_live(dev) ? dev->dmamap.name : NULL, NULL, 0,
+			      "arm_iommu_attach_device: bad device or mapping");
+		return -EINVAL;
+	}
+	if (dev->archdata.mapping)
+		return -EBUSY;
+	err = iommu_attach_device(mapping->domain, dev);
+	if (err)
+		return err;
+	__atomic_add_fetch(&mapping->kref, 1, __ATOMIC_ACQ_REL);
+	dev->archdata.mapping = mapping;
+	set_dma_ops(dev, &iommu_ops);
+	dmamap_log(mapping->machine, DMAMAP_LOG_INFO, dev->dmamap.name, "attached to IOMMU mapping %#llx+%#zx",
+		   (unsigned long long)mapping->base, mapping->size);
+	return 0;
+}
+
+DMAMAP_API void arm_iommu_detach_device(struct device *dev)
+{
+	struct dma_iommu_mapping *mapping;
+
+	if (!dm_dev_live(dev) || !dev->archdata.mapping) {
+		dmamap_report(dm_dev_live(dev) ? dm_dev_machine(dev) : NULL, DMAMAP_REPORT_API_MISUSE,
+			      dm_dev_live(dev) ? dev->dmamap.name : NULL, NULL, 0,
+			      "arm_iommu_detach_device: device not attached to an IOMMU mapping");
+		return;
+	}
+	mapping = dev->archdata.mapping;
+	set_dma_ops(dev, NULL);
+	iommu_detach_device(mapping->domain, dev);
+	dev->archdata.mapping = NULL;
+	arm_iommu_release_mapping(mapping);
+}

@@ -1,0 +1,598 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The simulated IOMMU: translation domains, their page tables, and faults.
+ *
+ * A domain translates the 48-bit IOVA space through a 4-level table, 512
+ * 64-bit entries (9 bits of IOVA) per level over 4 KiB pages: a level-0 entry
+ * spans 512 GiB, level 1 1 GiB, level 2 2 MiB, level 3 4 KiB. Each table is a
+ * page-aligned host allocation ("table page"). An entry is
+ *   bits 63..12  physical address (leaf) or host address (table)
+ *   bits  4..3   IOMMU_READ / IOMMU_WRITE (leaves)
+ *   bits  2..1   type: table, block (a level-1 or level-2 leaf), page (level 3)
+ *   bit   0      valid
+ * A mapping uses, at each step, the largest leaf whose span the range covers
+ * and to which both the IOVA and the physical address are aligned.
+ *
+ * Invariants, true whenever the lock is free:
+ *   - every table page but the root holds at least one valid entry: tables
+ *     that become empty are freed at once, so a table lying wholly inside an
+ *     unmapped range does not exist;
+ *   - stats.table_pages, mapped_bytes and block_entries count exactly what is
+ *     in the tree.
+ * iommu_map() therefore checks first that nothing in the range is mapped
+ * (-EEXIST) and, when a table page cannot be had midway, unwinds by clearing
+ * every leaf of its range (they are all its own) and freeing the tables that
+ * end up empty (all of them its own): the tree and the stats are exactly as
+ * before. iommu_unmap() allocates all the tables a block split needs before
+ * it touches the block, so a split that cannot be had changes nothing; it
+ * stops at the first hole. Misaligned unmap arguments unmap nothing (0, no
+ * report, as unmapping a hole); bad map arguments are reported (BAD_INPUT) as
+ * the kernel logs them.
+ *
+ * Which devices are attached is recorded in the devices themselves
+ * (dev->dmamap.iommu_domain), changed under the machine's obj_lock, which also
+ * guards the machine's device list that iommu_domain_free() walks to detach
+ * them. One mutex per domain guards its tables and stats; translations take
+ * it too. Lock order: obj_lock, then the domain lock. Fault handlers and
+ * reports run with no lock held.
+ */
+#include <stdlib.h>
+
+#include "internal.h"
+
+#define LEVELS 4
+#define ENTRIES 512u
+#define IOVA_LIMIT ((u64)1 << DMAMAP_IOMMU_IOVA_BITS)
+
+#define PTE_VALID ((u64)1 << 0)
+#define PTE_TYPE_SHIFT 1
+#define PTE_TYPE_MASK ((u64)3 << PTE_TYPE_SHIFT)
+#define PTE_TABLE ((u64)1 << PTE_TYPE_SHIFT)
+#define PTE_BLOCK ((u64)2 << PTE_TYPE_SHIFT)
+#define PTE_PAGE ((u64)3 << PTE_TYPE_SHIFT)
+#define PTE_PROT_SHIFT 3
+#define PTE_PROT_MASK ((u64)(IOMMU_READ | IOMMU_WRITE) << PTE_PROT_SHIFT)
+#define PTE_ADDR_MASK (~(u64)(PAGE_SIZE - 1))
+
+struct iommu_domain {
+	struct dmamap_machine *machine;
+	pthread_mutex_t lock;           /* the tables, stats, handler */
+	u64 *root;                      /* level-0 table */
+	iommu_fault_handler_t handler;
+	void *token;
+	struct dmamap_iommu_stats st;   /* attached_devices changes under obj_lock too */
+};
+
+/* ------------------------------------------------------------- entries */
+
+static inline unsigned level_shift(int lvl)
+{
+	return PAGE_SHIFT + 9u * (unsigned)(LEVELS - 1 - lvl);
+}
+
+static inline u64 level_size(int lvl)
+{
+	return (u64)1 << level_shift(lvl);
+}
+
+static inline unsigned level_index(u64 iova, int lvl)
+{
+	return (unsigned)(iova >> level_shift(lvl)) & (ENTRIES - 1);
+}
+
+static inline bool pte_valid(u64 e)
+{
+	return e & PTE_VALID;
+}
+
+static inline bool pte_is_table(u64 e)
+{
+	return (e & (PTE_VALID | PTE_TYPE_MASK)) == (PTE_VALID | PTE_TABLE);
+}
+
+static inline u64 *pte_table(u64 e)
+{
+	return (u64 *)(uintptr_t)(e & PTE_ADDR_MASK);
+}
+
+static inline phys_addr_t pte_phys(u64 e)
+{
+	return e & PTE_ADDR_MASK;
+}
+
+static inline int pte_prot(u64 e)
+{
+	return (int)((e & PTE_PROT_MASK) >> PTE_PROT_SHIFT);
+}
+
+static inline u64 mk_leaf(phys_addr_t pa, int prot, int lvl)
+{
+	return pa | ((u64)prot << PTE_PROT_SHIFT) | (lvl == LEVELS - 1 ? PTE_PAGE : PTE_BLOCK) | PTE_VALID;
+}
+
+static inline u64 mk_table(u64 *t)
+{
+	return (u64)(uintptr_t)t | PTE_TABLE | PTE_VALID;
+}
+
+/* ---------------------------------------------------------- table pages */
+
+/* A zeroed table page; NULL on injected or host failure. Not counted. */
+static u64 *table_alloc(struct dmamap_machine *m)
+{
+	u64 *t;
+
+	if (dmamap_should_fail(m, DMAMAP_FAULT_IOMMU_PGTABLE))
+		return NULL;
+	t = aligned_alloc(PAGE_SIZE, ENTRIES * sizeof(u64));
+	if (t)
+		memset(t, 0, ENTRIES * sizeof(u64));
+	return t;
+}
+
+static bool table_empty(const u64 *t)
+{
+	for (unsigned i = 0; i < ENTRIES; i++)
+		if (t[i])
+			return false;
+	return true;
+}
+
+static void table_free_tree(u64 *t, int lvl)
+{
+	if (lvl < LEVELS - 1)
+		for (unsigned i = 0; i < ENTRIES; i++)
+			if (pte_is_table(t[i]))
+				table_free_tree(pte_table(t[i]), lvl + 1);
+	free(t);
+}
+
+/* Entries of a table at @lvl (based at @tbase) that [start, end) touches. */
+static inline void index_range(u64 tbase, int lvl, u64 start, u64 end, unsigned *first, unsigned *last)
+{
+	*first = (unsigned)((start - tbase) >> level_shift(lvl));
+	*last = (unsigned)((end - 1 - tbase) >> level_shift(lvl));
+}
+
+/* ----------------------------------------------------------------- walks */
+
+/*
+ * The leaf entry translating @iova, or 0; *slot and *lvl locate it. Caller
+ * holds the lock.
+ */
+static u64 walk(struct iommu_domain *d, u64 iova, u64 **slot, int *lvl)
+{
+	u64 *t = d->root;
+
+	if (iova >= IOVA_LIMIT)
+		return 0;
+	for (int l = 0; l < LEVELS; l++) {
+		u64 *p = &t[level_index(iova, l)];
+
+		if (!pte_valid(*p))
+			return 0;
+		if (!pte_is_table(*p)) {
+			if (slot)
+				*slot = p;
+			if (lvl)
+				*lvl = l;
+			return *p;
+		}
+		t = pte_table(*p);
+	}
+	return 0; /* not reached: level-3 entries are leaves */
+}
+
+/* Whether any page of [start, end) is mapped under table @t. */
+static bool range_mapped(const u64 *t, int lvl, u64 tbase, u64 start, u64 end)
+{
+	unsigned first, last;
+
+	index_range(tbase, lvl, start, end, &first, &last);
+	for (unsigned i = first; i <= last; i++) {
+		u64 e = t[i], eb = tbase + (u64)i * level_size(lvl);
+
+		if (!pte_valid(e))
+			continue;
+		if (!pte_is_table(e))
+			return true;
+		if (range_mapped(pte_table(e), lvl + 1, eb, DM_MAX(start, eb), DM_MIN(end, eb + level_size(lvl))))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Clear every leaf lying wholly in [start, end) under table @t and free the
+ * tables that end up empty. Leaves only partly inside are left alone (callers
+ * never have any).
+ */
+static void clear_and_prune(struct iommu_domain *d, u64 *t, int lvl, u64 tbase, u64 start, u64 end)
+{
+	u64 size = level_size(lvl);
+	unsigned first, last;
+
+	index_range(tbase, lvl, start, end, &first, &last);
+	for (unsigned i = first; i <= last; i++) {
+		u64 e = t[i], eb = tbase + (u64)i * size;
+
+		if (!pte_valid(e))
+			continue;
+		if (pte_is_table(e)) {
+			u64 *sub = pte_table(e);
+
+			clear_and_prune(d, sub, lvl + 1, eb, DM_MAX(start, eb), DM_MIN(end, eb + size));
+			if (table_empty(sub)) {
+				t[i] = 0;
+				free(sub);
+				d->st.table_pages--;
+			}
+		} else if (eb >= start && eb + size <= end) {
+			t[i] = 0;
+			d->st.mapped_bytes -= size;
+			if (lvl < LEVELS - 1)
+				d->st.block_entries--;
+		}
+	}
+}
+
+/*
+ * Map [start, end) under table @t, physical = iova + @delta. The range holds
+ * no mapping. -ENOMEM when a table page cannot be had (what was done stays,
+ * for the caller to unwind).
+ */
+static int map_range(struct iommu_domain *d, u64 *t, int lvl, u64 tbase, u64 start, u64 end, u64 delta, int prot)
+{
+	u64 size = level_size(lvl);
+	unsigned first, last;
+
+	index_range(tbase, lvl, start, end, &first, &last);
+	for (unsigned i = first; i <= last; i++) {
+		u64 eb = tbase + (u64)i * size;
+		u64 s = DM_MAX(start, eb), e = DM_MIN(end, eb + size);
+		int err;
+
+		if (lvl > 0 && !pte_valid(t[i]) && s == eb && e == eb + size && !((eb + delta) & (size - 1))) {
+			t[i] = mk_leaf(eb + delta, prot, lvl);
+			d->st.mapped_bytes += size;
+			if (lvl < LEVELS - 1)
+				d->st.block_entries++;
+			continue;
+		}
+		if (!pte_valid(t[i])) {
+			u64 *sub = table_alloc(d->machine);
+
+			if (!sub)
+				return -ENOMEM;
+			t[i] = mk_table(sub);
+			d->st.table_pages++;
+		}
+		err = map_range(d, pte_table(t[i]), lvl + 1, eb, s, e, delta, prot);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* Whether [cur, end) wholly covers the level-@lvl entry holding @cur (cur < end, both page aligned). */
+static inline bool covers(u64 cur, u64 end, int lvl)
+{
+	return !(cur & (level_size(lvl) - 1)) && end - cur >= level_size(lvl);
+}
+
+/* Replace the leaf *@slot at @lvl by table @sub holding the same mapping in 512 next-level leaves. */
+static void split_leaf(struct iommu_domain *d, u64 *slot, int lvl, u64 *sub)
+{
+	u64 e = *slot, child = level_size(lvl + 1);
+	phys_addr_t pa = pte_phys(e);
+	int prot = pte_prot(e);
+
+	for (unsigned i = 0; i < ENTRIES; i++)
+		sub[i] = mk_leaf(pa + (u64)i * child, prot, lvl + 1);
+	*slot = mk_table(sub);
+	d->st.table_pages++;
+	d->st.block_entries--;
+	if (lvl + 1 < LEVELS - 1)
+		d->st.block_entries += ENTRIES;
+}
+
+/* ------------------------------------------------------------ domains */
+
+DMAMAP_API struct iommu_domain *iommu_domain_alloc(struct dmamap_machine *m)
+{
+	struct iommu_domain *d;
+
+	if (!m) {
+		dmamap_report(NULL, DMAMAP_REPORT_BAD_INPUT, NULL, NULL, 0, "iommu_domain_alloc: NULL machine");
+		return NULL;
+	}
+	d = dmamap_zalloc(m, sizeof(*d));
+	if (!d)
+		return NULL;
+	d->root = table_alloc(m);
+	if (!d->root) {
+		dmamap_free(d);
+		return NULL;
+	}
+	if (pthread_mutex_init(&d->lock, NULL)) {
+		free(d->root);
+		dmamap_free(d);
+		return NULL;
+	}
+	d->machine = m;
+	d->st.table_pages = 1;
+	return d;
+}
+
+/* Detach @dev from @d; caller holds m->obj_lock. */
+static void detach_locked(struct iommu_domain *d, struct device *dev)
+{
+	pthread_mutex_lock(&d->lock);
+	dev->dmamap.iommu_domain = NULL;
+	d->st.attached_devices--;
+	pthread_mutex_unlock(&d->lock);
+}
+
+DMAMAP_API void iommu_domain_free(struct iommu_domain *d)
+{
+	struct dmamap_machine *m;
+
+	if (!d)
+		return;
+	m = d->machine;
+	/* Detach the devices left attached, one at a time, reporting each with no lock held. */
+	for (;;) {
+		char name[DMAMAP_DEV_NAME_MAX];
+		struct device *dev;
+
+		pthread_mutex_lock(&m->obj_lock);
+		for (dev = m->devices; dev; dev = dev->dmamap.next)
+			if (dev->dmamap.iommu_domain == d)
+				break;
+		if (dev) {
+			detach_locked(d, dev);
+			memcpy(name, dev->dmamap.name, sizeof(name));
+		}
+		pthread_mutex_unlock(&m->obj_lock);
+		if (!dev)
+			break;
+		dmamap_report(m, DMAMAP_REPORT_API_MISUSE, name, NULL, 0,
+			      "iommu_domain_free: device still attached to the domain; detached");
+	}
+	table_free_tree(d->root, 0);
+	pthread_mutex_destroy(&d->lock);
+	dmamap_free(d);
+}
+
+DMAMAP_API int iommu_attach_device(struct iommu_domain *d, struct device *dev)
+{
+	struct dmamap_machine *m;
+	int err = 0;
+
+	if (!d || !dm_dev_live(dev) || dev->dmamap.machine != d->machine) {
+		dmamap_report(d ? d->machine : NULL, DMAMAP_REPORT_BAD_INPUT, dm_dev_live(dev) ? dev->dmamap.name : NULL,
+			      NULL, 0, "iommu_attach_device: %s",
+			      !d ? "NULL domain"
+			      : !dev ? "NULL device"
+			      : !dm_dev_live(dev) ? "device not initialised"
+						 : "device of another machine");
+		return -EINVAL;
+	}
+	m = d->machine;
+	pthread_mutex_lock(&m->obj_lock);
+	if (dev->dmamap.iommu_domain) {
+		err = -EBUSY;
+	} else {
+		pthread_mutex_lock(&d->lock);
+		dev->dmamap.iommu_domain = d;
+		d->st.attached_devices++;
+		pthread_mutex_unlock(&d->lock);
+	}
+	pthread_mutex_unlock(&m->obj_lock);
+	return err;
+}
+
+DMAMAP_API void iommu_detach_device(struct iommu_domain *d, struct device *dev)
+{
+	struct dmamap_machine *m;
+	bool attached = false;
+
+	if (!d || !dm_dev_live(dev)) {
+		dmamap_report(d ? d->machine : NULL, DMAMAP_REPORT_BAD_INPUT, dm_dev_live(dev) ? dev->dmamap.name : NULL,
+			      NULL, 0, "iommu_detach_device: %s",
+			      !d ? "NULL domain" : !dev ? "NULL device" : "device not initialised");
+		return;
+	}
+	m = d->machine;
+	pthread_mutex_lock(&m->obj_lock);
+	if (dev->dmamap.iommu_domain == d) {
+		detach_locked(d, dev);
+		attached = true;
+	}
+	pthread_mutex_unlock(&m->obj_lock);
+	if (!attached)
+		dmamap_report(m, DMAMAP_REPORT_API_MISUSE, dev->dmamap.name, NULL, 0,
+			      "iommu_detach_device: device is not attached to this domain");
+}
+
+/* -------------------------------------------------------- map / unmap */
+
+DMAMAP_API int iommu_map(struct iommu_domain *d, unsigned long iova, phys_addr_t paddr, size_t size, int prot)
+{
+	const char *why = NULL;
+	u64 start = iova, end;
+	int err;
+
+	if (!d)
+		why = "NULL domain";
+	else if ((start | paddr | size) & (PAGE_SIZE - 1))
+		why = "iova, paddr and size must be page aligned";
+	else if (!size)
+		why = "zero size";
+	else if (start >= IOVA_LIMIT || size > IOVA_LIMIT - start)
+		why = "range beyond the IOVA space";
+	else if (!dm_phys_in_ram(d->machine, paddr, size))
+		why = "physical range is not RAM";
+	else if (!(prot & (IOMMU_READ | IOMMU_WRITE)) || (prot & ~(IOMMU_READ | IOMMU_WRITE)))
+		why = "bad prot";
+	if (why) {
+		dmamap_report(d ? d->machine : NULL, DMAMAP_REPORT_BAD_INPUT, NULL, NULL, 0,
+			      "iommu_map: iova %#lx pa %#llx size %#zx prot %#x: %s", iova, (unsigned long long)paddr,
+			      size, (unsigned)prot, why);
+		return -EINVAL;
+	}
+	end = start + size;
+
+	pthread_mutex_lock(&d->lock);
+	if (range_mapped(d->root, 0, 0, start, end)) {
+		err = -EEXIST;
+	} else {
+		err = map_range(d, d->root, 0, 0, start, end, paddr - start, prot);
+		if (err)
+			clear_and_prune(d, d->root, 0, 0, start, end);
+	}
+	pthread_mutex_unlock(&d->lock);
+	return err;
+}
+
+DMAMAP_API size_t iommu_unmap(struct iommu_domain *d, unsigned long iova, size_t size)
+{
+	u64 start = iova, cur = iova, end;
+
+	if (!d) {
+		dmamap_report(NULL, DMAMAP_REPORT_BAD_INPUT, NULL, NULL, 0, "iommu_unmap: NULL domain");
+		return 0;
+	}
+	if (!size || ((start | size) & (PAGE_SIZE - 1)) || start >= IOVA_LIMIT)
+		return 0;
+	end = size > IOVA_LIMIT - start ? IOVA_LIMIT : start + size;
+
+	pthread_mutex_lock(&d->lock);
+	while (cur < end) {
+		u64 *slot, *sub[LEVELS - 1];
+		int lvl, l, n = 0;
+		u64 sz;
+
+		if (!walk(d, cur, &slot, &lvl))
+			break;
+		sz = level_size(lvl);
+		if (covers(cur, end, lvl)) {
+			*slot = 0;
+			d->st.mapped_bytes -= sz;
+			if (lvl < LEVELS - 1)
+				d->st.block_entries--;
+			cur += sz;
+			continue;
+		}
+		/*
+		 * Partly covered: split down to the level whose entry holding cur
+		 * the range covers (a page at worst), getting every table first.
+		 */
+		for (l = lvl + 1; !covers(cur, end, l); l++)
+			;
+		for (n = 0; n < l - lvl; n++)
+			if (!(sub[n] = table_alloc(d->machine)))
+				break;
+		if (n < l - lvl) {
+			while (n)
+				free(sub[--n]);
+			break;
+		}
+		for (int i = 0; i < n; i++) {
+			split_leaf(d, slot, lvl + i, sub[i]);
+			slot = &sub[i][level_index(cur, lvl + i + 1)];
+		}
+	}
+	if (cur > start)
+		clear_and_prune(d, d->root, 0, 0, start, cur);
+	pthread_mutex_unlock(&d->lock);
+	return (size_t)(cur - start);
+}
+
+DMAMAP_API phys_addr_t iommu_iova_to_phys(struct iommu_domain *d, unsigned long iova)
+{
+	phys_addr_t pa = 0;
+	int lvl;
+	u64 e;
+
+	if (!d) {
+		dmamap_report(NULL, DMAMAP_REPORT_BAD_INPUT, NULL, NULL, 0, "iommu_iova_to_phys: NULL domain");
+		return 0;
+	}
+	pthread_mutex_lock(&d->lock);
+	e = walk(d, iova, NULL, &lvl);
+	if (e)
+		pa = pte_phys(e) + (iova & (level_size(lvl) - 1));
+	pthread_mutex_unlock(&d->lock);
+	return pa;
+}
+
+/* ------------------------------------------------- faults, the bus side */
+
+DMAMAP_API void iommu_set_fault_handler(struct iommu_domain *d, iommu_fault_handler_t handler, void *token)
+{
+	if (!d) {
+		dmamap_report(NULL, DMAMAP_REPORT_BAD_INPUT, NULL, NULL, 0, "iommu_set_fault_handler: NULL domain");
+		return;
+	}
+	pthread_mutex_lock(&d->lock);
+	d->handler = handler;
+	d->token = handler ? token : NULL;
+	pthread_mutex_unlock(&d->lock);
+}
+
+DMAMAP_API void dmamap_iommu_stats(struct iommu_domain *d, struct dmamap_iommu_stats *st)
+{
+	if (!st)
+		return;
+	if (!d) {
+		memset(st, 0, sizeof(*st));
+		return;
+	}
+	pthread_mutex_lock(&d->lock);
+	*st = d->st;
+	pthread_mutex_unlock(&d->lock);
+}
+
+struct dmamap_machine *dmamap_iommu_machine(const struct iommu_domain *d)
+{
+	return d ? d->machine : NULL;
+}
+
+int dmamap_iommu_translate(struct iommu_domain *d, struct device *dev, unsigned long iova, bool write,
+			   phys_addr_t *phys, size_t *len)
+{
+	int need = write ? IOMMU_WRITE : IOMMU_READ, flags = write ? IOMMU_FAULT_WRITE : IOMMU_FAULT_READ;
+	iommu_fault_handler_t handler;
+	const char *why;
+	void *token;
+	int lvl;
+	u64 e;
+
+	if (!d || !phys || !len)
+		return -EINVAL;
+	pthread_mutex_lock(&d->lock);
+	e = walk(d, iova, NULL, &lvl);
+	if (e && (pte_prot(e) & need)) {
+		u64 sz = level_size(lvl), off = iova & (sz - 1);
+
+		*phys = pte_phys(e) + off;
+		*len = (size_t)(sz - off);
+		pthread_mutex_unlock(&d->lock);
+		return 0;
+	}
+	d->st.faults++;
+	d->st.last_fault_iova = iova;
+	d->st.last_fault_flags = flags;
+	handler = d->handler;
+	token = d->token;
+	pthread_mutex_unlock(&d->lock);
+
+	why = !e ? (iova >= IOVA_LIMIT ? "beyond the IOVA space" : "unmapped")
+		 : write ? "mapped read-only" : "mapped write-only";
+	if (handler)
+		handler(d, dev, iova, flags, token);
+	dmamap_report(d->machine, DMAMAP_REPORT_IOMMU_FAULT, dm_dev_live(dev) ? dev->dmamap.name : NULL, NULL, 0,
+		      "iommu fault: device %s at iova %#lx: %s", write ? "write" : "read", iova, why);
+	return -EFAULT;
+}
