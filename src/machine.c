@@ -40,7 +40,8 @@ static bool config_valid(const struct dmamap_machine_config *c)
 		return false;
 	if (c->cache_line_size < 16 || c->cache_line_size > 256 || (c->cache_line_size & (c->cache_line_size - 1)))
 		return false;
-	if (c->dma_zone_limit && c->dma_zone_limit < c->ram_base + PAGE_SIZE)
+	if (c->dma_zone_limit && (c->dma_zone_limit < c->ram_base + PAGE_SIZE ||
+				  c->dma_zone_limit > c->ram_base + c->ram_size || c->dma_zone_limit & ~PAGE_MASK))
 		return false;
 	if (!c->consistent_size || c->consistent_size & ~PAGE_MASK || c->consistent_size > (1ULL << 32))
 		return false;
@@ -128,8 +129,6 @@ DMAMAP_API struct dmamap_machine *dmamap_machine_create(const struct dmamap_mach
 		errno = EINVAL;
 		return NULL;
 	}
-	if (c.dma_zone_limit > c.ram_base + c.ram_size)
-		c.dma_zone_limit = 0;
 
 	m = calloc(1, sizeof(*m));
 	if (!m) {

@@ -662,15 +662,15 @@ static void test_unmap(void **state)
 	dma_set_attr(DMA_ATTR_SKIP_CPU_SYNC, &attrs);
 
 	dma_unmap_single(&E.dev, FAKE_MAP_BASE + 100, 200, DMA_TO_DEVICE);
-	EXPECT_CALL(REC_UNMAP_PAGE, .dev = &E.dev, .handle = FAKE_MAP_BASE + 100, .size = 200, .dir = DMA_TO_DEVICE);
+	EXPECT_CHECKED_CALL(REC_UNMAP_PAGE, .dev = &E.dev, .handle = FAKE_MAP_BASE + 100, .size = 200, .dir = DMA_TO_DEVICE);
 	dma_unmap_single_attrs(&E.dev, FAKE_MAP_BASE, 1, DMA_FROM_DEVICE, &attrs);
-	EXPECT_CALL(REC_UNMAP_PAGE, .dev = &E.dev, .handle = FAKE_MAP_BASE, .size = 1, .dir = DMA_FROM_DEVICE,
+	EXPECT_CHECKED_CALL(REC_UNMAP_PAGE, .dev = &E.dev, .handle = FAKE_MAP_BASE, .size = 1, .dir = DMA_FROM_DEVICE,
 		    .attrs = &attrs, .attr_flags = attrs.flags);
 	dma_unmap_page(&E.dev, FAKE_MAP_BASE + 0x123, 0x456, DMA_BIDIRECTIONAL);
-	EXPECT_CALL(REC_UNMAP_PAGE, .dev = &E.dev, .handle = FAKE_MAP_BASE + 0x123, .size = 0x456,
+	EXPECT_CHECKED_CALL(REC_UNMAP_PAGE, .dev = &E.dev, .handle = FAKE_MAP_BASE + 0x123, .size = 0x456,
 		    .dir = DMA_BIDIRECTIONAL);
 	dma_unmap_page_attrs(&E.dev, FAKE_MAP_BASE + 64, 128, DMA_FROM_DEVICE, &attrs);
-	EXPECT_CALL(REC_UNMAP_PAGE, .dev = &E.dev, .handle = FAKE_MAP_BASE + 64, .size = 128, .dir = DMA_FROM_DEVICE,
+	EXPECT_CHECKED_CALL(REC_UNMAP_PAGE, .dev = &E.dev, .handle = FAKE_MAP_BASE + 64, .size = 128, .dir = DMA_FROM_DEVICE,
 		    .attrs = &attrs, .attr_flags = attrs.flags);
 
 	/*
@@ -988,14 +988,14 @@ static void test_plain_functions(void **state)
 		    .attrs = &attrs, .attr_flags = attrs.flags);
 
 	(dma_unmap_single)(&E.dev, FAKE_MAP_BASE + 1, 2, DMA_TO_DEVICE);
-	EXPECT_CALL(REC_UNMAP_PAGE, .dev = &E.dev, .handle = FAKE_MAP_BASE + 1, .size = 2, .dir = DMA_TO_DEVICE);
+	EXPECT_CHECKED_CALL(REC_UNMAP_PAGE, .dev = &E.dev, .handle = FAKE_MAP_BASE + 1, .size = 2, .dir = DMA_TO_DEVICE);
 	(dma_unmap_single_attrs)(&E.dev, FAKE_MAP_BASE + 3, 4, DMA_FROM_DEVICE, &attrs);
-	EXPECT_CALL(REC_UNMAP_PAGE, .dev = &E.dev, .handle = FAKE_MAP_BASE + 3, .size = 4, .dir = DMA_FROM_DEVICE,
+	EXPECT_CHECKED_CALL(REC_UNMAP_PAGE, .dev = &E.dev, .handle = FAKE_MAP_BASE + 3, .size = 4, .dir = DMA_FROM_DEVICE,
 		    .attrs = &attrs, .attr_flags = attrs.flags);
 	(dma_unmap_page)(&E.dev, FAKE_MAP_BASE + 5, 6, DMA_BIDIRECTIONAL);
-	EXPECT_CALL(REC_UNMAP_PAGE, .dev = &E.dev, .handle = FAKE_MAP_BASE + 5, .size = 6, .dir = DMA_BIDIRECTIONAL);
+	EXPECT_CHECKED_CALL(REC_UNMAP_PAGE, .dev = &E.dev, .handle = FAKE_MAP_BASE + 5, .size = 6, .dir = DMA_BIDIRECTIONAL);
 	(dma_unmap_page_attrs)(&E.dev, FAKE_MAP_BASE + 7, 8, DMA_TO_DEVICE, &attrs);
-	EXPECT_CALL(REC_UNMAP_PAGE, .dev = &E.dev, .handle = FAKE_MAP_BASE + 7, .size = 8, .dir = DMA_TO_DEVICE,
+	EXPECT_CHECKED_CALL(REC_UNMAP_PAGE, .dev = &E.dev, .handle = FAKE_MAP_BASE + 7, .size = 8, .dir = DMA_TO_DEVICE,
 		    .attrs = &attrs, .attr_flags = attrs.flags);
 
 	assert_int_equal((dma_map_sg)(&E.dev, E.sgl, NSG, DMA_TO_DEVICE), NSG);

@@ -218,7 +218,6 @@ static void test_every_function_is_exported(void **state)
 	for (size_t i = 0; i < sizeof(functions) / sizeof(functions[0]); i++) {
 		void *sym;
 
-		print_message("%s\n", functions[i].name);
 		assert_non_null(functions[i].fn);
 		sym = dlsym(lib, functions[i].name);
 		if (!sym)
