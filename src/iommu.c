@@ -324,6 +324,12 @@ DMAMAP_API struct iommu_domain *iommu_domain_alloc(struct dmamap_machine *m)
 	return d;
 }
 
+/* Where a bad attach/detach is reported: the domain's machine, else the device's. */
+static struct dmamap_machine *report_machine(const struct iommu_domain *d, const struct device *dev)
+{
+	return d ? d->machine : dm_dev_live(dev) ? dev->dmamap.machine : NULL;
+}
+
 /* Detach @dev from @d; caller holds m->obj_lock. */
 static void detach_locked(struct iommu_domain *d, struct device *dev)
 {
@@ -370,7 +376,7 @@ DMAMAP_API int iommu_attach_device(struct iommu_domain *d, struct device *dev)
 	int err = 0;
 
 	if (!d || !dm_dev_live(dev) || dev->dmamap.machine != d->machine) {
-		dmamap_report(d ? d->machine : NULL, DMAMAP_REPORT_BAD_INPUT, dm_dev_live(dev) ? dev->dmamap.name : NULL,
+		dmamap_report(report_machine(d, dev), DMAMAP_REPORT_BAD_INPUT, dm_dev_live(dev) ? dev->dmamap.name : NULL,
 			      NULL, 0, "iommu_attach_device: %s",
 			      !d ? "NULL domain"
 			      : !dev ? "NULL device"
@@ -398,7 +404,7 @@ DMAMAP_API void iommu_detach_device(struct iommu_domain *d, struct device *dev)
 	bool attached = false;
 
 	if (!d || !dm_dev_live(dev)) {
-		dmamap_report(d ? d->machine : NULL, DMAMAP_REPORT_BAD_INPUT, dm_dev_live(dev) ? dev->dmamap.name : NULL,
+		dmamap_report(report_machine(d, dev), DMAMAP_REPORT_BAD_INPUT, dm_dev_live(dev) ? dev->dmamap.name : NULL,
 			      NULL, 0, "iommu_detach_device: %s",
 			      !d ? "NULL domain" : !dev ? "NULL device" : "device not initialised");
 		return;

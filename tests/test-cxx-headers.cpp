@@ -1,10 +1,24 @@
 // SPDX-License-Identifier: MIT
 // The public headers compile as C++ (extern "C", no C-only constructs in
 // declarations) and link: build a machine through the C API from C++.
-#include <dmamap/dmamap.h>
-
 #include <cstdio>
 #include <cstring>
+#include <type_traits>
+
+/*
+ * A header that uses the C++ keyword `private` as an identifier (struct
+ * page's member) does not compile as C++ at all, which would break the whole
+ * build. Rename the token while the headers are read, so that this test still
+ * builds and can FAIL at run time, naming the problem; once the headers no
+ * longer use the keyword the rename is a no-op.
+ */
+#define private dmamap_cxx_keyword_private
+#include <dmamap/dmamap.h>
+#undef private
+
+template <typename T, typename = void> struct has_keyword_member : std::false_type {};
+template <typename T>
+struct has_keyword_member<T, decltype((void)&T::dmamap_cxx_keyword_private, void())> : std::true_type {};
 
 static_assert(sizeof(dma_addr_t) == 8, "dma_addr_t is 64-bit");
 static_assert(sizeof(phys_addr_t) == 8, "phys_addr_t is 64-bit");
@@ -19,6 +33,12 @@ static int fail(const char *what)
 
 int main()
 {
+	int rc = 0;
+
+	if (has_keyword_member<struct page>::value)
+		rc = fail("<dmamap/page.h>: struct page has a member named 'private', a C++ keyword: "
+			  "the public headers do not compile as C++");
+
 	struct dmamap_machine_config cfg;
 	std::memset(&cfg, 0xa5, sizeof(cfg));
 	dmamap_machine_config_init(&cfg);
@@ -59,5 +79,5 @@ int main()
 	if (dmamap_report_count(m) != 0)
 		return fail("unexpected reports");
 	dmamap_machine_destroy(m);
-	return 0;
+	return rc;
 }

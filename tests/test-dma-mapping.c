@@ -1453,6 +1453,7 @@ struct mask_env {
 
 static void mask_env_init(struct mask_env *e, void (*tweak)(struct dmamap_machine_config *))
 {
+	memset(e, 0, sizeof(*e)); /* dmamap_device_init() looks for its magic first */
 	e->m = test_machine(16, tweak);
 	capture_start(&e->cap, e->m);
 	assert_int_equal(dmamap_device_init(&e->dev, e->m, "maskdev"), 0);

@@ -146,6 +146,7 @@ static void line_0(struct dmamap_machine_config *c) { c->cache_line_size = 0; }
 static void zone_at_base(struct dmamap_machine_config *c) { c->dma_zone_limit = c->ram_base; }
 static void zone_in_first_page(struct dmamap_machine_config *c) { c->dma_zone_limit = c->ram_base + PAGE_SIZE - 1; }
 static void zone_below_ram(struct dmamap_machine_config *c) { c->dma_zone_limit = 0x1000; }
+static void zone_unaligned(struct dmamap_machine_config *c) { c->dma_zone_limit = c->ram_base + 4 * MiB + 100; }
 static void zone_beyond_ram(struct dmamap_machine_config *c) { c->dma_zone_limit = c->ram_base + c->ram_size + PAGE_SIZE; }
 static void consistent_0(struct dmamap_machine_config *c) { c->consistent_size = 0; }
 static void consistent_unaligned(struct dmamap_machine_config *c) { c->consistent_size = 2 * MiB + 512; }
@@ -194,6 +195,7 @@ static void test_invalid_configs_refused(void **state)
 		{ "zone limit at base", zone_at_base },
 		{ "zone limit inside the first page", zone_in_first_page },
 		{ "zone limit below RAM", zone_below_ram },
+		{ "zone limit unaligned", zone_unaligned },
 		{ "consistent size 0", consistent_0 },
 		{ "consistent size unaligned", consistent_unaligned },
 		{ "address range overflows", overflow },

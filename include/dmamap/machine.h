@@ -47,9 +47,10 @@ DMAMAP_API void dmamap_machine_config_init(struct dmamap_machine_config *cfg);
  * created while there is no current machine becomes current.
  *
  * Return: the machine, or NULL with errno set: EINVAL for a configuration out
- * of range (unaligned base or size, a line size that is not a power of two
- * between 16 and 256, a DMA zone limit outside RAM, an address range that
- * overflows, or an unaligned one), ENOMEM (or the errno of memfd_create/mmap) when the host
+ * of range (unaligned base or size, RAM under 1 MiB, a line size that is not
+ * a power of two between 16 and 256, a DMA zone limit that is unaligned or
+ * outside RAM, a consistent size that is zero or unaligned, an address range
+ * that overflows), ENOMEM (or the errno of memfd_create/mmap) when the host
  * cannot provide the memory.
  */
 DMAMAP_API struct dmamap_machine *dmamap_machine_create(const struct dmamap_machine_config *cfg);

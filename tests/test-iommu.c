@@ -1,0 +1,1081 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The simulated IOMMU (<dmamap/iommu.h>): domains, the page table with its
+ * blocks, splits and table pages, every error path (nothing changes), fault
+ * injection with full unwinding, and the device side: a device attached to a
+ * domain reads and writes memory only through it, and faults.
+ */
+#include <pthread.h>
+
+#include "common.h"
+#include "internal.h"
+
+#define KiB ((u64)1 << 10)
+#define MiB ((u64)1 << 20)
+#define GiB ((u64)1 << 30)
+#define PG ((u64)PAGE_SIZE)
+#define RAM 0x40000000ULL /* default ram_base */
+#define IOVA_END ((u64)1 << DMAMAP_IOMMU_IOVA_BITS)
+
+struct fx {
+	struct dmamap_machine *m;
+	struct iommu_domain *d;
+	struct capture cap;
+};
+
+static void fx_init(struct fx *f)
+{
+	f->m = test_machine(16, NULL);
+	capture_start(&f->cap, f->m);
+	f->d = iommu_domain_alloc(f->m);
+	assert_non_null(f->d);
+}
+
+static int setup(void **state)
+{
+	struct fx *f = calloc(1, sizeof(*f));
+
+	assert_non_null(f);
+	fx_init(f);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fx *f = *state;
+	struct capture c;
+
+	iommu_domain_free(f->d);
+	capture_stop(f->m);
+	capture_start(&c, f->m);
+	dmamap_machine_destroy(f->m);
+	assert_int_equal(c.by_kind[DMAMAP_REPORT_LEAK], 0);
+	free(f);
+	return 0;
+}
+
+static struct dmamap_iommu_stats stats(struct iommu_domain *d)
+{
+	struct dmamap_iommu_stats st;
+
+	memset(&st, 0x5a, sizeof(st));
+	dmamap_iommu_stats(d, &st);
+	return st;
+}
+
+static void assert_stats_equal(const struct dmamap_iommu_stats *a, const struct dmamap_iommu_stats *b)
+{
+	assert_int_equal(a->table_pages, b->table_pages);
+	assert_int_equal(a->mapped_bytes, b->mapped_bytes);
+	assert_int_equal(a->block_entries, b->block_entries);
+	assert_int_equal(a->faults, b->faults);
+	assert_int_equal(a->last_fault_iova, b->last_fault_iova);
+	assert_int_equal(a->last_fault_flags, b->last_fault_flags);
+	assert_int_equal(a->attached_devices, b->attached_devices);
+}
+
+/* Every page of [iova, iova + len) translates to pa + offset (pa 0: is unmapped), also mid-page. */
+static void assert_maps(struct iommu_domain *d, u64 iova, u64 len, u64 pa)
+{
+	for (u64 off = 0; off < len; off += PG) {
+		assert_int_equal(iommu_iova_to_phys(d, iova + off), pa ? pa + off : 0);
+		assert_int_equal(iommu_iova_to_phys(d, iova + off + 0x7ff), pa ? pa + off + 0x7ff : 0);
+	}
+}
+
+static void assert_unmapped(struct iommu_domain *d, u64 iova, u64 len)
+{
+	assert_maps(d, iova, len, 0);
+}
+
+/* Translate for a read through the internal bus entry point; returns the length of the run. */
+static size_t xlate_len(struct iommu_domain *d, u64 iova, phys_addr_t expect)
+{
+	phys_addr_t pa = 0;
+	size_t len = 0;
+
+	assert_int_equal(dmamap_iommu_translate(d, NULL, iova, false, &pa, &len), 0);
+	assert_int_equal(pa, expect);
+	return len;
+}
+
+/* ------------------------------------------------------------ domains */
+
+static void test_domain_alloc_empty(void **state)
+{
+	struct fx *f = *state;
+	struct dmamap_iommu_stats st = stats(f->d);
+	struct capture pw;
+
+	assert_int_equal(st.table_pages, 1);
+	assert_int_equal(st.mapped_bytes, 0);
+	assert_int_equal(st.block_entries, 0);
+	assert_int_equal(st.faults, 0);
+	assert_int_equal(st.attached_devices, 0);
+	assert_ptr_equal(dmamap_iommu_machine(f->d), f->m);
+	assert_int_equal(iommu_iova_to_phys(f->d, 0), 0);
+	assert_int_equal(iommu_iova_to_phys(f->d, 0x12345000), 0);
+
+	/* NULL: ignored, refused; reported process-wide */
+	capture_start(&pw, NULL);
+	iommu_domain_free(NULL);
+	assert_int_equal(pw.reports, 0);
+	assert_null(iommu_domain_alloc(NULL));
+	assert_int_equal(pw.by_kind[DMAMAP_REPORT_BAD_INPUT], 1);
+	dmamap_iommu_stats(NULL, &st);
+	assert_int_equal(st.table_pages, 0);
+	assert_int_equal(iommu_iova_to_phys(NULL, 0x1000), 0);
+	iommu_set_fault_handler(NULL, NULL, NULL);
+	assert_int_equal(iommu_map(NULL, 0x1000, RAM, PG, IOMMU_READ), -EINVAL);
+	assert_int_equal(iommu_unmap(NULL, 0x1000, PG), 0);
+	assert_int_equal(pw.by_kind[DMAMAP_REPORT_BAD_INPUT], 5);
+	capture_stop(NULL);
+	assert_int_equal(f->cap.reports, 0);
+}
+
+static void test_domain_alloc_fails_under_injection(void **state)
+{
+	struct fx *f = *state;
+	struct iommu_domain *d;
+
+	assert_int_equal(dmamap_fault_inject(f->m, DMAMAP_FAULT_HOST_ALLOC, 1, 0), 0);
+	assert_null(iommu_domain_alloc(f->m));
+	assert_int_equal(dmamap_fault_injected(f->m, DMAMAP_FAULT_HOST_ALLOC), 1);
+
+	assert_int_equal(dmamap_fault_inject(f->m, DMAMAP_FAULT_IOMMU_PGTABLE, 1, 0), 0);
+	assert_null(iommu_domain_alloc(f->m));
+	assert_int_equal(dmamap_fault_injected(f->m, DMAMAP_FAULT_IOMMU_PGTABLE), 1);
+
+	/* disarmed: it works again (and valgrind sees no leak of the failed ones) */
+	d = iommu_domain_alloc(f->m);
+	assert_non_null(d);
+	assert_int_equal(iommu_map(d, 0x1000, RAM, PG, IOMMU_READ), 0);
+	assert_int_equal(iommu_iova_to_phys(d, 0x1000), RAM);
+	iommu_domain_free(d);
+}
+
+/* ---------------------------------------------------------- map/unmap */
+
+static void test_map_single_pages(void **state)
+{
+	struct fx *f = *state;
+	struct dmamap_iommu_stats st;
+
+	assert_int_equal(iommu_map(f->d, 0x10000000, RAM + 0x5000, PG, IOMMU_READ | IOMMU_WRITE), 0);
+	assert_int_equal(iommu_map(f->d, 0x10001000, RAM + 0x3000, PG, IOMMU_READ), 0);
+	assert_int_equal(iommu_map(f->d, 0x10003000, RAM + 0x9000, PG, IOMMU_WRITE), 0);
+	assert_maps(f->d, 0x10000000, PG, RAM + 0x5000);
+	assert_maps(f->d, 0x10001000, PG, RAM + 0x3000);
+	assert_unmapped(f->d, 0x10002000, PG);
+	assert_maps(f->d, 0x10003000, PG, RAM + 0x9000);
+	assert_unmapped(f->d, 0x0fff0000, 16 * PG);
+	assert_int_equal(iommu_iova_to_phys(f->d, 0x10000fff), RAM + 0x5fff);
+	/* a page run: translation length ends at the page */
+	assert_int_equal(xlate_len(f->d, 0x10000100, RAM + 0x5100), PG - 0x100);
+
+	st = stats(f->d);
+	assert_int_equal(st.table_pages, 4); /* root, level 1, 2, 3 */
+	assert_int_equal(st.mapped_bytes, 3 * PG);
+	assert_int_equal(st.block_entries, 0);
+
+	assert_int_equal(iommu_unmap(f->d, 0x10001000, PG), PG);
+	assert_unmapped(f->d, 0x10001000, PG);
+	assert_maps(f->d, 0x10000000, PG, RAM + 0x5000);
+	assert_int_equal(stats(f->d).mapped_bytes, 2 * PG);
+	assert_int_equal(iommu_unmap(f->d, 0x10000000, PG), PG);
+	assert_int_equal(iommu_unmap(f->d, 0x10003000, PG), PG);
+	assert_unmapped(f->d, 0x10000000, 4 * PG);
+	st = stats(f->d);
+	assert_int_equal(st.table_pages, 1);
+	assert_int_equal(st.mapped_bytes, 0);
+
+	/* the same page can be mapped again */
+	assert_int_equal(iommu_map(f->d, 0x10001000, RAM + 0x7000, PG, IOMMU_READ), 0);
+	assert_maps(f->d, 0x10001000, PG, RAM + 0x7000);
+	assert_int_equal(iommu_unmap(f->d, 0x10001000, PG), PG);
+	assert_int_equal(f->cap.reports, 0);
+}
+
+static void test_block_mapping_uses_2mib_blocks(void **state)
+{
+	struct fx *f = *state;
+	struct iommu_domain *pages = iommu_domain_alloc(f->m);
+	struct dmamap_iommu_stats sb, sp;
+	const u64 iova = 0x10200000;
+
+	assert_non_null(pages);
+	/* both 2 MiB aligned: two blocks */
+	assert_int_equal(iommu_map(f->d, iova, RAM + 2 * MiB, 4 * MiB, IOMMU_READ | IOMMU_WRITE), 0);
+	/* the physical side only page aligned: 1024 pages */
+	assert_int_equal(iommu_map(pages, iova, RAM + PG, 4 * MiB, IOMMU_READ | IOMMU_WRITE), 0);
+	sb = stats(f->d);
+	sp = stats(pages);
+	assert_int_equal(sb.block_entries, 2);
+	assert_int_equal(sb.table_pages, 3); /* root, level 1, level 2 */
+	assert_int_equal(sb.mapped_bytes, 4 * MiB);
+	assert_int_equal(sp.block_entries, 0);
+	assert_int_equal(sp.table_pages, 5); /* and two level-3 tables */
+	assert_int_equal(sp.mapped_bytes, 4 * MiB);
+	assert_true(sb.table_pages < sp.table_pages);
+
+	assert_maps(f->d, iova, 4 * MiB, RAM + 2 * MiB);
+	assert_maps(pages, iova, 4 * MiB, RAM + PG);
+	assert_unmapped(f->d, iova - PG, PG);
+	assert_unmapped(f->d, iova + 4 * MiB, PG);
+	/* a block run reaches the end of the block */
+	assert_int_equal(xlate_len(f->d, iova + 0x1234, RAM + 2 * MiB + 0x1234), 2 * MiB - 0x1234);
+	assert_int_equal(xlate_len(f->d, iova + 2 * MiB, RAM + 4 * MiB), 2 * MiB);
+	assert_int_equal(xlate_len(pages, iova + 0x1234, RAM + PG + 0x1234), PG - 0x234);
+
+	/* iova aligned but not paddr, partly: a block only where both are */
+	assert_int_equal(iommu_unmap(pages, iova, 4 * MiB), 4 * MiB);
+	assert_int_equal(iommu_map(pages, iova - PG, RAM + 2 * MiB - PG, 2 * MiB + 2 * PG, IOMMU_READ), 0);
+	sp = stats(pages);
+	assert_int_equal(sp.block_entries, 1);
+	assert_int_equal(sp.mapped_bytes, 2 * MiB + 2 * PG);
+	assert_maps(pages, iova - PG, 2 * MiB + 2 * PG, RAM + 2 * MiB - PG);
+	assert_int_equal(iommu_unmap(pages, iova - PG, 2 * MiB + 2 * PG), 2 * MiB + 2 * PG);
+	assert_int_equal(stats(pages).table_pages, 1);
+	iommu_domain_free(pages);
+
+	assert_int_equal(iommu_unmap(f->d, iova, 4 * MiB), 4 * MiB);
+	sb = stats(f->d);
+	assert_int_equal(sb.table_pages, 1);
+	assert_int_equal(sb.block_entries, 0);
+	assert_int_equal(sb.mapped_bytes, 0);
+}
+
+static void test_unmap_page_inside_block_splits(void **state)
+{
+	struct fx *f = *state;
+	struct dmamap_iommu_stats st;
+	const u64 iova = 0x10200000, hole = iova + 2 * MiB + 5 * PG;
+
+	assert_int_equal(iommu_map(f->d, iova, RAM + 2 * MiB, 4 * MiB, IOMMU_READ), 0);
+	assert_int_equal(iommu_unmap(f->d, hole, PG), PG);
+	st = stats(f->d);
+	assert_int_equal(st.block_entries, 1);
+	assert_int_equal(st.table_pages, 4); /* the split block's level-3 table */
+	assert_int_equal(st.mapped_bytes, 4 * MiB - PG);
+	assert_maps(f->d, iova, 2 * MiB + 5 * PG, RAM + 2 * MiB);
+	assert_unmapped(f->d, hole, PG);
+	assert_maps(f->d, hole + PG, 2 * MiB - 6 * PG, RAM + 4 * MiB + 6 * PG);
+	/* the rest of the split block is pages now, the other block still a block */
+	assert_int_equal(xlate_len(f->d, hole + PG, RAM + 4 * MiB + 6 * PG), PG);
+	assert_int_equal(xlate_len(f->d, iova, RAM + 2 * MiB), 2 * MiB);
+
+	/* a whole-range unmap stops at the hole; the hole unmaps nothing */
+	assert_int_equal(iommu_unmap(f->d, iova, 4 * MiB), 2 * MiB + 5 * PG);
+	assert_int_equal(iommu_unmap(f->d, hole, 4 * MiB), 0);
+	assert_int_equal(iommu_unmap(f->d, hole + PG, 2 * MiB - 6 * PG), 2 * MiB - 6 * PG);
+	st = stats(f->d);
+	assert_int_equal(st.table_pages, 1);
+	assert_int_equal(st.block_entries, 0);
+	assert_int_equal(st.mapped_bytes, 0);
+}
+
+static void test_unmap_range_splitting_both_ends(void **state)
+{
+	struct fx *f = *state;
+	struct dmamap_iommu_stats st;
+	const u64 iova = 0x10200000;
+
+	assert_int_equal(iommu_map(f->d, iova, RAM + 2 * MiB, 4 * MiB, IOMMU_READ | IOMMU_WRITE), 0);
+	/* from the second page of block 0 to the second page of block 1 */
+	assert_int_equal(iommu_unmap(f->d, iova + PG, 2 * MiB), 2 * MiB);
+	st = stats(f->d);
+	assert_int_equal(st.block_entries, 0);
+	assert_int_equal(st.table_pages, 5);
+	assert_int_equal(st.mapped_bytes, 2 * MiB);
+	assert_maps(f->d, iova, PG, RAM + 2 * MiB);
+	assert_unmapped(f->d, iova + PG, 2 * MiB);
+	assert_maps(f->d, iova + 2 * MiB + PG, 2 * MiB - PG, RAM + 4 * MiB + PG);
+
+	assert_int_equal(iommu_unmap(f->d, iova, PG), PG);
+	assert_int_equal(stats(f->d).table_pages, 4); /* block 0's table emptied and freed */
+	assert_int_equal(iommu_unmap(f->d, iova + 2 * MiB + PG, 2 * MiB - PG), 2 * MiB - PG);
+	st = stats(f->d);
+	assert_int_equal(st.table_pages, 1);
+	assert_int_equal(st.mapped_bytes, 0);
+}
+
+static void one_gib_ram(struct dmamap_machine_config *cfg)
+{
+	cfg->ram_size = GiB;
+}
+
+static void test_1gib_block_split_twice(void **state)
+{
+	struct dmamap_machine *m = test_machine(0, one_gib_ram);
+	struct iommu_domain *d = iommu_domain_alloc(m);
+	struct dmamap_iommu_stats st, before;
+	const u64 iova = 3 * GiB, page = iova + 700 * MiB + 3 * PG;
+
+	(void)state;
+	assert_non_null(d);
+	assert_int_equal(iommu_map(d, iova, RAM, GiB, IOMMU_READ), 0);
+	st = stats(d);
+	assert_int_equal(st.table_pages, 2); /* root and level 1 */
+	assert_int_equal(st.block_entries, 1);
+	assert_int_equal(st.mapped_bytes, GiB);
+	assert_int_equal(iommu_iova_to_phys(d, iova + GiB - 1), RAM + GiB - 1);
+	assert_int_equal(xlate_len(d, iova + 5 * MiB, RAM + 5 * MiB), GiB - 5 * MiB);
+
+	/* splitting needs two tables: without either, nothing changes */
+	for (unsigned nth = 1; nth <= 2; nth++) {
+		before = stats(d);
+		assert_int_equal(dmamap_fault_inject(m, DMAMAP_FAULT_IOMMU_PGTABLE, nth, 0), 0);
+		assert_int_equal(iommu_unmap(d, page, PG), 0);
+		assert_int_equal(dmamap_fault_inject(m, DMAMAP_FAULT_IOMMU_PGTABLE, 0, 0), 0);
+		st = stats(d);
+		assert_stats_equal(&st, &before);
+		assert_int_equal(iommu_iova_to_phys(d, page), RAM + 700 * MiB + 3 * PG);
+		assert_int_equal(xlate_len(d, page, RAM + 700 * MiB + 3 * PG), GiB - 700 * MiB - 3 * PG);
+	}
+
+	assert_int_equal(iommu_unmap(d, page, PG), PG);
+	st = stats(d);
+	assert_int_equal(st.table_pages, 4);
+	assert_int_equal(st.block_entries, 511);
+	assert_int_equal(st.mapped_bytes, GiB - PG);
+	assert_int_equal(iommu_iova_to_phys(d, page), 0);
+	assert_int_equal(iommu_iova_to_phys(d, page - 1), RAM + 700 * MiB + 3 * PG - 1);
+	assert_int_equal(iommu_iova_to_phys(d, page + PG), RAM + 700 * MiB + 4 * PG);
+	assert_int_equal(iommu_iova_to_phys(d, iova), RAM);
+	assert_int_equal(iommu_iova_to_phys(d, iova + GiB - PG), RAM + GiB - PG);
+	assert_int_equal(xlate_len(d, iova + 2 * MiB, RAM + 2 * MiB), 2 * MiB);
+	assert_int_equal(xlate_len(d, page + PG, RAM + 700 * MiB + 4 * PG), PG);
+
+	/* overlap with a block or a split block is refused */
+	assert_int_equal(iommu_map(d, iova + 10 * MiB, RAM, PG, IOMMU_READ), -EEXIST);
+	assert_int_equal(iommu_map(d, page - PG, RAM, 2 * PG, IOMMU_READ), -EEXIST);
+	assert_int_equal(iommu_map(d, page, RAM + 8 * PG, PG, IOMMU_WRITE), 0);
+	assert_int_equal(iommu_iova_to_phys(d, page), RAM + 8 * PG);
+
+	assert_int_equal(iommu_unmap(d, iova, GiB), GiB);
+	st = stats(d);
+	assert_int_equal(st.table_pages, 1);
+	assert_int_equal(st.block_entries, 0);
+	assert_int_equal(st.mapped_bytes, 0);
+	iommu_domain_free(d);
+	dmamap_machine_destroy(m);
+}
+
+static void test_map_overlap_eexist_changes_nothing(void **state)
+{
+	struct fx *f = *state;
+	struct dmamap_iommu_stats before, st;
+	const u64 a = 0x20000000, blk = 0x30200000;
+
+	assert_int_equal(iommu_map(f->d, a, RAM + 0x10000, 4 * PG, IOMMU_READ), 0);
+	assert_int_equal(iommu_map(f->d, blk, RAM + 2 * MiB, 2 * MiB, IOMMU_READ), 0);
+	before = stats(f->d);
+
+	/* tail overlap, head overlap, containing, contained, within a block, spanning into a block */
+	assert_int_equal(iommu_map(f->d, a + 3 * PG, RAM, 3 * PG, IOMMU_READ), -EEXIST);
+	assert_int_equal(iommu_map(f->d, a - 2 * PG, RAM, 3 * PG, IOMMU_READ), -EEXIST);
+	assert_int_equal(iommu_map(f->d, a - PG, RAM, 8 * PG, IOMMU_READ), -EEXIST);
+	assert_int_equal(iommu_map(f->d, a + PG, RAM, PG, IOMMU_WRITE), -EEXIST);
+	assert_int_equal(iommu_map(f->d, blk + 77 * PG, RAM, PG, IOMMU_READ), -EEXIST);
+	assert_int_equal(iommu_map(f->d, blk - 2 * MiB, RAM, 2 * MiB + PG, IOMMU_READ), -EEXIST);
+	assert_int_equal(iommu_map(f->d, blk, RAM + 2 * MiB, 2 * MiB, IOMMU_READ), -EEXIST);
+
+	st = stats(f->d);
+	assert_stats_equal(&st, &before);
+	assert_unmapped(f->d, a - 2 * PG, 2 * PG);
+	assert_maps(f->d, a, 4 * PG, RAM + 0x10000);
+	assert_unmapped(f->d, a + 4 * PG, 4 * PG);
+	assert_unmapped(f->d, blk - 2 * MiB, 2 * MiB);
+	assert_maps(f->d, blk, 2 * MiB, RAM + 2 * MiB);
+	assert_int_equal(f->cap.reports, 0);
+
+	/* adjacent on both sides is fine */
+	assert_int_equal(iommu_map(f->d, a - PG, RAM, PG, IOMMU_READ), 0);
+	assert_int_equal(iommu_map(f->d, a + 4 * PG, RAM + PG, PG, IOMMU_READ), 0);
+	assert_int_equal(iommu_unmap(f->d, a - PG, 6 * PG), 6 * PG);
+	assert_int_equal(iommu_unmap(f->d, blk, 2 * MiB), 2 * MiB);
+	assert_int_equal(stats(f->d).table_pages, 1);
+}
+
+static void test_map_einval_changes_nothing(void **state)
+{
+	struct fx *f = *state;
+	struct dmamap_iommu_stats before, st;
+	const u64 ram_end = RAM + 16 * MiB, a = 0x20000000;
+	const struct {
+		unsigned long iova;
+		phys_addr_t pa;
+		size_t size;
+		int prot;
+	} bad[] = {
+		{ a + 0x800, RAM, PG, IOMMU_READ },             /* iova misaligned */
+		{ a + 1, RAM, PG, IOMMU_READ },
+		{ a, RAM + 0x10, PG, IOMMU_READ },              /* paddr misaligned */
+		{ a, RAM, PG + 1, IOMMU_READ },                 /* size misaligned */
+		{ a, RAM, 0x800, IOMMU_READ },
+		{ a, RAM, 0, IOMMU_READ },                      /* zero size */
+		{ IOVA_END - PG, RAM, 2 * PG, IOMMU_READ },     /* beyond 2^48 */
+		{ IOVA_END, RAM, PG, IOMMU_READ },
+		{ ~0UL & PAGE_MASK, RAM, 2 * PG, IOMMU_READ },  /* iova + size overflows */
+		{ PG, RAM, (size_t)0 - PG, IOMMU_READ },
+		{ a, RAM - PG, PG, IOMMU_READ },                /* below RAM */
+		{ a, RAM - PG, 2 * PG, IOMMU_READ },            /* straddles RAM's start */
+		{ a, ram_end - PG, 2 * PG, IOMMU_READ },        /* straddles RAM's end */
+		{ a, ram_end, PG, IOMMU_READ },                 /* beyond RAM */
+		{ a, 0, PG, IOMMU_READ },
+		{ a, RAM, PG, 0 },                              /* no permission */
+		{ a, RAM, PG, 4 },                              /* unknown bit */
+		{ a, RAM, PG, IOMMU_READ | 0x100 },
+	};
+	unsigned long reports;
+
+	assert_int_equal(iommu_map(f->d, a + 2 * PG, RAM + PG, PG, IOMMU_READ), 0);
+	before = stats(f->d);
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		reports = f->cap.by_kind[DMAMAP_REPORT_BAD_INPUT];
+		assert_int_equal(iommu_map(f->d, bad[i].iova, bad[i].pa, bad[i].size, bad[i].prot), -EINVAL);
+		assert_int_equal(f->cap.by_kind[DMAMAP_REPORT_BAD_INPUT], reports + 1);
+		st = stats(f->d);
+		assert_stats_equal(&st, &before);
+		assert_int_equal(iommu_iova_to_phys(f->d, bad[i].iova & PAGE_MASK), 0);
+		assert_maps(f->d, a + 2 * PG, PG, RAM + PG);
+	}
+	/* the edges that are valid */
+	assert_int_equal(iommu_map(f->d, IOVA_END - PG, ram_end - PG, PG, IOMMU_WRITE), 0);
+	assert_int_equal(iommu_iova_to_phys(f->d, IOVA_END - 1), ram_end - 1);
+	assert_int_equal(iommu_iova_to_phys(f->d, IOVA_END), 0);
+	assert_int_equal(iommu_map(f->d, 0, RAM, PG, IOMMU_READ), 0);
+	assert_int_equal(iommu_iova_to_phys(f->d, 0x10), RAM + 0x10);
+	assert_int_equal(iommu_unmap(f->d, IOVA_END - PG, PG), PG);
+	assert_int_equal(iommu_unmap(f->d, 0, PG), PG);
+	assert_int_equal(iommu_unmap(f->d, a + 2 * PG, PG), PG);
+	assert_int_equal(stats(f->d).table_pages, 1);
+}
+
+static void test_unmap_stops_at_hole(void **state)
+{
+	struct fx *f = *state;
+	const u64 a = 0x20000000;
+
+	assert_int_equal(iommu_map(f->d, a, RAM, 4 * PG, IOMMU_READ), 0);
+	assert_int_equal(iommu_map(f->d, a + 5 * PG, RAM + 5 * PG, 3 * PG, IOMMU_READ), 0);
+	assert_int_equal(iommu_unmap(f->d, a, 8 * PG), 4 * PG);
+	assert_unmapped(f->d, a, 5 * PG);
+	assert_maps(f->d, a + 5 * PG, 3 * PG, RAM + 5 * PG);
+	assert_int_equal(stats(f->d).mapped_bytes, 3 * PG);
+
+	/* a hole at iova unmaps nothing */
+	assert_int_equal(iommu_unmap(f->d, a + 4 * PG, 4 * PG), 0);
+	assert_int_equal(iommu_unmap(f->d, 0x7000000000ULL, PG), 0);
+	assert_int_equal(iommu_unmap(f->d, IOVA_END, PG), 0);
+	assert_maps(f->d, a + 5 * PG, 3 * PG, RAM + 5 * PG);
+	/* a range past the mapping's end stops at its end */
+	assert_int_equal(iommu_unmap(f->d, a + 6 * PG, 100 * PG), 2 * PG);
+	assert_maps(f->d, a + 5 * PG, PG, RAM + 5 * PG);
+	assert_int_equal(iommu_unmap(f->d, a + 5 * PG, PG), PG);
+	assert_int_equal(stats(f->d).table_pages, 1);
+}
+
+static void test_unmap_bad_arguments_unmap_nothing(void **state)
+{
+	struct fx *f = *state;
+	struct dmamap_iommu_stats before, st;
+	const u64 a = 0x20000000;
+
+	assert_int_equal(iommu_map(f->d, a, RAM, 4 * PG, IOMMU_READ), 0);
+	before = stats(f->d);
+	assert_int_equal(iommu_unmap(f->d, a + 0x10, PG), 0);
+	assert_int_equal(iommu_unmap(f->d, a, PG - 1), 0);
+	assert_int_equal(iommu_unmap(f->d, a, PG + 0x200), 0);
+	assert_int_equal(iommu_unmap(f->d, a, 0), 0);
+	assert_int_equal(iommu_unmap(f->d, IOVA_END, PG), 0);
+	assert_int_equal(f->cap.reports, 0);
+	st = stats(f->d);
+	assert_stats_equal(&st, &before);
+	assert_maps(f->d, a, 4 * PG, RAM);
+	assert_int_equal(iommu_unmap(f->d, a, 4 * PG), 4 * PG);
+}
+
+static void test_tables_freed_when_empty(void **state)
+{
+	struct fx *f = *state;
+	/* 5 GiB lies under the same level-0 entry as 0: its level-1 table is shared */
+	const u64 where[] = { 0, (u64)1 << 39, IOVA_END - PG, 5 * GiB + 7 * PG };
+	const unsigned long tables[] = { 4, 7, 10, 12 };
+
+	for (size_t i = 0; i < ARRAY_SIZE(where); i++) {
+		assert_int_equal(iommu_map(f->d, where[i], RAM + i * PG, PG, IOMMU_READ), 0);
+		assert_int_equal(stats(f->d).table_pages, tables[i]);
+	}
+	/* a neighbour in the same level-3 table costs nothing */
+	assert_int_equal(iommu_map(f->d, PG, RAM + 9 * PG, PG, IOMMU_READ), 0);
+	assert_int_equal(stats(f->d).table_pages, 12);
+	assert_int_equal(iommu_unmap(f->d, 0, PG), PG);
+	assert_int_equal(stats(f->d).table_pages, 12);
+	assert_int_equal(iommu_unmap(f->d, PG, PG), PG);
+	assert_int_equal(stats(f->d).table_pages, 10); /* level 2 and 3 freed, level 1 shared */
+	assert_int_equal(iommu_unmap(f->d, (u64)1 << 39, PG), PG);
+	assert_int_equal(stats(f->d).table_pages, 7);
+	assert_int_equal(iommu_unmap(f->d, 5 * GiB + 7 * PG, PG), PG);
+	assert_int_equal(stats(f->d).table_pages, 4);
+	assert_int_equal(iommu_iova_to_phys(f->d, IOVA_END - PG), RAM + 2 * PG);
+	assert_int_equal(iommu_unmap(f->d, IOVA_END - PG, PG), PG);
+	assert_int_equal(stats(f->d).table_pages, 1);
+	assert_int_equal(stats(f->d).mapped_bytes, 0);
+}
+
+/*
+ * A map that needs several new table pages, failing at each allocation in
+ * turn, with and without a mapping already sharing its tables: -ENOMEM and the
+ * domain exactly as before.
+ */
+static void test_map_enomem_unwinds_at_each_table(void **state)
+{
+	struct fx *f = *state;
+	/* [2^39 - 4K, 2^39 + 2M + 8K): one page left of a level-0 boundary, a block and two pages right of it */
+	const u64 lo = ((u64)1 << 39) - PG, len = PG + 2 * MiB + 2 * PG, pa = RAM + 2 * MiB - PG;
+	const u64 neighbour = lo - PG;
+
+	for (int shared = 0; shared < 2; shared++) {
+		struct dmamap_iommu_stats before, st;
+		unsigned long attempts, needed;
+		struct iommu_domain *probe = iommu_domain_alloc(f->m);
+
+		assert_non_null(probe);
+		if (shared) {
+			assert_int_equal(iommu_map(f->d, neighbour, RAM + 8 * MiB, PG, IOMMU_READ), 0);
+			assert_int_equal(iommu_map(probe, neighbour, RAM + 8 * MiB, PG, IOMMU_READ), 0);
+		}
+		/* how many table pages the map takes */
+		attempts = dmamap_fault_attempts(f->m, DMAMAP_FAULT_IOMMU_PGTABLE);
+		assert_int_equal(iommu_map(probe, lo, pa, len, IOMMU_READ | IOMMU_WRITE), 0);
+		needed = dmamap_fault_attempts(f->m, DMAMAP_FAULT_IOMMU_PGTABLE) - attempts;
+		assert_int_equal(needed, shared ? 3 : 6);
+		st = stats(probe);
+		assert_int_equal(st.block_entries, 1);
+		assert_int_equal(st.table_pages, 7);
+		assert_maps(probe, lo, len, pa);
+		iommu_domain_free(probe);
+
+		before = stats(f->d);
+		for (unsigned long nth = 1; nth <= needed; nth++) {
+			assert_int_equal(dmamap_fault_inject(f->m, DMAMAP_FAULT_IOMMU_PGTABLE, nth, 0), 0);
+			assert_int_equal(iommu_map(f->d, lo, pa, len, IOMMU_READ | IOMMU_WRITE), -ENOMEM);
+			assert_int_equal(dmamap_fault_inject(f->m, DMAMAP_FAULT_IOMMU_PGTABLE, 0, 0), 0);
+			st = stats(f->d);
+			assert_stats_equal(&st, &before);
+			assert_unmapped(f->d, lo, len);
+			if (shared)
+				assert_maps(f->d, neighbour, PG, RAM + 8 * MiB);
+		}
+		assert_int_equal(iommu_map(f->d, lo, pa, len, IOMMU_READ | IOMMU_WRITE), 0);
+		assert_maps(f->d, lo, len, pa);
+		assert_int_equal(iommu_unmap(f->d, lo, len), len);
+		if (shared)
+			assert_int_equal(iommu_unmap(f->d, neighbour, PG), PG);
+		assert_int_equal(stats(f->d).table_pages, 1);
+	}
+	assert_int_equal(f->cap.reports, 0);
+}
+
+static void test_split_enomem_changes_nothing(void **state)
+{
+	struct fx *f = *state;
+	struct dmamap_iommu_stats before, st;
+	const u64 iova = 0x10200000;
+
+	assert_int_equal(iommu_map(f->d, iova, RAM + 2 * MiB, 4 * MiB, IOMMU_READ), 0);
+	before = stats(f->d);
+	assert_int_equal(dmamap_fault_inject(f->m, DMAMAP_FAULT_IOMMU_PGTABLE, 1, 0), 0);
+	assert_int_equal(iommu_unmap(f->d, iova + 3 * MiB, PG), 0);
+	st = stats(f->d);
+	assert_stats_equal(&st, &before);
+	assert_maps(f->d, iova, 4 * MiB, RAM + 2 * MiB);
+
+	/* a split failing after whole blocks were unmapped returns what was */
+	assert_int_equal(dmamap_fault_inject(f->m, DMAMAP_FAULT_IOMMU_PGTABLE, 1, 0), 0);
+	assert_int_equal(iommu_unmap(f->d, iova, 3 * MiB), 2 * MiB);
+	assert_int_equal(dmamap_fault_inject(f->m, DMAMAP_FAULT_IOMMU_PGTABLE, 0, 0), 0);
+	st = stats(f->d);
+	assert_int_equal(st.mapped_bytes, 2 * MiB);
+	assert_int_equal(st.block_entries, 1);
+	assert_int_equal(st.table_pages, 3);
+	assert_unmapped(f->d, iova, 2 * MiB);
+	assert_maps(f->d, iova + 2 * MiB, 2 * MiB, RAM + 4 * MiB);
+	assert_int_equal(iommu_unmap(f->d, iova + 2 * MiB, 2 * MiB), 2 * MiB);
+	assert_int_equal(stats(f->d).table_pages, 1);
+}
+
+static void test_translate_permissions(void **state)
+{
+	struct fx *f = *state;
+	struct dmamap_iommu_stats st;
+	phys_addr_t pa = 0x1234;
+	size_t len = 77;
+
+	assert_int_equal(iommu_map(f->d, 0x1000, RAM, PG, IOMMU_READ), 0);
+	assert_int_equal(iommu_map(f->d, 0x2000, RAM + PG, PG, IOMMU_WRITE), 0);
+	assert_int_equal(dmamap_iommu_translate(f->d, NULL, 0x1010, false, &pa, &len), 0);
+	assert_int_equal(pa, RAM + 0x10);
+	assert_int_equal(len, PG - 0x10);
+	assert_int_equal(dmamap_iommu_translate(f->d, NULL, 0x2fff, true, &pa, &len), 0);
+	assert_int_equal(pa, RAM + PG + 0xfff);
+	assert_int_equal(len, 1);
+
+	pa = 0x1234;
+	len = 77;
+	assert_int_equal(dmamap_iommu_translate(f->d, NULL, 0x1010, true, &pa, &len), -EFAULT);
+	assert_int_equal(dmamap_iommu_translate(f->d, NULL, 0x2010, false, &pa, &len), -EFAULT);
+	assert_int_equal(dmamap_iommu_translate(f->d, NULL, 0x3000, false, &pa, &len), -EFAULT);
+	assert_int_equal(dmamap_iommu_translate(f->d, NULL, IOVA_END, true, &pa, &len), -EFAULT);
+	assert_int_equal(pa, 0x1234);
+	assert_int_equal(len, 77);
+	st = stats(f->d);
+	assert_int_equal(st.faults, 4);
+	assert_int_equal(st.last_fault_iova, IOVA_END);
+	assert_int_equal(st.last_fault_flags, IOMMU_FAULT_WRITE);
+	assert_int_equal(f->cap.by_kind[DMAMAP_REPORT_IOMMU_FAULT], 4);
+	assert_non_null(strstr(f->cap.last, "write"));
+	assert_int_equal(iommu_unmap(f->d, 0x1000, 2 * PG), 2 * PG);
+}
+
+/* ------------------------------------------------------- the device side */
+
+struct fault_rec {
+	unsigned long calls;
+	struct iommu_domain *domain;
+	struct device *dev;
+	unsigned long iova;
+	int flags;
+	void *token;
+};
+
+static int record_fault(struct iommu_domain *domain, struct device *dev, unsigned long iova, int flags, void *token)
+{
+	struct fault_rec *r = token;
+
+	r->calls++;
+	r->domain = domain;
+	r->dev = dev;
+	r->iova = iova;
+	r->flags = flags;
+	r->token = token;
+	return 0;
+}
+
+struct devfx {
+	struct fx f;
+	struct device dev;     /* attached */
+	struct device raw;     /* not attached: reads RAM by physical address */
+};
+
+static int dev_setup(void **state)
+{
+	struct devfx *x = calloc(1, sizeof(*x));
+
+	assert_non_null(x);
+	fx_init(&x->f);
+	assert_int_equal(dmamap_device_init(&x->dev, x->f.m, "iommu-dev"), 0);
+	assert_int_equal(dmamap_device_init(&x->raw, x->f.m, "raw-dev"), 0);
+	assert_int_equal(iommu_attach_device(x->f.d, &x->dev), 0);
+	assert_ptr_equal(x->dev.dmamap.iommu_domain, x->f.d);
+	*state = x;
+	return 0;
+}
+
+static int dev_teardown(void **state)
+{
+	struct devfx *x = *state;
+	struct capture c;
+
+	if (x->dev.dmamap.iommu_domain)
+		iommu_detach_device(x->f.d, &x->dev);
+	dmamap_device_release(&x->dev);
+	dmamap_device_release(&x->raw);
+	iommu_domain_free(x->f.d);
+	capture_stop(x->f.m);
+	capture_start(&c, x->f.m);
+	dmamap_machine_destroy(x->f.m);
+	assert_int_equal(c.by_kind[DMAMAP_REPORT_LEAK], 0);
+	assert_int_equal(c.reports, 0);
+	free(x);
+	return 0;
+}
+
+#define NPAGES 64
+#define DEV_IOVA 0x10000000UL
+
+/* 64 separately allocated pages mapped at consecutive IOVAs in a scrambled order */
+struct scattered {
+	struct page *pg[NPAGES];
+	unsigned at[NPAGES]; /* IOVA page i is pg[at[i]] */
+};
+
+static void scatter_map(struct devfx *x, struct scattered *s, int prot)
+{
+	for (unsigned i = 0; i < NPAGES; i++) {
+		s->pg[i] = dmamap_alloc_pages(x->f.m, GFP_KERNEL, 0);
+		assert_non_null(s->pg[i]);
+		s->at[i] = (i * 37u) % NPAGES;
+	}
+	for (unsigned i = 0; i < NPAGES; i++)
+		assert_int_equal(iommu_map(x->f.d, DEV_IOVA + i * PG, page_to_phys(s->pg[s->at[i]]), PG, prot), 0);
+}
+
+static void scatter_unmap(struct devfx *x, struct scattered *s)
+{
+	assert_int_equal(iommu_unmap(x->f.d, DEV_IOVA, NPAGES * PG), NPAGES * PG);
+	for (unsigned i = 0; i < NPAGES; i++)
+		dmamap_free_pages(s->pg[i], 0);
+	assert_int_equal(stats(x->f.d).table_pages, 1);
+}
+
+static void test_device_reads_scattered_pages_as_one_range(void **state)
+{
+	struct devfx *x = *state;
+	struct scattered s;
+	u8 *ref = malloc(NPAGES * PG), *got = malloc(NPAGES * PG);
+
+	assert_non_null(ref);
+	assert_non_null(got);
+	scatter_map(x, &s, IOMMU_READ);
+	/* not physically contiguous in IOVA order */
+	assert_int_not_equal(page_to_phys(s.pg[s.at[1]]), page_to_phys(s.pg[s.at[0]]) + PG);
+	fill_pattern(ref, NPAGES * PG, 17);
+	for (unsigned i = 0; i < NPAGES; i++) {
+		struct page *p = s.pg[s.at[i]];
+
+		memcpy(page_address(p), ref + i * PG, PG);
+		dmamap_cache_clean(x->f.m, DMAMAP_CACHE_INNER, page_to_phys(p), PAGE_SIZE);
+	}
+	memset(got, 0, NPAGES * PG);
+	assert_int_equal(dmamap_dev_read(&x->dev, DEV_IOVA, got, NPAGES * PG), 0);
+	assert_memory_equal(got, ref, NPAGES * PG);
+	/* an unaligned read across page boundaries */
+	memset(got, 0, NPAGES * PG);
+	assert_int_equal(dmamap_dev_read(&x->dev, DEV_IOVA + 5 * PG - 100, got, 3 * PG + 200), 0);
+	assert_memory_equal(got, ref + 5 * PG - 100, 3 * PG + 200);
+	assert_int_equal(stats(x->f.d).faults, 0);
+	scatter_unmap(x, &s);
+	free(ref);
+	free(got);
+}
+
+static void test_device_writes_land_in_the_mapped_pages(void **state)
+{
+	struct devfx *x = *state;
+	struct scattered s;
+	u8 *src = malloc(NPAGES * PG), *got = malloc(PG);
+
+	assert_non_null(src);
+	assert_non_null(got);
+	scatter_map(x, &s, IOMMU_READ | IOMMU_WRITE);
+	fill_pattern(src, NPAGES * PG, 99);
+	assert_int_equal(dmamap_dev_write(&x->dev, DEV_IOVA, src, NPAGES * PG), 0);
+	for (unsigned i = 0; i < NPAGES; i++) {
+		assert_int_equal(dmamap_dev_read(&x->raw, page_to_phys(s.pg[s.at[i]]), got, PG), 0);
+		assert_memory_equal(got, src + i * PG, PG);
+	}
+	scatter_unmap(x, &s);
+	free(src);
+	free(got);
+}
+
+static void test_device_read_of_unmapped_iova_faults(void **state)
+{
+	struct devfx *x = *state;
+	struct fault_rec rec = { 0 };
+	struct dmamap_iommu_stats st;
+	struct scattered s;
+	u8 buf[3 * PAGE_SIZE], untouched[3 * PAGE_SIZE];
+
+	scatter_map(x, &s, IOMMU_READ);
+	iommu_set_fault_handler(x->f.d, record_fault, &rec);
+	memset(buf, 0xa5, sizeof(buf));
+	memcpy(untouched, buf, sizeof(buf));
+
+	/* wholly unmapped */
+	assert_int_equal(dmamap_dev_read(&x->dev, 0x20000000, buf, 64), -EFAULT);
+	assert_int_equal(rec.calls, 1);
+	assert_ptr_equal(rec.domain, x->f.d);
+	assert_ptr_equal(rec.dev, &x->dev);
+	assert_int_equal(rec.iova, 0x20000000);
+	assert_int_equal(rec.flags, IOMMU_FAULT_READ);
+	assert_ptr_equal(rec.token, &rec);
+	st = stats(x->f.d);
+	assert_int_equal(st.faults, 1);
+	assert_int_equal(st.last_fault_iova, 0x20000000);
+	assert_int_equal(st.last_fault_flags, IOMMU_FAULT_READ);
+	assert_int_equal(x->f.cap.by_kind[DMAMAP_REPORT_IOMMU_FAULT], 1);
+	assert_int_equal(x->f.cap.last_kind, DMAMAP_REPORT_IOMMU_FAULT);
+	assert_string_equal(x->f.cap.last_device, "iommu-dev");
+	assert_non_null(strstr(x->f.cap.last, "0x20000000"));
+	assert_memory_equal(buf, untouched, sizeof(buf));
+
+	/* running off the end of the mapping: the first unmapped page faults, nothing copied */
+	assert_int_equal(dmamap_dev_read(&x->dev, DEV_IOVA + (NPAGES - 2) * PG, buf, sizeof(buf)), -EFAULT);
+	assert_int_equal(rec.calls, 2);
+	assert_int_equal(rec.iova, DEV_IOVA + NPAGES * PG);
+	assert_int_equal(stats(x->f.d).faults, 2);
+	assert_int_equal(x->f.cap.by_kind[DMAMAP_REPORT_IOMMU_FAULT], 2);
+	assert_memory_equal(buf, untouched, sizeof(buf));
+
+	/* no handler: still recorded and reported */
+	iommu_set_fault_handler(x->f.d, NULL, NULL);
+	assert_int_equal(dmamap_dev_read(&x->dev, 0x30000000, buf, 1), -EFAULT);
+	assert_int_equal(rec.calls, 2);
+	assert_int_equal(stats(x->f.d).faults, 3);
+	assert_int_equal(stats(x->f.d).last_fault_iova, 0x30000000);
+	assert_int_equal(x->f.cap.by_kind[DMAMAP_REPORT_IOMMU_FAULT], 3);
+	assert_memory_equal(buf, untouched, sizeof(buf));
+
+	scatter_unmap(x, &s);
+}
+
+static void test_device_write_through_read_only_mapping_faults(void **state)
+{
+	struct devfx *x = *state;
+	struct fault_rec rec = { 0 };
+	struct page *p = dmamap_alloc_pages(x->f.m, GFP_KERNEL, 0);
+	u8 before[PAGE_SIZE], after[PAGE_SIZE], src[PAGE_SIZE], back[PAGE_SIZE];
+
+	assert_non_null(p);
+	assert_int_equal(iommu_map(x->f.d, DEV_IOVA, page_to_phys(p), PG, IOMMU_READ), 0);
+	iommu_set_fault_handler(x->f.d, record_fault, &rec);
+	assert_int_equal(dmamap_dev_read(&x->raw, page_to_phys(p), before, PG), 0);
+	memset(src, 0x3c, sizeof(src));
+
+	assert_int_equal(dmamap_dev_write(&x->dev, DEV_IOVA + 16, src, 32), -EFAULT);
+	assert_int_equal(rec.calls, 1);
+	assert_int_equal(rec.iova, DEV_IOVA + 16);
+	assert_int_equal(rec.flags, IOMMU_FAULT_WRITE);
+	assert_ptr_equal(rec.dev, &x->dev);
+	assert_int_equal(stats(x->f.d).last_fault_flags, IOMMU_FAULT_WRITE);
+	assert_int_equal(x->f.cap.by_kind[DMAMAP_REPORT_IOMMU_FAULT], 1);
+	assert_non_null(strstr(x->f.cap.last, "write"));
+	assert_int_equal(dmamap_dev_read(&x->raw, page_to_phys(p), after, PG), 0);
+	assert_memory_equal(before, after, PG);
+
+	/* reading through it works */
+	assert_int_equal(dmamap_dev_read(&x->dev, DEV_IOVA, back, PG), 0);
+	assert_memory_equal(back, before, PG);
+	assert_int_equal(rec.calls, 1);
+
+	/* a write-only mapping refuses reads, takes writes */
+	assert_int_equal(iommu_unmap(x->f.d, DEV_IOVA, PG), PG);
+	assert_int_equal(iommu_map(x->f.d, DEV_IOVA, page_to_phys(p), PG, IOMMU_WRITE), 0);
+	assert_int_equal(dmamap_dev_read(&x->dev, DEV_IOVA, back, 8), -EFAULT);
+	assert_int_equal(rec.flags, IOMMU_FAULT_READ);
+	assert_int_equal(dmamap_dev_write(&x->dev, DEV_IOVA, src, PG), 0);
+	assert_int_equal(dmamap_dev_read(&x->raw, page_to_phys(p), after, PG), 0);
+	assert_memory_equal(after, src, PG);
+
+	assert_int_equal(iommu_unmap(x->f.d, DEV_IOVA, PG), PG);
+	dmamap_free_pages(p, 0);
+}
+
+static void test_attach_errors(void **state)
+{
+	struct devfx *x = *state;
+	struct iommu_domain *other = iommu_domain_alloc(x->f.m);
+	struct dmamap_machine *m2 = test_machine(16, NULL);
+	struct device uninit, foreign;
+	struct capture c2;
+
+	assert_non_null(other);
+	/* already attached: to this domain or another */
+	assert_int_equal(iommu_attach_device(x->f.d, &x->dev), -EBUSY);
+	assert_int_equal(iommu_attach_device(other, &x->dev), -EBUSY);
+	assert_ptr_equal(x->dev.dmamap.iommu_domain, x->f.d);
+	assert_int_equal(stats(x->f.d).attached_devices, 1);
+	assert_int_equal(stats(other).attached_devices, 0);
+
+	memset(&uninit, 0, sizeof(uninit));
+	assert_int_equal(iommu_attach_device(x->f.d, &uninit), -EINVAL);
+	assert_null(uninit.dmamap.iommu_domain);
+	assert_int_equal(iommu_attach_device(x->f.d, NULL), -EINVAL);
+	assert_int_equal(iommu_attach_device(NULL, &x->raw), -EINVAL);
+	assert_null(x->raw.dmamap.iommu_domain);
+	assert_int_equal(x->f.cap.by_kind[DMAMAP_REPORT_BAD_INPUT], 3);
+
+	capture_start(&c2, m2);
+	assert_int_equal(dmamap_device_init(&foreign, m2, "foreign"), 0);
+	assert_int_equal(iommu_attach_device(x->f.d, &foreign), -EINVAL);
+	assert_null(foreign.dmamap.iommu_domain);
+	assert_int_equal(stats(x->f.d).attached_devices, 1);
+	assert_int_equal(x->f.cap.by_kind[DMAMAP_REPORT_BAD_INPUT], 4);
+	assert_int_equal(c2.reports, 0);
+
+	/* two devices in one domain */
+	assert_int_equal(iommu_attach_device(x->f.d, &x->raw), 0);
+	assert_int_equal(stats(x->f.d).attached_devices, 2);
+	iommu_detach_device(x->f.d, &x->raw);
+	assert_null(x->raw.dmamap.iommu_domain);
+	assert_int_equal(stats(x->f.d).attached_devices, 1);
+
+	dmamap_device_release(&foreign);
+	capture_stop(m2);
+	dmamap_machine_destroy(m2);
+	iommu_domain_free(other);
+}
+
+static void test_detach_of_device_not_attached_is_reported(void **state)
+{
+	struct devfx *x = *state;
+	struct iommu_domain *other = iommu_domain_alloc(x->f.m);
+
+	assert_non_null(other);
+	iommu_detach_device(x->f.d, &x->raw);
+	assert_int_equal(x->f.cap.by_kind[DMAMAP_REPORT_API_MISUSE], 1);
+	assert_string_equal(x->f.cap.last_device, "raw-dev");
+	/* attached elsewhere: reported, left attached */
+	iommu_detach_device(other, &x->dev);
+	assert_int_equal(x->f.cap.by_kind[DMAMAP_REPORT_API_MISUSE], 2);
+	assert_ptr_equal(x->dev.dmamap.iommu_domain, x->f.d);
+	assert_int_equal(stats(x->f.d).attached_devices, 1);
+	assert_int_equal(stats(other).attached_devices, 0);
+
+	/* detach, then detach again */
+	iommu_detach_device(x->f.d, &x->dev);
+	assert_null(x->dev.dmamap.iommu_domain);
+	assert_int_equal(stats(x->f.d).attached_devices, 0);
+	assert_int_equal(x->f.cap.by_kind[DMAMAP_REPORT_API_MISUSE], 2);
+	iommu_detach_device(x->f.d, &x->dev);
+	assert_int_equal(x->f.cap.by_kind[DMAMAP_REPORT_API_MISUSE], 3);
+	iommu_detach_device(NULL, &x->dev);
+	assert_int_equal(x->f.cap.reports, 4);
+	iommu_domain_free(other);
+}
+
+static void test_domain_free_detaches_attached_devices(void **state)
+{
+	struct devfx *x = *state;
+	struct page *p = dmamap_alloc_pages(x->f.m, GFP_KERNEL, 0);
+	u8 buf[64];
+
+	assert_non_null(p);
+	memset(page_address(p), 0x77, PG);
+	dmamap_cache_clean(x->f.m, DMAMAP_CACHE_INNER, page_to_phys(p), PAGE_SIZE);
+	/* attached: the physical address is not mapped in the domain */
+	assert_int_equal(dmamap_dev_read(&x->dev, page_to_phys(p), buf, sizeof(buf)), -EFAULT);
+	assert_int_equal(x->f.cap.by_kind[DMAMAP_REPORT_IOMMU_FAULT], 1);
+
+	assert_int_equal(iommu_attach_device(x->f.d, &x->raw), 0);
+	assert_int_equal(iommu_map(x->f.d, DEV_IOVA, page_to_phys(p), PG, IOMMU_READ), 0);
+	iommu_domain_free(x->f.d);
+	x->f.d = NULL;
+	assert_int_equal(x->f.cap.by_kind[DMAMAP_REPORT_API_MISUSE], 2);
+	assert_null(x->dev.dmamap.iommu_domain);
+	assert_null(x->raw.dmamap.iommu_domain);
+
+	/* the device reads RAM by physical address again */
+	memset(buf, 0, sizeof(buf));
+	assert_int_equal(dmamap_dev_read(&x->dev, page_to_phys(p), buf, sizeof(buf)), 0);
+	for (size_t i = 0; i < sizeof(buf); i++)
+		assert_int_equal(buf[i], 0x77);
+	/* and may be attached to a new domain */
+	x->f.d = iommu_domain_alloc(x->f.m);
+	assert_non_null(x->f.d);
+	assert_int_equal(iommu_attach_device(x->f.d, &x->dev), 0);
+	dmamap_free_pages(p, 0);
+}
+
+/* -------------------------------------------------------------- threads */
+
+struct worker {
+	struct iommu_domain *d;
+	unsigned id;
+	unsigned iterations;
+	unsigned long bad;
+};
+
+static void *worker_fn(void *arg)
+{
+	struct worker *w = arg;
+	/* pages interleaved with the other thread's in shared level-3 tables, and a block each in a shared level-2 table */
+	const u64 pbase = 0x01000000, bbase = 0x40000000;
+
+	for (unsigned it = 0; it < w->iterations; it++) {
+		unsigned k = it % 32;
+		u64 iova = pbase + (2 * k + w->id) * PG, pa = RAM + (2 * k + w->id) * PG;
+		u64 biova = bbase + (u64)w->id * 2 * MiB, bpa = RAM + (4 + 2 * (u64)w->id) * MiB;
+
+		if (iommu_map(w->d, iova, pa, PG, IOMMU_READ) != 0)
+			w->bad++;
+		if (iommu_map(w->d, biova, bpa, 2 * MiB, IOMMU_WRITE) != 0)
+			w->bad++;
+		if (iommu_iova_to_phys(w->d, iova + 5) != pa + 5)
+			w->bad++;
+		if (iommu_iova_to_phys(w->d, biova + (it % 512) * PG) != bpa + (it % 512) * PG)
+			w->bad++;
+		if (iommu_map(w->d, iova, pa, PG, IOMMU_READ) != -EEXIST)
+			w->bad++;
+		if (iommu_unmap(w->d, biova + 3 * PG, PG) != PG) /* split */
+			w->bad++;
+		if (iommu_unmap(w->d, iova, PG) != PG)
+			w->bad++;
+		if (iommu_iova_to_phys(w->d, iova) != 0)
+			w->bad++;
+		if (iommu_unmap(w->d, biova, 3 * PG) != 3 * PG || iommu_unmap(w->d, biova + 4 * PG, 2 * MiB - 4 * PG) !=
+									   2 * MiB - 4 * PG)
+			w->bad++;
+		if (iommu_iova_to_phys(w->d, biova + 4 * PG) != 0)
+			w->bad++;
+	}
+	return NULL;
+}
+
+static void test_two_threads_map_unmap_disjoint_ranges(void **state)
+{
+	struct fx *f = *state;
+	struct worker w[2];
+	pthread_t t[2];
+	struct dmamap_iommu_stats st;
+
+	for (unsigned i = 0; i < 2; i++) {
+		w[i] = (struct worker){ .d = f->d, .id = i, .iterations = under_valgrind() ? 300 : 3000 };
+		assert_int_equal(pthread_create(&t[i], NULL, worker_fn, &w[i]), 0);
+	}
+	for (unsigned i = 0; i < 2; i++) {
+		assert_int_equal(pthread_join(t[i], NULL), 0);
+		assert_int_equal(w[i].bad, 0);
+	}
+	st = stats(f->d);
+	assert_int_equal(st.table_pages, 1);
+	assert_int_equal(st.mapped_bytes, 0);
+	assert_int_equal(st.block_entries, 0);
+	assert_int_equal(f->cap.reports, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_domain_alloc_empty, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_domain_alloc_fails_under_injection, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_map_single_pages, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_block_mapping_uses_2mib_blocks, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unmap_page_inside_block_splits, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unmap_range_splitting_both_ends, setup, teardown),
+		cmocka_unit_test(test_1gib_block_split_twice),
+		cmocka_unit_test_setup_teardown(test_map_overlap_eexist_changes_nothing, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_map_einval_changes_nothing, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unmap_stops_at_hole, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unmap_bad_arguments_unmap_nothing, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_tables_freed_when_empty, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_map_enomem_unwinds_at_each_table, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_split_enomem_changes_nothing, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_translate_permissions, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_device_reads_scattered_pages_as_one_range, dev_setup, dev_teardown),
+		cmocka_unit_test_setup_teardown(test_device_writes_land_in_the_mapped_pages, dev_setup, dev_teardown),
+		cmocka_unit_test_setup_teardown(test_device_read_of_unmapped_iova_faults, dev_setup, dev_teardown),
+		cmocka_unit_test_setup_teardown(test_device_write_through_read_only_mapping_faults, dev_setup,
+						dev_teardown),
+		cmocka_unit_test_setup_teardown(test_attach_errors, dev_setup, dev_teardown),
+		cmocka_unit_test_setup_teardown(test_detach_of_device_not_attached_is_reported, dev_setup, dev_teardown),
+		cmocka_unit_test_setup_teardown(test_domain_free_detaches_attached_devices, dev_setup, dev_teardown),
+		cmocka_unit_test_setup_teardown(test_two_threads_map_unmap_disjoint_ranges, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
