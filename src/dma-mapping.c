@@ -40,7 +40,7 @@ static void refuse(struct device *dev, enum dmamap_report_kind kind, const char 
 	va_end(ap);
 }
 
-/* The device's ops, or NULL after a report. Also a speculation point. */
+/* The device's ops, or NULL after a report. */
 static const struct dma_map_ops *ops_for(struct device *dev, const char *what, const char *file, int line)
 {
 	const struct dma_map_ops *ops;
@@ -58,8 +58,13 @@ static const struct dma_map_ops *ops_for(struct device *dev, const char *what, c
 		refuse(dev, DMAMAP_REPORT_API_MISUSE, WHERE, "%s: device has no dma_map_ops", what);
 		return NULL;
 	}
-	dmamap_cache_speculate(dm_dev_machine(dev));
 	return ops;
+}
+
+/* A validated call is about to reach the ops: a point where the CPU may prefetch. */
+static inline void enter(struct device *dev)
+{
+	dmamap_cache_speculate(dm_dev_machine(dev));
 }
 
 static void missing_op(struct device *dev, const char *what, const char *file, int line)
@@ -148,6 +153,7 @@ static dma_addr_t map_page(struct device *dev, struct page *page, unsigned long 
 	if (!ops || !dir_ok(dev, dir, what, WHERE) || !size_ok(dev, size, what, WHERE) ||
 	    !page_range_ok(dev, page, offset, size, what, WHERE))
 		return DMA_MAPPING_ERROR;
+	enter(dev);
 	return ops->map_page(dev, page, offset, size, (enum dma_data_direction)dir, attrs);
 }
 
@@ -184,6 +190,7 @@ static void unmap(struct device *dev, dma_addr_t addr, size_t size, int dir, str
 		       (unsigned long long)addr);
 		return;
 	}
+	enter(dev);
 	ops->unmap_page(dev, addr, size, (enum dma_data_direction)dir, attrs);
 }
 
@@ -209,6 +216,7 @@ static void sync_single(struct device *dev, dma_addr_t addr, size_t size, int di
 
 	if (!ops || !dir_ok(dev, dir, what, WHERE) || !size_ok(dev, size, what, WHERE))
 		return;
+	enter(dev);
 	if (for_cpu)
 		ops->sync_single_for_cpu(dev, addr, size, (enum dma_data_direction)dir);
 	else
@@ -260,6 +268,7 @@ DMAMAP_API int dmamap_map_sg_attrs(struct device *dev, struct scatterlist *sg, i
 
 	if (!ops || !dir_ok(dev, (int)dir, "dma_map_sg", WHERE) || !sg_ok(dev, sg, nents, "dma_map_sg", WHERE))
 		return 0;
+	enter(dev);
 	return ops->map_sg(dev, sg, nents, dir, attrs);
 }
 
@@ -270,6 +279,7 @@ DMAMAP_API void dmamap_unmap_sg_attrs(struct device *dev, struct scatterlist *sg
 
 	if (!ops || !dir_ok(dev, (int)dir, "dma_unmap_sg", WHERE) || !sg_ok(dev, sg, nents, "dma_unmap_sg", WHERE))
 		return;
+	enter(dev);
 	ops->unmap_sg(dev, sg, nents, dir, attrs);
 }
 
@@ -281,6 +291,7 @@ static void sync_sg(struct device *dev, struct scatterlist *sg, int nents, int d
 
 	if (!ops || !dir_ok(dev, dir, what, WHERE) || !sg_ok(dev, sg, nents, what, WHERE))
 		return;
+	enter(dev);
 	if (for_cpu)
 		ops->sync_sg_for_cpu(dev, sg, nents, (enum dma_data_direction)dir);
 	else
@@ -316,6 +327,7 @@ DMAMAP_API void *dmamap_alloc_attrs(struct device *dev, size_t size, dma_addr_t 
 		refuse(dev, DMAMAP_REPORT_BAD_INPUT, WHERE, "dma_alloc_attrs: NULL dma_handle");
 		return NULL;
 	}
+	enter(dev);
 	cpu = ops->alloc(dev, size, dma_handle, gfp, attrs);
 	if (!cpu)
 		*dma_handle = DMA_MAPPING_ERROR;
@@ -333,6 +345,7 @@ DMAMAP_API void dmamap_free_attrs(struct device *dev, size_t size, void *cpu_add
 		refuse(dev, DMAMAP_REPORT_BAD_INPUT, WHERE, "dma_free_attrs: NULL cpu_addr");
 		return;
 	}
+	enter(dev);
 	ops->free(dev, size, cpu_addr, dma_handle, attrs);
 }
 
@@ -348,6 +361,7 @@ DMAMAP_API int dmamap_mmap_attrs(struct device *dev, struct vm_area_struct *vma,
 		       !cpu_addr ? "NULL cpu_addr" : "not a vma from dmamap_vma_create");
 		return -EINVAL;
 	}
+	enter(dev);
 	return ops->mmap(dev, vma, cpu_addr, dma_addr, size, attrs);
 }
 
@@ -362,6 +376,7 @@ DMAMAP_API int dmamap_get_sgtable_attrs(struct device *dev, struct sg_table *sgt
 		refuse(dev, DMAMAP_REPORT_BAD_INPUT, WHERE, "dma_get_sgtable: NULL %s", !sgt ? "table" : "cpu_addr");
 		return -EINVAL;
 	}
+	enter(dev);
 	return ops->get_sgtable(dev, sgt, cpu_addr, dma_addr, size, attrs);
 }
 

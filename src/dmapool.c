@@ -11,7 +11,9 @@
  *   pool's alignment both as a CPU address and as a bus address, and no block
  *   crosses a multiple of the boundary *in bus-address terms* (what the
  *   hardware constraint is about). Pages are kept until dma_pool_destroy(),
- *   as the kernel does, so a pool only grows.
+ *   as the kernel does, so a pool only grows. (A page is twice that size in
+ *   the rare case where the coherent memory is misaligned on the bus so that
+ *   no block fits: see page_new().)
  *
  *   The alignment is the one asked for (0 means 1) raised to at least
  *   sizeof(void *) -- 8 bytes on the hosts we build on -- and the block size
@@ -22,8 +24,9 @@
  *
  *   Blocks are packed from the first aligned offset, S bytes apart, until the
  *   next boundary (bus address multiple of B) would be crossed; packing
- *   resumes at that boundary. Because a page is page aligned in bus space
- *   (and boundary windows are aligned to B), the layout is: a first window of
+ *   resumes at that boundary. Boundary windows are B-aligned in bus space
+ *   and B is a multiple of S's alignment, so whatever the page's own bus
+ *   alignment, the layout is: a first (possibly partial) window of
  *   `first_count` blocks from offset `first`, then full windows of
  *   `per_window` = B / S blocks starting at `next_window` + k * B, the last
  *   one possibly cut short by the end of the page. Index <-> offset is plain

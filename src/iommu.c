@@ -13,21 +13,15 @@
  * A mapping uses, at each step, the largest leaf whose span the range covers
  * and to which both the IOVA and the physical address are aligned.
  *
- * Invariants, true whenever the lock is free:
- *   - every table page but the root holds at least one valid entry: tables
- *     that become empty are freed at once, so a table lying wholly inside an
- *     unmapped range does not exist;
- *   - stats.table_pages, mapped_bytes and block_entries count exactly what is
- *     in the tree.
- * iommu_map() therefore checks first that nothing in the range is mapped
- * (-EEXIST) and, when a table page cannot be had midway, unwinds by clearing
- * every leaf of its range (they are all its own) and freeing the tables that
- * end up empty (all of them its own): the tree and the stats are exactly as
- * before. iommu_unmap() allocates all the tables a block split needs before
- * it touches the block, so a split that cannot be had changes nothing; it
- * stops at the first hole. Misaligned unmap arguments unmap nothing (0, no
- * report, as unmapping a hole); bad map arguments are reported (BAD_INPUT) as
- * the kernel logs them.
+ * Invariant (whenever the lock is free): no table but the root is empty, and
+ * the stats count exactly what the tree holds. So iommu_map(), having checked
+ * that nothing in its range is mapped (-EEXIST), can undo a failure midway
+ * (-ENOMEM) by clearing every leaf in its range and freeing the tables left
+ * empty: all of them are its own, and the domain is exactly as before.
+ * iommu_unmap() gets every table a block split needs before touching the
+ * block, so a split that cannot be had changes nothing; it stops at the first
+ * hole. Misaligned unmap arguments unmap nothing, silently, as a hole would;
+ * bad map arguments are reported (BAD_INPUT), as the kernel logs them.
  *
  * Which devices are attached is recorded in the devices themselves
  * (dev->dmamap.iommu_domain), changed under the machine's obj_lock, which also

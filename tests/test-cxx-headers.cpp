@@ -64,7 +64,7 @@ int main()
 		return fail("page conversions");
 	dmamap_free_pages(p, 1);
 
-	struct device dev;
+	struct device dev = {};
 	if (dmamap_device_init(&dev, m, "cxx") != 0 || std::strcmp(dev_name(&dev), "cxx") != 0 ||
 	    *dev.dma_mask != DMA_BIT_MASK(32))
 		return fail("dmamap_device_init");

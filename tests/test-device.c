@@ -125,7 +125,7 @@ static void test_init_defaults(void **state)
 static void test_init_names(void **state)
 {
 	struct fx *f = *state;
-	struct device dev;
+	struct device dev = { 0 };
 	char longname[100], exact[48];
 
 	assert_int_equal(dmamap_device_init(&dev, f->m, NULL), 0);
@@ -156,7 +156,7 @@ static void test_init_names(void **state)
 
 static void test_dev_name_and_machine_of_nothing(void **state)
 {
-	struct device dev;
+	struct device dev = { 0 };
 	(void)state;
 
 	assert_string_equal(dev_name(NULL), "(null device)");
@@ -169,7 +169,7 @@ static void test_dev_name_and_machine_of_nothing(void **state)
 static void test_init_null_machine_uses_current(void **state)
 {
 	struct fx *f = *state;
-	struct device dev;
+	struct device dev = { 0 };
 
 	dmamap_machine_set_current(f->m);
 	assert_int_equal(dmamap_device_init(&dev, NULL, "cur"), 0);
@@ -216,7 +216,7 @@ static void test_init_refusals(void **state)
 static void test_release_and_reinit(void **state)
 {
 	struct fx *f = *state;
-	struct device dev, never;
+	struct device dev = { 0 }, never;
 	struct capture cg;
 	u8 b[8] = { 0 };
 
@@ -227,7 +227,10 @@ static void test_release_and_reinit(void **state)
 	assert_null(dmamap_dev_machine(&dev));
 	assert_null(dev.dma_mask);
 	/* a released device is not on the bus any more */
+	capture_start(&cg, NULL);
 	assert_int_equal(dmamap_dev_read(&dev, f->pa, b, sizeof(b)), -EINVAL);
+	capture_stop(NULL);
+	assert_int_equal(cg.by_kind[DMAMAP_REPORT_BAD_INPUT], 1);
 
 	/* releasing again, releasing a device never initialised, releasing NULL: reported process-wide */
 	memset(&never, 0, sizeof(never));
@@ -252,7 +255,7 @@ static void test_release_and_reinit(void **state)
 static void test_release_order_and_destroy(void **state)
 {
 	struct dmamap_machine *m = test_machine(16, NULL);
-	struct device d[5];
+	struct device d[5] = { { 0 } };
 	struct capture c;
 	(void)state;
 
@@ -372,7 +375,7 @@ static void check_snooping(struct fx *f, struct device *dev)
 static void test_coherent_device_snoops(void **state)
 {
 	struct fx *f = *state;
-	struct device cdev;
+	struct device cdev = { 0 };
 	u8 got[96];
 
 	assert_int_equal(dmamap_device_init(&cdev, f->m, "coherent"), 0);

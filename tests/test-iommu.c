@@ -640,6 +640,103 @@ static void test_translate_permissions(void **state)
 	assert_int_equal(iommu_unmap(f->d, 0x1000, 2 * PG), 2 * PG);
 }
 
+/*
+ * Random maps and unmaps over a window crossing a 1 GiB boundary, with 5% of
+ * the table-page allocations failing, checked page by page against a model.
+ */
+#define WIN_PAGES 4096u
+#define WIN_BASE (GiB - 6 * MiB)
+
+static uint64_t rnd(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static void test_random_against_model_with_injection(void **state)
+{
+	struct fx *f = *state;
+	u64 *model = calloc(WIN_PAGES, sizeof(*model));
+	uint64_t seed = 12345;
+	unsigned ops = under_valgrind() ? 300 : 3000;
+	unsigned long injected, enomem = 0, short_unmaps = 0, ok_maps = 0;
+
+	assert_non_null(model);
+	assert_int_equal(dmamap_fault_inject(f->m, DMAMAP_FAULT_IOMMU_PGTABLE, 0, 50000), 0);
+	for (unsigned op = 0; op < ops; op++) {
+		unsigned first = (unsigned)(rnd(&seed) % WIN_PAGES), n;
+		u64 iova, pa, mapped = 0;
+
+		if (rnd(&seed) % 4 == 0) {
+			/* 2 MiB aligned on both sides: blocks */
+			first &= ~511u;
+			n = 512u * (1 + (unsigned)(rnd(&seed) % 3));
+			pa = RAM + 2 * MiB * (rnd(&seed) % 2);
+		} else {
+			n = 1 + (unsigned)(rnd(&seed) % 700);
+			pa = RAM + PG * (rnd(&seed) % 2048);
+		}
+		n = DM_MIN(n, WIN_PAGES - first);
+		iova = WIN_BASE + first * PG;
+		if (rnd(&seed) % 2) {
+			bool busy = false;
+			unsigned long before = dmamap_fault_injected(f->m, DMAMAP_FAULT_IOMMU_PGTABLE);
+			int err = iommu_map(f->d, iova, pa, n * PG, IOMMU_READ);
+
+			for (unsigned i = 0; i < n; i++)
+				busy |= model[first + i] != 0;
+			if (busy) {
+				assert_int_equal(err, -EEXIST);
+			} else if (err) {
+				assert_int_equal(err, -ENOMEM);
+				assert_true(dmamap_fault_injected(f->m, DMAMAP_FAULT_IOMMU_PGTABLE) > before);
+				enomem++;
+			} else {
+				for (unsigned i = 0; i < n; i++)
+					model[first + i] = pa + i * PG;
+				ok_maps++;
+			}
+		} else {
+			unsigned long before = dmamap_fault_injected(f->m, DMAMAP_FAULT_IOMMU_PGTABLE);
+			size_t expect = 0, got = iommu_unmap(f->d, iova, n * PG);
+
+			while (expect < n * PG && model[first + expect / PG])
+				expect += PG;
+			assert_int_equal(got % PG, 0);
+			assert_true(got <= expect);
+			if (got < expect) {
+				assert_true(dmamap_fault_injected(f->m, DMAMAP_FAULT_IOMMU_PGTABLE) > before);
+				short_unmaps++;
+			}
+			for (size_t i = 0; i < got / PG; i++)
+				model[first + i] = 0;
+		}
+		for (unsigned i = 0; i < WIN_PAGES; i++) {
+			assert_int_equal(iommu_iova_to_phys(f->d, WIN_BASE + i * PG), model[i]);
+			mapped += model[i] ? PG : 0;
+		}
+		assert_int_equal(stats(f->d).mapped_bytes, mapped);
+	}
+	assert_int_equal(dmamap_fault_inject(f->m, DMAMAP_FAULT_IOMMU_PGTABLE, 0, 0), 0);
+	injected = dmamap_fault_injected(f->m, DMAMAP_FAULT_IOMMU_PGTABLE);
+	print_message("attempts %lu injected %lu enomem %lu short %lu maps %lu\n", dmamap_fault_attempts(f->m, DMAMAP_FAULT_IOMMU_PGTABLE), injected, enomem, short_unmaps, ok_maps);
+	assert_true(injected > 0);
+	assert_true(enomem > 0);
+	assert_true(ok_maps > 0);
+	(void)short_unmaps;
+	for (unsigned i = 0; i < WIN_PAGES; i++)
+		if (model[i])
+			assert_int_equal(iommu_unmap(f->d, WIN_BASE + i * PG, PG), PG);
+	assert_int_equal(stats(f->d).table_pages, 1);
+	assert_int_equal(stats(f->d).mapped_bytes, 0);
+	assert_int_equal(stats(f->d).block_entries, 0);
+	assert_int_equal(f->cap.reports, 0);
+	free(model);
+}
+
 /* ------------------------------------------------------- the device side */
 
 struct fault_rec {
@@ -900,6 +997,7 @@ static void test_attach_errors(void **state)
 	assert_int_equal(x->f.cap.by_kind[DMAMAP_REPORT_BAD_INPUT], 3);
 
 	capture_start(&c2, m2);
+	memset(&foreign, 0, sizeof(foreign));
 	assert_int_equal(dmamap_device_init(&foreign, m2, "foreign"), 0);
 	assert_int_equal(iommu_attach_device(x->f.d, &foreign), -EINVAL);
 	assert_null(foreign.dmamap.iommu_domain);
@@ -1066,6 +1164,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_map_enomem_unwinds_at_each_table, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_split_enomem_changes_nothing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_translate_permissions, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_random_against_model_with_injection, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_device_reads_scattered_pages_as_one_range, dev_setup, dev_teardown),
 		cmocka_unit_test_setup_teardown(test_device_writes_land_in_the_mapped_pages, dev_setup, dev_teardown),
 		cmocka_unit_test_setup_teardown(test_device_read_of_unmapped_iova_faults, dev_setup, dev_teardown),

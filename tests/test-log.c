@@ -105,7 +105,7 @@ static int teardown_machine(void **state)
 static void test_default_level_delivers_everything(void **state)
 {
 	struct dmamap_machine *m = *state;
-	struct device dev;
+	struct device dev = { 0 };
 	struct recorder rc;
 
 	/* The default level is DEBUG: a handler sees debug messages too. */
@@ -269,7 +269,7 @@ static void test_report_counts_per_machine_and_global(void **state)
 static void test_dev_printk_prefixes_device(void **state)
 {
 	struct dmamap_machine *m = *state;
-	struct device dev;
+	struct device dev = { 0 };
 	struct recorder rc, rg;
 
 	assert_int_equal(dmamap_device_init(&dev, m, "uart7"), 0);
@@ -318,7 +318,7 @@ static void test_dev_printk_prefixes_device(void **state)
 static void test_level_filters_messages_not_reports(void **state)
 {
 	struct dmamap_machine *m = *state;
-	struct device dev;
+	struct device dev = { 0 };
 	struct recorder rc;
 
 	assert_int_equal(dmamap_device_init(&dev, m, "lvl"), 0);

@@ -320,7 +320,7 @@ static void test_two_machines_side_by_side(void **state)
 {
 	struct dmamap_machine *a = test_machine(16, NULL), *b = test_machine(16, NULL);
 	struct page *pa, *pb;
-	struct device da, db;
+	struct device da = { 0 }, db = { 0 };
 	u8 buf[64];
 	int local;
 	(void)state;
@@ -366,7 +366,14 @@ static void test_two_machines_side_by_side(void **state)
 	assert_int_equal(dmamap_dev_read(&da, page_to_phys(pa), buf, sizeof(buf)), 0);
 	assert_int_equal(check_pattern(buf, sizeof(buf), 1), 0);
 	/* reports stay on their own machine */
-	assert_null(dmamap_alloc_pages(a, GFP_KERNEL, MAX_ORDER));
+	{
+		struct capture ca;
+
+		capture_start(&ca, a);
+		assert_null(dmamap_alloc_pages(a, GFP_KERNEL, MAX_ORDER));
+		capture_stop(a);
+		assert_int_equal(ca.reports, 1);
+	}
 	assert_int_equal(dmamap_report_count(a), 1);
 	assert_int_equal(dmamap_report_count(b), 0);
 	{
@@ -604,7 +611,7 @@ static void test_destroy_reports_leaks(void **state)
 	struct dmamap_machine *m = test_machine(16, NULL);
 	struct dmamap_vmregion *r;
 	struct vm_area_struct *vma;
-	struct device d1, d2;
+	struct device d1 = { 0 }, d2 = { 0 };
 	struct page *p1, *p2;
 	struct capture c;
 	(void)state;
@@ -645,7 +652,7 @@ static void test_destroy_clean_machine_reports_nothing(void **state)
 	struct dmamap_machine *m = test_machine(16, NULL);
 	struct vm_area_struct *vma;
 	struct dmamap_vmregion *r;
-	struct device d;
+	struct device d = { 0 };
 	struct page *p;
 	struct capture c;
 	(void)state;

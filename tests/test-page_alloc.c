@@ -757,6 +757,75 @@ static void test_refcounts(void **state)
 	capture_stop(m);
 }
 
+/* ------------------------------------------------------------- split_page */
+
+static void test_split_page(void **state)
+{
+	struct dmamap_machine *m = *state;
+	struct dmamap_page_stats st0 = stats_of(m), st;
+	static const unsigned free_order[8] = { 5, 0, 7, 2, 3, 6, 1, 4 };
+	struct page *p, *q;
+	struct capture c;
+
+	p = dmamap_alloc_pages(m, GFP_KERNEL, 3);
+	assert_non_null(p);
+	fill_pattern(page_address(p), 8 * PAGE_SIZE, 77);
+	split_page(p, 3);
+	for (unsigned i = 0; i < 8; i++) {
+		assert_true(PageFlag(p + i, PG_head));
+		assert_false(PageFlag(p + i, PG_tail));
+		assert_int_equal(page_count(p + i), 1);
+	}
+	/* the data stays where it was */
+	assert_int_equal(check_pattern(page_address(p), 8 * PAGE_SIZE, 77), 0);
+	st = stats_of(m);
+	assert_int_equal(st.allocations, st0.allocations + 8);
+	assert_int_equal(free_total(&st), NPAGES - 8);
+
+	capture_start(&c, m);
+	/* the block's order is gone: each page is order 0 now */
+	dmamap_free_pages(p, 3);
+	assert_int_equal(c.by_kind[DMAMAP_REPORT_PAGE_MISUSE], 1);
+	/* each page is freed on its own, in any order; the buddies merge back */
+	for (unsigned i = 0; i < 8; i++) {
+		__free_page(p + free_order[i]);
+		assert_int_equal(page_count(p + free_order[i]), 0);
+		/* the others are untouched */
+		if (i < 7)
+			assert_int_equal(page_count(p + free_order[i + 1]), 1);
+	}
+	st = stats_of(m);
+	assert_free_equal(&st, &st0);
+	assert_int_equal(st.frees, st0.frees + 8);
+	assert_int_equal(st.allocations, st.frees);
+
+	/* refusals: nothing changes */
+	q = dmamap_alloc_pages(m, GFP_KERNEL, 2);
+	assert_non_null(q);
+	st = stats_of(m);
+	split_page(q + 1, 0);       /* a tail page */
+	split_page(q, 1);           /* the wrong order */
+	get_page(q);
+	split_page(q, 2);           /* two references */
+	assert_int_equal(c.by_kind[DMAMAP_REPORT_PAGE_MISUSE], 4);
+	{
+		struct dmamap_page_stats a = stats_of(m);
+
+		assert_stats_equal(&a, &st);
+	}
+	assert_int_equal(page_count(q), 2);
+	assert_true(PageFlag(q + 1, PG_tail));
+	assert_int_equal(q->dmamap_order, 2);
+	put_page(q);
+	dmamap_free_pages(q, 2);
+	split_page(q, 2);           /* a free block */
+	assert_int_equal(c.by_kind[DMAMAP_REPORT_PAGE_MISUSE], 5);
+	assert_int_equal(c.reports, 5);
+	capture_stop(m);
+	st = stats_of(m);
+	assert_free_equal(&st, &st0);
+}
+
 /* ------------------------------------------------------------- bad arguments */
 
 static void test_bad_order_and_gfp_refused(void **state)
@@ -966,6 +1035,26 @@ static uint64_t rng(uint64_t *s)
 
 #define HELD 24
 
+/* A thread's mark on a block: a pattern at the start of each page and at the block's end. */
+static void stamp(struct page *p, unsigned order, unsigned seed)
+{
+	u8 *va = page_address(p);
+
+	for (unsigned long i = 0; i < (1UL << order); i++)
+		fill_pattern(va + i * PAGE_SIZE, 64, seed + (unsigned)i);
+	fill_pattern(va + (PAGE_SIZE << order) - 64, 64, seed ^ 0x5555u);
+}
+
+static int stamp_ok(struct page *p, unsigned order, unsigned seed)
+{
+	const u8 *va = page_address(p);
+
+	for (unsigned long i = 0; i < (1UL << order); i++)
+		if (check_pattern(va + i * PAGE_SIZE, 64, seed + (unsigned)i))
+			return 0;
+	return check_pattern(va + (PAGE_SIZE << order) - 64, 64, seed ^ 0x5555u) == 0;
+}
+
 static void *stress_thread(void *arg)
 {
 	struct stress *s = arg;
@@ -983,7 +1072,7 @@ static void *stress_thread(void *arg)
 			struct page *p = held[slot].p;
 			unsigned long idx = page_to_pfn(p) - BASE / PAGE_SIZE;
 
-			if (check_pattern(page_address(p), PAGE_SIZE << held[slot].order, held[slot].seed))
+			if (!stamp_ok(p, held[slot].order, held[slot].seed))
 				err++;
 			for (unsigned long i = 0; i < (1UL << held[slot].order); i++) {
 				int me = s->tid;
@@ -1010,13 +1099,13 @@ static void *stress_thread(void *arg)
 			held[slot].p = p;
 			held[slot].order = order;
 			held[slot].seed = (unsigned)s->tid * 100003u + it;
-			fill_pattern(page_address(p), PAGE_SIZE << order, held[slot].seed);
+			stamp(p, order, held[slot].seed);
 		}
 	}
 	for (unsigned i = 0; i < HELD; i++) {
 		if (!held[i].p)
 			continue;
-		if (check_pattern(page_address(held[i].p), PAGE_SIZE << held[i].order, held[i].seed))
+		if (!stamp_ok(held[i].p, held[i].order, held[i].seed))
 			err++;
 		for (unsigned long k = 0; k < (1UL << held[i].order); k++)
 			atomic_store(&s->owner[page_to_pfn(held[i].p) - BASE / PAGE_SIZE + k], 0);
@@ -1039,7 +1128,7 @@ static void test_two_thread_stress(void **state)
 	for (int i = 0; i < 2; i++) {
 		s[i].m = m;
 		s[i].owner = owner;
-		s[i].iters = under_valgrind() ? 3000 : 60000;
+		s[i].iters = under_valgrind() ? 5000 : 200000;
 		s[i].tid = i + 1;
 		atomic_init(&s[i].errors, 0);
 	}
@@ -1052,6 +1141,9 @@ static void test_two_thread_stress(void **state)
 	st = stats_of(m);
 	assert_free_equal(&st, &st0);
 	assert_int_equal(st.allocations, st.frees);
+	print_message("stress: %lu allocations, %lu failures\n", st.allocations, st.failures);
+	assert_true(st.allocations > s[0].iters / 2); /* the threads did work, and competed */
+	assert_true(st.failures > 0);
 	assert_int_equal(st.refused_frees, 0);
 	assert_int_equal(dmamap_report_count(m), 0);
 	free(owner);
@@ -1073,6 +1165,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_gfp_zero, setup16, teardown_m),
 		cmocka_unit_test_setup_teardown(test_bad_frees_refused, setup16, teardown_m),
 		cmocka_unit_test_setup_teardown(test_refcounts, setup16, teardown_m),
+		cmocka_unit_test_setup_teardown(test_split_page, setup16, teardown_m),
 		cmocka_unit_test_setup_teardown(test_bad_order_and_gfp_refused, setup16, teardown_m),
 		cmocka_unit_test_setup_teardown(test_fault_injection, setup16, teardown_m),
 		cmocka_unit_test_setup_teardown(test_kernel_forms_on_current, setup16, teardown_m),

@@ -59,7 +59,9 @@ struct device {
 
 /**
  * dmamap_device_init() - attach a caller-owned device to machine @m
- * @dev: the device; every field is overwritten
+ * @dev: the device, zeroed (or released) beforehand, as a kernel driver's
+ *       kzalloc'ed device is: a device that is already initialised is refused;
+ *       every field is then overwritten
  * @m: the machine, or NULL for the current machine
  * @name: the device's name for messages (copied, truncated to 47 bytes); NULL
  *        gives "dmamap-dev"

@@ -17,13 +17,15 @@ struct dma_pool;
  * @dev: the device the blocks are for
  * @size: block size, non-zero, at most one page-multiple allocation (rounded
  *        up to @align)
- * @align: block alignment, a power of two (0 means 1... rounded up to at least
- *         sizeof(void *)
- * @boundary: no block crosses a multiple of it (bus address); a power of two
- *            >= size, or 0 for no boundary
+ * @align: block alignment, a power of two; 0 means 1; raised to at least
+ *         sizeof(void *). The block size is rounded up to it.
+ * @boundary: no block crosses a multiple of it in bus addresses; a power of
+ *            two >= the rounded block size, or 0 for no boundary
  *
  * Blocks come from dma_alloc_coherent() allocations of the device, so they are
- * uncached and both sides see each other's stores at once.
+ * uncached and both sides see each other's stores at once. A pool page is
+ * max(PAGE_SIZE, size rounded to pages); when the memory is misaligned on the
+ * bus so that no block would fit between boundaries, it is twice that.
  * Return: the pool, or NULL for bad arguments (reported) or no memory.
  */
 DMAMAP_API struct dma_pool *dma_pool_create(const char *name, struct device *dev, size_t size, size_t align,
@@ -68,7 +70,7 @@ struct dmamap_dma_pool_stats {
 	unsigned long high_water;     /* most blocks in use at once */
 };
 
-/** dmamap_dma_pool_stats() - read @pool's counters into @st. */
+/** dmamap_dma_pool_stats() - read @pool's counters into @st (a NULL pool is reported and @st zeroed). */
 DMAMAP_API void dmamap_dma_pool_stats(struct dma_pool *pool, struct dmamap_dma_pool_stats *st);
 
 DMAMAP_END_DECLS

@@ -35,7 +35,11 @@ enum pageflags {
 struct page {
 	unsigned long flags;            /* enum pageflags bits */
 	int _refcount;                  /* references; 0 when free (use get_page/put_page) */
+#ifdef __cplusplus
+	unsigned long private_;         /* owner's data ("private" is a C++ keyword) */
+#else
 	unsigned long private;          /* owner's data */
+#endif
 	/* library-private below: do not touch */
 	struct dmamap_machine *dmamap_machine;
 	unsigned int dmamap_order;      /* order of the block this page heads (free or allocated) */
