@@ -108,7 +108,7 @@ int main(void)
 	struct dmamap_machine_config cfg;
 	struct dmamap_cache_stats st;
 	struct dmamap_machine *m;
-	struct device dev;
+	struct device dev = { 0 };
 
 	dmamap_machine_config_init(&cfg);
 	cfg.ram_size = 64u << 20;

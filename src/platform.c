@@ -60,6 +60,10 @@ static void platform_release(struct device *dev)
 {
 	struct dmamap_machine *m = dev->dmamap.machine;
 
+	if (dev->archdata.mapping)
+		arm_iommu_detach_device(dev);
+	else if (dev->dmamap.iommu_domain)
+		iommu_detach_device(dev->dmamap.iommu_domain, dev);
 	dma_release_declared_memory(dev);
 
 	pthread_mutex_lock(&m->obj_lock);
@@ -89,10 +93,6 @@ DMAMAP_API void dmamap_device_release(struct device *dev)
 }
 
 /* ---------------------------------------------------------------- the bus */
-
-/* TEMPORARY until iommu.c lands */
-extern int dmamap_iommu_translate(struct iommu_domain *domain, struct device *dev, unsigned long iova, bool write,
-				  phys_addr_t *phys, size_t *len) __attribute__((weak));
 
 /* At most this many physical pieces per access; longer accesses are done in turns. */
 #define BUS_CHUNKS 64

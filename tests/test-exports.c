@@ -19,6 +19,166 @@
 
 #include <dmamap/dmamap.h>
 
+/*
+ * Weak references: a function declared but missing from the library must
+ * not break the build; it shows as a NULL address and fails the test below,
+ * by name. The few that the real call sequence uses stay strong references,
+ * which also keeps libdmamap.so a needed library of this program.
+ */
+/* <dmamap/log.h> */
+#pragma weak dmamap_set_log_handler
+#pragma weak dmamap_set_log_level
+#pragma weak dmamap_set_strict
+#pragma weak dmamap_report_count_kind
+#pragma weak dmamap_report_kind_name
+#pragma weak dmamap_dev_printk
+/* <dmamap/machine.h> */
+#pragma weak dmamap_machine_current
+#pragma weak dmamap_machine_set_current
+#pragma weak dmamap_machine_get_config
+#pragma weak dmamap_fault_inject
+#pragma weak dmamap_fault_attempts
+#pragma weak dmamap_fault_injected
+/* <dmamap/page.h> */
+#pragma weak alloc_pages
+#pragma weak alloc_page
+#pragma weak __free_pages
+#pragma weak __free_page
+#pragma weak __get_free_pages
+#pragma weak get_zeroed_page
+#pragma weak free_pages
+#pragma weak free_page
+#pragma weak split_page
+#pragma weak get_page
+#pragma weak put_page
+#pragma weak page_count
+#pragma weak page_to_pfn
+#pragma weak virt_addr_valid
+#pragma weak virt_to_page
+#pragma weak dmamap_pfn_to_page
+#pragma weak dmamap_phys_to_page
+#pragma weak dmamap_phys_to_virt
+#pragma weak dmamap_pfn_valid
+#pragma weak pfn_to_page
+#pragma weak phys_to_page
+#pragma weak phys_to_virt
+#pragma weak pfn_valid
+/* <dmamap/cache.h> */
+#pragma weak dmamap_cache_set_ops
+#pragma weak dmamap_cache_get_ops
+#pragma weak dmac_map_area
+#pragma weak dmac_unmap_area
+#pragma weak dmac_flush_range
+#pragma weak outer_clean_range
+#pragma weak outer_inv_range
+#pragma weak outer_flush_range
+#pragma weak dmamap_cache_clean
+#pragma weak dmamap_cache_inv
+#pragma weak dmamap_cache_flush
+#pragma weak dmamap_cache_line_state
+#pragma weak dmamap_cache_speculate
+#pragma weak dmamap_cache_set_prefetch_rate
+#pragma weak dmamap_cache_get_stats
+#pragma weak dmamap_cache_reset_stats
+/* <dmamap/mm.h> */
+#pragma weak dmamap_vma_create
+#pragma weak dmamap_vma_destroy
+#pragma weak remap_pfn_range
+#pragma weak vm_insert_page
+#pragma weak dmamap_vma_pte
+#pragma weak dmamap_consistent_pte
+#pragma weak dmamap_consistent_contains
+#pragma weak dmamap_consistent_stats
+/* <dmamap/device.h> */
+#pragma weak dmamap_device_init
+#pragma weak dmamap_device_release
+#pragma weak dev_name
+#pragma weak dmamap_dev_machine
+#pragma weak dmamap_dev_read
+#pragma weak dmamap_dev_write
+#pragma weak dmamap_dev_fill
+/* <dmamap/iova.h> */
+#pragma weak dmamap_iova_create
+#pragma weak dmamap_iova_destroy
+#pragma weak dmamap_iova_alloc
+#pragma weak dmamap_iova_free
+#pragma weak dmamap_iova_set_max_align
+#pragma weak dmamap_iova_stats
+#pragma weak dmamap_iova_is_allocated
+/* <dmamap/scatterlist.h> */
+#pragma weak sg_init_table
+#pragma weak sg_init_one
+#pragma weak sg_set_buf
+#pragma weak sg_chain
+#pragma weak sg_nents
+#pragma weak sg_last
+#pragma weak sg_virt
+#pragma weak sg_phys
+#pragma weak sg_alloc_table
+#pragma weak sg_free_table
+#pragma weak sg_alloc_table_from_pages
+#pragma weak sg_copy_from_buffer
+#pragma weak sg_copy_to_buffer
+/* <dmamap/dma-mapping.h> */
+#pragma weak get_dma_ops
+#pragma weak set_dma_ops
+#pragma weak dmamap_map_single_attrs
+#pragma weak dmamap_unmap_single_attrs
+#pragma weak dmamap_map_page_attrs
+#pragma weak dmamap_unmap_page_attrs
+#pragma weak dmamap_map_sg_attrs
+#pragma weak dmamap_unmap_sg_attrs
+#pragma weak dmamap_sync_single_for_cpu
+#pragma weak dmamap_sync_single_for_device
+#pragma weak dmamap_sync_sg_for_cpu
+#pragma weak dmamap_sync_sg_for_device
+#pragma weak dmamap_alloc_attrs
+#pragma weak dmamap_free_attrs
+#pragma weak dmamap_mmap_attrs
+#pragma weak dmamap_get_sgtable_attrs
+#pragma weak dmamap_mapping_error
+#pragma weak dma_supported
+#pragma weak dma_set_mask
+#pragma weak dma_set_coherent_mask
+#pragma weak dma_set_mask_and_coherent
+#pragma weak dma_get_mask
+#pragma weak dma_get_max_seg_size
+#pragma weak dma_set_max_seg_size
+#pragma weak dma_get_seg_boundary
+#pragma weak dma_set_seg_boundary
+#pragma weak dma_declare_coherent_memory
+#pragma weak dma_release_declared_memory
+#pragma weak dmamap_contiguous_reserve
+#pragma weak dmamap_coherent_stats
+/* <dmamap/dmapool.h> */
+#pragma weak dma_pool_create
+#pragma weak dma_pool_destroy
+#pragma weak dma_pool_alloc
+#pragma weak dma_pool_zalloc
+#pragma weak dma_pool_free
+#pragma weak dmamap_dma_pool_stats
+/* <dmamap/dmabounce.h> */
+#pragma weak dmabounce_register_dev
+#pragma weak dmabounce_unregister_dev
+#pragma weak dmabounce_get_stats
+/* <dmamap/iommu.h> */
+#pragma weak iommu_domain_alloc
+#pragma weak iommu_domain_free
+#pragma weak iommu_attach_device
+#pragma weak iommu_detach_device
+#pragma weak iommu_map
+#pragma weak iommu_unmap
+#pragma weak iommu_iova_to_phys
+#pragma weak iommu_set_fault_handler
+#pragma weak dmamap_iommu_stats
+/* <dmamap/dma-iommu.h> */
+#pragma weak arm_iommu_create_mapping
+#pragma weak arm_iommu_release_mapping
+#pragma weak arm_iommu_attach_device
+#pragma weak arm_iommu_detach_device
+#pragma weak dmamap_default_cache_ops
+#pragma weak arm_dma_ops
+
 struct export {
 	const char *name;
 	void (*fn)(void);
@@ -170,6 +330,25 @@ static const struct export functions[] = {
 	F(dma_pool_zalloc),
 	F(dma_pool_free),
 	F(dmamap_dma_pool_stats),
+	/* <dmamap/dmabounce.h> */
+	F(dmabounce_register_dev),
+	F(dmabounce_unregister_dev),
+	F(dmabounce_get_stats),
+	/* <dmamap/iommu.h> */
+	F(iommu_domain_alloc),
+	F(iommu_domain_free),
+	F(iommu_attach_device),
+	F(iommu_detach_device),
+	F(iommu_map),
+	F(iommu_unmap),
+	F(iommu_iova_to_phys),
+	F(iommu_set_fault_handler),
+	F(dmamap_iommu_stats),
+	/* <dmamap/dma-iommu.h> */
+	F(arm_iommu_create_mapping),
+	F(arm_iommu_release_mapping),
+	F(arm_iommu_attach_device),
+	F(arm_iommu_detach_device),
 };
 
 /* Data the headers declare DMAMAP_API extern. */
@@ -213,29 +392,38 @@ static void *library(void)
 static void test_every_function_is_exported(void **state)
 {
 	void *lib = library();
+	unsigned missing = 0;
 	(void)state;
 
 	for (size_t i = 0; i < sizeof(functions) / sizeof(functions[0]); i++) {
-		void *sym;
-
-		assert_non_null(functions[i].fn);
-		sym = dlsym(lib, functions[i].name);
-		if (!sym)
-			fail_msg("%s is declared in a public header but not exported by libdmamap.so", functions[i].name);
+		if (!functions[i].fn) {
+			print_error("%s is declared in a public header but does not link from libdmamap.so\n",
+				    functions[i].name);
+			missing++;
+			continue;
+		}
+		if (dlsym(lib, functions[i].name) == NULL) {
+			print_error("%s is declared in a public header but is not a symbol of libdmamap.so\n",
+				    functions[i].name);
+			missing++;
+		}
 		/* no two entries alike */
 		for (size_t j = 0; j < i; j++) {
 			assert_string_not_equal(functions[i].name, functions[j].name);
-			assert_true(functions[i].fn != functions[j].fn);
+			assert_true(!functions[i].fn || functions[i].fn != functions[j].fn);
 		}
 	}
 	for (size_t i = 0; i < sizeof(data) / sizeof(data[0]); i++) {
-		assert_non_null(data[i].addr);
-		if (!dlsym(lib, data[i].name))
-			fail_msg("%s is declared in a public header but not exported by libdmamap.so", data[i].name);
+		if (!data[i].addr || !dlsym(lib, data[i].name)) {
+			print_error("%s is declared in a public header but not exported by libdmamap.so\n", data[i].name);
+			missing++;
+		}
 	}
 	for (size_t i = 0; i < sizeof(inlines) / sizeof(inlines[0]); i++)
 		assert_non_null(inlines[i].fn);
 	dlclose(lib);
+	if (missing)
+		fail_msg("%u public declarations missing from libdmamap.so", missing);
 }
 
 /* What the library keeps hidden stays hidden: internal functions are not exported. */

@@ -49,7 +49,7 @@ static unsigned run_traffic(enum toy_bug bug, unsigned n, unsigned long *reports
 	struct dmamap_machine *m = test_machine(32, with_spec_outer);
 	struct dmamap_page_stats before, after;
 	struct toy_nic nic;
-	struct device dev;
+	struct device dev = { 0 };
 	unsigned tx_slot = 0, rx_slot = 0, intact = 0, sent = 0, got = 0;
 	u8 frame[TOY_BUF], out[TOY_BUF];
 

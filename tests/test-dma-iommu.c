@@ -1,0 +1,647 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The IOMMU mapper: mappings, attach/detach, the iommu ops set through the
+ * DMA API, what the device sees through the IOMMU, and every failure path.
+ */
+#include <pthread.h>
+
+#include "common.h"
+#include "internal.h"
+
+#define WIN_BASE 0x10000000ULL
+#define WIN_SIZE (16ULL << 20)
+
+struct fx {
+	struct dmamap_machine *m;
+	struct device dev;
+	struct dma_iommu_mapping *map;
+	struct capture cap;
+};
+
+static void with_spec(struct dmamap_machine_config *c)
+{
+	c->speculative_prefetch = true;
+	c->outer_cache = true;
+}
+
+static struct fx *fx_new_order(void (*tweak)(struct dmamap_machine_config *), size_t size, int order)
+{
+	struct fx *f = calloc(1, sizeof(*f));
+
+	assert_non_null(f);
+	f->m = test_machine(32, tweak);
+	dmamap_machine_set_current(f->m);
+	dmamap_set_log_level(f->m, DMAMAP_LOG_WARN);
+	capture_start(&f->cap, f->m);
+	assert_int_equal(dmamap_device_init(&f->dev, f->m, "iommudev"), 0);
+	f->map = arm_iommu_create_mapping(f->m, WIN_BASE, size, order);
+	assert_false(IS_ERR_OR_NULL(f->map));
+	assert_int_equal(arm_iommu_attach_device(&f->dev, f->map), 0);
+	arm_iommu_release_mapping(f->map); /* the device's reference keeps it */
+	return f;
+}
+
+static struct fx *fx_new(void (*tweak)(struct dmamap_machine_config *))
+{
+	return fx_new_order(tweak, WIN_SIZE, 0);
+}
+
+static void fx_free(struct fx *f)
+{
+	arm_iommu_detach_device(&f->dev);
+	dmamap_device_release(&f->dev);
+	capture_stop(f->m);
+	dmamap_machine_destroy(f->m);
+	free(f);
+}
+
+static unsigned long iova_used(struct fx *f)
+{
+	struct dmamap_iova_stats st;
+
+	dmamap_iova_stats(f->map->iova, &st);
+	return st.used_granules;
+}
+
+static u8 *kbuf(struct fx *f, unsigned order)
+{
+	struct page *p = dmamap_alloc_pages(f->m, GFP_KERNEL | __GFP_ZERO, order);
+
+	assert_non_null(p);
+	dmamap_cache_clean(f->m, DMAMAP_CACHE_INNER, page_to_phys(p), PAGE_SIZE << order);
+	dmamap_cache_flush(f->m, DMAMAP_CACHE_OUTER, page_to_phys(p), PAGE_SIZE << order);
+	return page_address(p);
+}
+
+static void kfree_buf(u8 *va, unsigned order)
+{
+	dmamap_free_pages(virt_to_page(va), order);
+}
+
+static void test_create_mapping_arguments(void **state)
+{
+	struct dmamap_machine *m = test_machine(16, NULL);
+	struct dma_iommu_mapping *map;
+	struct capture cap;
+
+	(void)state;
+	capture_start(&cap, m);
+	assert_int_equal(PTR_ERR(arm_iommu_create_mapping(m, 0, 0, 0)), -EINVAL);
+	assert_int_equal(PTR_ERR(arm_iommu_create_mapping(m, 0, 4096 + 1, 0)), -EINVAL);
+	assert_int_equal(PTR_ERR(arm_iommu_create_mapping(m, 4096, 4 * 4096, 1)), -EINVAL); /* base not a granule multiple */
+	assert_int_equal(PTR_ERR(arm_iommu_create_mapping(m, 0, 3 * 4096, 1)), -EINVAL);    /* size not one */
+	assert_int_equal(PTR_ERR(arm_iommu_create_mapping(m, 0, 4096, -1)), -EINVAL);
+	assert_int_equal(PTR_ERR(arm_iommu_create_mapping(m, 0, 1u << 22, 21)), -EINVAL);
+	assert_int_equal(PTR_ERR(arm_iommu_create_mapping(m, ~0ULL & PAGE_MASK, 2 * 4096, 0)), -EINVAL); /* overflow */
+	assert_int_equal(PTR_ERR(arm_iommu_create_mapping(m, 1ULL << 48, 4096, 0)), -EINVAL);
+	assert_int_equal(PTR_ERR(arm_iommu_create_mapping(NULL, 0, 4096, 0)), -EINVAL);
+	assert_int_equal(cap.by_kind[DMAMAP_REPORT_BAD_INPUT], 8);
+
+	map = arm_iommu_create_mapping(m, 0, 1u << 20, 0); /* base 0 is fine */
+	assert_false(IS_ERR(map));
+	assert_int_equal(map->base, 0);
+	assert_int_equal(map->size, 1u << 20);
+	arm_iommu_release_mapping(map);
+	map = arm_iommu_create_mapping(m, 1u << 22, 1u << 22, 2);
+	assert_false(IS_ERR(map));
+	arm_iommu_release_mapping(map);
+	arm_iommu_release_mapping(NULL);
+	arm_iommu_release_mapping(ERR_PTR(-EINVAL));
+
+	/* host memory failing at each step: -ENOMEM, nothing left behind */
+	for (unsigned long nth = 1; nth <= 4; nth++) {
+		assert_int_equal(dmamap_fault_inject(m, DMAMAP_FAULT_HOST_ALLOC, nth, 0), 0);
+		map = arm_iommu_create_mapping(m, 0, 1u << 20, 0);
+		assert_int_equal(dmamap_fault_inject(m, DMAMAP_FAULT_HOST_ALLOC, 0, 0), 0);
+		if (IS_ERR(map))
+			assert_int_equal(PTR_ERR(map), -ENOMEM);
+		else
+			arm_iommu_release_mapping(map);
+	}
+	assert_true(dmamap_fault_injected(m, DMAMAP_FAULT_HOST_ALLOC) >= 1);
+	capture_stop(m);
+	dmamap_machine_destroy(m);
+}
+
+static void test_attach_detach_refcounts(void **state)
+{
+	struct dmamap_machine *m = test_machine(16, NULL), *m2 = test_machine(16, NULL);
+	struct dma_iommu_mapping *map = arm_iommu_create_mapping(m, WIN_BASE, 1u << 20, 0);
+	struct dma_iommu_mapping *map2 = arm_iommu_create_mapping(m2, WIN_BASE, 1u << 20, 0);
+	struct device a = { 0 }, b = { 0 }, c = { 0 };
+	struct capture cap;
+
+	(void)state;
+	capture_start(&cap, m);
+	assert_int_equal(dmamap_device_init(&a, m, "a"), 0);
+	assert_int_equal(dmamap_device_init(&b, m, "b"), 0);
+	memset(&c, 0, sizeof(c));
+	assert_int_equal(map->kref, 1);
+	assert_int_equal(arm_iommu_attach_device(&a, map), 0);
+	assert_int_equal(arm_iommu_attach_device(&b, map), 0);
+	assert_int_equal(map->kref, 3);
+	assert_ptr_not_equal(get_dma_ops(&a), &arm_dma_ops);
+	assert_ptr_equal(get_dma_ops(&a), get_dma_ops(&b));
+	assert_ptr_equal(a.archdata.mapping, map);
+	assert_int_equal(arm_iommu_attach_device(&a, map), -EBUSY);
+	assert_int_equal(arm_iommu_attach_device(&c, map), -EINVAL);
+	assert_int_equal(arm_iommu_attach_device(&a, map2), -EINVAL);
+	assert_int_equal(arm_iommu_attach_device(&a, ERR_PTR(-ENOMEM)), -EINVAL);
+	assert_int_equal(map->kref, 3);
+
+	arm_iommu_release_mapping(map); /* the creator's reference: the devices keep it alive */
+	assert_int_equal(map->kref, 2);
+	arm_iommu_detach_device(&a);
+	assert_ptr_equal(get_dma_ops(&a), &arm_dma_ops);
+	assert_null(a.archdata.mapping);
+	assert_int_equal(map->kref, 1);
+	arm_iommu_detach_device(&a); /* not attached: reported */
+	assert_int_equal(cap.by_kind[DMAMAP_REPORT_API_MISUSE], 1);
+	arm_iommu_detach_device(&b); /* the last reference: freed (valgrind would see a leak otherwise) */
+	assert_ptr_equal(get_dma_ops(&b), &arm_dma_ops);
+
+	dmamap_device_release(&a);
+	dmamap_device_release(&b);
+	arm_iommu_release_mapping(map2);
+	capture_stop(m);
+	dmamap_machine_destroy(m2);
+	dmamap_machine_destroy(m);
+}
+
+/* A streaming mapping: an IOVA in the window, the page offset kept, read-only to the device. */
+static void test_map_single_to_device(void **state)
+{
+	struct fx *f = fx_new(with_spec);
+	u8 *buf = kbuf(f, 1), got[3000];
+	dma_addr_t h;
+
+	(void)state;
+	fill_pattern(buf + 100, sizeof(got), 1);
+	h = dma_map_single(&f->dev, buf + 100, sizeof(got), DMA_TO_DEVICE);
+	assert_false(dma_mapping_error(&f->dev, h));
+	assert_true(h >= WIN_BASE && h + sizeof(got) <= WIN_BASE + WIN_SIZE);
+	assert_int_equal(h & ~PAGE_MASK, 100);
+	assert_int_equal(iova_used(f), 1);
+	assert_int_equal(iommu_iova_to_phys(f->map->domain, (unsigned long)(h & PAGE_MASK)), virt_to_phys(buf));
+	assert_int_equal(dmamap_dev_read(&f->dev, h, got, sizeof(got)), 0);
+	assert_int_equal(check_pattern(got, sizeof(got), 1), 0);
+
+	/* the device may not write a TO_DEVICE buffer: a permission fault, memory untouched */
+	assert_int_equal(dmamap_dev_write(&f->dev, h, "x", 1), -EFAULT);
+	assert_int_equal(f->cap.by_kind[DMAMAP_REPORT_IOMMU_FAULT], 1);
+	dma_unmap_single(&f->dev, h, sizeof(got), DMA_TO_DEVICE);
+	assert_int_equal(iova_used(f), 0);
+	/* after the unmap the IOVA leads nowhere */
+	assert_int_equal(dmamap_dev_read(&f->dev, h, got, 16), -EFAULT);
+	assert_int_equal(f->cap.by_kind[DMAMAP_REPORT_IOMMU_FAULT], 2);
+	kfree_buf(buf, 1);
+	fx_free(f);
+}
+
+static void test_map_single_from_device(void **state)
+{
+	struct fx *f = fx_new(with_spec);
+	u8 *buf = kbuf(f, 1), data[6000];
+	dma_addr_t h;
+
+	(void)state;
+	h = dma_map_single(&f->dev, buf + 50, sizeof(data), DMA_FROM_DEVICE);
+	assert_false(dma_mapping_error(&f->dev, h));
+	fill_pattern(data, sizeof(data), 2);
+	assert_int_equal(dmamap_dev_write(&f->dev, h, data, sizeof(data)), 0);
+	assert_int_not_equal(check_pattern(buf + 50, sizeof(data), 2), 0); /* not before the unmap */
+	dma_sync_single_for_cpu(&f->dev, h + 1000, 500, DMA_FROM_DEVICE);
+	assert_memory_equal(buf + 1050, data + 1000, 500);
+	dma_unmap_single(&f->dev, h, sizeof(data), DMA_FROM_DEVICE);
+	assert_int_equal(check_pattern(buf + 50, sizeof(data), 2), 0);
+	assert_int_equal(f->cap.reports, 0);
+	kfree_buf(buf, 1);
+	fx_free(f);
+}
+
+/* An unmap that names no live mapping is reported; nothing changes. */
+static void test_bad_unmap_refused(void **state)
+{
+	struct fx *f = fx_new(NULL);
+	u8 *buf = kbuf(f, 0);
+	struct dmamap_iommu_stats before, after;
+	dma_addr_t h;
+
+	(void)state;
+	h = dma_map_single(&f->dev, buf, 256, DMA_BIDIRECTIONAL);
+	dmamap_iommu_stats(f->map->domain, &before);
+	dma_unmap_single(&f->dev, h + PAGE_SIZE, 256, DMA_BIDIRECTIONAL);   /* not mapped */
+	dma_unmap_single(&f->dev, h, 2 * PAGE_SIZE, DMA_BIDIRECTIONAL);     /* wrong size */
+	dma_sync_single_for_cpu(&f->dev, h + 2 * PAGE_SIZE, 16, DMA_BIDIRECTIONAL);
+	assert_int_equal(f->cap.by_kind[DMAMAP_REPORT_API_MISUSE], 3);
+	dmamap_iommu_stats(f->map->domain, &after);
+	assert_int_equal(before.mapped_bytes, after.mapped_bytes);
+	assert_int_equal(iova_used(f), 1);
+	dma_unmap_single(&f->dev, h, 256, DMA_BIDIRECTIONAL);
+	assert_int_equal(iova_used(f), 0);
+	kfree_buf(buf, 0);
+	fx_free(f);
+}
+
+/* 64 scattered pages look contiguous to the device. */
+static void test_scattered_pages_contiguous_to_device(void **state)
+{
+	struct fx *f = fx_new(NULL);
+	struct scatterlist sgl[64];
+	struct page *pages[128];
+	u8 *got = malloc(64 * PAGE_SIZE);
+	int n;
+
+	(void)state;
+	assert_int_equal(dma_set_max_seg_size(&f->dev, 1u << 20), 0);
+	sg_init_table(sgl, 64);
+	for (int i = 0; i < 128; i++)
+		pages[i] = dmamap_alloc_pages(f->m, GFP_KERNEL, 0);
+	for (int i = 0; i < 64; i++) {
+		struct page *p = pages[(i * 37) % 64 * 2]; /* every other page, shuffled */
+
+		fill_pattern(page_address(p), PAGE_SIZE, 100 + (unsigned)i);
+		sg_set_page(&sgl[i], p, PAGE_SIZE, 0);
+	}
+	n = dma_map_sg(&f->dev, sgl, 64, DMA_TO_DEVICE);
+	assert_int_equal(n, 1);
+	assert_int_equal(sg_dma_len(&sgl[0]), 64 * PAGE_SIZE);
+	assert_int_equal(dmamap_dev_read(&f->dev, sg_dma_address(&sgl[0]), got, 64 * PAGE_SIZE), 0);
+	for (int i = 0; i < 64; i++)
+		assert_int_equal(check_pattern(got + (size_t)i * PAGE_SIZE, PAGE_SIZE, 100 + (unsigned)i), 0);
+	dma_unmap_sg(&f->dev, sgl, 64, DMA_TO_DEVICE);
+	assert_int_equal(iova_used(f), 0);
+	for (int i = 0; i < 128; i++)
+		dmamap_free_pages(pages[i], 0);
+	free(got);
+	fx_free(f);
+}
+
+/* Which entries merge into one segment. */
+static void test_sg_merging(void **state)
+{
+	struct fx *f = fx_new(NULL);
+	struct scatterlist sgl[6];
+	struct page *p[6];
+	int n;
+
+	(void)state;
+	for (int i = 0; i < 6; i++)
+		p[i] = dmamap_alloc_pages(f->m, GFP_KERNEL, 1);
+
+	/* full pages: one segment */
+	sg_init_table(sgl, 4);
+	for (int i = 0; i < 4; i++)
+		sg_set_page(&sgl[i], p[i], PAGE_SIZE, 0);
+	n = dma_map_sg(&f->dev, sgl, 4, DMA_BIDIRECTIONAL);
+	assert_int_equal(n, 1);
+	assert_int_equal(sg_dma_len(&sgl[0]), 4 * PAGE_SIZE);
+	assert_int_equal(sg_dma_len(&sgl[1]), 0);
+	dma_unmap_sg(&f->dev, sgl, 4, DMA_BIDIRECTIONAL);
+
+	/* an entry at an offset starts a segment; one ending mid-page ends it */
+	sg_init_table(sgl, 4);
+	sg_set_page(&sgl[0], p[0], PAGE_SIZE, 0);
+	sg_set_page(&sgl[1], p[1], 100, 200);           /* offset: new segment, ends mid-page */
+	sg_set_page(&sgl[2], p[2], PAGE_SIZE, 0);       /* previous ended mid-page: new segment */
+	sg_set_page(&sgl[3], p[3], 2 * PAGE_SIZE, 0);   /* merges */
+	n = dma_map_sg(&f->dev, sgl, 4, DMA_BIDIRECTIONAL);
+	assert_int_equal(n, 3);
+	assert_int_equal(sg_dma_len(&sgl[0]), PAGE_SIZE);
+	assert_int_equal(sg_dma_len(&sgl[1]), 100);
+	assert_int_equal(sg_dma_address(&sgl[1]) & ~PAGE_MASK, 200);
+	assert_int_equal(sg_dma_len(&sgl[2]), 3 * PAGE_SIZE);
+	assert_int_equal(sg_dma_len(&sgl[3]), 0);
+	{
+		u8 probe[100];
+
+		fill_pattern((u8 *)page_address(p[1]) + 200, 100, 7);
+		dma_sync_sg_for_device(&f->dev, sgl, 4, DMA_BIDIRECTIONAL);
+		assert_int_equal(dmamap_dev_read(&f->dev, sg_dma_address(&sgl[1]), probe, 100), 0);
+		assert_int_equal(check_pattern(probe, 100, 7), 0);
+	}
+	dma_unmap_sg(&f->dev, sgl, 4, DMA_BIDIRECTIONAL);
+	assert_int_equal(iova_used(f), 0);
+
+	/* the maximum segment size splits: 2 pages max, 5 pages -> 2 + 2 + 1 */
+	assert_int_equal(dma_set_max_seg_size(&f->dev, 2 * PAGE_SIZE), 0);
+	sg_init_table(sgl, 5);
+	for (int i = 0; i < 5; i++)
+		sg_set_page(&sgl[i], p[i], PAGE_SIZE, 0);
+	n = dma_map_sg(&f->dev, sgl, 5, DMA_TO_DEVICE);
+	assert_int_equal(n, 3);
+	assert_int_equal(sg_dma_len(&sgl[0]), 2 * PAGE_SIZE);
+	assert_int_equal(sg_dma_len(&sgl[1]), 2 * PAGE_SIZE);
+	assert_int_equal(sg_dma_len(&sgl[2]), PAGE_SIZE);
+	dma_unmap_sg(&f->dev, sgl, 5, DMA_TO_DEVICE);
+	assert_int_equal(iova_used(f), 0);
+
+	for (int i = 0; i < 6; i++)
+		dmamap_free_pages(p[i], 1);
+	assert_int_equal(f->cap.reports, 0);
+	fx_free(f);
+}
+
+/* A failure in the middle of map_sg leaves nothing mapped. */
+static void test_sg_failure_unwinds(void **state)
+{
+	struct fx *f = fx_new(NULL);
+	struct scatterlist sgl[3];
+	struct page *p[3];
+	struct dmamap_iommu_stats st;
+
+	(void)state;
+	for (int i = 0; i < 3; i++)
+		p[i] = dmamap_alloc_pages(f->m, GFP_KERNEL, 0);
+	sg_init_table(sgl, 3);
+	for (int i = 0; i < 3; i++)
+		sg_set_page(&sgl[i], p[i], 1000, 8); /* every entry its own segment */
+	for (unsigned long nth = 1; nth <= 3; nth++) {
+		assert_int_equal(dmamap_fault_inject(f->m, DMAMAP_FAULT_IOVA, nth, 0), 0);
+		assert_int_equal(dma_map_sg(&f->dev, sgl, 3, DMA_TO_DEVICE), 0);
+		assert_int_equal(iova_used(f), 0);
+		dmamap_iommu_stats(f->map->domain, &st);
+		assert_int_equal(st.mapped_bytes, 0);
+		for (int i = 0; i < 3; i++) {
+			assert_int_equal(sg_dma_address(&sgl[i]), DMA_MAPPING_ERROR);
+			assert_int_equal(sg_dma_len(&sgl[i]), 0);
+		}
+	}
+	assert_int_equal(dmamap_fault_inject(f->m, DMAMAP_FAULT_IOVA, 0, 0), 0);
+	assert_int_equal(dma_map_sg(&f->dev, sgl, 3, DMA_TO_DEVICE), 3);
+	dma_unmap_sg(&f->dev, sgl, 3, DMA_TO_DEVICE);
+	for (int i = 0; i < 3; i++)
+		dmamap_free_pages(p[i], 0);
+	fx_free(f);
+}
+
+/* Map and unmap a million times in a 1 MiB space: nothing leaks. */
+static void test_million_maps_no_leak(void **state)
+{
+	struct fx *f = fx_new_order(NULL, 1u << 20, 0);
+	u8 *buf = kbuf(f, 2);
+	unsigned long rounds = under_valgrind() ? 20000 : 1000000;
+	dma_addr_t held[8];
+
+	(void)state;
+	for (unsigned long i = 0; i < rounds; i++) {
+		size_t off = (i * 64) % PAGE_SIZE, len = 1 + (i * 13) % (3 * PAGE_SIZE - off);
+		dma_addr_t h = dma_map_page(&f->dev, virt_to_page(buf), off, len, DMA_TO_DEVICE);
+
+		assert_false(dma_mapping_error(&f->dev, h));
+		held[i % 8] = h;
+		if (i % 8 == 7) {
+			for (int k = 0; k < 8; k++) {
+				size_t o = ((i - 7 + (unsigned long)k) * 64) % PAGE_SIZE;
+
+				dma_unmap_page(&f->dev, held[k], 1 + ((i - 7 + (unsigned long)k) * 13) % (3 * PAGE_SIZE - o),
+					       DMA_TO_DEVICE);
+			}
+		}
+	}
+	assert_int_equal(iova_used(f), 0);
+	{
+		struct dmamap_iommu_stats st;
+
+		dmamap_iommu_stats(f->map->domain, &st);
+		assert_int_equal(st.mapped_bytes, 0);
+		assert_int_equal(st.table_pages, 1);
+	}
+	assert_int_equal(f->cap.reports, 0);
+	kfree_buf(buf, 2);
+	fx_free(f);
+}
+
+/* Coherent allocations: scattered pages, zeroed, one IOVA range, a kernel mapping, mmap. */
+static void test_alloc_mmap(void **state)
+{
+	struct fx *f = fx_new(NULL);
+	struct vm_area_struct *vma;
+	struct sg_table sgt;
+	pgprot_t prot;
+	dma_addr_t h;
+	u8 *cpu, probe[64];
+	DEFINE_DMA_ATTRS(nokmap);
+
+	(void)state;
+	cpu = dma_alloc_coherent(&f->dev, 10 * PAGE_SIZE, &h, GFP_KERNEL);
+	assert_non_null(cpu);
+	assert_true(h >= WIN_BASE && h < WIN_BASE + WIN_SIZE);
+	assert_true(dmamap_consistent_contains(f->m, cpu));
+	assert_int_equal(dmamap_consistent_pte(f->m, cpu, NULL, &prot), 0);
+	assert_int_equal(pgprot_memtype(prot), DMAMAP_MT_DMACOHERENT);
+	for (size_t i = 0; i < 10 * PAGE_SIZE; i++)
+		assert_int_equal(cpu[i], 0);
+	fill_pattern(cpu, 10 * PAGE_SIZE, 9);
+	assert_int_equal(dmamap_dev_read(&f->dev, h + 9 * PAGE_SIZE, probe, sizeof(probe)), 0);
+	assert_memory_equal(probe, cpu + 9 * PAGE_SIZE, sizeof(probe));
+
+	vma = dmamap_vma_create(f->m, 4 * PAGE_SIZE);
+	vma->vm_pgoff = 3;
+	assert_int_equal(dma_mmap_coherent(&f->dev, vma, cpu, h, 10 * PAGE_SIZE), 0);
+	assert_memory_equal((void *)vma->vm_start, cpu + 3 * PAGE_SIZE, 4 * PAGE_SIZE);
+	dmamap_vma_destroy(vma);
+	vma = dmamap_vma_create(f->m, 8 * PAGE_SIZE);
+	vma->vm_pgoff = 3;
+	assert_int_equal(dma_mmap_coherent(&f->dev, vma, cpu, h, 10 * PAGE_SIZE), -ENXIO);
+	assert_int_equal(dmamap_vma_pte(vma, vma->vm_start, NULL, NULL), -ENOENT);
+	dmamap_vma_destroy(vma);
+
+	assert_int_equal(dma_get_sgtable(&f->dev, &sgt, cpu, h, 10 * PAGE_SIZE), 0);
+	{
+		size_t total = 0;
+		struct scatterlist *s;
+		unsigned i;
+
+		for_each_sg(sgt.sgl, s, sgt.orig_nents, i)
+			total += s->length;
+		assert_int_equal(total, 10 * PAGE_SIZE);
+	}
+	sg_free_table(&sgt);
+
+	dma_free_coherent(&f->dev, 10 * PAGE_SIZE, cpu + PAGE_SIZE, h); /* mismatch: refused */
+	assert_int_equal(f->cap.by_kind[DMAMAP_REPORT_API_MISUSE], 1);
+	dma_free_coherent(&f->dev, 10 * PAGE_SIZE, cpu, h);
+	assert_int_equal(iova_used(f), 0);
+
+	dma_set_attr(DMA_ATTR_NO_KERNEL_MAPPING, &nokmap);
+	cpu = dma_alloc_attrs(&f->dev, 3 * PAGE_SIZE, &h, GFP_KERNEL, &nokmap);
+	assert_non_null(cpu);
+	assert_false(dmamap_consistent_contains(f->m, cpu));
+	assert_int_equal(dmamap_dev_fill(&f->dev, h, 0x3c, 3 * PAGE_SIZE), 0);
+	vma = dmamap_vma_create(f->m, 3 * PAGE_SIZE);
+	assert_int_equal(dma_mmap_attrs(&f->dev, vma, cpu, h, 3 * PAGE_SIZE, &nokmap), 0);
+	assert_int_equal(((u8 *)vma->vm_start)[3 * PAGE_SIZE - 1], 0x3c);
+	dmamap_vma_destroy(vma);
+	dma_free_attrs(&f->dev, 3 * PAGE_SIZE, cpu, h, &nokmap);
+	assert_int_equal(iova_used(f), 0);
+	fx_free(f);
+}
+
+struct snapshot {
+	struct dmamap_page_stats pages;
+	struct dmamap_iova_stats iova;
+	struct dmamap_iommu_stats iommu;
+	struct dmamap_consistent_stats cons;
+};
+
+static void snap(struct fx *f, struct snapshot *s)
+{
+	dmamap_page_stats(f->m, &s->pages);
+	dmamap_iova_stats(f->map->iova, &s->iova);
+	dmamap_iommu_stats(f->map->domain, &s->iommu);
+	dmamap_consistent_stats(f->m, &s->cons);
+}
+
+static void same(const struct snapshot *a, const struct snapshot *b)
+{
+	assert_memory_equal(a->pages.free_pages, b->pages.free_pages, sizeof(a->pages.free_pages));
+	assert_int_equal(a->iova.used_granules, b->iova.used_granules);
+	assert_int_equal(a->iommu.mapped_bytes, b->iommu.mapped_bytes);
+	assert_int_equal(a->iommu.table_pages, b->iommu.table_pages);
+	assert_int_equal(a->cons.used, b->cons.used);
+}
+
+/* Every allocation step failing: NULL, and exactly the state before. */
+static void test_alloc_fault_injection(void **state)
+{
+	struct fx *f = fx_new(NULL);
+	enum dmamap_fault_site sites[] = { DMAMAP_FAULT_HOST_ALLOC, DMAMAP_FAULT_PAGE_ALLOC, DMAMAP_FAULT_IOVA,
+					   DMAMAP_FAULT_IOMMU_PGTABLE, DMAMAP_FAULT_REMAP };
+	DEFINE_DMA_ATTRS(contig);
+
+	(void)state;
+	dma_set_attr(DMA_ATTR_FORCE_CONTIGUOUS, &contig);
+	for (unsigned s = 0; s < ARRAY_SIZE(sites); s++) {
+		for (int pass = 0; pass < 2; pass++) {
+			for (unsigned long nth = 1; nth <= 6; nth++) {
+				struct snapshot before, after;
+				dma_addr_t h;
+				void *p;
+
+				snap(f, &before);
+				assert_int_equal(dmamap_fault_inject(f->m, sites[s], nth, 0), 0);
+				p = dma_alloc_attrs(&f->dev, 5 * PAGE_SIZE, &h, GFP_KERNEL, pass ? &contig : NULL);
+				assert_int_equal(dmamap_fault_inject(f->m, sites[s], 0, 0), 0);
+				if (p) {
+					dma_free_attrs(&f->dev, 5 * PAGE_SIZE, p, h, pass ? &contig : NULL);
+					continue;
+				}
+				assert_int_equal(h, DMA_MAPPING_ERROR);
+				snap(f, &after);
+				same(&before, &after);
+			}
+		}
+		assert_true(dmamap_fault_injected(f->m, sites[s]) >= 1);
+	}
+	/* and the streaming side */
+	{
+		u8 *buf = kbuf(f, 2);
+		struct snapshot before, after;
+
+		snap(f, &before);
+		assert_int_equal(dmamap_fault_inject(f->m, DMAMAP_FAULT_IOMMU_PGTABLE, 1, 0), 0);
+		assert_true(dma_mapping_error(&f->dev, dma_map_single(&f->dev, buf, 3 * PAGE_SIZE, DMA_TO_DEVICE)));
+		assert_int_equal(dmamap_fault_inject(f->m, DMAMAP_FAULT_IOMMU_PGTABLE, 0, 0), 0);
+		snap(f, &after);
+		same(&before, &after);
+		kfree_buf(buf, 2);
+	}
+	assert_int_equal(f->cap.reports, 0);
+	fx_free(f);
+}
+
+struct worker {
+	struct fx *f;
+	u8 *buf;
+	unsigned long rounds;
+	_Atomic unsigned char *owner; /* one per IOVA page of the window */
+	int bad;
+};
+
+static void *worker_fn(void *arg)
+{
+	struct worker *w = arg;
+
+	for (unsigned long i = 0; i < w->rounds && !w->bad; i++) {
+		size_t len = 1 + (i * 31) % (2 * PAGE_SIZE);
+		dma_addr_t h = dma_map_single(&w->f->dev, w->buf, len, DMA_BIDIRECTIONAL);
+		unsigned long first, last;
+
+		if (dma_mapping_error(&w->f->dev, h)) {
+			w->bad = 1;
+			break;
+		}
+		first = (unsigned long)((h - WIN_BASE) >> PAGE_SHIFT);
+		last = (unsigned long)((h + len - 1 - WIN_BASE) >> PAGE_SHIFT);
+		for (unsigned long p = first; p <= last; p++)
+			if (atomic_exchange(&w->owner[p], 1) != 0)
+				w->bad = 2; /* someone else holds this IOVA */
+		for (unsigned long p = first; p <= last; p++)
+			atomic_store(&w->owner[p], 0);
+		dma_unmap_single(&w->f->dev, h, len, DMA_BIDIRECTIONAL);
+	}
+	return NULL;
+}
+
+static void test_two_threads_one_mapping(void **state)
+{
+	struct fx *f = fx_new_order(NULL, 1u << 20, 0);
+	_Atomic unsigned char *owner = calloc(256, 1);
+	struct worker w[2];
+	pthread_t t[2];
+
+	(void)state;
+	capture_stop(f->m); /* the capture handler is not thread-safe */
+	for (int i = 0; i < 2; i++) {
+		w[i] = (struct worker){ f, kbuf(f, 1), under_valgrind() ? 2000 : 100000, owner, 0 };
+		assert_int_equal(pthread_create(&t[i], NULL, worker_fn, &w[i]), 0);
+	}
+	for (int i = 0; i < 2; i++) {
+		pthread_join(t[i], NULL);
+		assert_int_equal(w[i].bad, 0);
+		kfree_buf(w[i].buf, 1);
+	}
+	assert_int_equal(iova_used(f), 0);
+	assert_int_equal(dmamap_report_count(f->m), 0);
+	free((void *)owner);
+	fx_free(f);
+}
+
+/* Releasing a device detaches it from its mapping. */
+static void test_release_detaches(void **state)
+{
+	struct dmamap_machine *m = test_machine(16, NULL);
+	struct dma_iommu_mapping *map = arm_iommu_create_mapping(m, WIN_BASE, 1u << 20, 0);
+	struct device dev = { 0 };
+
+	(void)state;
+	assert_int_equal(dmamap_device_init(&dev, m, "d"), 0);
+	assert_int_equal(arm_iommu_attach_device(&dev, map), 0);
+	assert_int_equal(map->kref, 2);
+	dmamap_device_release(&dev);
+	assert_int_equal(map->kref, 1);
+	arm_iommu_release_mapping(map);
+	dmamap_machine_destroy(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_create_mapping_arguments),
+		cmocka_unit_test(test_attach_detach_refcounts),
+		cmocka_unit_test(test_map_single_to_device),
+		cmocka_unit_test(test_map_single_from_device),
+		cmocka_unit_test(test_bad_unmap_refused),
+		cmocka_unit_test(test_scattered_pages_contiguous_to_device),
+		cmocka_unit_test(test_sg_merging),
+		cmocka_unit_test(test_sg_failure_unwinds),
+		cmocka_unit_test(test_million_maps_no_leak),
+		cmocka_unit_test(test_alloc_mmap),
+		cmocka_unit_test(test_alloc_fault_injection),
+		cmocka_unit_test(test_two_threads_one_mapping),
+		cmocka_unit_test(test_release_detaches),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
