@@ -89,7 +89,17 @@ static void test_init_defaults(void **state)
 	struct device dev;
 	unsigned long r0 = dmamap_report_count(f->m);
 
-	memset(&dev, 0xa5, sizeof(dev));
+	/* zeroed, then the driver-visible fields scribbled on: init overwrites every one */
+	memset(&dev, 0, sizeof(dev));
+	dev.dma_mask = (u64 *)(uintptr_t)0x1234;
+	dev.coherent_dma_mask = 5;
+	dev.dma_parms = (struct device_dma_parameters *)(uintptr_t)0x5678;
+	dev.dma_pfn_offset = 77;
+	dev.dma_coherent = true;
+	dev.archdata.dma_ops = (const struct dma_map_ops *)(uintptr_t)0x9abc;
+	dev.archdata.iommu_priv = &dev;
+	dev.dma_mem = (struct dma_coherent_mem *)(uintptr_t)0xdef0;
+	dev.driver_data = &dev;
 	assert_int_equal(dmamap_device_init(&dev, f->m, "uart0"), 0);
 	assert_non_null(dev.dma_mask);
 	assert_true((char *)dev.dma_mask >= (char *)&dev && (char *)dev.dma_mask < (char *)(&dev + 1));
@@ -101,8 +111,10 @@ static void test_init_defaults(void **state)
 	assert_int_equal(dev.dma_parms->segment_boundary_mask, 0xffffffffUL);
 	assert_int_equal(dev.dma_pfn_offset, 0);
 	assert_false(dev.dma_coherent);
-	assert_null(dev.archdata.dma_ops); /* NULL: the device's default ops */
+	assert_null(dev.archdata.dma_ops); /* NULL: the device's default ops ... */
+	assert_ptr_equal(get_dma_ops(&dev), &arm_dma_ops); /* ... which the platform made arm_dma_ops */
 	assert_null(dev.archdata.dmabounce);
+	assert_null(dev.archdata.iommu_priv);
 	assert_null(dev.archdata.mapping);
 	assert_null(dev.dma_mem);
 	assert_null(dev.driver_data);
@@ -242,10 +254,16 @@ static void test_release_and_reinit(void **state)
 	assert_int_equal(cg.reports, 3);
 	assert_int_equal(cg.by_kind[DMAMAP_REPORT_BAD_INPUT], 3);
 
-	/* and it can be initialised again, on another name */
+	/* and it can be initialised again, on another name, with what the driver changed reset */
+	dev.dma_pfn_offset = 9;
+	dev.dma_coherent = true;
+	dev.coherent_dma_mask = DMA_BIT_MASK(20);
 	assert_int_equal(dmamap_device_init(&dev, f->m, "cycle2"), 0);
 	assert_string_equal(dev_name(&dev), "cycle2");
 	assert_int_equal(*dev.dma_mask, DMA_BIT_MASK(32));
+	assert_int_equal(dev.coherent_dma_mask, DMA_BIT_MASK(32));
+	assert_int_equal(dev.dma_pfn_offset, 0);
+	assert_false(dev.dma_coherent);
 	assert_int_equal(dmamap_dev_read(&dev, f->pa, b, sizeof(b)), 0);
 	assert_int_equal(b[0], 0x11);
 	dmamap_device_release(&dev);
