@@ -706,7 +706,7 @@ DMAMAP_API int arm_iommu_attach_device(struct device *dev, struct dma_iommu_mapp
 			      "arm_iommu_attach_device: bad device or mapping");
 		return -EINVAL;
 	}
-	if (dev->archdata.mapping)
+	if (dev->archdata.mapping || dev->archdata.dmabounce)
 		return -EBUSY;
 	err = iommu_attach_device(mapping->domain, dev);
 	if (err)

@@ -42,10 +42,10 @@
  *     past the end of the mapping: reported, no copy.
  *
  * Masks: set_dma_mask leaves the mask of a registered device alone and
- *   returns 0 (as the seed: the mask describes the bus, bouncing hides it),
- *   and dma_supported says 1 for a registered device: any mask can be served
- *   by bouncing, provided the coherent memory the safe buffers come from lies
- *   below it (a safe buffer beyond the mask fails its mapping, reported).
+ *   returns 0 (as the seed: the mask describes the bus, bouncing hides it).
+ *   dma_supported keeps ARM's DMA-zone rule: it is what dma_set_coherent_mask
+ *   checks, and the safe buffers themselves are coherent allocations, which
+ *   a mask below the zone could not be served.
  *
  * Lookup
  *
@@ -68,9 +68,6 @@
 #include <stdio.h>
 
 #include "internal.h"
-
-/* Platform hook: forced teardown at dmamap_device_release() (see the end). */
-void dmamap_dmabounce_release(struct device *dev);
 
 enum safe_kind { SAFE_SMALL, SAFE_LARGE, SAFE_ALLOC, SAFE_KIND_NR };
 
@@ -393,8 +390,8 @@ static dma_addr_t dmabounce_map_page(struct device *dev, struct page *page, unsi
 	info->root = tree_insert(info->root, b);
 	if (++info->live[b->kind] > info->high_water[b->kind])
 		info->high_water[b->kind] = info->live[b->kind];
-	pthread_rwlock_unlock(&info->lock);
 	atomic_fetch_add(&info->bounces[b->kind], 1);
+	pthread_rwlock_unlock(&info->lock);
 
 	dmamap_log(m, DMAMAP_LOG_DEBUG, dev->dmamap.name, "dmabounce: %s %#zx bytes at bus %#llx -> safe %#llx (%s)",
 		   dir_str(dir), size, (unsigned long long)bus, (unsigned long long)b->safe_dma_addr,
@@ -536,14 +533,6 @@ static int dmabounce_set_mask(struct device *dev, u64 mask)
 	return arm_dma_ops.set_dma_mask(dev, mask);
 }
 
-/* Any mask can be served by bouncing (see the top of the file). */
-static int dmabounce_dma_supported(struct device *dev, u64 mask)
-{
-	if (info_of(dev))
-		return 1;
-	return arm_dma_ops.dma_supported(dev, mask);
-}
-
 static void *dmabounce_alloc(struct device *dev, size_t size, dma_addr_t *handle, gfp_t gfp, struct dma_attrs *attrs)
 {
 	return arm_dma_ops.alloc(dev, size, handle, gfp, attrs);
@@ -580,7 +569,7 @@ static const struct dma_map_ops dmabounce_ops = {
 	.sync_single_for_device = dmabounce_sync_for_device,
 	.sync_sg_for_cpu = dmamap_generic_sync_sg_for_cpu,
 	.sync_sg_for_device = dmamap_generic_sync_sg_for_device,
-	.dma_supported = dmabounce_dma_supported,
+	.dma_supported = NULL, /* the DMA-zone rule, as for arm_dma_ops */
 	.set_dma_mask = dmabounce_set_mask,
 };
 

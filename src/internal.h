@@ -410,6 +410,14 @@ void dmamap_arm_clear_buffer(struct dmamap_machine *m, phys_addr_t phys, size_t 
 /* Whether [addr, addr + size) is exactly one live allocation of @a (what a free would accept). */
 bool dmamap_iova_owns(struct dmamap_iova *a, dma_addr_t addr, size_t size);
 
+/* ----------------------------------------------------------- dmabounce */
+
+/*
+ * Forced teardown at device release: live safe buffers are reported as a
+ * leak and freed without copying back; the pools go; default ops return.
+ */
+void dmamap_dmabounce_release(struct device *dev);
+
 /* -------------------------------------------------------------- iommu */
 
 /*

@@ -111,7 +111,7 @@ void dmamap_consistent_fini(struct dmamap_machine *m)
 	while ((r = c->regions)) {
 		c->regions = r->next;
 		region_unmap_all(m, r);
-		free(r);
+		dmamap_free(r);
 	}
 	dm_host_release(c->base, c->size);
 	free(c->pte_pfn);
@@ -128,8 +128,14 @@ struct dmamap_vmregion *dmamap_vmregion_alloc(struct dmamap_machine *m, size_t s
 	unsigned bit;
 	size_t align;
 
-	if (!size || size & ~PAGE_MASK || size > c->size)
+	if (!size || size & ~PAGE_MASK)
 		return NULL;
+	if (size > c->size) {
+		pthread_mutex_lock(&c->lock);
+		c->failures++;
+		pthread_mutex_unlock(&c->lock);
+		return NULL;
+	}
 	if (dmamap_should_fail(m, DMAMAP_FAULT_REMAP)) {
 		pthread_mutex_lock(&c->lock);
 		c->failures++;
@@ -141,7 +147,7 @@ struct dmamap_vmregion *dmamap_vmregion_alloc(struct dmamap_machine *m, size_t s
 	bit = DM_MAX(bit, (unsigned)PAGE_SHIFT);
 	align = (size_t)1 << bit;
 
-	r = calloc(1, sizeof(*r));
+	r = dmamap_zalloc(m, sizeof(*r));
 	if (!r)
 		return NULL;
 	pthread_mutex_lock(&c->lock);
@@ -154,7 +160,7 @@ struct dmamap_vmregion *dmamap_vmregion_alloc(struct dmamap_machine *m, size_t s
 	if (addr + size > end || addr < base) {
 		c->failures++;
 		pthread_mutex_unlock(&c->lock);
-		free(r);
+		dmamap_free(r);
 		return NULL;
 	}
 	r->start = addr;
@@ -255,11 +261,14 @@ void dmamap_vmregion_free(struct dmamap_machine *m, struct dmamap_vmregion *r)
 			region_unmap_all(m, r);
 			c->used -= r->end - r->start;
 			c->nr_regions--;
-			break;
+			pthread_mutex_unlock(&c->lock);
+			dmamap_free(r);
+			return;
 		}
 	}
 	pthread_mutex_unlock(&c->lock);
-	free(r);
+	dmamap_report(m, DMAMAP_REPORT_API_MISUSE, NULL, NULL, 0, "consistent region %#lx-%#lx freed twice", r->start,
+		      r->end);
 }
 
 DMAMAP_API bool dmamap_consistent_contains(struct dmamap_machine *m, const void *addr)

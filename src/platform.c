@@ -64,6 +64,9 @@ static void platform_release(struct device *dev)
 		arm_iommu_detach_device(dev);
 	else if (dev->dmamap.iommu_domain)
 		iommu_detach_device(dev->dmamap.iommu_domain, dev);
+	/* before the declared memory: the safe-buffer pools may live in it */
+	if (dev->archdata.dmabounce)
+		dmamap_dmabounce_release(dev);
 	dma_release_declared_memory(dev);
 
 	pthread_mutex_lock(&m->obj_lock);

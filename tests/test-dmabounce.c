@@ -13,9 +13,6 @@
 #include "common.h"
 #include "internal.h"
 
-/* The platform hook of src/dmabounce.c (not in internal.h yet). */
-void dmamap_dmabounce_release(struct device *dev);
-
 #define ZONE_LIMIT (16u << 20)
 #define SMALL 512
 #define LARGE 4096
@@ -635,6 +632,79 @@ static void test_many_live_mappings(void **state)
 	fx_free(f);
 }
 
+/*
+ * Random interleaving of maps and unmaps over up to 256 live mappings: after
+ * each step a byte the device writes at a random address inside a random
+ * live mapping reaches exactly that byte of its original through a one-byte
+ * sync -- the lookup finds the right buffer from any address inside it.
+ */
+static void test_random_map_unmap_lookup(void **state)
+{
+	enum { SLOTS = 256 };
+	struct fx *f = fx_new(NULL);
+	u8 *bufs[SLOTS];
+	dma_addr_t h[SLOTS];
+	size_t size[SLOTS];
+	uint64_t rng = 12345;
+	unsigned long live = 0, maps = 0;
+	int steps = under_valgrind() ? 1000 : 4000;
+
+	(void)state;
+	for (int i = 0; i < SLOTS; i++) {
+		bufs[i] = hi_buf(f, 0);
+		size[i] = 0;
+	}
+	for (int step = 0; step < steps; step++) {
+		int i;
+
+		rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+		i = (int)((rng >> 33) % SLOTS);
+		if (size[i]) {
+			dma_unmap_single(&f->dev, h[i], size[i], DMA_BIDIRECTIONAL);
+			size[i] = 0;
+			live--;
+		} else {
+			size[i] = 1 + (size_t)((rng >> 17) % 4096);
+			memset(bufs[i], 0xee, size[i]);
+			h[i] = dma_map_single(&f->dev, bufs[i], size[i], DMA_BIDIRECTIONAL);
+			assert_true(in_zone(h[i], size[i]));
+			live++;
+			maps++;
+		}
+		/* probe one live mapping */
+		for (int k = 0; k < SLOTS; k++) {
+			int j = (i + k) % SLOTS;
+			size_t off;
+			u8 v;
+
+			if (!size[j])
+				continue;
+			off = (size_t)(rng >> 7) % size[j];
+			v = (u8)step;
+			if (v == 0xee)
+				v = 0x11;
+			assert_int_equal(dmamap_dev_write(&f->dev, h[j] + off, &v, 1), 0);
+			dma_sync_single_for_cpu(&f->dev, h[j] + off, 1, DMA_BIDIRECTIONAL);
+			assert_int_equal(bufs[j][off], v);
+			if (off)
+				assert_int_equal(bufs[j][off - 1], 0xee);
+			bufs[j][off] = 0xee;
+			dma_sync_single_for_device(&f->dev, h[j] + off, 1, DMA_BIDIRECTIONAL);
+			break;
+		}
+		assert_int_equal(stats(f).live_buffers, live);
+	}
+	for (int i = 0; i < SLOTS; i++) {
+		if (size[i])
+			dma_unmap_single(&f->dev, h[i], size[i], DMA_BIDIRECTIONAL);
+		free_buf(bufs[i], 0);
+	}
+	assert_int_equal(stats(f).live_buffers, 0);
+	assert_int_equal(stats(f).map_calls, maps);
+	assert_int_equal(f->cap.reports, 0);
+	fx_free(f);
+}
+
 /* A pool that cannot take a block falls back to a coherent allocation. */
 static void test_pool_failure_falls_back(void **state)
 {
@@ -948,7 +1018,7 @@ static void test_register_errors(void **state)
 	fx_free(f);
 }
 
-/* set_dma_mask keeps the bus limit; dma_supported says yes while registered. */
+/* set_dma_mask keeps the bus limit; dma_supported keeps the DMA-zone rule. */
 static void test_masks(void **state)
 {
 	struct fx *f = fx_new(NULL);
@@ -956,7 +1026,10 @@ static void test_masks(void **state)
 	(void)state;
 	assert_int_equal(dma_set_mask(&f->dev, DMA_BIT_MASK(32)), 0);
 	assert_int_equal(*f->dev.dma_mask, DMA_BIT_MASK(24));
-	assert_int_equal(dma_supported(&f->dev, DMA_BIT_MASK(20)), 1);
+	assert_int_equal(dma_supported(&f->dev, DMA_BIT_MASK(20)), 0);
+	assert_int_equal(dma_supported(&f->dev, DMA_BIT_MASK(24)), 1);
+	assert_int_equal(dma_set_coherent_mask(&f->dev, DMA_BIT_MASK(20)), -EIO); /* safe buffers need the zone */
+	assert_int_equal(f->dev.coherent_dma_mask, DMA_BIT_MASK(24));
 	assert_int_equal(dmabounce_unregister_dev(&f->dev), 0);
 	assert_int_equal(dma_supported(&f->dev, DMA_BIT_MASK(20)), 0);
 	assert_int_equal(dma_set_mask(&f->dev, DMA_BIT_MASK(32)), 0);
@@ -1172,6 +1245,7 @@ int main(void)
 		cmocka_unit_test(test_sg_mixed),
 		cmocka_unit_test(test_sg_failure_unwinds),
 		cmocka_unit_test(test_many_live_mappings),
+		cmocka_unit_test(test_random_map_unmap_lookup),
 		cmocka_unit_test(test_pool_failure_falls_back),
 		cmocka_unit_test(test_pool_exhaustion),
 		cmocka_unit_test(test_safe_buffer_beyond_mask),

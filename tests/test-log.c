@@ -460,6 +460,7 @@ static int run_in_child(void (*fn)(void *), void *arg)
 		struct rlimit rl = { 0, 0 };
 
 		setrlimit(RLIMIT_CORE, &rl);
+		signal(SIGABRT, SIG_DFL); /* the child must die of abort(), whatever the test harness set */
 		fn(arg);
 		_exit(0);
 	}
@@ -480,6 +481,32 @@ static void child_report_on_machine(void *arg)
 		_exit(3);
 	raise_report_on(m);
 	_exit(c.reports == 1 ? 4 : 5); /* not reached in strict mode */
+}
+
+/* Strict mode delivers the report to the handler, then aborts: the handler writes it down a pipe. */
+static int strict_pipe[2];
+
+static void pipe_fn(const struct dmamap_log_record *rec, void *ctx)
+{
+	char buf[64];
+	int n = snprintf(buf, sizeof(buf), "%s;", dmamap_report_kind_name(rec->kind));
+
+	(void)ctx;
+	if (write(strict_pipe[1], buf, (size_t)n) != n)
+		_exit(9);
+}
+
+static void child_report_to_pipe(void *arg)
+{
+	struct dmamap_machine *m = arg;
+
+	close(strict_pipe[0]);
+	dmamap_set_log_handler(m, pipe_fn, NULL);
+	dmamap_set_strict(m, true);
+	dmamap_log(m, DMAMAP_LOG_INFO, NULL, "first a message");
+	dmamap_report(m, DMAMAP_REPORT_LEAK, NULL, NULL, 0, "then a report");
+	dmamap_report(m, DMAMAP_REPORT_BAD_INPUT, NULL, NULL, 0, "never delivered");
+	_exit(4);
 }
 
 static void child_report_global(void *arg)
@@ -532,9 +559,61 @@ static void test_strict_mode_aborts(void **state)
 	assert_true(WIFEXITED(st));
 	assert_int_equal(WEXITSTATUS(st), 0);
 
+	{
+		char buf[256];
+		ssize_t n, got = 0;
+
+		assert_int_equal(pipe(strict_pipe), 0);
+		st = run_in_child(child_report_to_pipe, m);
+		close(strict_pipe[1]);
+		while ((n = read(strict_pipe[0], buf + got, sizeof(buf) - 1 - (size_t)got)) > 0)
+			got += n;
+		close(strict_pipe[0]);
+		buf[got] = '\0';
+		assert_true(WIFSIGNALED(st));
+		assert_int_equal(WTERMSIG(st), SIGABRT);
+		/* the message and the first report were delivered, nothing after */
+		assert_string_equal(buf, "message;leak;");
+	}
+
 	/* In the parent nothing was switched on: a report returns. */
 	raise_report_on(m);
 	assert_int_equal(dmamap_report_count(m), 1);
+}
+
+/* A handler may use the log API itself: no library lock is held while it runs. */
+struct reentrant {
+	struct dmamap_machine *m;
+	unsigned calls;
+	unsigned long count_seen;
+};
+
+static void reentrant_fn(const struct dmamap_log_record *rec, void *ctx)
+{
+	struct reentrant *r = ctx;
+
+	r->calls++;
+	r->count_seen = dmamap_report_count(r->m);
+	if (rec->kind != DMAMAP_REPORT_NONE) {
+		dmamap_set_log_level(r->m, DMAMAP_LOG_DEBUG);
+		dmamap_set_strict(r->m, false);
+		dmamap_log(r->m, DMAMAP_LOG_INFO, NULL, "nested message from the handler");
+		dmamap_set_log_handler(NULL, NULL, NULL);
+	}
+}
+
+static void test_handler_may_reenter_log_api(void **state)
+{
+	struct dmamap_machine *m = *state;
+	struct reentrant r = { m, 0, 0 };
+
+	dmamap_set_log_handler(m, reentrant_fn, &r);
+	raise_report_on(m);
+	/* the report, then the nested message */
+	assert_int_equal(r.calls, 2);
+	/* the report was counted before it was delivered */
+	assert_int_equal(r.count_seen, 1);
+	dmamap_set_log_handler(m, NULL, NULL);
 }
 
 /* ------------------------------------------------------------- threads */
@@ -593,6 +672,7 @@ int main(void)
 						teardown_machine),
 		cmocka_unit_test(test_report_kind_names),
 		cmocka_unit_test_setup_teardown(test_strict_mode_aborts, setup_machine, teardown_machine),
+		cmocka_unit_test_setup_teardown(test_handler_may_reenter_log_api, setup_machine, teardown_machine),
 		cmocka_unit_test_setup_teardown(test_reports_counted_from_threads, setup_machine, teardown_machine),
 	};
 

@@ -826,6 +826,63 @@ static void test_split_page(void **state)
 	assert_free_equal(&st, &st0);
 }
 
+/* ------------------------------------------------------------- alloc_contig (internal, for CMA) */
+
+static void test_alloc_contig(void **state)
+{
+	struct dmamap_machine *m = *state;
+	struct dmamap_page_stats st0 = stats_of(m), st;
+	struct page *base = dmamap_pfn_to_page(m, BASE / PAGE_SIZE), *p;
+
+	/* an odd range that cuts through several free blocks */
+	assert_int_equal(dmamap_alloc_contig(m, 3, 1030), 0);
+	st = stats_of(m);
+	assert_int_equal(free_total(&st), NPAGES - 1030);
+	assert_int_equal(st.allocations, st0.allocations + 1030);
+	for (unsigned long i = 3; i < 3 + 1030; i++) {
+		assert_true(PageFlag(base + i, PG_head));
+		assert_false(PageFlag(base + i, PG_buddy));
+		assert_int_equal(page_count(base + i), 1);
+	}
+	memset(page_address(base + 3), 0x6b, 1030 * PAGE_SIZE);
+
+	/* what lies around it stayed free, and never overlaps it */
+	for (;;) {
+		p = dmamap_alloc_pages(m, GFP_KERNEL | __GFP_NOWARN, 0);
+		if (!p)
+			break;
+		assert_true(page_to_pfn(p) < BASE / PAGE_SIZE + 3 || page_to_pfn(p) >= BASE / PAGE_SIZE + 1033);
+	}
+	st = stats_of(m);
+	assert_int_equal(free_total(&st), 0);
+	for (unsigned long i = 0; i < NPAGES; i++)
+		if (i < 3 || i >= 1033)
+			dmamap_free_pages(base + i, 0);
+	assert_int_equal(((u8 *)page_address(base + 3))[0], 0x6b);
+
+	/* a range with an allocated page: -EBUSY, nothing taken */
+	st = stats_of(m);
+	assert_int_equal(dmamap_alloc_contig(m, 1030, 10), -EBUSY);
+	assert_int_equal(dmamap_alloc_contig(m, 0, 4), -EBUSY);
+	/* out of range: -EINVAL */
+	assert_int_equal(dmamap_alloc_contig(m, 0, 0), -EINVAL);
+	assert_int_equal(dmamap_alloc_contig(m, NPAGES, 1), -EINVAL);
+	assert_int_equal(dmamap_alloc_contig(m, NPAGES - 1, 2), -EINVAL);
+	{
+		struct dmamap_page_stats a = stats_of(m);
+
+		assert_stats_equal(&a, &st);
+	}
+
+	/* each page is freed on its own; all merge back */
+	for (unsigned long i = 3; i < 1033; i++)
+		__free_page(base + i);
+	st = stats_of(m);
+	assert_free_equal(&st, &st0);
+	assert_int_equal(st.allocations, st.frees);
+	assert_int_equal(dmamap_report_count(m), 0);
+}
+
 /* ------------------------------------------------------------- bad arguments */
 
 static void test_bad_order_and_gfp_refused(void **state)
@@ -1166,6 +1223,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_bad_frees_refused, setup16, teardown_m),
 		cmocka_unit_test_setup_teardown(test_refcounts, setup16, teardown_m),
 		cmocka_unit_test_setup_teardown(test_split_page, setup16, teardown_m),
+		cmocka_unit_test_setup_teardown(test_alloc_contig, setup16, teardown_m),
 		cmocka_unit_test_setup_teardown(test_bad_order_and_gfp_refused, setup16, teardown_m),
 		cmocka_unit_test_setup_teardown(test_fault_injection, setup16, teardown_m),
 		cmocka_unit_test_setup_teardown(test_kernel_forms_on_current, setup16, teardown_m),

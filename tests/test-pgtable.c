@@ -4,6 +4,13 @@
  * region's allocator and ptes, real host aliases of simulated RAM, and user
  * vmas populated by remap_pfn_range() and vm_insert_page().
  */
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include "common.h"
 #include "internal.h"
 
@@ -588,6 +595,106 @@ static void test_region_free_unmaps_and_reuse(void **state)
 	dmamap_free_pages(q, 0);
 }
 
+/*
+ * The region's bookkeeping is host memory like any other: DMAMAP_FAULT_HOST_ALLOC
+ * ("the library's own bookkeeping (host malloc)") must be able to fail it, and
+ * the reservation then fails cleanly.
+ */
+static void test_region_host_alloc_failure(void **state)
+{
+	struct fx *f = *state;
+	struct dmamap_consistent_stats st0 = cstats(f->m), st;
+	unsigned long inj0 = dmamap_fault_injected(f->m, DMAMAP_FAULT_HOST_ALLOC);
+	struct dmamap_vmregion *r;
+
+	assert_int_equal(dmamap_fault_inject(f->m, DMAMAP_FAULT_HOST_ALLOC, 0, 1000000), 0);
+	r = dmamap_vmregion_alloc(f->m, 2 * PG, NULL);
+	assert_int_equal(dmamap_fault_inject(f->m, DMAMAP_FAULT_HOST_ALLOC, 0, 0), 0);
+	st = cstats(f->m);
+	if (r) {
+		dmamap_vmregion_free(f->m, r);
+		fail_msg("dmamap_vmregion_alloc() allocated its bookkeeping with a host allocation that "
+			 "DMAMAP_FAULT_HOST_ALLOC cannot fail");
+	}
+	assert_int_equal(dmamap_fault_injected(f->m, DMAMAP_FAULT_HOST_ALLOC), inj0 + 1);
+	assert_int_equal(st.used, st0.used);
+	assert_int_equal(st.regions, st0.regions);
+	/* and then it works */
+	r = ralloc(f->m, 2 * PG);
+	assert_int_equal(r->start, f->cbase);
+	dmamap_vmregion_free(f->m, r);
+}
+
+/* Run @fn(@arg) in a child; its wait status. */
+static int in_child(void (*fn)(void *), void *arg)
+{
+	pid_t pid;
+	int status = 0;
+
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct rlimit rl = { 0, 0 };
+
+		setrlimit(RLIMIT_CORE, &rl);
+		/* cmocka catches faults to report them: the child must die of them instead */
+		signal(SIGSEGV, SIG_DFL);
+		signal(SIGBUS, SIG_DFL);
+		fn(arg);
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	return status;
+}
+
+static void touch(void *p)
+{
+	(void)*(volatile u8 *)p;
+}
+
+/* Unpopulated vma pages and unmapped region pages are no memory at all: touching them faults. */
+static void test_unmapped_addresses_fault(void **state)
+{
+	struct fx *f = *state;
+	struct vm_area_struct *vma = dmamap_vma_create(f->m, 2 * PG);
+	struct page *p = dmamap_alloc_pages(f->m, GFP_KERNEL, 0);
+	struct dmamap_vmregion *r = ralloc(f->m, 2 * PG);
+	int st;
+
+	assert_non_null(vma);
+	assert_non_null(p);
+	settle(f->m, p, PG, 0x2f);
+	assert_int_equal(remap_pfn_range(vma, vma->vm_start, page_to_pfn(p), PG, pgprot_noncached(PAGE_SHARED)), 0);
+	assert_int_equal(dmamap_vmregion_map(f->m, r, 0, &p, 0, 1, pgprot_noncached(PAGE_KERNEL)), 0);
+	/* the mapped pages are fine */
+	st = in_child(touch, (void *)vma->vm_start);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	st = in_child(touch, (void *)r->start);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	/* the pages next to them are not */
+	st = in_child(touch, (void *)(vma->vm_start + PG));
+	assert_true(WIFSIGNALED(st));
+	assert_int_equal(WTERMSIG(st), SIGSEGV);
+	st = in_child(touch, (void *)(r->start + PG));
+	assert_true(WIFSIGNALED(st));
+	assert_int_equal(WTERMSIG(st), SIGSEGV);
+	/* nor is a region page once the region is freed */
+	{
+		uintptr_t where = r->start;
+
+		dmamap_vmregion_free(f->m, r);
+		st = in_child(touch, (void *)where);
+		assert_true(WIFSIGNALED(st));
+		assert_int_equal(WTERMSIG(st), SIGSEGV);
+	}
+	/* consistent-region and vma addresses are no linear-map addresses */
+	assert_null(dmamap_machine_of((void *)vma->vm_start));
+	assert_null(dmamap_machine_of((void *)f->cbase));
+	dmamap_vma_destroy(vma);
+	dmamap_free_pages(p, 0);
+}
+
 /* ------------------------------------------------------------- user vmas */
 
 static void test_vma_create(void **state)
@@ -852,6 +959,143 @@ static void test_vma_bad_arguments(void **state)
 	dmamap_machine_destroy(other);
 }
 
+static void poke(void *p)
+{
+	*(volatile u8 *)p = 1;
+}
+
+/* A read-only protection makes a read-only mapping: reads see the frame, writes fault. */
+static void test_readonly_mapping(void **state)
+{
+	struct fx *f = *state;
+	struct vm_area_struct *vma = dmamap_vma_create(f->m, 2 * PG);
+	struct page *p = dmamap_alloc_pages(f->m, GFP_KERNEL, 0);
+	pgprot_t prot;
+	int st;
+
+	assert_non_null(vma);
+	assert_non_null(p);
+	settle(f->m, p, PG, 0x3a);
+	assert_int_equal(remap_pfn_range(vma, vma->vm_start, page_to_pfn(p), PG, PAGE_READONLY), 0);
+	vma->vm_page_prot = pgprot_noncached(PAGE_READONLY);
+	assert_int_equal(vm_insert_page(vma, vma->vm_start + PG, p), 0);
+	assert_int_equal(dmamap_vma_pte(vma, vma->vm_start, NULL, &prot), 0);
+	assert_int_equal(pgprot_memtype(prot), DMAMAP_MT_CACHED);
+	assert_true(pgprot_val(prot) & DMAMAP_PROT_RDONLY);
+	assert_int_equal(dmamap_vma_pte(vma, vma->vm_start + PG, NULL, &prot), 0);
+	assert_int_equal(pgprot_memtype(prot), DMAMAP_MT_UNCACHED);
+	assert_true(pgprot_val(prot) & DMAMAP_PROT_RDONLY);
+
+	assert_int_equal(((u8 *)vma->vm_start)[5], 0x3a);
+	assert_int_equal(((u8 *)vma->vm_start)[PG + 5], 0x3a);
+	st = in_child(poke, (void *)vma->vm_start);
+	assert_true(WIFSIGNALED(st));
+	assert_int_equal(WTERMSIG(st), SIGSEGV);
+	st = in_child(poke, (void *)(vma->vm_start + PG));
+	assert_true(WIFSIGNALED(st));
+	assert_int_equal(WTERMSIG(st), SIGSEGV);
+	/* a writable mapping of the same frame is writable */
+	{
+		struct vm_area_struct *w = dmamap_vma_create(f->m, PG);
+
+		assert_non_null(w);
+		assert_int_equal(remap_pfn_range(w, w->vm_start, page_to_pfn(p), PG, PAGE_SHARED), 0);
+		st = in_child(poke, (void *)w->vm_start);
+		assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+		dmamap_vma_destroy(w);
+	}
+	dmamap_vma_destroy(vma);
+	dmamap_free_pages(p, 0);
+}
+
+/* Two threads reserving and releasing regions: no page of the region is ever handed to both. */
+struct region_stress {
+	struct fx *f;
+	atomic_int *owner; /* per page of the consistent region */
+	int tid;
+	unsigned iters;
+	atomic_int errors;
+};
+
+static void *region_thread(void *arg)
+{
+	struct region_stress *s = arg;
+	struct dmamap_vmregion *held[8] = { 0 };
+	uint64_t r = (uint64_t)s->tid * 0x9e3779b97f4a7c15ULL;
+	int err = 0;
+
+	for (unsigned it = 0; it < s->iters; it++) {
+		unsigned slot;
+
+		r = r * 6364136223846793005ULL + 1442695040888963407ULL;
+		slot = (unsigned)(r >> 33) % 8;
+		if (held[slot]) {
+			size_t first = (held[slot]->start - s->f->cbase) / PG, n = (held[slot]->end - held[slot]->start) / PG;
+
+			for (size_t i = first; i < first + n; i++) {
+				int me = s->tid;
+
+				if (!atomic_compare_exchange_strong(&s->owner[i], &me, 0))
+					err++;
+			}
+			dmamap_vmregion_free(s->f->m, held[slot]);
+			held[slot] = NULL;
+		} else {
+			size_t n = 1 + (size_t)(r >> 40) % 64;
+			struct dmamap_vmregion *reg = dmamap_vmregion_alloc(s->f->m, n * PG, NULL);
+			size_t first;
+
+			if (!reg)
+				continue;
+			first = (reg->start - s->f->cbase) / PG;
+			if ((reg->start - s->f->cbase) % expected_align(n * PG))
+				err++;
+			for (size_t i = first; i < first + n; i++) {
+				int none = 0;
+
+				if (!atomic_compare_exchange_strong(&s->owner[i], &none, s->tid))
+					err++;
+			}
+			held[slot] = reg;
+		}
+	}
+	for (unsigned i = 0; i < 8; i++) {
+		if (!held[i])
+			continue;
+		for (size_t k = (held[i]->start - s->f->cbase) / PG; k < (held[i]->end - s->f->cbase) / PG; k++)
+			atomic_store(&s->owner[k], 0);
+		dmamap_vmregion_free(s->f->m, held[i]);
+	}
+	atomic_fetch_add(&s->errors, err);
+	return NULL;
+}
+
+static void test_region_two_threads(void **state)
+{
+	struct fx *f = *state;
+	atomic_int *owner = calloc(8 * MiB / PG, sizeof(*owner));
+	struct region_stress s[2];
+	pthread_t t[2];
+
+	assert_non_null(owner);
+	for (int i = 0; i < 2; i++) {
+		s[i].f = f;
+		s[i].owner = owner;
+		s[i].tid = i + 1;
+		s[i].iters = under_valgrind() ? 2000 : 50000;
+		atomic_init(&s[i].errors, 0);
+	}
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(pthread_create(&t[i], NULL, region_thread, &s[i]), 0);
+	for (int i = 0; i < 2; i++)
+		pthread_join(t[i], NULL);
+	assert_int_equal(atomic_load(&s[0].errors), 0);
+	assert_int_equal(atomic_load(&s[1].errors), 0);
+	assert_int_equal(cstats(f->m).regions, 0);
+	assert_int_equal(cstats(f->m).used, 0);
+	free(owner);
+}
+
 /* Several vmas: destroying one leaves the others working (the machine's list). */
 static void test_several_vmas(void **state)
 {
@@ -888,13 +1132,17 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_alias_writecombine, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_alias_cached_shows_cpu_view, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_region_map_refusals, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_region_two_threads, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_region_remap_fault_injection, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_region_free_unmaps_and_reuse, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_region_host_alloc_failure, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unmapped_addresses_fault, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_vma_create, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_vma_create_host_alloc_failures, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_remap_pfn_range_noncached, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_vm_insert_page_uses_vm_page_prot, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_vma_bad_arguments, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_readonly_mapping, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_several_vmas, setup, teardown),
 	};
 

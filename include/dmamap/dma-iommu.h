@@ -51,7 +51,8 @@ DMAMAP_API void arm_iommu_release_mapping(struct dma_iommu_mapping *mapping);
  * Attaches the device to the mapping's domain, takes a reference on the
  * mapping and installs the IOMMU ops set.
  * Return: 0; -EINVAL (bad device or mapping, or a mapping of another
- * machine), -EBUSY (already attached), or the domain's error.
+ * machine), -EBUSY (already attached, or registered with dmabounce), or the
+ * domain's error.
  */
 DMAMAP_API DMAMAP_MUST_CHECK int arm_iommu_attach_device(struct device *dev, struct dma_iommu_mapping *mapping);
 

@@ -69,7 +69,8 @@ DMAMAP_API void dmamap_set_log_handler(struct dmamap_machine *m, dmamap_log_hand
 
 /**
  * dmamap_set_log_level() - the least severe level delivered to the handler
- * @m: the machine, or NULL for the process-wide default
+ * @m: the machine, or NULL for messages that belong to no machine (machines
+ *     keep their own level; they do not inherit this one)
  * @level: an enum dmamap_log_level; messages above it are dropped
  *
  * Reports are always delivered and counted whatever the level. The default is
@@ -80,7 +81,8 @@ DMAMAP_API void dmamap_set_log_level(struct dmamap_machine *m, int level);
 
 /**
  * dmamap_set_strict() - abort the process on the first report
- * @m: the machine, or NULL for the process-wide default
+ * @m: the machine, or NULL for reports that belong to no machine (machines
+ *     keep their own setting; they do not inherit this one)
  * @strict: true to abort() after delivering any report
  *
  * Off by default: a report is delivered, counted, and the call that raised it
