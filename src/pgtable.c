@@ -267,8 +267,8 @@ void dmamap_vmregion_free(struct dmamap_machine *m, struct dmamap_vmregion *r)
 		}
 	}
 	pthread_mutex_unlock(&c->lock);
-	dmamap_report(m, DMAMAP_REPORT_API_MISUSE, NULL, NULL, 0, "consistent region %#lx-%#lx freed twice", r->start,
-		      r->end);
+	dmamap_report(m, DMAMAP_REPORT_API_MISUSE, NULL, NULL, 0, "consistent region %p is not live (freed twice?)",
+		      (void *)r);
 }
 
 DMAMAP_API bool dmamap_consistent_contains(struct dmamap_machine *m, const void *addr)
