@@ -11,22 +11,6 @@
 
 #define WHERE file, line
 
-static const char *dir_name(int dir)
-{
-	switch (dir) {
-	case DMA_BIDIRECTIONAL:
-		return "DMA_BIDIRECTIONAL";
-	case DMA_TO_DEVICE:
-		return "DMA_TO_DEVICE";
-	case DMA_FROM_DEVICE:
-		return "DMA_FROM_DEVICE";
-	case DMA_NONE:
-		return "DMA_NONE";
-	default:
-		return "an invalid direction";
-	}
-}
-
 /* A refused call: report it against the device's machine (or process-wide). */
 DMAMAP_PRINTF(5, 6)
 static void refuse(struct device *dev, enum dmamap_report_kind kind, const char *file, int line, const char *fmt, ...)
@@ -87,7 +71,7 @@ static bool dir_ok(struct device *dev, int dir, const char *what, const char *fi
 {
 	if (valid_dma_direction(dir))
 		return true;
-	refuse(dev, DMAMAP_REPORT_BAD_INPUT, WHERE, "%s: %s (%d) is not a mapping direction", what, dir_name(dir),
+	refuse(dev, DMAMAP_REPORT_BAD_INPUT, WHERE, "%s: %s (%d) is not a mapping direction", what, dmamap_dir_name(dir),
 	       dir);
 	return false;
 }

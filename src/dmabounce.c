@@ -236,20 +236,6 @@ static struct dmabounce_device_info *info_of(struct device *dev)
 	return dev->archdata.dmabounce;
 }
 
-static const char *dir_str(enum dma_data_direction dir)
-{
-	switch (dir) {
-	case DMA_BIDIRECTIONAL:
-		return "DMA_BIDIRECTIONAL";
-	case DMA_TO_DEVICE:
-		return "DMA_TO_DEVICE";
-	case DMA_FROM_DEVICE:
-		return "DMA_FROM_DEVICE";
-	default:
-		return "DMA_NONE";
-	}
-}
-
 /* Copy @len bytes of the original into the safe buffer at @off. */
 static void copy_in(struct dmabounce_device_info *info, struct safe_buffer *b, size_t off, size_t len)
 {
@@ -260,6 +246,12 @@ static void copy_in(struct dmabounce_device_info *info, struct safe_buffer *b, s
 		dm_cpu_store(info->m, dst, b->orig + off, 0, len);
 	else
 		memcpy(dst, b->orig + off, len);
+	/*
+	 * The safe buffer is RAM, which the device will overwrite through
+	 * another host mapping that memcheck cannot relate to this one: what
+	 * it holds counts as defined, whatever the original held.
+	 */
+	dmamap_track_defined(dst, len);
 	atomic_fetch_add(&info->bytes_to_device, len);
 }
 
@@ -394,7 +386,7 @@ static dma_addr_t dmabounce_map_page(struct device *dev, struct page *page, unsi
 	pthread_rwlock_unlock(&info->lock);
 
 	dmamap_log(m, DMAMAP_LOG_DEBUG, dev->dmamap.name, "dmabounce: %s %#zx bytes at bus %#llx -> safe %#llx (%s)",
-		   dir_str(dir), size, (unsigned long long)bus, (unsigned long long)b->safe_dma_addr,
+		   dmamap_dir_name((int)dir), size, (unsigned long long)bus, (unsigned long long)b->safe_dma_addr,
 		   kind_name[b->kind]);
 	return b->safe_dma_addr;
 }
@@ -432,8 +424,8 @@ static void dmabounce_unmap_page(struct device *dev, dma_addr_t handle, size_t s
 		pthread_rwlock_unlock(&info->lock);
 		dmamap_report(m, DMAMAP_REPORT_API_MISUSE, dev->dmamap.name, NULL, 0,
 			      "dma_unmap of %#llx+%#zx (%s) %s: the bounced mapping is %#llx+%#zx (%s); not unmapped",
-			      (unsigned long long)handle, size, dir_str(dir), why, (unsigned long long)start, msize,
-			      dir_str(mdir));
+			      (unsigned long long)handle, size, dmamap_dir_name((int)dir), why, (unsigned long long)start, msize,
+			      dmamap_dir_name((int)mdir));
 		return;
 	}
 	info->root = tree_remove(info->root, b);
@@ -478,8 +470,8 @@ static struct safe_buffer *sync_lookup(struct dmabounce_device_info *info, dma_a
 		pthread_rwlock_unlock(&info->lock);
 		dmamap_report(info->m, DMAMAP_REPORT_API_MISUSE, dev->dmamap.name, NULL, 0,
 			      "%s of %#llx+%#zx (%s) %s: the mapping is %#llx+%#zx (%s); nothing copied", what,
-			      (unsigned long long)addr, size, dir_str(dir), why, (unsigned long long)start, msize,
-			      dir_str(mdir));
+			      (unsigned long long)addr, size, dmamap_dir_name((int)dir), why, (unsigned long long)start, msize,
+			      dmamap_dir_name((int)mdir));
 		return ERR_PTR(-EINVAL);
 	}
 	return b;

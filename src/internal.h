@@ -334,6 +334,23 @@ void dmamap_generic_sync_sg_for_cpu(struct device *dev, struct scatterlist *sg, 
 void dmamap_generic_sync_sg_for_device(struct device *dev, struct scatterlist *sg, int nents,
 				       enum dma_data_direction dir);
 
+/* The kernel name of a direction, for messages. */
+static inline const char *dmamap_dir_name(int dir)
+{
+	switch (dir) {
+	case DMA_BIDIRECTIONAL:
+		return "DMA_BIDIRECTIONAL";
+	case DMA_TO_DEVICE:
+		return "DMA_TO_DEVICE";
+	case DMA_FROM_DEVICE:
+		return "DMA_FROM_DEVICE";
+	case DMA_NONE:
+		return "DMA_NONE";
+	default:
+		return "an invalid direction";
+	}
+}
+
 /* The machine of an initialised device (no checks). */
 static inline struct dmamap_machine *dm_dev_machine(const struct device *dev)
 {

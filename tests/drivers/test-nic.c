@@ -43,10 +43,26 @@ static void with_spec_outer(struct dmamap_machine_config *cfg)
 	cfg->outer_cache = true;
 }
 
-/* Send @n frames through the loopback; return how many came back intact. */
-static unsigned run_traffic(enum toy_bug bug, unsigned n, unsigned long *reports)
+/* RAM at 0, 256 MiB, of which a 26-bit device reaches the first 64 MiB: the DMA zone. */
+static void limited_window(struct dmamap_machine_config *cfg)
 {
-	struct dmamap_machine *m = test_machine(32, with_spec_outer);
+	cfg->ram_base = 0;
+	cfg->ram_size = 256u << 20;
+	cfg->dma_zone_limit = 64u << 20;
+	cfg->speculative_prefetch = true;
+}
+
+struct traffic {
+	enum toy_bug bug;
+	bool bounce;                   /* a 26-bit device behind dmabounce */
+	unsigned long reports;
+	struct dmabounce_stats bstats;
+};
+
+/* Send @n frames through the loopback; return how many came back intact. */
+static unsigned run_traffic_on(struct traffic *t, unsigned n)
+{
+	struct dmamap_machine *m = t->bounce ? test_machine(0, limited_window) : test_machine(32, with_spec_outer);
 	struct dmamap_page_stats before, after;
 	struct toy_nic nic;
 	struct device dev = { 0 };
@@ -56,8 +72,14 @@ static unsigned run_traffic(enum toy_bug bug, unsigned n, unsigned long *reports
 	dmamap_machine_set_current(m);
 	dmamap_set_log_level(m, DMAMAP_LOG_ERR);
 	assert_int_equal(dmamap_device_init(&dev, m, "toy-nic"), 0);
+	if (t->bounce) {
+		/* what the platform code of an IXP4xx-like board does before the driver probes */
+		*dev.dma_mask = DMA_BIT_MASK(26);
+		dev.coherent_dma_mask = DMA_BIT_MASK(26);
+		assert_int_equal(dmabounce_register_dev(&dev, 512, 4096, NULL), 0);
+	}
 	dmamap_page_stats(m, &before);
-	assert_int_equal(toy_nic_open(&nic, &dev, bug), 0);
+	assert_int_equal(toy_nic_open(&nic, &dev, t->bug), 0);
 
 	while (got < n) {
 		while (sent < n && sent - got < TOY_RING / 2) {
@@ -73,12 +95,42 @@ static unsigned run_traffic(enum toy_bug bug, unsigned n, unsigned long *reports
 			intact += len == 60 + (got * 97) % 1400 && check_pattern(out, len, got) == 0;
 	}
 	toy_nic_close(&nic);
+	if (t->bounce) {
+		assert_int_equal(dmabounce_get_stats(&dev, &t->bstats), 0);
+		assert_int_equal(dmabounce_unregister_dev(&dev), 0);
+	}
 	dmamap_page_stats(m, &after);
 	assert_memory_equal(before.free_pages, after.free_pages, sizeof(before.free_pages));
-	*reports = dmamap_report_count(m);
+	t->reports = dmamap_report_count(m);
 	dmamap_device_release(&dev);
 	dmamap_machine_destroy(m);
 	return intact;
+}
+
+static unsigned run_traffic(enum toy_bug bug, unsigned n, unsigned long *reports)
+{
+	struct traffic t = { .bug = bug };
+	unsigned intact = run_traffic_on(&t, n);
+
+	*reports = t.reports;
+	return intact;
+}
+
+/* The same driver, unchanged, on a 26-bit device of a machine with RAM beyond its reach. */
+static void test_driver_unchanged_behind_dmabounce(void **state)
+{
+	struct traffic t = { .bug = TOY_CORRECT, .bounce = true };
+
+	(void)state;
+	assert_int_equal(run_traffic_on(&t, 200), 200);
+	assert_int_equal(t.reports, 0);
+	/* every TX and RX buffer lay above 64 MiB: all bounced, every byte copied both ways */
+	assert_int_equal(t.bstats.bounces_small + t.bstats.bounces_large, 200 + TOY_RING);
+	assert_int_equal(t.bstats.direct_maps, 0);
+	assert_true(t.bstats.bytes_to_device > 0);
+	assert_true(t.bstats.bytes_from_device >= 200 * 60);
+	assert_int_equal(t.bstats.live_buffers, 0);
+	assert_int_equal(t.bstats.failures, 0);
 }
 
 static void test_correct_driver_loses_nothing(void **state)
@@ -110,6 +162,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_correct_driver_loses_nothing),
+		cmocka_unit_test(test_driver_unchanged_behind_dmabounce),
 		cmocka_unit_test(test_missing_rx_sync_reads_stale_frames),
 		cmocka_unit_test(test_wrong_tx_direction_sends_garbage),
 	};
