@@ -82,11 +82,17 @@ DMAMAP_API const struct dmamap_cache_ops *dmamap_cache_get_ops(struct dmamap_mac
  * address (inner) or of the current machine (outer). An inner range that is
  * not wholly in one machine's linear map is reported and ignored.
  */
+/** dmac_map_area() - cpu->dev inner maintenance of a linear-map range, through its machine's hooks. */
 DMAMAP_API void dmac_map_area(const void *kaddr, size_t size, int dir);
+/** dmac_unmap_area() - dev->cpu inner maintenance of a linear-map range, through its machine's hooks. */
 DMAMAP_API void dmac_unmap_area(const void *kaddr, size_t size, int dir);
+/** dmac_flush_range() - clean and invalidate [start, end) of the linear map at the inner level. */
 DMAMAP_API void dmac_flush_range(const void *start, const void *end);
+/** outer_clean_range() - clean physical [start, end) at the current machine's outer level. */
 DMAMAP_API void outer_clean_range(phys_addr_t start, phys_addr_t end);
+/** outer_inv_range() - invalidate physical [start, end) at the outer level (partial edge lines are cleaned first). */
 DMAMAP_API void outer_inv_range(phys_addr_t start, phys_addr_t end);
+/** outer_flush_range() - clean and invalidate physical [start, end) at the outer level. */
 DMAMAP_API void outer_flush_range(phys_addr_t start, phys_addr_t end);
 
 /*
@@ -99,8 +105,11 @@ DMAMAP_API void outer_flush_range(phys_addr_t start, phys_addr_t end);
  *   inv:   drop lines, dirty data included; the CPU will refetch from below
  *   flush: clean, then inv
  */
+/** dmamap_cache_clean() - write the dirty lines of [start, start + size) at @lvl down one level. */
 DMAMAP_API void dmamap_cache_clean(struct dmamap_machine *m, enum dmamap_cache_level lvl, phys_addr_t start, size_t size);
+/** dmamap_cache_inv() - drop the lines of [start, start + size) at @lvl, dirty data included. */
 DMAMAP_API void dmamap_cache_inv(struct dmamap_machine *m, enum dmamap_cache_level lvl, phys_addr_t start, size_t size);
+/** dmamap_cache_flush() - dmamap_cache_clean() then dmamap_cache_inv() of the range at @lvl. */
 DMAMAP_API void dmamap_cache_flush(struct dmamap_machine *m, enum dmamap_cache_level lvl, phys_addr_t start, size_t size);
 
 /**

@@ -91,11 +91,13 @@ DMAMAP_API const char *dev_name(const struct device *dev);
 /** dmamap_dev_machine() - the machine @dev is attached to, or NULL. */
 DMAMAP_API struct dmamap_machine *dmamap_dev_machine(const struct device *dev);
 
+/** dev_set_drvdata() - attach the driver's private pointer to @dev (not owned by the library). */
 static inline void dev_set_drvdata(struct device *dev, void *data)
 {
 	dev->driver_data = data;
 }
 
+/** dev_get_drvdata() - the pointer given to dev_set_drvdata(), or NULL. */
 static inline void *dev_get_drvdata(const struct device *dev)
 {
 	return dev->driver_data;

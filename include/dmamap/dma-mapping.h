@@ -78,41 +78,56 @@ DMAMAP_API const struct dma_map_ops *get_dma_ops(struct device *dev);
 DMAMAP_API void set_dma_ops(struct device *dev, const struct dma_map_ops *ops);
 
 /* The location-carrying forms behind the macros below. file may be NULL. */
+/** dmamap_map_single_attrs() - dma_map_single_attrs() with the caller's @file and @line for reports. */
 DMAMAP_API DMAMAP_MUST_CHECK dma_addr_t dmamap_map_single_attrs(struct device *dev, void *ptr, size_t size,
 								 enum dma_data_direction dir, struct dma_attrs *attrs,
 								 const char *file, int line);
+/** dmamap_unmap_single_attrs() - dma_unmap_single_attrs() with the caller's location. */
 DMAMAP_API void dmamap_unmap_single_attrs(struct device *dev, dma_addr_t addr, size_t size,
 					  enum dma_data_direction dir, struct dma_attrs *attrs, const char *file,
 					  int line);
+/** dmamap_map_page_attrs() - dma_map_page_attrs() with the caller's location. */
 DMAMAP_API DMAMAP_MUST_CHECK dma_addr_t dmamap_map_page_attrs(struct device *dev, struct page *page,
 							       unsigned long offset, size_t size,
 							       enum dma_data_direction dir, struct dma_attrs *attrs,
 							       const char *file, int line);
+/** dmamap_unmap_page_attrs() - dma_unmap_page_attrs() with the caller's location. */
 DMAMAP_API void dmamap_unmap_page_attrs(struct device *dev, dma_addr_t addr, size_t size, enum dma_data_direction dir,
 					struct dma_attrs *attrs, const char *file, int line);
+/** dmamap_map_sg_attrs() - dma_map_sg_attrs() with the caller's location. */
 DMAMAP_API DMAMAP_MUST_CHECK int dmamap_map_sg_attrs(struct device *dev, struct scatterlist *sg, int nents,
 						      enum dma_data_direction dir, struct dma_attrs *attrs,
 						      const char *file, int line);
+/** dmamap_unmap_sg_attrs() - dma_unmap_sg_attrs() with the caller's location. */
 DMAMAP_API void dmamap_unmap_sg_attrs(struct device *dev, struct scatterlist *sg, int nents,
 				      enum dma_data_direction dir, struct dma_attrs *attrs, const char *file, int line);
+/** dmamap_sync_single_for_cpu() - dma_sync_single_for_cpu() with the caller's location. */
 DMAMAP_API void dmamap_sync_single_for_cpu(struct device *dev, dma_addr_t addr, size_t size,
 					   enum dma_data_direction dir, const char *file, int line);
+/** dmamap_sync_single_for_device() - dma_sync_single_for_device() with the caller's location. */
 DMAMAP_API void dmamap_sync_single_for_device(struct device *dev, dma_addr_t addr, size_t size,
 					      enum dma_data_direction dir, const char *file, int line);
+/** dmamap_sync_sg_for_cpu() - dma_sync_sg_for_cpu() with the caller's location. */
 DMAMAP_API void dmamap_sync_sg_for_cpu(struct device *dev, struct scatterlist *sg, int nents,
 				       enum dma_data_direction dir, const char *file, int line);
+/** dmamap_sync_sg_for_device() - dma_sync_sg_for_device() with the caller's location. */
 DMAMAP_API void dmamap_sync_sg_for_device(struct device *dev, struct scatterlist *sg, int nents,
 					  enum dma_data_direction dir, const char *file, int line);
+/** dmamap_alloc_attrs() - dma_alloc_attrs() with the caller's location. */
 DMAMAP_API void *dmamap_alloc_attrs(struct device *dev, size_t size, dma_addr_t *dma_handle, gfp_t gfp,
 				    struct dma_attrs *attrs, const char *file, int line);
+/** dmamap_free_attrs() - dma_free_attrs() with the caller's location. */
 DMAMAP_API void dmamap_free_attrs(struct device *dev, size_t size, void *cpu_addr, dma_addr_t dma_handle,
 				  struct dma_attrs *attrs, const char *file, int line);
+/** dmamap_mmap_attrs() - dma_mmap_attrs() with the caller's location. */
 DMAMAP_API DMAMAP_MUST_CHECK int dmamap_mmap_attrs(struct device *dev, struct vm_area_struct *vma, void *cpu_addr,
 						    dma_addr_t dma_addr, size_t size, struct dma_attrs *attrs,
 						    const char *file, int line);
+/** dmamap_get_sgtable_attrs() - dma_get_sgtable_attrs() with the caller's location. */
 DMAMAP_API DMAMAP_MUST_CHECK int dmamap_get_sgtable_attrs(struct device *dev, struct sg_table *sgt, void *cpu_addr,
 							   dma_addr_t dma_addr, size_t size,
 							   struct dma_attrs *attrs, const char *file, int line);
+/** dmamap_mapping_error() - dma_mapping_error() with the caller's location. */
 DMAMAP_API int dmamap_mapping_error(struct device *dev, dma_addr_t dma_addr, const char *file, int line);
 
 /**
@@ -205,11 +220,13 @@ static inline void dma_unmap_sg_attrs(struct device *dev, struct scatterlist *sg
 	dmamap_unmap_sg_attrs(dev, sg, nents, dir, attrs, NULL, 0);
 }
 
+/** dma_map_sg() - dma_map_sg_attrs() with no attributes. */
 static inline int dma_map_sg(struct device *dev, struct scatterlist *sg, int nents, enum dma_data_direction dir)
 {
 	return dmamap_map_sg_attrs(dev, sg, nents, dir, NULL, NULL, 0);
 }
 
+/** dma_unmap_sg() - dma_unmap_sg_attrs() with no attributes. */
 static inline void dma_unmap_sg(struct device *dev, struct scatterlist *sg, int nents, enum dma_data_direction dir)
 {
 	dmamap_unmap_sg_attrs(dev, sg, nents, dir, NULL, NULL, 0);
@@ -318,28 +335,33 @@ static inline int dma_get_sgtable_attrs(struct device *dev, struct sg_table *sgt
 	return dmamap_get_sgtable_attrs(dev, sgt, cpu_addr, dma_addr, size, attrs, NULL, 0);
 }
 
+/** dma_get_sgtable() - dma_get_sgtable_attrs() with no attributes. */
 static inline int dma_get_sgtable(struct device *dev, struct sg_table *sgt, void *cpu_addr, dma_addr_t dma_addr,
 				  size_t size)
 {
 	return dmamap_get_sgtable_attrs(dev, sgt, cpu_addr, dma_addr, size, NULL, NULL, 0);
 }
 
+/** dma_alloc_coherent() - dma_alloc_attrs() with no attributes: uncached memory both sides see at once. */
 static inline void *dma_alloc_coherent(struct device *dev, size_t size, dma_addr_t *dma_handle, gfp_t gfp)
 {
 	return dmamap_alloc_attrs(dev, size, dma_handle, gfp, NULL, NULL, 0);
 }
 
+/** dma_free_coherent() - free a dma_alloc_coherent() buffer. */
 static inline void dma_free_coherent(struct device *dev, size_t size, void *cpu_addr, dma_addr_t dma_handle)
 {
 	dmamap_free_attrs(dev, size, cpu_addr, dma_handle, NULL, NULL, 0);
 }
 
+/** dma_mmap_coherent() - map a dma_alloc_coherent() buffer into a user vma (see dma_mmap_attrs()). */
 static inline int dma_mmap_coherent(struct device *dev, struct vm_area_struct *vma, void *cpu_addr,
 				    dma_addr_t dma_addr, size_t size)
 {
 	return dmamap_mmap_attrs(dev, vma, cpu_addr, dma_addr, size, NULL, NULL, 0);
 }
 
+/** dma_alloc_writecombine() - dma_alloc_attrs() with DMA_ATTR_WRITE_COMBINE. */
 static inline void *dma_alloc_writecombine(struct device *dev, size_t size, dma_addr_t *dma_handle, gfp_t gfp)
 {
 	DEFINE_DMA_ATTRS(attrs);
@@ -348,6 +370,7 @@ static inline void *dma_alloc_writecombine(struct device *dev, size_t size, dma_
 	return dmamap_alloc_attrs(dev, size, dma_handle, gfp, &attrs, NULL, 0);
 }
 
+/** dma_free_writecombine() - free a dma_alloc_writecombine() buffer. */
 static inline void dma_free_writecombine(struct device *dev, size_t size, void *cpu_addr, dma_addr_t dma_handle)
 {
 	DEFINE_DMA_ATTRS(attrs);
@@ -356,6 +379,7 @@ static inline void dma_free_writecombine(struct device *dev, size_t size, void *
 	dmamap_free_attrs(dev, size, cpu_addr, dma_handle, &attrs, NULL, 0);
 }
 
+/** dma_mmap_writecombine() - map a write-combining buffer into a user vma, write-combining. */
 static inline int dma_mmap_writecombine(struct device *dev, struct vm_area_struct *vma, void *cpu_addr,
 					dma_addr_t dma_addr, size_t size)
 {
@@ -365,6 +389,7 @@ static inline int dma_mmap_writecombine(struct device *dev, struct vm_area_struc
 	return dmamap_mmap_attrs(dev, vma, cpu_addr, dma_addr, size, &attrs, NULL, 0);
 }
 
+/** dma_alloc_noncoherent() - dma_alloc_attrs() with DMA_ATTR_NON_CONSISTENT: cached memory the driver syncs. */
 static inline void *dma_alloc_noncoherent(struct device *dev, size_t size, dma_addr_t *dma_handle, gfp_t gfp)
 {
 	DEFINE_DMA_ATTRS(attrs);
@@ -373,6 +398,7 @@ static inline void *dma_alloc_noncoherent(struct device *dev, size_t size, dma_a
 	return dmamap_alloc_attrs(dev, size, dma_handle, gfp, &attrs, NULL, 0);
 }
 
+/** dma_free_noncoherent() - free a dma_alloc_noncoherent() buffer. */
 static inline void dma_free_noncoherent(struct device *dev, size_t size, void *cpu_addr, dma_addr_t dma_handle)
 {
 	DEFINE_DMA_ATTRS(attrs);

@@ -47,6 +47,7 @@ struct page {
 	unsigned int dmamap_prev;
 };
 
+/** PageFlag() - whether flag @bit is set on @page (a racy read, as the kernel's). */
 static inline bool PageFlag(const struct page *page, enum pageflags bit)
 {
 	return (page->flags >> bit) & 1UL;
@@ -81,9 +82,13 @@ DMAMAP_API struct page *dmamap_alloc_pages(struct dmamap_machine *m, gfp_t gfp, 
 DMAMAP_API void dmamap_free_pages(struct page *page, unsigned order);
 
 /* The kernel's forms, acting on the current machine. */
+/** alloc_pages() - dmamap_alloc_pages() on the current machine. */
 DMAMAP_API struct page *alloc_pages(gfp_t gfp, unsigned order);
+/** alloc_page() - one page from the current machine: alloc_pages(gfp, 0). */
 DMAMAP_API struct page *alloc_page(gfp_t gfp);
+/** __free_pages() - dmamap_free_pages(). */
 DMAMAP_API void __free_pages(struct page *page, unsigned order);
+/** __free_page() - dmamap_free_pages(page, 0). */
 DMAMAP_API void __free_page(struct page *page);
 /**
  * __get_free_pages() - allocate pages on the current machine, return their linear address
@@ -93,9 +98,11 @@ DMAMAP_API void __free_page(struct page *page);
  * Return: the address (as an unsigned long), or 0 on failure. Free with free_pages().
  */
 DMAMAP_API unsigned long __get_free_pages(gfp_t gfp, unsigned order);
+/** get_zeroed_page() - __get_free_pages(gfp | __GFP_ZERO, 0). */
 DMAMAP_API unsigned long get_zeroed_page(gfp_t gfp);
 /** free_pages() - free by linear address what __get_free_pages() returned; 0 is ignored. */
 DMAMAP_API void free_pages(unsigned long addr, unsigned order);
+/** free_page() - free_pages(addr, 0). */
 DMAMAP_API void free_page(unsigned long addr);
 
 /**
@@ -170,9 +177,13 @@ DMAMAP_API void *dmamap_phys_to_virt(struct dmamap_machine *m, phys_addr_t phys)
 DMAMAP_API bool dmamap_pfn_valid(struct dmamap_machine *m, unsigned long pfn);
 
 /* The kernel's forms of the above, on the current machine. */
+/** pfn_to_page() - dmamap_pfn_to_page() on the current machine. */
 DMAMAP_API struct page *pfn_to_page(unsigned long pfn);
+/** phys_to_page() - dmamap_phys_to_page() on the current machine. */
 DMAMAP_API struct page *phys_to_page(phys_addr_t phys);
+/** phys_to_virt() - dmamap_phys_to_virt() on the current machine. */
 DMAMAP_API void *phys_to_virt(phys_addr_t phys);
+/** pfn_valid() - dmamap_pfn_valid() on the current machine. */
 DMAMAP_API bool pfn_valid(unsigned long pfn);
 
 enum dmamap_zone {

@@ -78,6 +78,7 @@ enum dma_data_direction {
 	DMA_NONE = 3,
 };
 
+/* valid_dma_direction() - whether @dir is one a mapping may have (not DMA_NONE). */
 static inline bool valid_dma_direction(int dir)
 {
 	return dir == DMA_BIDIRECTIONAL || dir == DMA_TO_DEVICE || dir == DMA_FROM_DEVICE;
@@ -100,6 +101,7 @@ typedef unsigned int gfp_t;
 #define GFP_KERNEL (__GFP_WAIT | __GFP_IO | __GFP_FS)
 #define GFP_DMA (__GFP_DMA)
 
+/* gfpflags_allow_blocking() - whether @gfp lets the allocation sleep (GFP_KERNEL does, GFP_ATOMIC not). */
 static inline bool gfpflags_allow_blocking(gfp_t gfp)
 {
 	return (gfp & __GFP_WAIT) != 0;
@@ -108,21 +110,25 @@ static inline bool gfpflags_allow_blocking(gfp_t gfp)
 /* Error pointers: the kernel encoding of -errno in the top page of the address space. */
 #define MAX_ERRNO 4095
 
+/* ERR_PTR() - encode -errno @error as a pointer. */
 static inline void *ERR_PTR(long error)
 {
 	return (void *)error;
 }
 
+/* PTR_ERR() - the -errno an ERR_PTR() pointer encodes. */
 static inline long PTR_ERR(const void *ptr)
 {
 	return (long)ptr;
 }
 
+/* IS_ERR() - whether @ptr encodes an error. */
 static inline bool IS_ERR(const void *ptr)
 {
 	return (unsigned long)ptr >= (unsigned long)-MAX_ERRNO;
 }
 
+/* IS_ERR_OR_NULL() - whether @ptr is NULL or encodes an error. */
 static inline bool IS_ERR_OR_NULL(const void *ptr)
 {
 	return !ptr || IS_ERR(ptr);
