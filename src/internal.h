@@ -152,6 +152,11 @@ struct dmamap_vma_private {
 	struct vm_area_struct *prev, *next;          /* the machine's vma list */
 };
 
+enum dmamap_layer_slot {
+	DMAMAP_LAYER_COHERENT,
+	DMAMAP_LAYER_NR
+};
+
 /* ------------------------------------------------------------ the machine */
 
 struct dmamap_machine {
@@ -191,17 +196,12 @@ struct dmamap_machine {
 	void (*release_device)(struct device *dev);  /* set by the platform */
 	void (*destroy_hook)(struct dmamap_machine *m); /* later layers' machine-wide teardown */
 
-	/* layers above keep their machine-wide state here */
-	void *layer[8];
+	/* layers above keep their machine-wide state here (enum dmamap_layer_slot) */
+	void *layer[DMAMAP_LAYER_NR];
 
 	struct dmamap_machine *reg_next;             /* registry */
 };
 
-enum dmamap_layer_slot {
-	DMAMAP_LAYER_DEBUG,
-	DMAMAP_LAYER_COHERENT,
-	DMAMAP_LAYER_NR
-};
 
 static inline phys_addr_t dm_ram_end(const struct dmamap_machine *m)
 {

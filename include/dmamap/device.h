@@ -52,7 +52,7 @@ struct device {
 		struct device_dma_parameters dma_parms;
 		char name[DMAMAP_DEV_NAME_MAX];
 		unsigned long magic;
-		void *debug;                     /* the checking layer's per-device state */
+		void *debug;                     /* reserved for the misuse checker's per-device state */
 		struct device *next, *prev;      /* the machine's device list */
 	} dmamap;
 };
@@ -79,9 +79,13 @@ DMAMAP_API DMAMAP_MUST_CHECK int dmamap_device_init(struct device *dev, struct d
  * dmamap_device_release() - detach a device from its machine
  * @dev: an initialised device; NULL or an uninitialised device is reported
  *
- * Detaches it from its IOMMU and dmabounce if needed, reports (as
- * DMAMAP_REPORT_LEAK) every mapping or allocation it still holds, and leaves
- * @dev uninitialised (it may be initialised again).
+ * Takes the device from behind its IOMMU mapping or domain (the mapping keeps
+ * its own IOVAs and buffers, reported when it is released), unregisters it
+ * from dmabounce (safe buffers still mapped are reported as
+ * DMAMAP_REPORT_LEAK and freed), releases its declared coherent memory
+ * (allocations still out are reported), and leaves @dev uninitialised: it may
+ * be initialised again. The driver's own pages and streaming mappings on the
+ * direct ops are the driver's to release.
  */
 DMAMAP_API void dmamap_device_release(struct device *dev);
 
