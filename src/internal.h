@@ -48,7 +48,7 @@ void dmamap_logger_fini(struct dmamap_logger *lg);
  * abort() in strict mode.
  */
 void dmamap_logv(struct dmamap_machine *m, int level, enum dmamap_report_kind kind, const char *devname,
-		 const char *file, int line, const char *fmt, va_list ap);
+		 const char *file, int line, const char *fmt, va_list ap) DMAMAP_PRINTF(7, 0);
 void dmamap_log(struct dmamap_machine *m, int level, const char *devname, const char *fmt, ...) DMAMAP_PRINTF(4, 5);
 void dmamap_report(struct dmamap_machine *m, enum dmamap_report_kind kind, const char *devname, const char *file,
 		   int line, const char *fmt, ...) DMAMAP_PRINTF(6, 7);
