@@ -80,6 +80,7 @@ struct dm_coherent {
 	/* contiguous area: pages [cma_first, cma_first + cma.bits) */
 	unsigned long cma_first;
 	struct dm_bitmap cma;
+	unsigned long *cma_len; /* per area page: pages of the allocation starting there */
 	/* atomic pool */
 	struct page *pool_page;
 	struct dmamap_vmregion *pool_region;
@@ -173,6 +174,7 @@ void dmamap_coherent_machine_fini(struct dmamap_machine *m)
 		for (unsigned long i = 0; i < c->cma.bits; i++)
 			dmamap_free_pages(&m->pa.pages[c->cma_first + i], 0);
 		free(c->cma.map);
+		free(c->cma_len);
 	}
 	pthread_mutex_destroy(&c->lock);
 	free(c);
@@ -211,7 +213,10 @@ DMAMAP_API int dmamap_contiguous_reserve(struct dmamap_machine *m, size_t size)
 		pthread_mutex_unlock(&c->lock);
 		return -EEXIST;
 	}
-	if (bm_init(&c->cma, count)) {
+	c->cma_len = calloc(count, sizeof(*c->cma_len));
+	if (!c->cma_len || bm_init(&c->cma, count)) {
+		free(c->cma_len);
+		c->cma_len = NULL;
 		pthread_mutex_unlock(&c->lock);
 		return -ENOMEM;
 	}
@@ -224,6 +229,8 @@ DMAMAP_API int dmamap_contiguous_reserve(struct dmamap_machine *m, size_t size)
 	}
 	if (err) {
 		free(c->cma.map);
+		free(c->cma_len);
+		c->cma_len = NULL;
 		memset(&c->cma, 0, sizeof(c->cma));
 		pthread_mutex_unlock(&c->lock);
 		return err;
@@ -246,6 +253,7 @@ struct page *dmamap_cma_alloc(struct dmamap_machine *m, unsigned long count, uns
 		start = bm_find(&c->cma, count, 1UL << DM_MIN(align_order, (unsigned)CMA_MAX_ALIGN_ORDER));
 		if (start >= 0) {
 			bm_assign(&c->cma, (unsigned long)start, count, true);
+			c->cma_len[start] = count;
 			page = &m->pa.pages[c->cma_first + (unsigned long)start];
 		}
 	}
@@ -257,19 +265,26 @@ bool dmamap_cma_release(struct dmamap_machine *m, struct page *page, unsigned lo
 {
 	struct dm_coherent *c = coh(m);
 	unsigned long idx = dm_page_index(page);
-	bool ours = false;
+	bool ours = false, ok = false;
 
 	if (!c)
 		return false;
 	pthread_mutex_lock(&c->lock);
 	if (c->cma.map && idx >= c->cma_first && idx < c->cma_first + c->cma.bits) {
+		unsigned long start = idx - c->cma_first;
+
 		ours = true;
-		if (bm_all(&c->cma, idx - c->cma_first, count, true))
-			bm_assign(&c->cma, idx - c->cma_first, count, false);
-		else
-			ours = false;
+		ok = c->cma_len[start] == count && bm_all(&c->cma, start, count, true);
+		if (ok) {
+			bm_assign(&c->cma, start, count, false);
+			c->cma_len[start] = 0;
+		}
 	}
 	pthread_mutex_unlock(&c->lock);
+	if (ours && !ok)
+		dmamap_report(m, DMAMAP_REPORT_API_MISUSE, NULL, NULL, 0,
+			      "contiguous area: %lu pages at pfn %#lx are not an allocation; not freed", count,
+			      page_to_pfn(page));
 	return ours;
 }
 

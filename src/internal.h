@@ -401,7 +401,7 @@ void dmamap_coherent_machine_fini(struct dmamap_machine *m);
 void dmamap_coherent_count(struct dmamap_machine *m, enum dmamap_coherent_source src);
 /* Contiguous area: @count pages aligned to 2^@align_order pages; NULL when none or full. */
 struct page *dmamap_cma_alloc(struct dmamap_machine *m, unsigned long count, unsigned align_order);
-/* Give pages back to the contiguous area; false when they are not from it. */
+/* Give pages back to the contiguous area; false when they are not from it (a bad release inside it is reported). */
 bool dmamap_cma_release(struct dmamap_machine *m, struct page *page, unsigned long count);
 /* Atomic pool: zeroed, uncached memory without remapping. */
 void *dmamap_atomic_pool_alloc(struct dmamap_machine *m, size_t size, struct page **page);
