@@ -509,6 +509,36 @@ static void test_coherent_sources(void **state)
 	fx_free(f);
 }
 
+/* A free that does not name the contiguous-area allocation exactly is refused. */
+static void test_contiguous_free_must_match(void **state)
+{
+	struct fx *f = fx_new(NULL);
+	struct dmamap_coherent_stats before, after;
+	struct dmamap_page_stats pb, pa;
+	DEFINE_DMA_ATTRS(nokmap);
+	dma_addr_t h;
+	void *p;
+
+	(void)state;
+	dma_set_attr(DMA_ATTR_NO_KERNEL_MAPPING, &nokmap);
+	assert_int_equal(dmamap_contiguous_reserve(f->m, 4u << 20), 0);
+	p = dma_alloc_attrs(&f->dev, 64 * PAGE_SIZE, &h, GFP_KERNEL, &nokmap);
+	assert_non_null(p);
+	dmamap_coherent_stats(f->m, &before);
+	dmamap_page_stats(f->m, &pb);
+	assert_int_equal(before.from_contiguous, 1);
+	dma_free_attrs(&f->dev, 32 * PAGE_SIZE, p, h, &nokmap); /* half of it */
+	assert_int_equal(f->cap.by_kind[DMAMAP_REPORT_API_MISUSE], 1);
+	dmamap_coherent_stats(f->m, &after);
+	dmamap_page_stats(f->m, &pa);
+	assert_int_equal(after.contiguous_free, before.contiguous_free);
+	assert_memory_equal(pb.free_pages, pa.free_pages, sizeof(pb.free_pages));
+	dma_free_attrs(&f->dev, 64 * PAGE_SIZE, p, h, &nokmap);
+	dmamap_coherent_stats(f->m, &after);
+	assert_int_equal(after.contiguous_free, 4u << 20);
+	fx_free(f);
+}
+
 /* Every allocation step failing unwinds to exactly the state before. */
 static void test_alloc_failures_unwind(void **state)
 {
@@ -621,6 +651,7 @@ int main(void)
 		cmocka_unit_test(test_mmap_coherent),
 		cmocka_unit_test(test_masks_and_dma_zone),
 		cmocka_unit_test(test_coherent_sources),
+		cmocka_unit_test(test_contiguous_free_must_match),
 		cmocka_unit_test(test_alloc_failures_unwind),
 		cmocka_unit_test(test_free_mismatch_refused),
 		cmocka_unit_test(test_get_sgtable),
