@@ -477,44 +477,41 @@ static struct safe_buffer *sync_lookup(struct dmabounce_device_info *info, dma_a
 	return b;
 }
 
-static void dmabounce_sync_for_cpu(struct device *dev, dma_addr_t addr, size_t size, enum dma_data_direction dir)
+/* A sync copies the synced range only, back out for the CPU, in for the device. */
+static void sync_single(struct device *dev, dma_addr_t addr, size_t size, enum dma_data_direction dir, bool for_cpu)
 {
 	struct dmabounce_device_info *info = info_of(dev);
 	struct safe_buffer *b;
 	size_t off = 0;
 
 	if (info) {
-		b = sync_lookup(info, addr, size, dir, "dma_sync_single_for_cpu", &off);
+		b = sync_lookup(info, addr, size, dir, for_cpu ? "dma_sync_single_for_cpu" : "dma_sync_single_for_device",
+				&off);
 		if (IS_ERR(b))
 			return;
 		if (b) {
-			if (dir == DMA_FROM_DEVICE || dir == DMA_BIDIRECTIONAL)
+			if (for_cpu && (dir == DMA_FROM_DEVICE || dir == DMA_BIDIRECTIONAL))
 				copy_out(info, b, off, size);
-			pthread_rwlock_unlock(&info->lock);
-			return;
-		}
-	}
-	arm_dma_ops.sync_single_for_cpu(dev, addr, size, dir);
-}
-
-static void dmabounce_sync_for_device(struct device *dev, dma_addr_t addr, size_t size, enum dma_data_direction dir)
-{
-	struct dmabounce_device_info *info = info_of(dev);
-	struct safe_buffer *b;
-	size_t off = 0;
-
-	if (info) {
-		b = sync_lookup(info, addr, size, dir, "dma_sync_single_for_device", &off);
-		if (IS_ERR(b))
-			return;
-		if (b) {
-			if (dir == DMA_TO_DEVICE || dir == DMA_BIDIRECTIONAL)
+			else if (!for_cpu && (dir == DMA_TO_DEVICE || dir == DMA_BIDIRECTIONAL))
 				copy_in(info, b, off, size);
 			pthread_rwlock_unlock(&info->lock);
 			return;
 		}
 	}
-	arm_dma_ops.sync_single_for_device(dev, addr, size, dir);
+	if (for_cpu)
+		arm_dma_ops.sync_single_for_cpu(dev, addr, size, dir);
+	else
+		arm_dma_ops.sync_single_for_device(dev, addr, size, dir);
+}
+
+static void dmabounce_sync_for_cpu(struct device *dev, dma_addr_t addr, size_t size, enum dma_data_direction dir)
+{
+	sync_single(dev, addr, size, dir, true);
+}
+
+static void dmabounce_sync_for_device(struct device *dev, dma_addr_t addr, size_t size, enum dma_data_direction dir)
+{
+	sync_single(dev, addr, size, dir, false);
 }
 
 /* The bus limit is what bouncing hides: a registered device keeps its mask. */

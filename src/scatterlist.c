@@ -448,36 +448,34 @@ void dmamap_generic_unmap_sg(struct device *dev, struct scatterlist *sg, int nen
  * must name the mapping map_sg made, and the driver may have changed
  * length since; bounce-buffer ops look mappings up by address and size.
  */
-void dmamap_generic_sync_sg_for_cpu(struct device *dev, struct scatterlist *sg, int nents,
-				    enum dma_data_direction dir)
+static void sync_sg(struct device *dev, struct scatterlist *sg, int nents, enum dma_data_direction dir, bool for_cpu)
 {
 	const struct dma_map_ops *ops = get_dma_ops(dev);
+	void (*sync)(struct device *, dma_addr_t, size_t, enum dma_data_direction);
 	struct scatterlist *s = sg;
 
-	if (!sg || nents <= 0 || !ops || !ops->sync_single_for_cpu)
+	if (!ops)
+		return;
+	sync = for_cpu ? ops->sync_single_for_cpu : ops->sync_single_for_device;
+	if (!sg || nents <= 0 || !sync)
 		return;
 	for (int i = 0; i < nents; i++, s = next_of(s, i - 1, nents)) {
 		if (!s) {
-			short_list(dev, "sync_sg_for_cpu", i, nents);
+			short_list(dev, for_cpu ? "sync_sg_for_cpu" : "sync_sg_for_device", i, nents);
 			return;
 		}
-		ops->sync_single_for_cpu(dev, sg_dma_address(s), sg_dma_len(s), dir);
+		sync(dev, sg_dma_address(s), sg_dma_len(s), dir);
 	}
+}
+
+void dmamap_generic_sync_sg_for_cpu(struct device *dev, struct scatterlist *sg, int nents,
+				    enum dma_data_direction dir)
+{
+	sync_sg(dev, sg, nents, dir, true);
 }
 
 void dmamap_generic_sync_sg_for_device(struct device *dev, struct scatterlist *sg, int nents,
 				       enum dma_data_direction dir)
 {
-	const struct dma_map_ops *ops = get_dma_ops(dev);
-	struct scatterlist *s = sg;
-
-	if (!sg || nents <= 0 || !ops || !ops->sync_single_for_device)
-		return;
-	for (int i = 0; i < nents; i++, s = next_of(s, i - 1, nents)) {
-		if (!s) {
-			short_list(dev, "sync_sg_for_device", i, nents);
-			return;
-		}
-		ops->sync_single_for_device(dev, sg_dma_address(s), sg_dma_len(s), dir);
-	}
+	sync_sg(dev, sg, nents, dir, false);
 }
