@@ -305,9 +305,9 @@ static u8 *entry_data(struct scatterlist *s, size_t want, struct dmamap_machine 
 	return va;
 }
 
-DMAMAP_API size_t sg_copy_from_buffer(struct scatterlist *sgl, unsigned int nents, const void *buf, size_t buflen)
+/* Copy between the list's data and @buf: to the list through the CPU's stores, or from it. */
+static size_t sg_copy(struct scatterlist *sgl, unsigned int nents, u8 *buf, size_t buflen, bool to_list)
 {
-	const u8 *src = buf;
 	struct scatterlist *s = sgl;
 	size_t done = 0;
 
@@ -316,13 +316,16 @@ DMAMAP_API size_t sg_copy_from_buffer(struct scatterlist *sgl, unsigned int nent
 	for (unsigned int i = 0; i < nents && s && done < buflen; i++) {
 		size_t len = DM_MIN((size_t)s->length, buflen - done);
 		struct dmamap_machine *m;
-		u8 *dst;
+		u8 *data;
 
 		if (len) {
-			dst = entry_data(s, len, &m, "sg_copy_from_buffer");
-			if (!dst)
+			data = entry_data(s, len, &m, to_list ? "sg_copy_from_buffer" : "sg_copy_to_buffer");
+			if (!data)
 				break;
-			dm_cpu_store(m, dst, src + done, 0, len);
+			if (to_list)
+				dm_cpu_store(m, data, buf + done, 0, len);
+			else
+				memcpy(buf + done, data, len);
 			done += len;
 		}
 		s = sg_next(s);
@@ -330,29 +333,14 @@ DMAMAP_API size_t sg_copy_from_buffer(struct scatterlist *sgl, unsigned int nent
 	return done;
 }
 
+DMAMAP_API size_t sg_copy_from_buffer(struct scatterlist *sgl, unsigned int nents, const void *buf, size_t buflen)
+{
+	return sg_copy(sgl, nents, (u8 *)buf, buflen, true);
+}
+
 DMAMAP_API size_t sg_copy_to_buffer(struct scatterlist *sgl, unsigned int nents, void *buf, size_t buflen)
 {
-	u8 *dst = buf;
-	struct scatterlist *s = sgl;
-	size_t done = 0;
-
-	if (!buf && buflen)
-		return 0;
-	for (unsigned int i = 0; i < nents && s && done < buflen; i++) {
-		size_t len = DM_MIN((size_t)s->length, buflen - done);
-		struct dmamap_machine *m;
-		const u8 *src;
-
-		if (len) {
-			src = entry_data(s, len, &m, "sg_copy_to_buffer");
-			if (!src)
-				break;
-			memcpy(dst + done, src, len);
-			done += len;
-		}
-		s = sg_next(s);
-	}
-	return done;
+	return sg_copy(sgl, nents, buf, buflen, false);
 }
 
 /* ------------------------------------------------- generic sg operations */
