@@ -104,9 +104,9 @@ int dmamap_cache_init(struct dmamap_machine *m)
 
 	c->nr_lines = (unsigned long)(m->cfg.ram_size >> m->line_shift);
 	words = c->nr_lines / BITS_PER_LONG + 1;
-	c->inner_nonres = calloc(words, sizeof(long));
-	c->outer_res = calloc(words, sizeof(long));
-	c->outer_dirty = calloc(words, sizeof(long));
+	c->inner_nonres = dmamap_lazy_zalloc(words * sizeof(long));
+	c->outer_res = dmamap_lazy_zalloc(words * sizeof(long));
+	c->outer_dirty = dmamap_lazy_zalloc(words * sizeof(long));
 	if (!c->inner_nonres || !c->outer_res || !c->outer_dirty) {
 		dmamap_cache_fini(m);
 		return -ENOMEM;
@@ -121,12 +121,14 @@ int dmamap_cache_init(struct dmamap_machine *m)
 void dmamap_cache_fini(struct dmamap_machine *m)
 {
 	struct dmamap_cache *c = &m->cache;
+	size_t bytes = (c->nr_lines / BITS_PER_LONG + 1) * sizeof(long);
 
 	if (c->inner_nonres)
 		pthread_mutex_destroy(&c->lock);
-	free(c->inner_nonres);
-	free(c->outer_res);
-	free(c->outer_dirty);
+
+	dmamap_lazy_free(c->inner_nonres, bytes);
+	dmamap_lazy_free(c->outer_res, bytes);
+	dmamap_lazy_free(c->outer_dirty, bytes);
 	c->inner_nonres = c->outer_res = c->outer_dirty = NULL;
 }
 

@@ -91,7 +91,7 @@ static bool page_range_ok(struct device *dev, struct page *page, unsigned long o
 	struct dmamap_machine *m = dm_dev_machine(dev);
 	phys_addr_t p;
 
-	if (!page || page->dmamap_machine != m) {
+	if (!page || dm_page_machine(page) != m) {
 		refuse(dev, DMAMAP_REPORT_BAD_ADDRESS, WHERE, "%s: page %p is not a page of the device's machine",
 		       what, (void *)page);
 		return false;
@@ -151,7 +151,7 @@ DMAMAP_API dma_addr_t dmamap_map_single_attrs(struct device *dev, void *ptr, siz
 		       "dma_map_single: %p+%#zx is not in the device's machine's linear map (RAM)", ptr, size);
 		return DMA_MAPPING_ERROR;
 	}
-	return map_page(dev, m ? &m->pa.pages[((uintptr_t)ptr - (uintptr_t)m->cpu) >> PAGE_SHIFT] : NULL,
+	return map_page(dev, m ? dm_page(m, ((uintptr_t)ptr - (uintptr_t)m->cpu) >> PAGE_SHIFT) : NULL,
 			(unsigned long)((uintptr_t)ptr & ~PAGE_MASK), size, (int)dir, attrs, "dma_map_single", WHERE);
 }
 

@@ -88,14 +88,28 @@ struct dmamap_fault_state {
 struct dmamap_zone_state {
 	unsigned long start, end;                    /* page indexes [start, end) */
 	unsigned int free_head[MAX_ORDER];
-	unsigned long nr_free[MAX_ORDER];
+	unsigned int free_tail[MAX_ORDER];
+	unsigned long nr_free[MAX_ORDER];            /* free blocks, the unseeded ones included */
 	unsigned long free_pages;
+	/*
+	 * [start, seed_end) is still as the zone was created: free blocks of
+	 * the zone's canonical decomposition into aligned power-of-two blocks,
+	 * not yet put on the free lists (they logically sit at the lists'
+	 * tails, highest address first); seed_nr counts them per order.
+	 */
+	unsigned long seed_end;
+	unsigned long seed_nr[MAX_ORDER];
 };
+
+/* struct pages are set up DM_PAGE_CHUNK at a time, on first use */
+#define DM_PAGE_CHUNK_SHIFT 6
+#define DM_PAGE_CHUNK (1UL << DM_PAGE_CHUNK_SHIFT)
 
 struct dmamap_page_alloc {
 	pthread_spinlock_t lock;
-	struct page *pages;                          /* one per page of RAM */
+	struct page *pages;                          /* one per page of RAM; zero until its chunk is ready */
 	unsigned long nr_pages;
+	unsigned long *ready;                        /* bitmap of chunks whose struct pages are set up */
 	struct dmamap_zone_state zones[DMAMAP_ZONE_NR];
 	unsigned long allocations, frees, failures, injected_failures, refused_frees;
 	unsigned long allocated_pages;               /* pages in allocated blocks now */
@@ -240,6 +254,14 @@ void dm_cpu_store(struct dmamap_machine *m, void *va, const void *src, int c, si
 /* Fault injection: true when this attempt at @site must fail. */
 bool dmamap_should_fail(struct dmamap_machine *m, enum dmamap_fault_site site);
 
+/*
+ * Zero-filled host memory for state kept per page or per line: an anonymous
+ * mapping, so that what is never touched costs nothing (calloc may memset).
+ * NULL on failure; free with dmamap_lazy_free() and the same size.
+ */
+void *dmamap_lazy_zalloc(size_t size);
+void dmamap_lazy_free(void *p, size_t size);
+
 /* Host allocations for the library's own bookkeeping: fail under DMAMAP_FAULT_HOST_ALLOC. */
 void *dmamap_zalloc(struct dmamap_machine *m, size_t size);
 void *dmamap_allocarray(struct dmamap_machine *m, size_t n, size_t size);
@@ -247,6 +269,8 @@ void dmamap_free(void *p);
 
 /* Registry: the machine whose linear map holds @p, NULL if none. */
 struct dmamap_machine *dmamap_registry_lookup(const volatile void *p);
+/* Registry: the first machine for which @match(m, @ctx) is true, NULL if none. */
+struct dmamap_machine *dmamap_registry_find(bool (*match)(struct dmamap_machine *m, const void *ctx), const void *ctx);
 
 /* ------------------------------------------------------ page_alloc API */
 
@@ -261,9 +285,42 @@ void dmamap_page_alloc_fini(struct dmamap_machine *m);
  */
 int dmamap_alloc_contig(struct dmamap_machine *m, unsigned long first, unsigned long count);
 
+/*
+ * Set up the struct pages of page @idx's chunk if they are not yet: every
+ * struct page a caller is given must have been through this. The _locked
+ * form is for callers holding pa.lock.
+ */
+void dmamap_page_chunk_init(struct dmamap_machine *m, unsigned long idx, bool locked);
+
+static inline bool dm_page_chunk_ready(const struct dmamap_machine *m, unsigned long idx)
+{
+	unsigned long c = idx >> DM_PAGE_CHUNK_SHIFT, bits = 8 * sizeof(long);
+
+	return (__atomic_load_n(&m->pa.ready[c / bits], __ATOMIC_ACQUIRE) >> (c % bits)) & 1UL;
+}
+
+/* The struct page of page index @idx (< nr_pages), set up. */
+static inline struct page *dm_page(struct dmamap_machine *m, unsigned long idx)
+{
+	if (unlikely(!dm_page_chunk_ready(m, idx)))
+		dmamap_page_chunk_init(m, idx, false);
+	return &m->pa.pages[idx];
+}
+
+/* The machine of a struct page not yet set up (reached by pointer arithmetic), setting it up; NULL if none. */
+struct dmamap_machine *dmamap_page_machine_slow(const struct page *page);
+
+/* The machine of @page (any struct page of any machine), or NULL when it is none. */
+static inline struct dmamap_machine *dm_page_machine(const struct page *page)
+{
+	if (likely(page->dmamap_machine))
+		return page->dmamap_machine;
+	return dmamap_page_machine_slow(page);
+}
+
 static inline unsigned long dm_page_index(const struct page *page)
 {
-	return (unsigned long)(page - page->dmamap_machine->pa.pages);
+	return (unsigned long)(page - dm_page_machine(page)->pa.pages);
 }
 
 /* --------------------------------------------------------- cache API */

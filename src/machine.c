@@ -70,6 +70,11 @@ static int make_memfd(const char *name, size_t size)
 	return fd;
 }
 
+static size_t stored_bytes(const struct dmamap_machine *m)
+{
+	return ((m->cfg.ram_size >> m->line_shift) / (8 * sizeof(long)) + 1) * sizeof(long);
+}
+
 static void unmap_planes(struct dmamap_machine *m)
 {
 	size_t sz = m->cfg.ram_size;
@@ -82,7 +87,7 @@ static void unmap_planes(struct dmamap_machine *m)
 		munmap(m->shadow, sz);
 	if (m->outer)
 		munmap(m->outer, sz);
-	free(m->cpu_stored);
+	dmamap_lazy_free(m->cpu_stored, stored_bytes(m));
 	if (m->ram_fd >= 0)
 		close(m->ram_fd);
 	if (m->cpu_fd >= 0)
@@ -104,8 +109,7 @@ static int create_planes(struct dmamap_machine *m)
 	m->shadow = map_plane(-1, sz);
 	if (m->cfg.outer_cache)
 		m->outer = map_plane(-1, sz);
-	m->line_shift = (unsigned)__builtin_ctz(m->cfg.cache_line_size);
-	m->cpu_stored = calloc((sz >> m->line_shift) / (8 * sizeof(long)) + 1, sizeof(long));
+	m->cpu_stored = dmamap_lazy_zalloc(stored_bytes(m));
 	if (!m->ram || !m->cpu || !m->shadow || (m->cfg.outer_cache && !m->outer) || !m->cpu_stored)
 		return -ENOMEM;
 	return 0;
@@ -136,6 +140,7 @@ DMAMAP_API struct dmamap_machine *dmamap_machine_create(const struct dmamap_mach
 		return NULL;
 	}
 	m->cfg = c;
+	m->line_shift = (unsigned)__builtin_ctz(c.cache_line_size);
 	m->ram_fd = m->cpu_fd = -1;
 	m->base_pfn = (unsigned long)(c.ram_base >> PAGE_SHIFT);
 	m->nr_pages = (unsigned long)(c.ram_size >> PAGE_SHIFT);
@@ -259,16 +264,26 @@ DMAMAP_API void dmamap_machine_get_config(const struct dmamap_machine *m, struct
 		*cfg = m->cfg;
 }
 
-struct dmamap_machine *dmamap_registry_lookup(const volatile void *p)
+struct dmamap_machine *dmamap_registry_find(bool (*match)(struct dmamap_machine *m, const void *ctx), const void *ctx)
 {
 	struct dmamap_machine *m;
 
 	pthread_rwlock_rdlock(&registry_lock);
 	for (m = registry; m; m = m->reg_next)
-		if (dm_virt_in_linear(m, p))
+		if (match(m, ctx))
 			break;
 	pthread_rwlock_unlock(&registry_lock);
 	return m;
+}
+
+static bool linear_holds(struct dmamap_machine *m, const void *p)
+{
+	return dm_virt_in_linear(m, p);
+}
+
+struct dmamap_machine *dmamap_registry_lookup(const volatile void *p)
+{
+	return dmamap_registry_find(linear_holds, (const void *)p);
 }
 
 DMAMAP_API struct dmamap_machine *dmamap_machine_of(const volatile void *addr)
@@ -376,4 +391,17 @@ void *dmamap_allocarray(struct dmamap_machine *m, size_t n, size_t size)
 void dmamap_free(void *p)
 {
 	free(p);
+}
+
+void *dmamap_lazy_zalloc(size_t size)
+{
+	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+void dmamap_lazy_free(void *p, size_t size)
+{
+	if (p)
+		munmap(p, size);
 }

@@ -9,30 +9,56 @@
  * Buddies are found by frame number (pfn ^ (1 << order)), so blocks are
  * naturally aligned in physical address, and never merge across a zone
  * boundary. One spinlock per machine guards everything: no path sleeps.
+ *
+ * Nothing is set up per page when a machine is made, so that making one
+ * costs the same at any RAM size:
+ *   - struct pages are set up a chunk (DM_PAGE_CHUNK pages) at a time, the
+ *     first time one of them is handed out or touched (dm_page());
+ *   - a zone starts as its canonical decomposition into maximal aligned
+ *     power-of-two blocks, which the free lists would hold in address order
+ *     (the highest at the head). Those blocks are put on the lists only when
+ *     needed, highest first, appended at the tails (seed_end, seed_nr): the
+ *     lists read exactly as if the zone had been seeded whole at creation.
+ *     A chunk set up below seed_end marks the seed blocks heading in it as
+ *     free (PG_buddy, order), as seeding would have.
  */
 #include <stdlib.h>
 
 #include "internal.h"
 
 #define PF(bit) (1UL << (bit))
+#define BITS_PER_LONG (8 * sizeof(long))
 
 static inline struct dmamap_page_alloc *pa_of(struct dmamap_machine *m)
 {
 	return &m->pa;
 }
 
-static void list_add(struct dmamap_page_alloc *pa, struct dmamap_zone_state *z, unsigned long idx, unsigned order)
+/* Link free block @idx into its list, at the head or at the tail; not counted. */
+static void list_link(struct dmamap_page_alloc *pa, struct dmamap_zone_state *z, unsigned long idx, unsigned order,
+		      bool tail)
 {
 	struct page *p = &pa->pages[idx];
-	unsigned head = z->free_head[order];
+	unsigned *end = tail ? &z->free_tail[order] : &z->free_head[order];
+	unsigned *other = tail ? &z->free_head[order] : &z->free_tail[order];
+	unsigned next = *end;
 
-	p->dmamap_prev = DM_NO_PAGE;
-	p->dmamap_next = head;
-	if (head != DM_NO_PAGE)
-		pa->pages[head].dmamap_prev = (unsigned)idx;
-	z->free_head[order] = (unsigned)idx;
+	p->dmamap_prev = tail ? next : DM_NO_PAGE;
+	p->dmamap_next = tail ? DM_NO_PAGE : next;
+	if (next == DM_NO_PAGE)
+		*other = (unsigned)idx;
+	else if (tail)
+		pa->pages[next].dmamap_next = (unsigned)idx;
+	else
+		pa->pages[next].dmamap_prev = (unsigned)idx;
+	*end = (unsigned)idx;
 	p->flags |= PF(PG_buddy);
 	p->dmamap_order = order;
+}
+
+static void list_add(struct dmamap_page_alloc *pa, struct dmamap_zone_state *z, unsigned long idx, unsigned order)
+{
+	list_link(pa, z, idx, order, false);
 	z->nr_free[order]++;
 	z->free_pages += 1UL << order;
 }
@@ -47,37 +73,177 @@ static void list_del(struct dmamap_page_alloc *pa, struct dmamap_zone_state *z, 
 		z->free_head[order] = p->dmamap_next;
 	if (p->dmamap_next != DM_NO_PAGE)
 		pa->pages[p->dmamap_next].dmamap_prev = p->dmamap_prev;
+	else
+		z->free_tail[order] = p->dmamap_prev;
 	p->dmamap_next = p->dmamap_prev = DM_NO_PAGE;
 	p->flags &= ~PF(PG_buddy);
 	z->nr_free[order]--;
 	z->free_pages -= 1UL << order;
 }
 
-/* Give [start, end) (page indexes) to zone @z as maximal aligned free blocks. */
-static void zone_seed(struct dmamap_machine *m, struct dmamap_zone_state *z)
+/* ------------------------------------------------------------ lazy set-up */
+
+static inline unsigned floor_log2(unsigned long x)
 {
+	return (unsigned)(BITS_PER_LONG - 1 - (unsigned)__builtin_clzl(x));
+}
+
+/* Order of the canonical block of zone @z that starts at @idx (a block start). */
+static unsigned seed_order_at(struct dmamap_machine *m, const struct dmamap_zone_state *z, unsigned long idx)
+{
+	unsigned long pfn = m->base_pfn + idx;
+	unsigned order = MAX_ORDER - 1;
+
+	if (pfn)
+		order = DM_MIN(order, (unsigned)__builtin_ctzl(pfn));
+	return DM_MIN(order, floor_log2(z->end - idx));
+}
+
+/* Order of the canonical block of zone @z that ends at @end (a block end above z->start). */
+static unsigned seed_order_below(struct dmamap_machine *m, const struct dmamap_zone_state *z, unsigned long end)
+{
+	unsigned order = DM_MIN((unsigned)(MAX_ORDER - 1), (unsigned)__builtin_ctzl(m->base_pfn + end));
+
+	return DM_MIN(order, floor_log2(end - z->start));
+}
+
+/*
+ * Walk the canonical blocks of @z in address order, from its start: count
+ * them all in seed_nr (@mark false), or mark those starting in [from, to)
+ * free (@mark true). A run of maximal blocks is crossed in one step.
+ */
+static void seed_walk(struct dmamap_machine *m, struct dmamap_zone_state *z, unsigned long from, unsigned long to,
+		      bool mark)
+{
+	const unsigned top = MAX_ORDER - 1;
 	unsigned long idx = z->start;
 
-	while (idx < z->end) {
-		unsigned long pfn = m->base_pfn + idx;
-		unsigned order = MAX_ORDER - 1;
+	while (idx < to) {
+		unsigned order = seed_order_at(m, z, idx);
+		unsigned long n = 1;
 
-		while (order && ((pfn & ((1UL << order) - 1)) || idx + (1UL << order) > z->end))
-			order--;
-		list_add(&m->pa, z, idx, order);
-		idx += 1UL << order;
+		if (order == top) {
+			/* maximal blocks follow each other up to the last that fits */
+			n = (z->end - idx) >> top;
+			if (mark)
+				n = idx + (1UL << top) <= from ? (from - idx) >> top : 1;
+		}
+		if (!mark) {
+			z->seed_nr[order] += n;
+		} else if (idx >= from) {
+			m->pa.pages[idx].flags |= PF(PG_buddy);
+			m->pa.pages[idx].dmamap_order = order;
+		}
+		idx += n << order;
 	}
+}
+
+static struct dmamap_zone_state *zone_of(struct dmamap_page_alloc *pa, unsigned long idx)
+{
+	return idx < pa->zones[DMAMAP_ZONE_DMA].end ? &pa->zones[DMAMAP_ZONE_DMA] : &pa->zones[DMAMAP_ZONE_NORMAL];
+}
+
+static void chunk_setup(struct dmamap_machine *m, unsigned long c)
+{
+	struct dmamap_page_alloc *pa = pa_of(m);
+	unsigned long first = c << DM_PAGE_CHUNK_SHIFT, end = DM_MIN(first + DM_PAGE_CHUNK, pa->nr_pages);
+	unsigned long dma_end = pa->zones[DMAMAP_ZONE_DMA].end;
+
+	for (unsigned long i = first; i < end; i++) {
+		struct page *p = &pa->pages[i];
+
+		p->dmamap_machine = m;
+		p->dmamap_next = p->dmamap_prev = DM_NO_PAGE;
+		if (i < dma_end)
+			p->flags = PF(PG_dma_zone);
+	}
+	for (unsigned zi = 0; zi < DMAMAP_ZONE_NR; zi++) {
+		struct dmamap_zone_state *z = &pa->zones[zi];
+
+		if (first < z->seed_end && end > z->start)
+			seed_walk(m, z, first, DM_MIN(end, z->seed_end), true);
+	}
+	__atomic_fetch_or(&pa->ready[c / BITS_PER_LONG], 1UL << (c % BITS_PER_LONG), __ATOMIC_RELEASE);
+}
+
+void dmamap_page_chunk_init(struct dmamap_machine *m, unsigned long idx, bool locked)
+{
+	struct dmamap_page_alloc *pa = pa_of(m);
+
+	if (!locked)
+		pthread_spin_lock(&pa->lock);
+	if (!dm_page_chunk_ready(m, idx))
+		chunk_setup(m, idx >> DM_PAGE_CHUNK_SHIFT);
+	if (!locked)
+		pthread_spin_unlock(&pa->lock);
+}
+
+/* The struct page of @idx, set up; pa.lock held. */
+static inline struct page *page_locked(struct dmamap_machine *m, unsigned long idx)
+{
+	if (unlikely(!dm_page_chunk_ready(m, idx)))
+		dmamap_page_chunk_init(m, idx, true);
+	return &m->pa.pages[idx];
+}
+
+static bool holds_page(struct dmamap_machine *m, const void *page)
+{
+	const struct page *p = page;
+
+	return m->pa.pages && p >= m->pa.pages && p < m->pa.pages + m->pa.nr_pages;
+}
+
+struct dmamap_machine *dmamap_page_machine_slow(const struct page *page)
+{
+	struct dmamap_machine *m = dmamap_registry_find(holds_page, page);
+
+	if (m)
+		dm_page(m, (unsigned long)(page - m->pa.pages));
+	return m;
+}
+
+/* Set up the struct pages of [idx, idx + count); lock held. */
+static void pages_locked(struct dmamap_machine *m, unsigned long idx, unsigned long count)
+{
+	for (unsigned long c = idx >> DM_PAGE_CHUNK_SHIFT; c <= (idx + count - 1) >> DM_PAGE_CHUNK_SHIFT; c++)
+		page_locked(m, c << DM_PAGE_CHUNK_SHIFT);
+}
+
+/* Put the highest canonical block still unseeded on its free list's tail. Lock held. */
+static void seed_one(struct dmamap_machine *m, struct dmamap_zone_state *z)
+{
+	unsigned order = seed_order_below(m, z, z->seed_end);
+	unsigned long idx = z->seed_end - (1UL << order);
+
+	page_locked(m, idx);
+	list_link(&m->pa, z, idx, order, true);
+	z->seed_end = idx;
+	z->seed_nr[order]--;
+}
+
+/* Seed zone @z down to @idx: afterwards every block at or above it is on the lists. Lock held. */
+static void seed_down_to(struct dmamap_machine *m, struct dmamap_zone_state *z, unsigned long idx)
+{
+	while (z->seed_end > DM_MAX(idx, z->start))
+		seed_one(m, z);
 }
 
 int dmamap_page_alloc_init(struct dmamap_machine *m)
 {
 	struct dmamap_page_alloc *pa = pa_of(m);
-	unsigned long dma_end = m->nr_pages;
+	unsigned long dma_end = m->nr_pages, chunks = (m->nr_pages + DM_PAGE_CHUNK - 1) >> DM_PAGE_CHUNK_SHIFT;
 
 	pa->nr_pages = m->nr_pages;
-	pa->pages = calloc(m->nr_pages, sizeof(struct page));
-	if (!pa->pages)
+	/* both zero-filled and left untouched: pages are set up on first use */
+	pa->pages = dmamap_lazy_zalloc(m->nr_pages * sizeof(struct page));
+	pa->ready = calloc(chunks / BITS_PER_LONG + 1, sizeof(long));
+	if (!pa->pages || !pa->ready) {
+		dmamap_lazy_free(pa->pages, m->nr_pages * sizeof(struct page));
+		free(pa->ready);
+		pa->pages = NULL;
+		pa->ready = NULL;
 		return -ENOMEM;
+	}
 	pthread_spin_init(&pa->lock, PTHREAD_PROCESS_PRIVATE);
 
 	if (m->cfg.dma_zone_limit)
@@ -87,18 +253,17 @@ int dmamap_page_alloc_init(struct dmamap_machine *m)
 	pa->zones[DMAMAP_ZONE_NORMAL].start = dma_end;
 	pa->zones[DMAMAP_ZONE_NORMAL].end = m->nr_pages;
 
-	for (unsigned long i = 0; i < m->nr_pages; i++) {
-		struct page *p = &pa->pages[i];
+	for (unsigned zi = 0; zi < DMAMAP_ZONE_NR; zi++) {
+		struct dmamap_zone_state *z = &pa->zones[zi];
 
-		p->dmamap_machine = m;
-		p->dmamap_next = p->dmamap_prev = DM_NO_PAGE;
-		if (i < dma_end)
-			p->flags = PF(PG_dma_zone);
-	}
-	for (unsigned z = 0; z < DMAMAP_ZONE_NR; z++) {
 		for (unsigned o = 0; o < MAX_ORDER; o++)
-			pa->zones[z].free_head[o] = DM_NO_PAGE;
-		zone_seed(m, &pa->zones[z]);
+			z->free_head[o] = z->free_tail[o] = DM_NO_PAGE;
+		z->seed_end = z->end;
+		seed_walk(m, z, 0, z->end, false);
+		for (unsigned o = 0; o < MAX_ORDER; o++) {
+			z->nr_free[o] = z->seed_nr[o];
+			z->free_pages += z->seed_nr[o] << o;
+		}
 	}
 	/* Nothing is allocated: memcheck may treat the whole CPU view as dead. */
 	dmamap_track_noaccess(m->cpu, m->cfg.ram_size);
@@ -109,15 +274,24 @@ void dmamap_page_alloc_fini(struct dmamap_machine *m)
 {
 	struct dmamap_page_alloc *pa = pa_of(m);
 	unsigned long blocks = 0, pages = 0, first = ~0UL;
+	unsigned long chunks = (pa->nr_pages + DM_PAGE_CHUNK - 1) >> DM_PAGE_CHUNK_SHIFT;
 
 	if (!pa->pages)
 		return;
-	for (unsigned long i = 0; i < pa->nr_pages; i++) {
-		if (pa->pages[i].flags & PF(PG_head)) {
-			blocks++;
-			pages += 1UL << pa->pages[i].dmamap_order;
-			if (first == ~0UL)
-				first = i;
+	/* only chunks that were set up can hold an allocated block */
+	for (unsigned long w = 0; w <= chunks / BITS_PER_LONG; w++) {
+		for (unsigned long bits = pa->ready[w]; bits; bits &= bits - 1) {
+			unsigned long c = w * BITS_PER_LONG + (unsigned long)__builtin_ctzl(bits);
+			unsigned long i0 = c << DM_PAGE_CHUNK_SHIFT, i1 = DM_MIN(i0 + DM_PAGE_CHUNK, pa->nr_pages);
+
+			for (unsigned long i = i0; i < i1; i++) {
+				if (pa->pages[i].flags & PF(PG_head)) {
+					blocks++;
+					pages += 1UL << pa->pages[i].dmamap_order;
+					if (first == ~0UL)
+						first = i;
+				}
+			}
 		}
 	}
 	if (blocks)
@@ -126,8 +300,10 @@ void dmamap_page_alloc_fini(struct dmamap_machine *m)
 			      blocks, pages, (unsigned long long)(m->cfg.ram_base + ((u64)first << PAGE_SHIFT)));
 	dmamap_track_defined(m->cpu, m->cfg.ram_size);
 	pthread_spin_destroy(&pa->lock);
-	free(pa->pages);
+	dmamap_lazy_free(pa->pages, pa->nr_pages * sizeof(struct page));
+	free(pa->ready);
 	pa->pages = NULL;
+	pa->ready = NULL;
 }
 
 /* Take a block of @order from zone @z, splitting a larger one. Lock held. */
@@ -137,22 +313,22 @@ static long zone_take(struct dmamap_machine *m, struct dmamap_zone_state *z, uns
 	unsigned o = order;
 	unsigned long idx;
 
-	while (o < MAX_ORDER && z->free_head[o] == DM_NO_PAGE)
+	while (o < MAX_ORDER && z->free_head[o] == DM_NO_PAGE && !z->seed_nr[o])
 		o++;
 	if (o == MAX_ORDER)
 		return -1;
+	/* the list's unseeded tail is its head when the list is empty */
+	while (z->free_head[o] == DM_NO_PAGE)
+		seed_one(m, z);
 	idx = z->free_head[o];
 	list_del(pa, z, idx, o);
 	while (o > order) {
 		o--;
+		page_locked(m, idx + (1UL << o));
 		list_add(pa, z, idx + (1UL << o), o);
 	}
+	pages_locked(m, idx, 1UL << order);
 	return (long)idx;
-}
-
-static struct dmamap_zone_state *zone_of(struct dmamap_page_alloc *pa, unsigned long idx)
-{
-	return idx < pa->zones[DMAMAP_ZONE_DMA].end ? &pa->zones[DMAMAP_ZONE_DMA] : &pa->zones[DMAMAP_ZONE_NORMAL];
 }
 
 #define GFP_KNOWN (__GFP_DMA | __GFP_HIGHMEM | __GFP_WAIT | __GFP_HIGH | __GFP_IO | __GFP_FS | __GFP_COLD | \
@@ -228,9 +404,10 @@ static void buddy_insert(struct dmamap_machine *m, unsigned long idx, unsigned o
 		if (bpfn < m->base_pfn)
 			break;
 		bidx = bpfn - m->base_pfn;
-		if (bidx < z->start || bidx + (1UL << order) > z->end)
+		/* never an unseeded block: those are maximal, no buddy of theirs is free */
+		if (bidx < z->seed_end || bidx + (1UL << order) > z->end)
 			break;
-		b = &pa->pages[bidx];
+		b = page_locked(m, bidx);
 		if (!(b->flags & PF(PG_buddy)) || b->dmamap_order != order)
 			break;
 		list_del(pa, z, bidx, order);
@@ -270,14 +447,15 @@ static const char *free_refusal(const struct page *page, unsigned order)
 
 static struct dmamap_machine *page_machine(const struct page *page, const char *what)
 {
+	struct dmamap_machine *m;
+
 	if (!page)
 		return NULL;
-	if (!page->dmamap_machine) {
+	m = dm_page_machine(page);
+	if (!m)
 		dmamap_report(NULL, DMAMAP_REPORT_BAD_ADDRESS, NULL, NULL, 0, "%s: %p is not a page of any machine", what,
 			      (const void *)page);
-		return NULL;
-	}
-	return page->dmamap_machine;
+	return m;
 }
 
 static void put_block(struct page *page, unsigned order, bool check_order, const char *what)
@@ -353,7 +531,6 @@ DMAMAP_API void split_page(struct page *page, unsigned order)
 /* The free block holding page @idx: its head index and order, or false. Lock held. */
 static bool free_block_of(struct dmamap_machine *m, unsigned long idx, unsigned long *head, unsigned *order)
 {
-	struct dmamap_page_alloc *pa = pa_of(m);
 	unsigned long pfn = m->base_pfn + idx;
 
 	for (unsigned o = 0; o < MAX_ORDER; o++) {
@@ -361,7 +538,9 @@ static bool free_block_of(struct dmamap_machine *m, unsigned long idx, unsigned 
 
 		if (hpfn < m->base_pfn)
 			break;
-		if ((pa->pages[hpfn - m->base_pfn].flags & PF(PG_buddy)) && pa->pages[hpfn - m->base_pfn].dmamap_order == o) {
+		const struct page *h = page_locked(m, hpfn - m->base_pfn);
+
+		if ((h->flags & PF(PG_buddy)) && h->dmamap_order == o) {
 			*head = hpfn - m->base_pfn;
 			*order = o;
 			return true;
@@ -379,6 +558,10 @@ int dmamap_alloc_contig(struct dmamap_machine *m, unsigned long first, unsigned 
 	if (!count || first >= pa->nr_pages || count > pa->nr_pages - first)
 		return -EINVAL;
 	pthread_spin_lock(&pa->lock);
+	/* the blocks of the range, and those above them, onto the lists */
+	for (unsigned zi = 0; zi < DMAMAP_ZONE_NR; zi++)
+		if (pa->zones[zi].end > first)
+			seed_down_to(m, &pa->zones[zi], first);
 	for (idx = first; idx < first + count; idx = head + (1UL << order)) {
 		if (!free_block_of(m, idx, &head, &order)) {
 			pthread_spin_unlock(&pa->lock);
@@ -393,6 +576,7 @@ int dmamap_alloc_contig(struct dmamap_machine *m, unsigned long first, unsigned 
 		free_block_of(m, idx, &head, &order);
 		list_del(pa, z, head, order);
 		end = head + (1UL << order);
+		pages_locked(m, head, end - head);
 		for (unsigned long i = head; i < end; i++) {
 			if (i >= first && i < first + count) {
 				pa->pages[i].flags |= PF(PG_head);
@@ -433,7 +617,7 @@ DMAMAP_API void get_page(struct page *page)
 
 DMAMAP_API int page_count(const struct page *page)
 {
-	struct dmamap_machine *m = page ? page->dmamap_machine : NULL;
+	struct dmamap_machine *m = page ? dm_page_machine(page) : NULL;
 	int n;
 
 	if (!m)
@@ -498,7 +682,7 @@ DMAMAP_API void free_page(unsigned long addr)
 
 DMAMAP_API void *page_address(const struct page *page)
 {
-	struct dmamap_machine *m = page ? page->dmamap_machine : NULL;
+	struct dmamap_machine *m = page ? dm_page_machine(page) : NULL;
 
 	if (!m)
 		return NULL;
@@ -507,7 +691,7 @@ DMAMAP_API void *page_address(const struct page *page)
 
 DMAMAP_API unsigned long page_to_pfn(const struct page *page)
 {
-	struct dmamap_machine *m = page ? page->dmamap_machine : NULL;
+	struct dmamap_machine *m = page ? dm_page_machine(page) : NULL;
 
 	if (!m)
 		return 0;
@@ -545,7 +729,7 @@ DMAMAP_API struct page *virt_to_page(const volatile void *addr)
 			      "virt_to_page(%p): not a linear-map address of any machine", (const void *)addr);
 		return NULL;
 	}
-	return &m->pa.pages[((uintptr_t)addr - (uintptr_t)m->cpu) >> PAGE_SHIFT];
+	return dm_page(m, ((uintptr_t)addr - (uintptr_t)m->cpu) >> PAGE_SHIFT);
 }
 
 DMAMAP_API bool dmamap_pfn_valid(struct dmamap_machine *m, unsigned long pfn)
@@ -555,7 +739,7 @@ DMAMAP_API bool dmamap_pfn_valid(struct dmamap_machine *m, unsigned long pfn)
 
 DMAMAP_API struct page *dmamap_pfn_to_page(struct dmamap_machine *m, unsigned long pfn)
 {
-	return dmamap_pfn_valid(m, pfn) ? &m->pa.pages[pfn - m->base_pfn] : NULL;
+	return dmamap_pfn_valid(m, pfn) ? dm_page(m, pfn - m->base_pfn) : NULL;
 }
 
 DMAMAP_API struct page *dmamap_phys_to_page(struct dmamap_machine *m, phys_addr_t phys)

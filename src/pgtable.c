@@ -203,7 +203,7 @@ int dmamap_vmregion_map(struct dmamap_machine *m, struct dmamap_vmregion *r, siz
 	for (size_t i = 0; i < count; i++) {
 		unsigned long f = pages ? page_to_pfn(pages[i]) : pfn + i;
 
-		if ((pages && (!pages[i] || pages[i]->dmamap_machine != m)) || !dmamap_pfn_valid(m, f))
+		if ((pages && (!pages[i] || dm_page_machine(pages[i]) != m)) || !dmamap_pfn_valid(m, f))
 			return -EINVAL;
 	}
 	if (dmamap_should_fail(m, DMAMAP_FAULT_REMAP))

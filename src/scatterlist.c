@@ -108,7 +108,7 @@ DMAMAP_API phys_addr_t sg_phys(struct scatterlist *sg)
 {
 	struct page *page = sg ? sg_page(sg) : NULL;
 
-	if (!page || !page->dmamap_machine)
+	if (!page || !dm_page_machine(page))
 		return ~(phys_addr_t)0;
 	return page_to_phys(page) + sg->offset;
 }
@@ -207,7 +207,7 @@ DMAMAP_API void sg_free_table(struct sg_table *table)
 
 static bool pages_contiguous(const struct page *a, const struct page *b)
 {
-	return a->dmamap_machine == b->dmamap_machine && page_to_pfn(b) == page_to_pfn(a) + 1;
+	return dm_page_machine(a) == dm_page_machine(b) && page_to_pfn(b) == page_to_pfn(a) + 1;
 }
 
 /*
@@ -238,7 +238,7 @@ DMAMAP_API int sg_alloc_table_from_pages(struct sg_table *sgt, struct page **pag
 		return -EINVAL;
 	}
 	for (i = 0; i < n_pages; i++) {
-		if (!pages[i] || !pages[i]->dmamap_machine) {
+		if (!pages[i] || !dm_page_machine(pages[i])) {
 			dmamap_report(NULL, DMAMAP_REPORT_BAD_INPUT, NULL, NULL, 0,
 				      "sg_alloc_table_from_pages: page %u is not a page of any machine", i);
 			return -EINVAL;
@@ -286,7 +286,7 @@ DMAMAP_API int sg_alloc_table_from_pages(struct sg_table *sgt, struct page **pag
 static u8 *entry_data(struct scatterlist *s, size_t want, struct dmamap_machine **mp, const char *what)
 {
 	struct page *page = sg_page(s);
-	struct dmamap_machine *m = page ? page->dmamap_machine : NULL;
+	struct dmamap_machine *m = page ? dm_page_machine(page) : NULL;
 	u8 *va;
 
 	if (!m) {

@@ -175,7 +175,7 @@ DMAMAP_API int remap_pfn_range(struct vm_area_struct *vma, unsigned long addr, u
 
 DMAMAP_API int vm_insert_page(struct vm_area_struct *vma, unsigned long addr, struct page *page)
 {
-	if (!vma || !vma->dmamap || !page || page->dmamap_machine != vma->dmamap->machine ||
+	if (!vma || !vma->dmamap || !page || dm_page_machine(page) != vma->dmamap->machine ||
 	    !(PageFlag(page, PG_head) || PageFlag(page, PG_tail)))
 		return -EINVAL;
 	return vma_map(vma, addr, page_to_pfn(page), 1, vma->vm_page_prot);

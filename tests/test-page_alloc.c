@@ -100,6 +100,131 @@ static void test_initial_stats(void **state)
 	assert_int_equal(st.refused_frees, 0);
 }
 
+/*
+ * The order in which blocks come out is that of an allocator whose free
+ * lists were filled at creation with each zone's maximal aligned blocks in
+ * address order (the last one added at the head), though nothing per page
+ * is set up before it is needed. The reference below is that allocator,
+ * for allocations only: LIFO lists per order, halves pushed on a split.
+ */
+struct ref_zone {
+	unsigned long start, end;                    /* pfns */
+	unsigned long stack[MAX_ORDER][4200];
+	unsigned n[MAX_ORDER];
+};
+
+static void ref_seed(struct ref_zone *z)
+{
+	for (unsigned long pfn = z->start; pfn < z->end;) {
+		unsigned o = MAX_ORDER - 1;
+
+		while (o && ((pfn & ((1UL << o) - 1)) || pfn + (1UL << o) > z->end))
+			o--;
+		z->stack[o][z->n[o]++] = pfn;
+		pfn += 1UL << o;
+	}
+}
+
+static long ref_take(struct ref_zone *z, unsigned order)
+{
+	unsigned o = order;
+	unsigned long pfn;
+
+	while (o < MAX_ORDER && !z->n[o])
+		o++;
+	if (o == MAX_ORDER)
+		return -1;
+	pfn = z->stack[o][--z->n[o]];
+	while (o > order) {
+		o--;
+		z->stack[o][z->n[o]++] = pfn + (1UL << o);
+	}
+	return (long)pfn;
+}
+
+static void odd_layout(struct dmamap_machine_config *cfg)
+{
+	cfg->ram_base = BASE + 5 * PAGE_SIZE;
+	cfg->ram_size = 16 * MiB + 7 * PAGE_SIZE;
+	cfg->dma_zone_limit = cfg->ram_base + MiB + 3 * PAGE_SIZE;
+}
+
+static void test_allocation_order_as_if_seeded_whole(void **state)
+{
+	struct dmamap_machine *m = test_machine(16, odd_layout);
+	struct dmamap_machine_config cfg;
+	struct ref_zone *zones = calloc(2, sizeof(*zones));
+	struct dmamap_page_stats st0 = stats_of(m), st;
+	struct page **held = calloc(NPAGES + 8, sizeof(*held));
+	unsigned *orders = calloc(NPAGES + 8, sizeof(*orders));
+	unsigned long n = 0, rng = 12345;
+	(void)state;
+
+	assert_non_null(zones);
+	assert_non_null(held);
+	assert_non_null(orders);
+	dmamap_machine_get_config(m, &cfg);
+	zones[0].start = cfg.ram_base / PAGE_SIZE;
+	zones[0].end = zones[1].start = cfg.dma_zone_limit / PAGE_SIZE;
+	zones[1].end = (cfg.ram_base + cfg.ram_size) / PAGE_SIZE;
+	ref_seed(&zones[0]);
+	ref_seed(&zones[1]);
+
+	capture_start(&(struct capture){ 0 }, m);
+	for (;;) {
+		unsigned order = (rng = rng * 6364136223846793005UL + 1442695040888963407UL) >> 61 ? 0 : (unsigned)(rng >> 40) % 4;
+		bool dma = ((rng >> 20) & 7) == 0;
+		long want = dma ? -1 : ref_take(&zones[1], order);
+		struct page *p;
+
+		if (want < 0)
+			want = ref_take(&zones[0], order);
+		p = dmamap_alloc_pages(m, (dma ? GFP_DMA : GFP_KERNEL) | __GFP_NOWARN, order);
+		if (want < 0) {
+			assert_null(p);
+			if (order == 0 && !dma)
+				break;
+			continue;
+		}
+		assert_non_null(p);
+		assert_int_equal(page_to_pfn(p), want);
+		held[n] = p;
+		orders[n++] = order;
+	}
+	st = stats_of(m);
+	assert_int_equal(free_total(&st), 0);
+	while (n--)
+		dmamap_free_pages(held[n], orders[n]);
+	st = stats_of(m);
+	assert_free_equal(&st, &st0);
+	capture_stop(m);
+	free(orders);
+	free(held);
+	free(zones);
+	dmamap_machine_destroy(m);
+}
+
+static void expect_refused(struct dmamap_machine *m, struct page *page, unsigned order);
+
+/* A struct page reached by pointer arithmetic, far from anything handed out, is a valid page of its machine. */
+static void test_page_reached_by_arithmetic(void **state)
+{
+	struct dmamap_machine *m = *state;
+	struct page *p = dmamap_alloc_pages(m, GFP_KERNEL, 0), *q;
+	long delta;
+
+	assert_non_null(p);
+	delta = page_to_pfn(p) - BASE / PAGE_SIZE >= NPAGES / 2 ? -(long)(NPAGES / 2) + 3 : (long)(NPAGES / 2) - 3;
+	q = p + delta;
+	assert_int_equal(page_to_pfn(q), page_to_pfn(p) + delta);
+	assert_ptr_equal(page_address(q), (u8 *)page_address(p) + delta * (long)PAGE_SIZE);
+	assert_ptr_equal(virt_to_page(page_address(q)), q);
+	assert_true(PageFlag(q, PG_dma_zone));
+	assert_false(PageFlag(q, PG_head) || PageFlag(q, PG_tail));
+	expect_refused(m, q, 0); /* never allocated */
+	dmamap_free_pages(p, 0);
+}
+
 static void test_alloc_free_each_order(void **state)
 {
 	struct dmamap_machine *m = *state;
@@ -1212,6 +1337,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_initial_stats, setup16, teardown_m),
 		cmocka_unit_test_setup_teardown(test_alloc_free_each_order, setup16, teardown_m),
+		cmocka_unit_test(test_allocation_order_as_if_seeded_whole),
+		cmocka_unit_test_setup_teardown(test_page_reached_by_arithmetic, setup16, teardown_m),
 		cmocka_unit_test_setup_teardown(test_all_orders_at_once_disjoint, setup16, teardown_m),
 		cmocka_unit_test(test_natural_alignment_unaligned_base),
 		cmocka_unit_test_setup_teardown(test_conversions_round_trip, setup16, teardown_m),
