@@ -130,15 +130,32 @@ static bool is_error(const struct dma_map_ops *ops, struct device *dev, dma_addr
 /* ----------------------------------------------------------- streaming */
 
 static dma_addr_t map_page(struct device *dev, struct page *page, unsigned long offset, size_t size, int dir,
-			   struct dma_attrs *attrs, const char *what, const char *file, int line)
+			   struct dma_attrs *attrs, bool page_call, const char *what, const char *file, int line)
 {
 	const struct dma_map_ops *ops = OPS(dev, what, map_page);
+	struct dm_map *map = NULL;
+	struct dmamap_machine *m;
+	dma_addr_t addr;
+	bool failed;
 
 	if (!ops || !dir_ok(dev, dir, what, WHERE) || !size_ok(dev, size, what, WHERE) ||
 	    !page_range_ok(dev, page, offset, size, what, WHERE))
 		return DMA_MAPPING_ERROR;
+	m = dm_dev_machine(dev);
+	if (dmamap_debug_on(m)) {
+		map = dmamap_debug_map_prepare(dev, offset, size);
+		if (!map)
+			return DMA_MAPPING_ERROR;
+	}
 	enter(dev);
-	return ops->map_page(dev, page, offset, size, (enum dma_data_direction)dir, attrs);
+	addr = ops->map_page(dev, page, offset, size, (enum dma_data_direction)dir, attrs);
+	if (map) {
+		failed = is_error(ops, dev, addr);
+		dmamap_debug_map_done(map, dev, page_call, page, offset, size, dir, attrs, addr, failed, WHERE);
+	} else if (addr != DMA_MAPPING_ERROR) {
+		dmamap_debug_untracked(m, 1); /* not asking ops->mapping_error: the count is a guard, not a check */
+	}
+	return addr;
 }
 
 DMAMAP_API dma_addr_t dmamap_map_single_attrs(struct device *dev, void *ptr, size_t size, enum dma_data_direction dir,
@@ -152,20 +169,22 @@ DMAMAP_API dma_addr_t dmamap_map_single_attrs(struct device *dev, void *ptr, siz
 		return DMA_MAPPING_ERROR;
 	}
 	return map_page(dev, m ? dm_page(m, ((uintptr_t)ptr - (uintptr_t)m->cpu) >> PAGE_SHIFT) : NULL,
-			(unsigned long)((uintptr_t)ptr & ~PAGE_MASK), size, (int)dir, attrs, "dma_map_single", WHERE);
+			(unsigned long)((uintptr_t)ptr & ~PAGE_MASK), size, (int)dir, attrs, false, "dma_map_single", WHERE);
 }
 
 DMAMAP_API dma_addr_t dmamap_map_page_attrs(struct device *dev, struct page *page, unsigned long offset, size_t size,
 					    enum dma_data_direction dir, struct dma_attrs *attrs, const char *file,
 					    int line)
 {
-	return map_page(dev, page, offset, size, (int)dir, attrs, "dma_map_page", WHERE);
+	return map_page(dev, page, offset, size, (int)dir, attrs, true, "dma_map_page", WHERE);
 }
 
 static void unmap(struct device *dev, dma_addr_t addr, size_t size, int dir, struct dma_attrs *attrs,
 		  const char *what, const char *file, int line)
 {
 	const struct dma_map_ops *ops = OPS(dev, what, unmap_page);
+	struct dm_map *map = NULL;
+	struct dmamap_machine *m;
 
 	if (!ops || !dir_ok(dev, dir, what, WHERE) || !size_ok(dev, size, what, WHERE))
 		return;
@@ -174,8 +193,14 @@ static void unmap(struct device *dev, dma_addr_t addr, size_t size, int dir, str
 		       (unsigned long long)addr);
 		return;
 	}
+	m = dm_dev_machine(dev);
+	if (dmamap_debug_on(m))
+		map = dmamap_debug_unmap(dev, addr);
+	else
+		dmamap_debug_untracked(m, -1);
 	enter(dev);
 	ops->unmap_page(dev, addr, size, (enum dma_data_direction)dir, attrs);
+	dmamap_debug_put(map, dev);
 }
 
 DMAMAP_API void dmamap_unmap_single_attrs(struct device *dev, dma_addr_t addr, size_t size,
@@ -249,22 +274,44 @@ DMAMAP_API int dmamap_map_sg_attrs(struct device *dev, struct scatterlist *sg, i
 				   enum dma_data_direction dir, struct dma_attrs *attrs, const char *file, int line)
 {
 	const struct dma_map_ops *ops = OPS(dev, "dma_map_sg", map_sg);
+	struct dm_map *map = NULL;
+	struct dmamap_machine *m;
+	int mapped;
 
 	if (!ops || !dir_ok(dev, (int)dir, "dma_map_sg", WHERE) || !sg_ok(dev, sg, nents, "dma_map_sg", WHERE))
 		return 0;
+	m = dm_dev_machine(dev);
+	if (dmamap_debug_on(m)) {
+		map = dmamap_debug_map_sg_prepare(dev, sg, nents);
+		if (!map)
+			return 0;
+	}
 	enter(dev);
-	return ops->map_sg(dev, sg, nents, dir, attrs);
+	mapped = ops->map_sg(dev, sg, nents, dir, attrs);
+	if (map)
+		dmamap_debug_map_sg_done(map, dev, sg, nents, mapped, (int)dir, attrs, WHERE);
+	else if (mapped > 0)
+		dmamap_debug_untracked(m, 1);
+	return mapped;
 }
 
 DMAMAP_API void dmamap_unmap_sg_attrs(struct device *dev, struct scatterlist *sg, int nents,
 				      enum dma_data_direction dir, struct dma_attrs *attrs, const char *file, int line)
 {
 	const struct dma_map_ops *ops = OPS(dev, "dma_unmap_sg", unmap_sg);
+	struct dm_map *map = NULL;
+	struct dmamap_machine *m;
 
 	if (!ops || !dir_ok(dev, (int)dir, "dma_unmap_sg", WHERE) || !sg_ok(dev, sg, nents, "dma_unmap_sg", WHERE))
 		return;
+	m = dm_dev_machine(dev);
+	if (dmamap_debug_on(m))
+		map = dmamap_debug_unmap_sg(dev, sg);
+	else
+		dmamap_debug_untracked(m, -1);
 	enter(dev);
 	ops->unmap_sg(dev, sg, nents, dir, attrs);
+	dmamap_debug_put(map, dev);
 }
 
 static void sync_sg(struct device *dev, struct scatterlist *sg, int nents, int dir, bool for_cpu, const char *file,

@@ -213,6 +213,15 @@ struct dmamap_machine {
 	/* layers above keep their machine-wide state here (enum dmamap_layer_slot) */
 	void *layer[DMAMAP_LAYER_NR];
 
+	/*
+	 * The DMA-API checker (dma-debug.c): its tracker, made at the first
+	 * device init; the run-time switch (zero, the default, means on); and
+	 * the streaming mappings made while it was off and still live.
+	 */
+	struct dmamap_debug *_Atomic debug;
+	atomic_bool checker_off;
+	atomic_long checker_untracked;
+
 	struct dmamap_machine *reg_next;             /* registry */
 };
 
@@ -504,5 +513,38 @@ void dmamap_dmabounce_release(struct device *dev);
 int dmamap_iommu_translate(struct iommu_domain *domain, struct device *dev, unsigned long iova, bool write,
 			   phys_addr_t *phys, size_t *len);
 struct dmamap_machine *dmamap_iommu_machine(const struct iommu_domain *domain);
+
+/* -------------------------------------------------------------- debug */
+
+/*
+ * The DMA-API checker (dma-debug.c). The core brackets each DMA operation
+ * with these calls while the checker is on; a record (struct dm_map) is
+ * prepared before a map (NULL: no memory, the map fails) and completed after.
+ */
+struct dm_map;
+
+static inline bool dmamap_debug_on(struct dmamap_machine *m)
+{
+	return !atomic_load_explicit(&m->checker_off, memory_order_relaxed);
+}
+
+int dmamap_debug_machine_init(struct dmamap_machine *m);
+void dmamap_debug_machine_fini(struct dmamap_machine *m);
+/* Forget what @dev still has tracked (device release). */
+void dmamap_debug_device_release(struct device *dev);
+/* A streaming mapping made (+1) or released (-1) while the checker is off. */
+void dmamap_debug_untracked(struct dmamap_machine *m, long delta);
+
+struct dm_map *dmamap_debug_map_prepare(struct device *dev, unsigned long offset, size_t size);
+void dmamap_debug_map_done(struct dm_map *map, struct device *dev, bool page_call, struct page *page,
+			   unsigned long offset, size_t size, int dir, struct dma_attrs *attrs, dma_addr_t addr,
+			   bool failed, const char *file, int line);
+struct dm_map *dmamap_debug_unmap(struct device *dev, dma_addr_t addr);
+struct dm_map *dmamap_debug_map_sg_prepare(struct device *dev, struct scatterlist *sg, int nents);
+void dmamap_debug_map_sg_done(struct dm_map *map, struct device *dev, struct scatterlist *sg, int nents, int mapped,
+			      int dir, struct dma_attrs *attrs, const char *file, int line);
+struct dm_map *dmamap_debug_unmap_sg(struct device *dev, struct scatterlist *sg);
+/* Free a record taken out by an unmap, once the operation is done; NULL is ignored. */
+void dmamap_debug_put(struct dm_map *map, struct device *dev);
 
 #endif /* DMAMAP_INTERNAL_H */

@@ -13,6 +13,7 @@ static void platform_release(struct device *dev);
 static void platform_machine_teardown(struct dmamap_machine *m)
 {
 	dmamap_coherent_machine_fini(m);
+	dmamap_debug_machine_fini(m);
 }
 
 DMAMAP_API int dmamap_device_init(struct device *dev, struct dmamap_machine *m, const char *name)
@@ -30,7 +31,7 @@ DMAMAP_API int dmamap_device_init(struct device *dev, struct dmamap_machine *m, 
 		m = dmamap_machine_current();
 	if (!m)
 		return -ENOMEM;
-	if (dmamap_coherent_machine_init(m))
+	if (dmamap_coherent_machine_init(m) || dmamap_debug_machine_init(m))
 		return -ENOMEM;
 
 	memset(dev, 0, sizeof(*dev));
@@ -68,6 +69,7 @@ static void platform_release(struct device *dev)
 	if (dev->archdata.dmabounce)
 		dmamap_dmabounce_release(dev);
 	dma_release_declared_memory(dev);
+	dmamap_debug_device_release(dev);
 
 	pthread_mutex_lock(&m->obj_lock);
 	if (dev->dmamap.prev)

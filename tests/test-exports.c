@@ -176,6 +176,10 @@
 #pragma weak arm_iommu_release_mapping
 #pragma weak arm_iommu_attach_device
 #pragma weak arm_iommu_detach_device
+/* <dmamap/debug.h> */
+#pragma weak dmamap_checker_enable
+#pragma weak dmamap_checker_enabled
+#pragma weak dmamap_checker_stats
 #pragma weak dmamap_default_cache_ops
 #pragma weak arm_dma_ops
 
@@ -349,6 +353,10 @@ static const struct export functions[] = {
 	F(arm_iommu_release_mapping),
 	F(arm_iommu_attach_device),
 	F(arm_iommu_detach_device),
+	/* <dmamap/debug.h> */
+	F(dmamap_checker_enable),
+	F(dmamap_checker_enabled),
+	F(dmamap_checker_stats),
 };
 
 /* Data the headers declare DMAMAP_API extern. */

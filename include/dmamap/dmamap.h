@@ -22,5 +22,6 @@
 #include <dmamap/dmabounce.h>
 #include <dmamap/iommu.h>
 #include <dmamap/dma-iommu.h>
+#include <dmamap/debug.h>
 
 #endif /* DMAMAP_DMAMAP_H */

@@ -110,6 +110,7 @@ enum dmamap_fault_site {
 	DMAMAP_FAULT_IOVA,           /* IOVA allocation in an IOMMU mapping */
 	DMAMAP_FAULT_POOL,           /* dma_pool and safe-buffer pools */
 	DMAMAP_FAULT_IOMMU_PGTABLE,  /* IOMMU page-table pages */
+	DMAMAP_FAULT_CHECKER,        /* the DMA-API checker's bookkeeping: a call it cannot track fails */
 	DMAMAP_FAULT_SITE_NR
 };
 
