@@ -3,8 +3,8 @@
  * What the modules of libdmamap share. Never installed.
  *
  * Modules, from the ground up (each may use only those before it):
- * log, machine, page_alloc, cache, pgtable/vma, iova, device, iommu, debug,
- * dma core, arm ops, dmabounce, iommu mapper, platform.
+ * log, machine, page_alloc, cache, kmalloc (slab.c), pgtable/vma, iova,
+ * device, iommu, debug, dma core, arm ops, dmabounce, iommu mapper, platform.
  */
 #ifndef DMAMAP_INTERNAL_H
 #define DMAMAP_INTERNAL_H
@@ -204,7 +204,9 @@ struct dmamap_machine {
 	struct dmamap_cache cache;
 	struct dmamap_consistent cons;
 
-	pthread_mutex_t obj_lock;                    /* vma list, device list */
+	struct dmamap_kmalloc *_Atomic kmalloc;      /* kmalloc state, made on first use (slab.c) */
+
+	pthread_mutex_t obj_lock;                    /* vma list, device list, creation of the kmalloc state */
 	struct vm_area_struct *vmas;
 	struct device *devices;
 	void (*release_device)(struct device *dev);  /* set by the platform */
@@ -326,6 +328,15 @@ static inline struct dmamap_machine *dm_page_machine(const struct page *page)
 		return page->dmamap_machine;
 	return dmamap_page_machine_slow(page);
 }
+/* The gfp bits the page allocator and kmalloc understand. */
+#define DM_GFP_KNOWN (__GFP_DMA | __GFP_HIGHMEM | __GFP_WAIT | __GFP_HIGH | __GFP_IO | __GFP_FS | __GFP_COLD | \
+		      __GFP_NOWARN | __GFP_ZERO)
+
+/*
+ * Mark an allocated block as kmalloc's (PG_slab on each page) or clear the
+ * mark. The page allocator refuses to free a marked block: only kfree() may.
+ */
+void dmamap_page_set_slab(struct page *page, unsigned order, bool on);
 
 static inline unsigned long dm_page_index(const struct page *page)
 {
@@ -344,6 +355,11 @@ void dmamap_cache_fini(struct dmamap_machine *m);
 void dmamap_mem_dev_read(struct dmamap_machine *m, phys_addr_t phys, void *dst, size_t len, bool snoop);
 void dmamap_mem_dev_write(struct dmamap_machine *m, phys_addr_t phys, const void *src, size_t len, bool snoop);
 void dmamap_mem_dev_fill(struct dmamap_machine *m, phys_addr_t phys, int c, size_t len, bool snoop);
+
+/* ---------------------------------------------------------- kmalloc API */
+
+/* Report every object still allocated, free the slabs: at machine destroy. */
+void dmamap_kmalloc_fini(struct dmamap_machine *m);
 
 /* --------------------------------------------------------- pgtable API */
 

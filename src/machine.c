@@ -27,6 +27,7 @@ DMAMAP_API void dmamap_machine_config_init(struct dmamap_machine_config *cfg)
 	cfg->speculative_prefetch = DMAMAP_DEFAULT_SPECULATIVE_PREFETCH;
 	cfg->consistent_size = 16u << 20;
 	cfg->seed = 1;
+	cfg->kmalloc_packed = false;
 }
 
 static bool config_valid(const struct dmamap_machine_config *c)
@@ -207,6 +208,7 @@ DMAMAP_API void dmamap_machine_destroy(struct dmamap_machine *m)
 	}
 	if (m->destroy_hook)
 		m->destroy_hook(m);
+	dmamap_kmalloc_fini(m);
 	dmamap_vmas_fini(m);
 	dmamap_consistent_fini(m);
 	dmamap_page_alloc_fini(m);

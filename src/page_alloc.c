@@ -331,8 +331,6 @@ static long zone_take(struct dmamap_machine *m, struct dmamap_zone_state *z, uns
 	return (long)idx;
 }
 
-#define GFP_KNOWN (__GFP_DMA | __GFP_HIGHMEM | __GFP_WAIT | __GFP_HIGH | __GFP_IO | __GFP_FS | __GFP_COLD | \
-		   __GFP_NOWARN | __GFP_ZERO)
 
 DMAMAP_API struct page *dmamap_alloc_pages(struct dmamap_machine *m, gfp_t gfp, unsigned order)
 {
@@ -343,7 +341,7 @@ DMAMAP_API struct page *dmamap_alloc_pages(struct dmamap_machine *m, gfp_t gfp, 
 		dmamap_report(NULL, DMAMAP_REPORT_BAD_INPUT, NULL, NULL, 0, "alloc_pages: NULL machine");
 		return NULL;
 	}
-	if (order >= MAX_ORDER || (gfp & ~GFP_KNOWN)) {
+	if (order >= MAX_ORDER || (gfp & ~DM_GFP_KNOWN)) {
 		dmamap_report(m, DMAMAP_REPORT_BAD_INPUT, NULL, NULL, 0, "alloc_pages: bad order %u or gfp %#x", order,
 			      gfp);
 		return NULL;
@@ -438,6 +436,8 @@ static const char *free_refusal(const struct page *page, unsigned order)
 		return "page is not allocated (double free?)";
 	if (page->flags & PF(PG_tail))
 		return "page is not the first page of its block";
+	if (page->flags & PF(PG_slab))
+		return "the block belongs to kmalloc (free it with kfree)";
 	if (page->dmamap_order != order)
 		return "order differs from the allocation's";
 	if (page->_refcount <= 0)
@@ -525,6 +525,20 @@ DMAMAP_API void split_page(struct page *page, unsigned order)
 		page[i]._refcount = 1;
 	}
 	pa->allocations += (1UL << order) - 1;
+	pthread_spin_unlock(&pa->lock);
+}
+
+void dmamap_page_set_slab(struct page *page, unsigned order, bool on)
+{
+	struct dmamap_page_alloc *pa = pa_of(page->dmamap_machine);
+
+	pthread_spin_lock(&pa->lock);
+	for (unsigned long i = 0; i < (1UL << order); i++) {
+		if (on)
+			page[i].flags |= PF(PG_slab);
+		else
+			page[i].flags &= ~PF(PG_slab);
+	}
 	pthread_spin_unlock(&pa->lock);
 }
 

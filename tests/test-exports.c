@@ -80,6 +80,15 @@
 #pragma weak dmamap_cache_set_prefetch_rate
 #pragma weak dmamap_cache_get_stats
 #pragma weak dmamap_cache_reset_stats
+/* <dmamap/slab.h> */
+#pragma weak dmamap_kmalloc
+#pragma weak dmamap_kmalloc_array
+#pragma weak dmamap_krealloc
+#pragma weak dmamap_kfree
+#pragma weak dmamap_kfree_sensitive
+#pragma weak dmamap_kmemdup
+#pragma weak ksize
+#pragma weak dmamap_kmalloc_stats
 /* <dmamap/mm.h> */
 #pragma weak dmamap_vma_create
 #pragma weak dmamap_vma_destroy
@@ -257,6 +266,15 @@ static const struct export functions[] = {
 	F(dmamap_cache_set_prefetch_rate),
 	F(dmamap_cache_get_stats),
 	F(dmamap_cache_reset_stats),
+	/* <dmamap/slab.h> */
+	F(dmamap_kmalloc),
+	F(dmamap_kmalloc_array),
+	F(dmamap_krealloc),
+	F(dmamap_kfree),
+	F(dmamap_kfree_sensitive),
+	F(dmamap_kmemdup),
+	F(ksize),
+	F(dmamap_kmalloc_stats),
 	/* <dmamap/mm.h> */
 	F(dmamap_vma_create),
 	F(dmamap_vma_destroy),
@@ -380,6 +398,14 @@ static const struct export inlines[] = {
 	F(PageFlag),
 	F(dev_set_drvdata),
 	F(dev_get_drvdata),
+	F(kmalloc),
+	F(kzalloc),
+	F(kmalloc_array),
+	F(kcalloc),
+	F(krealloc),
+	F(kfree),
+	F(kfree_sensitive),
+	F(kmemdup),
 };
 
 static void *library(void)

@@ -25,6 +25,7 @@ static void assert_config_equal(const struct dmamap_machine_config *a, const str
 	assert_int_equal(a->speculative_prefetch, b->speculative_prefetch);
 	assert_int_equal(a->consistent_size, b->consistent_size);
 	assert_int_equal(a->seed, b->seed);
+	assert_int_equal(a->kmalloc_packed, b->kmalloc_packed);
 }
 
 static void small_config(struct dmamap_machine_config *cfg)
@@ -116,6 +117,7 @@ static void test_create_with_config_copies_it(void **state)
 	cfg.speculative_prefetch = true;
 	cfg.coherent = true;
 	cfg.seed = 99;
+	cfg.kmalloc_packed = true;
 	m = dmamap_machine_create(&cfg);
 	assert_non_null(m);
 	/* the caller's struct may change afterwards */

@@ -12,6 +12,7 @@
 #include <dmamap/machine.h>
 #include <dmamap/page.h>
 #include <dmamap/cache.h>
+#include <dmamap/slab.h>
 #include <dmamap/mm.h>
 #include <dmamap/device.h>
 #include <dmamap/iova.h>

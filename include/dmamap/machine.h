@@ -25,6 +25,9 @@ struct dmamap_machine_config {
 	bool speculative_prefetch;    /* the CPU may pull lines into cache at any time */
 	size_t consistent_size;       /* coherent remap region; default 16 MiB; page multiple */
 	uint64_t seed;                /* all simulated randomness derives from it */
+	bool kmalloc_packed;          /* kmalloc packs small objects 8-byte aligned, sharing cache
+	                               * lines; default false: each object starts and ends on a
+	                               * cache line (ARCH_DMA_MINALIGN), see <dmamap/slab.h> */
 };
 
 /**
@@ -33,7 +36,7 @@ struct dmamap_machine_config {
  *
  * Defaults: 256 MiB of RAM at 0x40000000, no DMA zone limit, 32-byte lines,
  * non-coherent, no outer cache, no speculative prefetch, 16 MiB consistent
- * region, seed 1.
+ * region, seed 1, kmalloc objects cache-line aligned (not packed).
  */
 DMAMAP_API void dmamap_machine_config_init(struct dmamap_machine_config *cfg);
 
@@ -111,6 +114,7 @@ enum dmamap_fault_site {
 	DMAMAP_FAULT_POOL,           /* dma_pool and safe-buffer pools */
 	DMAMAP_FAULT_IOMMU_PGTABLE,  /* IOMMU page-table pages */
 	DMAMAP_FAULT_CHECKER,        /* the DMA-API checker's bookkeeping: a call it cannot track fails */
+	DMAMAP_FAULT_KMALLOC,        /* each kmalloc-family allocation (<dmamap/slab.h>) */
 	DMAMAP_FAULT_SITE_NR
 };
 

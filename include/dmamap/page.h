@@ -29,6 +29,7 @@ enum pageflags {
 	PG_dma_zone,     /* lies in the DMA zone */
 	PG_dcache_clean, /* the kernel's hint: no dirty lines in the inner cache */
 	PG_private,      /* page->private is in use by its owner */
+	PG_slab,         /* held by kmalloc: freed only through kfree() */
 	__NR_PAGEFLAGS
 };
 
