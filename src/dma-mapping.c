@@ -163,7 +163,7 @@ DMAMAP_API dma_addr_t dmamap_map_single_attrs(struct device *dev, void *ptr, siz
 {
 	struct dmamap_machine *m = dm_dev_live(dev) ? dm_dev_machine(dev) : NULL;
 
-	if (m && (!dm_virt_in_linear(m, ptr) || (size && !dm_virt_in_linear(m, (u8 *)ptr + size - 1)))) {
+	if (m && (!dm_virt_in_linear(m, ptr) || size > m->cfg.ram_size - ((uintptr_t)ptr - (uintptr_t)m->cpu))) {
 		refuse(dev, DMAMAP_REPORT_BAD_ADDRESS, WHERE,
 		       "dma_map_single: %p+%#zx is not in the device's machine's linear map (RAM)", ptr, size);
 		return DMA_MAPPING_ERROR;
