@@ -41,6 +41,8 @@ void dmamap_arm_clear_buffer(struct dmamap_machine *m, phys_addr_t phys, size_t 
 	const struct dmamap_cache_ops *ops = hooks(m);
 	u8 *va = dm_phys_to_virt(m, phys);
 
+	if (dmamap_cache_clear_flush(m, phys, size))
+		return;
 	dm_cpu_store(m, va, NULL, 0, size);
 	ops->dmac_flush_range(m, va, va + size);
 	ops->outer_flush_range(m, phys, phys + size);

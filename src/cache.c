@@ -23,6 +23,29 @@
  *
  * Invariants, under cache.lock: for a nonres, clean line, cpu == shadow ==
  * (outer_res ? outer : ram) on that line. shadow == cpu on every clean line.
+ * (RAM written through an uncached alias, unseen, is the one exception:
+ * the next invalidate of the line brings the cpu plane back in step, as a
+ * refill would.)
+ *
+ * Representation. Line state is bitmaps, one bit per line, and every
+ * operation works a word of 64 lines at a time: the lines a range operation
+ * must act on (dirty, resident, outer-held, outer-dirty) are found with a
+ * few logical operations on words, clean lines cost their bits and nothing
+ * else. Only the dirty test needs the bytes: a run of lines whose cpu and
+ * shadow bytes compare equal in one memcmp is clean as a whole; a run that
+ * does not is compared line by line. Lines that need their bytes moved are
+ * moved as contiguous runs, one memcpy per run and plane, and a copy that
+ * would not change the destination (cpu and the level below already equal)
+ * is skipped, so that invalidating clean lines writes nothing. The result is
+ * byte for byte and counter for counter that of doing every line in turn,
+ * which the model still does, as a reference, when by_line is set
+ * (dmamap_cache_set_line_by_line()).
+ *
+ * A clear (__dma_clear_buffer: zero through the CPU, flush both levels)
+ * zeroes whole pages of every plane at once, by giving their host pages
+ * back, and then runs the ordinary flushes over lines it knows are zero on
+ * every plane (zero_first..zero_end): they update bits and counters and
+ * move no bytes, as copying zeroes onto zeroes would change nothing.
  *
  * Speculation: invalidated ranges are remembered in a ring; at each
  * speculation point their nonres lines may become resident again (and, with
@@ -33,11 +56,16 @@
  * hardware's behalf are done under it too. Driver stores to the cpu plane
  * need no lock: they are observed by comparison.
  */
+#include <fcntl.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 
 #include "internal.h"
 
 #define BITS_PER_LONG (8 * sizeof(long))
+#define ALL_LINES (~0UL)
+/* Clears of at least this many bytes give their host pages back instead of storing zeroes. */
+#define CLEAR_BY_RELEASE (64u << 10)
 
 static inline bool tbit(const unsigned long *map, unsigned long i)
 {
@@ -108,7 +136,10 @@ int dmamap_cache_init(struct dmamap_machine *m)
 	c->outer_res = dmamap_lazy_zalloc(words * sizeof(long));
 	c->outer_dirty = dmamap_lazy_zalloc(words * sizeof(long));
 	if (!c->inner_nonres || !c->outer_res || !c->outer_dirty) {
-		dmamap_cache_fini(m);
+		dmamap_lazy_free(c->inner_nonres, words * sizeof(long));
+		dmamap_lazy_free(c->outer_res, words * sizeof(long));
+		dmamap_lazy_free(c->outer_dirty, words * sizeof(long));
+		c->inner_nonres = c->outer_res = c->outer_dirty = NULL;
 		return -ENOMEM;
 	}
 	pthread_mutex_init(&c->lock, NULL);
@@ -123,16 +154,16 @@ void dmamap_cache_fini(struct dmamap_machine *m)
 	struct dmamap_cache *c = &m->cache;
 	size_t bytes = (c->nr_lines / BITS_PER_LONG + 1) * sizeof(long);
 
-	if (c->inner_nonres)
-		pthread_mutex_destroy(&c->lock);
-
+	if (!c->inner_nonres)
+		return;
+	pthread_mutex_destroy(&c->lock);
 	dmamap_lazy_free(c->inner_nonres, bytes);
 	dmamap_lazy_free(c->outer_res, bytes);
 	dmamap_lazy_free(c->outer_dirty, bytes);
 	c->inner_nonres = c->outer_res = c->outer_dirty = NULL;
 }
 
-/* ------------------------------------------------------- line operations */
+/* ------------------------------------------- one line at a time (reference) */
 
 static void inner_clean_line(struct dmamap_machine *m, unsigned long l)
 {
@@ -201,6 +232,272 @@ static void outer_inv_line(struct dmamap_machine *m, unsigned long l)
 	}
 }
 
+/* Pull line @l into the inner cache (and the outer one on the way). */
+static void prefetch_line(struct dmamap_machine *m, unsigned long l)
+{
+	struct dmamap_cache *c = &m->cache;
+
+	if (!tbit(c->inner_nonres, l))
+		return;
+	cbit(c->inner_nonres, l);
+	if (m->outer && !tbit(c->outer_res, l)) {
+		size_t off = line_off(m, l);
+
+		memcpy(m->outer + off, m->ram + off, line_size(m));
+		sbit(c->outer_res, l);
+	}
+	c->stats.lines_prefetched++;
+}
+
+/*
+ * After a non-snooping device wrote RAM bytes [off, off + len) (within line
+ * @l): a line neither cache level holds mirrors them.
+ */
+static void mirror_line(struct dmamap_machine *m, unsigned long l, size_t off, size_t len)
+{
+	size_t lo, hi;
+
+	if (!tbit(m->cache.inner_nonres, l) || outer_holds(m, l))
+		return;
+	if (line_dirty(m, l)) {
+		/* the CPU stored to it: it was pulled in before the device wrote */
+		cbit(m->cache.inner_nonres, l);
+		return;
+	}
+	lo = DM_MAX(off, line_off(m, l));
+	hi = DM_MIN(off + len, line_off(m, l) + line_size(m));
+	memcpy(m->cpu + lo, m->ram + lo, hi - lo);
+	memcpy(m->shadow + lo, m->ram + lo, hi - lo);
+}
+
+/* ---------------------------------------------------- a word of lines at a time */
+
+/*
+ * Range operations take the lines of a range a word of bits at a time: @w
+ * is the word's index, @mask the bits of the word that the range covers
+ * (bit i stands for line w * BITS_PER_LONG + i).
+ */
+static inline unsigned long span_mask(unsigned long w, unsigned long first, unsigned long last)
+{
+	unsigned long lo = w * BITS_PER_LONG, hi = lo + BITS_PER_LONG - 1, mask = ALL_LINES;
+
+	if (first > lo)
+		mask &= ALL_LINES << (first - lo);
+	if (last < hi)
+		mask &= ALL_LINES >> (hi - last);
+	return mask;
+}
+
+#define for_each_word(w, mask, first, last)                                                                        \
+	for (unsigned long w = (first) / BITS_PER_LONG, mask; w <= (last) / BITS_PER_LONG &&                        \
+							      ((mask = span_mask(w, first, last)), true); w++)
+
+/* Take (clear) the cpu_stored bits of @mask in word @w; return those that were set. */
+static inline unsigned long stored_take(struct dmamap_machine *m, unsigned long w, unsigned long mask)
+{
+	unsigned long *p = &m->cpu_stored[w];
+
+	if (!(__atomic_load_n(p, __ATOMIC_RELAXED) & mask))
+		return 0;
+	return __atomic_fetch_and(p, ~mask, __ATOMIC_RELAXED) & mask;
+}
+
+static inline unsigned long stored_peek(struct dmamap_machine *m, unsigned long w, unsigned long mask)
+{
+	return __atomic_load_n(&m->cpu_stored[w], __ATOMIC_RELAXED) & mask;
+}
+
+/* Take the lowest run of set bits out of *@mask: its first bit and its length. False when none is left. */
+static inline bool next_run(unsigned long *mask, unsigned *start, unsigned *len)
+{
+	unsigned long x = *mask, rest;
+
+	if (!x)
+		return false;
+	*start = (unsigned)__builtin_ctzl(x);
+	rest = ~(x >> *start);
+	*len = rest ? (unsigned)__builtin_ctzl(rest) : (unsigned)(BITS_PER_LONG - *start);
+	*mask = *start + *len >= BITS_PER_LONG ? 0 : x & ~(((1UL << *len) - 1) << *start);
+	return true;
+}
+
+/* Each run of set bits of @mask (consumed) in word @w: its first line @l and its length @n. */
+#define for_each_run(mask, w, l, n)                                                                                \
+	for (unsigned _s, n; next_run(&(mask), &_s, &n);)                                                           \
+		for (unsigned long l = (w) * BITS_PER_LONG + _s, _once = 1; _once; _once = 0)
+
+/* Whether lines [l, l + n) are known to be zero on every plane (a clear in progress). */
+static inline bool zeroed(const struct dmamap_machine *m, unsigned long l, unsigned long n)
+{
+	return l >= m->cache.zero_first && l + n <= m->cache.zero_end;
+}
+
+static inline u64 load64(const u8 *p)
+{
+	u64 v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static inline bool words_differ(const u8 *a, const u8 *b, size_t words)
+{
+	u64 acc = 0;
+
+	for (size_t i = 0; i < words; i++)
+		acc |= load64(a + 8 * i) ^ load64(b + 8 * i);
+	return acc != 0;
+}
+
+/* Whether a line of @ls bytes differs between @a and @b (the common sizes inlined). */
+static inline bool line_differs(const u8 *a, const u8 *b, size_t ls)
+{
+	if (ls == 32)
+		return words_differ(a, b, 4);
+	if (ls == 64)
+		return words_differ(a, b, 8);
+	return words_differ(a, b, ls / 8);
+}
+
+/* The lines of @mask (word @w) whose bytes differ between planes @a and @b, as bits of the word. */
+static unsigned long lines_differ(struct dmamap_machine *m, const u8 *a, const u8 *b, unsigned long w,
+				  unsigned long mask)
+{
+	size_t ls = line_size(m);
+	unsigned long diff = 0;
+
+	for_each_run(mask, w, l, n) {
+		size_t off = line_off(m, l);
+
+		if (zeroed(m, l, n) || memcmp(a + off, b + off, (size_t)n << m->line_shift) == 0)
+			continue;
+		for (unsigned i = 0; i < n; i++, off += ls)
+			if (line_differs(a + off, b + off, ls))
+				diff |= 1UL << (l - w * BITS_PER_LONG + i);
+	}
+	return diff;
+}
+
+/* Copy the lines of @mask (word @w) from plane @src to plane @dst, a run at a time. */
+static void copy_lines(struct dmamap_machine *m, u8 *dst, const u8 *src, unsigned long w, unsigned long mask)
+{
+	for_each_run(mask, w, l, n) {
+		if (!zeroed(m, l, n))
+			memcpy(dst + line_off(m, l), src + line_off(m, l), (size_t)n << m->line_shift);
+	}
+}
+
+/*
+ * Make plane @dst equal @src on the lines of @mask (word @w), writing only
+ * runs that differ. (Under memcheck every run is copied: a copy carries the
+ * definedness of the bytes, which skipping it would not.)
+ */
+static void sync_lines(struct dmamap_machine *m, u8 *dst, const u8 *src, unsigned long w, unsigned long mask)
+{
+	for_each_run(mask, w, l, n) {
+		size_t off = line_off(m, l), len = (size_t)n << m->line_shift;
+
+		if (!zeroed(m, l, n) && (dmamap_running_on_valgrind() || memcmp(dst + off, src + off, len) != 0))
+			memcpy(dst + off, src + off, len);
+	}
+}
+
+/* The dirty lines of @mask (word @w), leaving their cpu_stored bits as they are. */
+static unsigned long dirty_lines(struct dmamap_machine *m, unsigned long w, unsigned long mask)
+{
+	unsigned long stored = stored_peek(m, w, mask);
+
+	return stored | lines_differ(m, m->cpu, m->shadow, w, mask & ~stored);
+}
+
+static unsigned long count_lines(unsigned long mask)
+{
+	return (unsigned long)__builtin_popcountl(mask);
+}
+
+static void inner_clean_word(struct dmamap_machine *m, unsigned long w, unsigned long mask)
+{
+	struct dmamap_cache *c = &m->cache;
+	unsigned long stored = stored_take(m, w, mask);
+	unsigned long dirty = stored | lines_differ(m, m->cpu, m->shadow, w, mask & ~stored);
+
+	if (!dirty)
+		return;
+	c->inner_nonres[w] &= ~dirty; /* a dirty line is resident, whatever we thought */
+	copy_lines(m, m->outer ? m->outer : m->ram, m->cpu, w, dirty);
+	copy_lines(m, m->shadow, m->cpu, w, dirty);
+	if (m->outer) {
+		c->outer_res[w] |= dirty;
+		c->outer_dirty[w] |= dirty;
+	}
+	c->stats.level[DMAMAP_CACHE_INNER].lines_written_back += count_lines(dirty);
+}
+
+static void inner_inv_word(struct dmamap_machine *m, unsigned long w, unsigned long mask)
+{
+	struct dmamap_cache *c = &m->cache;
+	unsigned long stored = stored_take(m, w, mask), held = m->outer ? c->outer_res[w] & mask : 0;
+	unsigned long dirty = stored | lines_differ(m, m->cpu, m->shadow, w, mask & ~stored);
+
+	c->stats.level[DMAMAP_CACHE_INNER].dirty_lines_discarded += count_lines(dirty);
+	/* refill from below: the outer copy where the outer cache holds the line, else RAM */
+	if (held) {
+		sync_lines(m, m->cpu, m->outer, w, held);
+		sync_lines(m, m->shadow, m->outer, w, held);
+	}
+	if (mask & ~held) {
+		sync_lines(m, m->cpu, m->ram, w, mask & ~held);
+		sync_lines(m, m->shadow, m->ram, w, mask & ~held);
+	}
+	c->inner_nonres[w] |= mask;
+}
+
+static void outer_clean_word(struct dmamap_machine *m, unsigned long w, unsigned long mask)
+{
+	struct dmamap_cache *c = &m->cache;
+	unsigned long dirty = c->outer_res[w] & c->outer_dirty[w] & mask;
+
+	if (!dirty)
+		return;
+	copy_lines(m, m->ram, m->outer, w, dirty);
+	c->outer_dirty[w] &= ~dirty;
+	c->stats.level[DMAMAP_CACHE_OUTER].lines_written_back += count_lines(dirty);
+}
+
+static void outer_inv_word(struct dmamap_machine *m, unsigned long w, unsigned long mask)
+{
+	struct dmamap_cache *c = &m->cache;
+	unsigned long nonres = c->inner_nonres[w] & mask, dirty;
+
+	c->stats.level[DMAMAP_CACHE_OUTER].dirty_lines_discarded += count_lines(c->outer_res[w] & c->outer_dirty[w] & mask);
+	c->outer_res[w] &= ~mask;
+	c->outer_dirty[w] &= ~mask;
+	if (!nonres)
+		return;
+	/* A non-resident inner line now mirrors RAM; one the CPU stored to is resident. */
+	dirty = dirty_lines(m, w, nonres);
+	c->inner_nonres[w] &= ~dirty;
+	sync_lines(m, m->cpu, m->ram, w, nonres & ~dirty);
+	sync_lines(m, m->shadow, m->ram, w, nonres & ~dirty);
+}
+
+static void prefetch_word(struct dmamap_machine *m, unsigned long w, unsigned long mask)
+{
+	struct dmamap_cache *c = &m->cache;
+	unsigned long pull = c->inner_nonres[w] & mask;
+
+	if (!pull)
+		return;
+	c->inner_nonres[w] &= ~pull;
+	if (m->outer) {
+		unsigned long fill = pull & ~c->outer_res[w];
+
+		copy_lines(m, m->outer, m->ram, w, fill);
+		c->outer_res[w] |= fill;
+	}
+	c->stats.lines_prefetched += count_lines(pull);
+}
+
 /* ------------------------------------------------------------ range walks */
 
 enum op { OP_CLEAN, OP_INV, OP_FLUSH };
@@ -238,6 +535,25 @@ static void spec_track(struct dmamap_machine *m, unsigned long first, unsigned l
 	c->ring_len++;
 }
 
+/* Lines [first, last] of level @lvl, one at a time: the reference the word walks must match. */
+static void level_op_by_line(struct dmamap_machine *m, enum dmamap_cache_level lvl, enum op op, unsigned long first,
+			     unsigned long last)
+{
+	for (unsigned long l = first; l <= last; l++) {
+		if (lvl == DMAMAP_CACHE_INNER) {
+			if (op != OP_INV)
+				inner_clean_line(m, l);
+			if (op != OP_CLEAN)
+				inner_inv_line(m, l);
+		} else {
+			if (op != OP_INV)
+				outer_clean_line(m, l);
+			if (op != OP_CLEAN)
+				outer_inv_line(m, l);
+		}
+	}
+}
+
 /* Run @op on lines [first, last] of level @lvl. Lock held. */
 static void level_op(struct dmamap_machine *m, enum dmamap_cache_level lvl, enum op op, unsigned long first,
 		     unsigned long last)
@@ -256,17 +572,22 @@ static void level_op(struct dmamap_machine *m, enum dmamap_cache_level lvl, enum
 	if (op != OP_CLEAN)
 		st->lines_invalidated += n;
 
-	for (unsigned long l = first; l <= last; l++) {
-		if (lvl == DMAMAP_CACHE_INNER) {
-			if (op != OP_INV)
-				inner_clean_line(m, l);
-			if (op != OP_CLEAN)
-				inner_inv_line(m, l);
-		} else {
-			if (op != OP_INV)
-				outer_clean_line(m, l);
-			if (op != OP_CLEAN)
-				outer_inv_line(m, l);
+	if (m->cache.by_line) {
+		level_op_by_line(m, lvl, op, first, last);
+	} else {
+		/* a flush is a clean then an invalidate of each line: per word, the same */
+		for_each_word(w, mask, first, last) {
+			if (lvl == DMAMAP_CACHE_INNER) {
+				if (op != OP_INV)
+					inner_clean_word(m, w, mask);
+				if (op != OP_CLEAN)
+					inner_inv_word(m, w, mask);
+			} else {
+				if (op != OP_INV)
+					outer_clean_word(m, w, mask);
+				if (op != OP_CLEAN)
+					outer_inv_word(m, w, mask);
+			}
 		}
 	}
 	if (lvl == DMAMAP_CACHE_INNER && op != OP_CLEAN)
@@ -368,54 +689,68 @@ DMAMAP_API enum dmamap_line_state dmamap_cache_line_state(struct dmamap_machine 
 	return st;
 }
 
+DMAMAP_API int dmamap_cache_set_line_by_line(struct dmamap_machine *m, bool on)
+{
+	if (!m)
+		return -EINVAL;
+	pthread_mutex_lock(&m->cache.lock);
+	m->cache.by_line = on;
+	pthread_mutex_unlock(&m->cache.lock);
+	return 0;
+}
+
 /* ------------------------------------------------------------ speculation */
 
-/* Pull line @l into the inner cache (and the outer one on the way). Lock held. */
-static void prefetch_line(struct dmamap_machine *m, unsigned long l)
+/*
+ * Pull the nonres lines of [first, last] in, each with the prefetch rate;
+ * return whether some nonres line was left out. Lock held.
+ */
+static bool prefetch_range(struct dmamap_machine *m, unsigned long first, unsigned long last)
+{
+	struct dmamap_cache *c = &m->cache;
+	bool left = false;
+
+	if (c->prefetch_permille >= 1000 && !c->by_line) {
+		for_each_word(w, mask, first, last)
+			prefetch_word(m, w, mask);
+		return false;
+	}
+	for (unsigned long l = first; l <= last; l++) {
+		if (c->prefetch_permille >= 1000 || dmamap_rng_next(&c->rng) % 1000 < c->prefetch_permille)
+			prefetch_line(m, l);
+		else if (tbit(c->inner_nonres, l))
+			left = true;
+	}
+	return left;
+}
+
+/* A speculation point. Lock held. */
+static void speculate_locked(struct dmamap_machine *m)
 {
 	struct dmamap_cache *c = &m->cache;
 
-	if (!tbit(c->inner_nonres, l))
-		return;
-	cbit(c->inner_nonres, l);
-	if (m->outer && !tbit(c->outer_res, l)) {
-		size_t off = line_off(m, l);
-
-		memcpy(m->outer + off, m->ram + off, line_size(m));
-		sbit(c->outer_res, l);
-	}
-	c->stats.lines_prefetched++;
-}
-
-DMAMAP_API void dmamap_cache_speculate(struct dmamap_machine *m)
-{
-	struct dmamap_cache *c;
-
-	if (!m || !m->cfg.speculative_prefetch)
-		return;
-	c = &m->cache;
-	pthread_mutex_lock(&c->lock);
 	c->stats.speculation_points++;
-	dmamap_track_quiet_begin();
 	for (unsigned n = c->ring_len; n; n--) {
 		struct dmamap_spec_range r = c->ring[c->ring_head];
-		bool left = false;
 
 		c->ring_head = (c->ring_head + 1) % DM_SPEC_RING;
 		c->ring_len--;
-		for (unsigned long l = r.first; l <= r.last; l++) {
-			if (c->prefetch_permille >= 1000 || dmamap_rng_next(&c->rng) % 1000 < c->prefetch_permille)
-				prefetch_line(m, l);
-			else if (tbit(c->inner_nonres, l))
-				left = true;
-		}
-		if (left) {
+		if (prefetch_range(m, r.first, r.last)) {
 			c->ring[(c->ring_head + c->ring_len) % DM_SPEC_RING] = r;
 			c->ring_len++;
 		}
 	}
+}
+
+DMAMAP_API void dmamap_cache_speculate(struct dmamap_machine *m)
+{
+	if (!m || !m->cfg.speculative_prefetch)
+		return;
+	pthread_mutex_lock(&m->cache.lock);
+	dmamap_track_quiet_begin();
+	speculate_locked(m);
 	dmamap_track_quiet_end();
-	pthread_mutex_unlock(&c->lock);
+	pthread_mutex_unlock(&m->cache.lock);
 }
 
 DMAMAP_API int dmamap_cache_set_prefetch_rate(struct dmamap_machine *m, unsigned permille)
@@ -444,6 +779,19 @@ void dmamap_mem_dev_read(struct dmamap_machine *m, phys_addr_t phys, void *dst, 
 	dmamap_track_defined(dst, len);
 }
 
+/* Copy bytes [lo, hi) of lines @mask (word @w), clipped to [lo, hi), from plane @src to planes @dst and @dst2. */
+static void copy_clipped(struct dmamap_machine *m, u8 *dst, u8 *dst2, const u8 *src, unsigned long w,
+			 unsigned long mask, size_t lo, size_t hi)
+{
+	for_each_run(mask, w, l, n) {
+		size_t a = DM_MAX(lo, line_off(m, l)), b = DM_MIN(hi, line_off(m, l + n));
+
+		memcpy(dst + a, src + a, b - a);
+		if (dst2)
+			memcpy(dst2 + a, src + a, b - a);
+	}
+}
+
 /*
  * After RAM bytes [off, off+len) changed under a non-snooping device: lines
  * the inner cache does not hold (and the outer does not either) mirror them.
@@ -453,20 +801,20 @@ static void mirror_dev_write(struct dmamap_machine *m, size_t off, size_t len)
 	struct dmamap_cache *c = &m->cache;
 	unsigned long first = off >> m->line_shift, last = (off + len - 1) >> m->line_shift;
 
-	for (unsigned long l = first; l <= last; l++) {
-		size_t lo, hi;
+	if (c->by_line) {
+		for (unsigned long l = first; l <= last; l++)
+			mirror_line(m, l, off, len);
+		return;
+	}
+	for_each_word(w, mask, first, last) {
+		unsigned long mirror = c->inner_nonres[w] & mask & ~(m->outer ? c->outer_res[w] : 0), dirty;
 
-		if (!tbit(c->inner_nonres, l) || outer_holds(m, l))
+		if (!mirror)
 			continue;
-		if (line_dirty(m, l)) {
-			/* the CPU stored to it: it was pulled in before the device wrote */
-			cbit(c->inner_nonres, l);
-			continue;
-		}
-		lo = DM_MAX(off, line_off(m, l));
-		hi = DM_MIN(off + len, line_off(m, l) + line_size(m));
-		memcpy(m->cpu + lo, m->ram + lo, hi - lo);
-		memcpy(m->shadow + lo, m->ram + lo, hi - lo);
+		/* one the CPU stored to was pulled in before the device wrote */
+		dirty = dirty_lines(m, w, mirror);
+		c->inner_nonres[w] &= ~dirty;
+		copy_clipped(m, m->cpu, m->shadow, m->ram, w, mirror & ~dirty, off, off + len);
 	}
 }
 
@@ -486,12 +834,9 @@ static void dev_store(struct dmamap_machine *m, size_t off, const void *src, int
 		unsigned long first = off >> m->line_shift, last = (off + len - 1) >> m->line_shift;
 
 		/* A snooping write updates every copy: outer, inner, and its shadow. */
-		for (unsigned long l = first; l <= last; l++) {
-			size_t lo = DM_MAX(off, line_off(m, l));
-			size_t hi = DM_MIN(off + len, line_off(m, l) + line_size(m));
-
-			if (outer_holds(m, l))
-				memcpy(m->outer + lo, m->ram + lo, hi - lo);
+		if (m->outer) {
+			for_each_word(w, mask, first, last)
+				copy_clipped(m, m->outer, NULL, m->ram, w, c->outer_res[w] & mask, off, off + len);
 		}
 		memcpy(m->cpu + off, m->ram + off, len);
 		memcpy(m->shadow + off, m->ram + off, len);
@@ -509,6 +854,70 @@ void dmamap_mem_dev_write(struct dmamap_machine *m, phys_addr_t phys, const void
 void dmamap_mem_dev_fill(struct dmamap_machine *m, phys_addr_t phys, int ch, size_t len, bool snoop)
 {
 	dev_store(m, (size_t)(phys - m->cfg.ram_base), NULL, ch, len, snoop);
+}
+
+/* --------------------------------------------------------------- clearing */
+
+/* Zero [off, off + len) of a plane: give its host pages back when that is cheaper than storing. */
+static void zero_plane(u8 *plane, int fd, size_t off, size_t len)
+{
+	if (len >= CLEAR_BY_RELEASE) {
+		if (fd >= 0 && !fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off, (off_t)len))
+			return;
+		if (fd < 0 && !madvise(plane + off, len, MADV_DONTNEED))
+			return;
+	}
+	memset(plane + off, 0, len);
+}
+
+bool dmamap_cache_clear_flush(struct dmamap_machine *m, phys_addr_t phys, size_t size)
+{
+	struct dmamap_cache *c = &m->cache;
+	unsigned long first, last;
+	size_t off;
+
+	if (atomic_load(&c->ops) != &dmamap_default_cache_ops || ((phys | size) & ~PAGE_MASK) ||
+	    !dm_phys_in_ram(m, phys, size))
+		return false;
+	off = (size_t)(phys - m->cfg.ram_base);
+	first = off >> m->line_shift;
+	last = (off + size - 1) >> m->line_shift;
+
+	pthread_mutex_lock(&c->lock);
+	if (c->by_line) {
+		pthread_mutex_unlock(&c->lock);
+		return false;
+	}
+	dmamap_track_quiet_begin();
+	/* dmac_flush_range speculates first, before the stores are seen */
+	if (m->cfg.speculative_prefetch)
+		speculate_locked(m);
+	zero_plane(m->ram, m->ram_fd, off, size);
+	zero_plane(m->cpu, m->cpu_fd, off, size);
+	zero_plane(m->shadow, -1, off, size);
+	if (m->outer)
+		zero_plane(m->outer, -1, off, size);
+	/* the CPU stored the zeroes: every line dirty, as dm_cpu_store() would leave it */
+	for_each_word(w, mask, first, last)
+		__atomic_fetch_or(&m->cpu_stored[w], mask, __ATOMIC_RELAXED);
+	c->zero_first = first;
+	c->zero_end = last + 1;
+	level_op(m, DMAMAP_CACHE_INNER, OP_FLUSH, first, last);
+	/* outer_flush_range speculates too, then flushes the outer level */
+	if (m->cfg.speculative_prefetch)
+		speculate_locked(m);
+	if (m->outer)
+		level_op(m, DMAMAP_CACHE_OUTER, OP_FLUSH, first, last);
+	c->zero_first = c->zero_end = 0;
+	dmamap_track_quiet_end();
+	/* the stores and the write-backs would have left defined zeroes on every plane */
+	dmamap_track_defined(m->ram + off, size);
+	dmamap_track_defined(m->shadow + off, size);
+	if (m->outer)
+		dmamap_track_defined(m->outer + off, size);
+	pthread_mutex_unlock(&c->lock);
+	dmamap_track_defined(m->cpu + off, size);
+	return true;
 }
 
 /* ------------------------------------------------------------ the hooks */

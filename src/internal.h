@@ -131,6 +131,8 @@ struct dmamap_cache {
 	unsigned long *inner_nonres;                 /* line not in the inner cache: cpu view mirrors below */
 	unsigned long *outer_res;                    /* line held by the outer cache */
 	unsigned long *outer_dirty;                  /* outer copy newer than RAM */
+	bool by_line;                                /* debug: every operation one line at a time */
+	unsigned long zero_first, zero_end;          /* lines known zero on every plane (a clear in progress) */
 	/* speculation */
 	struct dmamap_rng rng;
 	unsigned prefetch_permille;
@@ -355,6 +357,17 @@ void dmamap_cache_fini(struct dmamap_machine *m);
 void dmamap_mem_dev_read(struct dmamap_machine *m, phys_addr_t phys, void *dst, size_t len, bool snoop);
 void dmamap_mem_dev_write(struct dmamap_machine *m, phys_addr_t phys, const void *src, size_t len, bool snoop);
 void dmamap_mem_dev_fill(struct dmamap_machine *m, phys_addr_t phys, int c, size_t len, bool snoop);
+
+/*
+ * What zeroing [phys, phys + size) through the linear map and then flushing
+ * it with the default dmac_flush_range and outer_flush_range hooks does
+ * (__dma_clear_buffer), state, counters and speculation included, without
+ * moving the zeroes line by line: the planes are zeroed wholesale. Return
+ * false, having done nothing, when the machine's hooks are not the defaults,
+ * it works line by line, or the range is not whole pages of RAM: the caller
+ * then stores and flushes through the hooks.
+ */
+bool dmamap_cache_clear_flush(struct dmamap_machine *m, phys_addr_t phys, size_t size);
 
 /* ---------------------------------------------------------- kmalloc API */
 

@@ -78,6 +78,7 @@
 #pragma weak dmamap_cache_line_state
 #pragma weak dmamap_cache_speculate
 #pragma weak dmamap_cache_set_prefetch_rate
+#pragma weak dmamap_cache_set_line_by_line
 #pragma weak dmamap_cache_get_stats
 #pragma weak dmamap_cache_reset_stats
 /* <dmamap/slab.h> */
@@ -264,6 +265,7 @@ static const struct export functions[] = {
 	F(dmamap_cache_line_state),
 	F(dmamap_cache_speculate),
 	F(dmamap_cache_set_prefetch_rate),
+	F(dmamap_cache_set_line_by_line),
 	F(dmamap_cache_get_stats),
 	F(dmamap_cache_reset_stats),
 	/* <dmamap/slab.h> */

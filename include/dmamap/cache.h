@@ -147,6 +147,20 @@ DMAMAP_API void dmamap_cache_speculate(struct dmamap_machine *m);
  */
 DMAMAP_API DMAMAP_MUST_CHECK int dmamap_cache_set_prefetch_rate(struct dmamap_machine *m, unsigned permille);
 
+/**
+ * dmamap_cache_set_line_by_line() - work one line at a time, for cross-checking
+ * @m: the machine
+ * @on: true to run every maintenance operation, speculation and device
+ *      write one cache line at a time through the model's reference code;
+ *      false (the default) to work a word of line bits and a run of bytes
+ *      at a time
+ *
+ * Both give the same bytes, line states and counters; line by line is
+ * slower by an order of magnitude. A debugging aid for the model itself.
+ * Return: 0, or -EINVAL for a NULL machine.
+ */
+DMAMAP_API DMAMAP_MUST_CHECK int dmamap_cache_set_line_by_line(struct dmamap_machine *m, bool on);
+
 /* Counters of one level (lines are of the machine's line size). */
 struct dmamap_cache_level_stats {
 	unsigned long clean_ops;           /* clean primitives run */
