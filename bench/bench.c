@@ -279,6 +279,25 @@ void bench_json_machine(struct bench_json *j, const char *program)
 	bench_json_end_object(j);
 }
 
+void bench_json_start(struct bench_json *j, const char *path, const char *program)
+{
+	if (bench_json_open(j, path)) {
+		fprintf(stderr, "cannot write %s: %s\n", path, strerror(errno));
+		exit(2);
+	}
+	bench_json_begin_object(j, NULL);
+	bench_json_machine(j, program);
+}
+
+void bench_json_finish(struct bench_json *j, const char *path)
+{
+	bench_json_end_object(j);
+	if (bench_json_close(j)) {
+		fprintf(stderr, "writing %s failed\n", path);
+		exit(2);
+	}
+}
+
 /* ------------------------------------------------------------ table */
 
 const char *bench_fmt_ns(char *buf, size_t len, double ns)

@@ -100,6 +100,10 @@ void bench_json_int(struct bench_json *j, const char *key, long long val);
 void bench_json_bool(struct bench_json *j, const char *key, bool val);
 /* {"cpu": ..., "cpus": ..., "kernel": ..., "ns_per_tick": ...} under "machine". */
 void bench_json_machine(struct bench_json *j, const char *program);
+/* Open @path and write the top object's start and "machine"; exit(2) with a message when it cannot be. */
+void bench_json_start(struct bench_json *j, const char *path, const char *program);
+/* End the top object and close; exit(2) with a message when writing failed. */
+void bench_json_finish(struct bench_json *j, const char *path);
 
 /* ------------------------------------------------------------ table */
 
