@@ -4,6 +4,7 @@
  * declared memory, the machine's contiguous (CMA-like) area, and the atomic
  * pool that serves non-blocking requests without remapping.
  */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "internal.h"
@@ -512,4 +513,99 @@ bool dmamap_declared_mmap(struct device *dev, struct vm_area_struct *vma, void *
 	vma->vm_page_prot = pgprot_dmacoherent(vma->vm_page_prot);
 	*ret = remap_pfn_range(vma, vma->vm_start, pfn + vma->vm_pgoff, nr_vma << PAGE_SHIFT, vma->vm_page_prot);
 	return true;
+}
+
+/* ------------------------------------------------------------- invariants */
+
+/* Each set bit of @b in exactly one recorded allocation (@len at its start), the free count right. Lock held. */
+static void bm_check(struct dm_check *c, const struct dm_bitmap *b, const unsigned long *len, const char *what)
+{
+	unsigned long i = 0, used = 0;
+
+	while (i < b->bits) {
+		unsigned long n = len[i];
+
+		if (!n) {
+			if (bm_test(b, i)) {
+				dm_check_fail(c, DMAMAP_CHECK_COHERENT, "%s: page %lu is in use but in no allocation", what, i);
+				used++;
+			}
+			i++;
+			continue;
+		}
+		if (n > b->bits - i || !bm_all(b, i, n, true)) {
+			dm_check_fail(c, DMAMAP_CHECK_COHERENT, "%s: allocation of %lu pages at page %lu is not all in use",
+				      what, n, i);
+			i++;
+			continue;
+		}
+		for (unsigned long j = i + 1; j < i + n; j++)
+			if (len[j])
+				dm_check_fail(c, DMAMAP_CHECK_COHERENT, "%s: an allocation starts at page %lu, inside the one at %lu",
+					      what, j, i);
+		used += n;
+		i += n;
+	}
+	if (b->bits - used != b->free)
+		dm_check_fail(c, DMAMAP_CHECK_COHERENT, "%s: %lu pages free, %lu counted", what, b->bits - used, b->free);
+}
+
+void dmamap_coherent_check(struct dmamap_machine *m, struct dm_check *c)
+{
+	struct dm_coherent *co = coh(m);
+
+	if (!co)
+		return;
+	pthread_mutex_lock(&co->lock);
+	if (co->pool_page)
+		bm_check(c, &co->pool, co->pool_len, "atomic pool");
+	if (co->cma.map) {
+		bm_check(c, &co->cma, co->cma_len, "contiguous area");
+		for (unsigned long i = 0; i < co->cma.bits; i++) {
+			const struct page *p = &m->pa.pages[co->cma_first + i];
+
+			if (!PageFlag(p, PG_head) || p->dmamap_order) {
+				dm_check_fail(c, DMAMAP_CHECK_COHERENT, "contiguous area: pfn %#lx is not held by the area",
+					      page_to_pfn(p));
+				break;
+			}
+		}
+	}
+	pthread_mutex_unlock(&co->lock);
+}
+
+void dmamap_declared_check(struct device *dev, struct dm_check *c)
+{
+	struct dma_coherent_mem *mem = dev->dma_mem;
+	char what[DMAMAP_DEV_NAME_MAX + 32];
+
+	if (!mem)
+		return;
+	snprintf(what, sizeof(what), "%s: declared memory", dev->dmamap.name);
+	pthread_mutex_lock(&mem->lock);
+	bm_check(c, &mem->bm, mem->len, what);
+	pthread_mutex_unlock(&mem->lock);
+}
+
+void dmamap_coherent_census(struct dmamap_machine *m, struct dm_census *cs)
+{
+	struct dm_coherent *co = coh(m);
+
+	if (!co)
+		return;
+	pthread_mutex_lock(&co->lock);
+	cs->v[DM_CENSUS_ATOMIC_POOL] += co->pool.bits - co->pool.free;
+	cs->v[DM_CENSUS_CMA] += co->cma.bits - co->cma.free;
+	pthread_mutex_unlock(&co->lock);
+}
+
+void dmamap_declared_census(struct device *dev, struct dm_census *cs)
+{
+	struct dma_coherent_mem *mem = dev->dma_mem;
+
+	if (!mem)
+		return;
+	pthread_mutex_lock(&mem->lock);
+	cs->v[DM_CENSUS_DECLARED] += mem->bm.bits - mem->bm.free;
+	pthread_mutex_unlock(&mem->lock);
 }

@@ -31,6 +31,7 @@ struct iommu_buffer {
 /* The mapping's private part, behind the public struct. */
 struct mapping_priv {
 	struct dma_iommu_mapping pub;
+	struct dmamap_obj obj;       /* on the machine's object list */
 	pthread_mutex_t lock;        /* the buffer list */
 	struct iommu_buffer *buffers;
 };
@@ -619,6 +620,159 @@ static const struct dma_map_ops iommu_ops = {
 
 /* ------------------------------------------------------------ mappings */
 
+static void free_buffer(struct dma_iommu_mapping *mapping, struct iommu_buffer *b)
+{
+	if (b->region)
+		dmamap_vmregion_free(mapping->machine, b->region);
+	free_pages_array(b->pages, b->size >> PAGE_SHIFT);
+	dmamap_free(b->pages);
+	dmamap_free(b);
+}
+
+/* Free the coherent buffers still allocated (reported as a leak by @why); their IOVAs stay allocated. */
+static void free_leftover_buffers(struct mapping_priv *mp, const char *why)
+{
+	unsigned long n = 0;
+
+	pthread_mutex_lock(&mp->lock);
+	for (struct iommu_buffer *b = mp->buffers; b; b = b->next)
+		n++;
+	pthread_mutex_unlock(&mp->lock);
+	if (!n)
+		return;
+	dmamap_report(mp->pub.machine, DMAMAP_REPORT_LEAK, NULL, NULL, 0,
+		      "IOMMU mapping %#llx+%#zx %s with %lu coherent buffer%s still allocated; freeing them",
+		      (unsigned long long)mp->pub.base, mp->pub.size, why, n, n == 1 ? "" : "s");
+	for (;;) {
+		struct iommu_buffer *b;
+
+		pthread_mutex_lock(&mp->lock);
+		b = mp->buffers;
+		if (b)
+			mp->buffers = b->next;
+		pthread_mutex_unlock(&mp->lock);
+		if (!b)
+			break;
+		free_buffer(&mp->pub, b);
+	}
+}
+
+/* The machine is going (its devices already released): give back its memory; the struct stays the owner's. */
+static void mapping_machine_gone(struct dmamap_obj *o)
+{
+	struct mapping_priv *mp = container_of(o, struct mapping_priv, obj);
+
+	dmamap_report(mp->pub.machine, DMAMAP_REPORT_LEAK, NULL, NULL, 0,
+		      "IOMMU mapping %#llx+%#zx still referenced (%d) at machine destroy (arm_iommu_release_mapping() "
+		      "it to free it)", (unsigned long long)mp->pub.base, mp->pub.size,
+		      __atomic_load_n(&mp->pub.kref, __ATOMIC_ACQUIRE));
+	free_leftover_buffers(mp, "destroyed with its machine");
+	dmamap_iommu_domain_kill(mp->pub.domain);
+	__atomic_store_n(&mp->pub.machine, NULL, __ATOMIC_RELEASE);
+}
+
+struct leaf_walk {
+	struct dma_iommu_mapping *mapping;
+	struct dm_check *c;
+	unsigned gshift;
+	u64 last_granule;
+	unsigned long granules;
+	bool any, bad;
+};
+
+/* Each mapped page of the window lies in an allocated granule; count the granules touched. */
+static void check_leaf(void *arg, u64 iova, u64 size, phys_addr_t pa)
+{
+	struct leaf_walk *w = arg;
+	struct dma_iommu_mapping *mapping = w->mapping;
+	u64 g;
+
+	(void)pa;
+	if (iova < mapping->base || iova - mapping->base >= mapping->size || size > mapping->size - (iova - mapping->base)) {
+		if (!w->bad)
+			dm_check_fail(w->c, DMAMAP_CHECK_IOVA, "IOMMU mapping %#llx+%#zx: iova %#llx+%#llx is mapped outside "
+				      "the window", (unsigned long long)mapping->base, mapping->size,
+				      (unsigned long long)iova, (unsigned long long)size);
+		w->bad = true;
+		return;
+	}
+	for (g = (iova - mapping->base) >> w->gshift; g <= (iova + size - 1 - mapping->base) >> w->gshift; g++) {
+		if (w->any && g == w->last_granule)
+			continue;
+		if (!dmamap_iova_is_allocated(mapping->iova, mapping->base + (g << w->gshift)) && !w->bad) {
+			dm_check_fail(w->c, DMAMAP_CHECK_IOVA, "IOMMU mapping %#llx+%#zx: iova %#llx is mapped but not "
+				      "allocated", (unsigned long long)mapping->base, mapping->size,
+				      (unsigned long long)(mapping->base + (g << w->gshift)));
+			w->bad = true;
+		}
+		w->any = true;
+		w->last_granule = g;
+		w->granules++;
+	}
+}
+
+static void mapping_check(struct dmamap_obj *o, struct dm_check *c)
+{
+	struct mapping_priv *mp = container_of(o, struct mapping_priv, obj);
+	struct dma_iommu_mapping *mapping = &mp->pub;
+	struct leaf_walk w = { .mapping = mapping, .c = c, .gshift = PAGE_SHIFT + mapping->order };
+	struct dmamap_iova_stats st;
+
+	dmamap_iommu_domain_check(mapping->domain, c);
+	dmamap_iommu_for_each_leaf(mapping->domain, check_leaf, &w);
+	dmamap_iova_stats(mapping->iova, &st);
+	if (!w.bad && w.granules != st.used_granules)
+		dm_check_fail(c, DMAMAP_CHECK_IOVA, "IOMMU mapping %#llx+%#zx: %lu IOVA granules allocated, %lu mapped "
+			      "(a leaked IOVA, or a mapping torn down without its IOVA)", (unsigned long long)mapping->base,
+			      mapping->size, st.used_granules, w.granules);
+
+	pthread_mutex_lock(&mp->lock);
+	for (struct iommu_buffer *b = mp->buffers; b; b = b->next) {
+		if (!dmamap_iova_owns(mapping->iova, b->iova, b->size))
+			dm_check_fail(c, DMAMAP_CHECK_IOVA, "IOMMU mapping %#llx+%#zx: coherent buffer %#llx+%#zx is not "
+				      "one IOVA allocation", (unsigned long long)mapping->base, mapping->size,
+				      (unsigned long long)b->iova, b->size);
+		for (size_t i = 0; i < b->size >> PAGE_SHIFT; i++) {
+			phys_addr_t pa;
+
+			if (dmamap_iommu_lookup(mapping->domain, b->iova + (i << PAGE_SHIFT), &pa) ||
+			    pa != page_to_phys(b->pages[i]) || !PageFlag(b->pages[i], PG_head)) {
+				dm_check_fail(c, DMAMAP_CHECK_IOVA, "IOMMU mapping %#llx+%#zx: page %zu of coherent buffer "
+					      "%#llx is not mapped to its allocated page", (unsigned long long)mapping->base,
+					      mapping->size, i, (unsigned long long)b->iova);
+				break;
+			}
+		}
+		if (b->region && (dmamap_vmregion_find(mapping->machine, b->cpu_addr) != b->region ||
+				  b->region->priv != b->pages))
+			dm_check_fail(c, DMAMAP_CHECK_IOVA, "IOMMU mapping %#llx+%#zx: coherent buffer %#llx lost its "
+				      "kernel mapping", (unsigned long long)mapping->base, mapping->size,
+				      (unsigned long long)b->iova);
+	}
+	pthread_mutex_unlock(&mp->lock);
+}
+
+static void mapping_census(struct dmamap_obj *o, struct dm_census *cs)
+{
+	struct mapping_priv *mp = container_of(o, struct mapping_priv, obj);
+	struct dmamap_iova_stats st;
+
+	dmamap_iommu_domain_census(mp->pub.domain, cs);
+	dmamap_iova_stats(mp->pub.iova, &st);
+	cs->v[DM_CENSUS_IOVA] += st.used_granules;
+	pthread_mutex_lock(&mp->lock);
+	for (struct iommu_buffer *b = mp->buffers; b; b = b->next)
+		cs->v[DM_CENSUS_IOMMU_BUFFERS]++;
+	pthread_mutex_unlock(&mp->lock);
+}
+
+static const struct dmamap_obj_ops mapping_obj_ops = {
+	.name = "IOMMU mapping",
+	.machine_gone = mapping_machine_gone,
+	.check = mapping_check,
+	.census = mapping_census,
+};
+
 DMAMAP_API struct dma_iommu_mapping *arm_iommu_create_mapping(struct dmamap_machine *m, dma_addr_t base, size_t size,
 							       int order)
 {
@@ -646,7 +800,7 @@ DMAMAP_API struct dma_iommu_mapping *arm_iommu_create_mapping(struct dmamap_mach
 	mp->pub.iova = dmamap_iova_create(base, size, (unsigned)order);
 	if (!mp->pub.iova)
 		goto nomem;
-	mp->pub.domain = iommu_domain_alloc(m);
+	mp->pub.domain = dmamap_iommu_domain_create(m);
 	if (!mp->pub.domain)
 		goto nomem;
 	pthread_mutex_init(&mp->lock, NULL);
@@ -655,6 +809,7 @@ DMAMAP_API struct dma_iommu_mapping *arm_iommu_create_mapping(struct dmamap_mach
 	mp->pub.order = (unsigned)order;
 	mp->pub.machine = m;
 	__atomic_store_n(&mp->pub.kref, 1, __ATOMIC_RELAXED);
+	dmamap_obj_add(m, &mp->obj, &mapping_obj_ops);
 	return &mp->pub;
 
 nomem:
@@ -672,23 +827,11 @@ DMAMAP_API void arm_iommu_release_mapping(struct dma_iommu_mapping *mapping)
 	if (__atomic_sub_fetch(&mapping->kref, 1, __ATOMIC_ACQ_REL) != 0)
 		return;
 	mp = priv_of(mapping);
-	if (mp->buffers) {
-		unsigned long n = 0;
-
-		for (struct iommu_buffer *b = mp->buffers; b; b = b->next)
-			n++;
-		dmamap_report(mapping->machine, DMAMAP_REPORT_LEAK, NULL, NULL, 0,
-			      "IOMMU mapping released with %lu coherent buffers still allocated; freeing them", n);
-		while (mp->buffers) {
-			struct iommu_buffer *b = mp->buffers;
-
-			mp->buffers = b->next;
-			if (b->region)
-				dmamap_vmregion_free(mapping->machine, b->region);
-			free_pages_array(b->pages, b->size >> PAGE_SHIFT);
-			dmamap_free(b->pages);
-			dmamap_free(b);
-		}
+	if (dmamap_obj_dead(&mp->obj)) {
+		dmamap_obj_dead_report(&mp->obj, "arm_iommu_release_mapping");
+	} else {
+		dmamap_obj_del(&mp->obj);
+		free_leftover_buffers(mp, "released");
 	}
 	iommu_domain_free(mapping->domain);
 	dmamap_iova_destroy(mapping->iova);

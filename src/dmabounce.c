@@ -754,3 +754,80 @@ void dmamap_dmabounce_release(struct device *dev)
 	log_stats(info);
 	info_destroy(info);
 }
+
+/* ------------------------------------------------------------- invariants */
+
+struct bounce_walk {
+	struct dmabounce_device_info *info;
+	struct dm_check *c;
+	const struct safe_buffer *prev;
+	unsigned long count[SAFE_KIND_NR];
+	bool bad;
+};
+
+/* In order: keys increasing, buffers disjoint, heights right, each pool buffer a live block of its pool. */
+static int walk_tree(struct bounce_walk *w, const struct safe_buffer *b)
+{
+	const char *name = w->info->dev->dmamap.name;
+	int hl, hr;
+
+	if (!b || w->bad)
+		return 0;
+	hl = walk_tree(w, b->left);
+	if (w->prev && (w->prev->safe_dma_addr >= b->safe_dma_addr ||
+			b->safe_dma_addr - w->prev->safe_dma_addr < w->prev->size)) {
+		dm_check_fail(w->c, DMAMAP_CHECK_DMABOUNCE, "%s: safe buffers at %#llx and %#llx are out of order or overlap",
+			      name, (unsigned long long)w->prev->safe_dma_addr, (unsigned long long)b->safe_dma_addr);
+		w->bad = true;
+	}
+	w->prev = b;
+	if ((unsigned)b->kind >= SAFE_KIND_NR) {
+		dm_check_fail(w->c, DMAMAP_CHECK_DMABOUNCE, "%s: safe buffer at %#llx has no kind", name,
+			      (unsigned long long)b->safe_dma_addr);
+		w->bad = true;
+		return 0;
+	}
+	w->count[b->kind]++;
+	if (b->kind != SAFE_ALLOC) {
+		struct dmabounce_pool *pool = b->kind == SAFE_SMALL ? &w->info->small : &w->info->large;
+
+		if (!pool->pool || b->size > pool->size || !dmamap_dma_pool_block_live(pool->pool, b->safe, b->safe_dma_addr))
+			dm_check_fail(w->c, DMAMAP_CHECK_DMABOUNCE,
+				      "%s: safe buffer %#llx+%#zx is not a block in use of the %s", name,
+				      (unsigned long long)b->safe_dma_addr, b->size, kind_name[b->kind]);
+	}
+	hr = walk_tree(w, b->right);
+	if (!w->bad && (b->height != 1 + DM_MAX(hl, hr) || hl - hr > 1 || hr - hl > 1)) {
+		dm_check_fail(w->c, DMAMAP_CHECK_DMABOUNCE, "%s: the safe-buffer tree is unbalanced at %#llx", name,
+			      (unsigned long long)b->safe_dma_addr);
+		w->bad = true;
+	}
+	return b->height;
+}
+
+void dmamap_dmabounce_check(struct device *dev, struct dm_check *c)
+{
+	struct dmabounce_device_info *info = info_of(dev);
+	struct bounce_walk w = { .info = info, .c = c };
+
+	if (!info)
+		return;
+	pthread_rwlock_rdlock(&info->lock);
+	walk_tree(&w, info->root);
+	for (unsigned k = 0; k < SAFE_KIND_NR && !w.bad; k++)
+		if (w.count[k] != info->live[k])
+			dm_check_fail(c, DMAMAP_CHECK_DMABOUNCE, "%s: %lu safe buffers from the %s in the tree, %lu counted",
+				      dev->dmamap.name, w.count[k], kind_name[k], info->live[k]);
+	pthread_rwlock_unlock(&info->lock);
+}
+
+void dmamap_dmabounce_census(struct device *dev, struct dm_census *cs)
+{
+	struct dmabounce_device_info *info = info_of(dev);
+
+	if (!info)
+		return;
+	pthread_rwlock_rdlock(&info->lock);
+	cs->v[DM_CENSUS_BOUNCED] += info->live[SAFE_SMALL] + info->live[SAFE_LARGE] + info->live[SAFE_ALLOC];
+	pthread_rwlock_unlock(&info->lock);
+}

@@ -83,9 +83,9 @@ struct dma_pool_page {
 };
 
 struct dma_pool {
+	struct dmamap_obj obj;     /* obj.machine: NULL once the machine is destroyed */
 	pthread_mutex_t lock;
-	struct device *dev;
-	struct dmamap_machine *m;
+	struct device *dev;        /* NULL once the device is released (the pool's memory went with it) */
 	size_t size;               /* block size, rounded up to align */
 	size_t align;              /* a power of two >= sizeof(void *) */
 	size_t boundary;           /* a power of two >= size, or 0 for none */
@@ -201,6 +201,8 @@ static size_t page_take(struct dma_pool *pool, struct dma_pool_page *pg)
 	return (size_t)-1;
 }
 
+static const struct dmamap_obj_ops pool_obj_ops;
+
 /* ---------------------------------------------------------------- create */
 
 DMAMAP_API struct dma_pool *dma_pool_create(const char *name, struct device *dev, size_t size, size_t align,
@@ -254,52 +256,179 @@ DMAMAP_API struct dma_pool *dma_pool_create(const char *name, struct device *dev
 		return NULL;
 	}
 	pool->dev = dev;
-	pool->m = m;
 	pool->size = size;
 	pool->align = align;
 	pool->boundary = boundary;
 	pool->allocation = allocation;
 	snprintf(pool->name, sizeof(pool->name), "%s", name ? name : "dma_pool");
 	snprintf(pool->devname, sizeof(pool->devname), "%s", dev->dmamap.name);
+	dmamap_obj_add(m, &pool->obj, &pool_obj_ops);
 	return pool;
 }
 
 /* --------------------------------------------------------------- destroy */
 
-DMAMAP_API void dma_pool_destroy(struct dma_pool *pool)
+/* Take every page out of @pool (lock held); the caller frees them. */
+static struct dma_pool_page *pool_take_pages(struct dma_pool *pool)
 {
-	struct dma_pool_page *pg, *next;
-	bool live;
+	struct dma_pool_page *pg = pool->pages;
 
-	if (!pool)
-		return;
-	pthread_mutex_lock(&pool->lock);
-	pg = pool->pages;
 	pool->pages = NULL;
-	if (pool->in_use)
-		dmamap_report(pool->m, DMAMAP_REPORT_LEAK, pool->devname, NULL, 0,
-			      "dma_pool_destroy(%s): %lu block%s of %zu bytes still in use", pool->name, pool->in_use,
-			      pool->in_use == 1 ? "" : "s", pool->size);
-	pthread_mutex_unlock(&pool->lock);
+	pool->nr_pages = 0;
+	pool->blocks_total = 0;
+	pool->in_use = 0;
+	return pg;
+}
 
-	live = dm_dev_live(pool->dev) && dm_dev_machine(pool->dev) == pool->m;
-	if (pg && !live)
-		dmamap_report(pool->m, DMAMAP_REPORT_API_MISUSE, pool->devname, NULL, 0,
-			      "dma_pool_destroy(%s): the device was released before its pool; %lu coherent "
-			      "allocation%s cannot be freed",
-			      pool->name, pool->nr_pages, pool->nr_pages == 1 ? "" : "s");
+/* Give the pages back as dma_alloc_coherent() handed them out, through @dev (live), or only forget them. */
+static void free_pages_list(struct device *dev, struct dma_pool_page *pg)
+{
+	struct dma_pool_page *next;
+
 	for (; pg; pg = next) {
 		next = pg->next;
-		if (live) {
-			/* give the memory back as dma_alloc_coherent() handed it out */
+		if (dev) {
 			dmamap_track_defined(pg->vaddr, pg->bytes);
-			dmamap_free_attrs(pool->dev, pg->bytes, pg->vaddr, pg->dma, NULL, NULL, 0);
+			dmamap_free_attrs(dev, pg->bytes, pg->vaddr, pg->dma, NULL, NULL, 0);
 		}
 		dmamap_free(pg);
 	}
+}
+
+DMAMAP_API void dma_pool_destroy(struct dma_pool *pool)
+{
+	struct dma_pool_page *pg;
+	unsigned long in_use;
+	struct device *dev;
+
+	if (!pool)
+		return;
+	if (dmamap_obj_dead(&pool->obj)) {
+		/* its memory went with the machine (reported then): only the struct is left */
+		dmamap_obj_dead_report(&pool->obj, "dma_pool_destroy");
+		pthread_mutex_destroy(&pool->lock);
+		dmamap_free(pool);
+		return;
+	}
+	dmamap_obj_del(&pool->obj);
+	pthread_mutex_lock(&pool->lock);
+	in_use = pool->in_use;
+	dev = pool->dev;
+	pg = pool_take_pages(pool);
+	pthread_mutex_unlock(&pool->lock);
+	if (in_use)
+		dmamap_report(pool->obj.machine, DMAMAP_REPORT_LEAK, pool->devname, NULL, 0,
+			      "dma_pool_destroy(%s): %lu block%s of %zu bytes still in use", pool->name, in_use,
+			      in_use == 1 ? "" : "s", pool->size);
+	free_pages_list(dev, pg);
 	pthread_mutex_destroy(&pool->lock);
 	dmamap_free(pool);
 }
+
+/*
+ * The pool's device is being released (it is still live): the pool is a
+ * leak. Its memory is given back now, while the device can still free it;
+ * the pool is left empty and without a device, for dma_pool_destroy().
+ */
+static void pool_device_gone(struct dmamap_obj *o, struct device *dev)
+{
+	struct dma_pool *pool = container_of(o, struct dma_pool, obj);
+	unsigned long in_use, pages;
+	struct dma_pool_page *pg;
+
+	pthread_mutex_lock(&pool->lock);
+	if (pool->dev != dev) {
+		pthread_mutex_unlock(&pool->lock);
+		return;
+	}
+	in_use = pool->in_use;
+	pages = pool->nr_pages;
+	pg = pool_take_pages(pool);
+	pool->dev = NULL;
+	pthread_mutex_unlock(&pool->lock);
+	dmamap_report(o->machine, DMAMAP_REPORT_LEAK, pool->devname, NULL, 0,
+		      "dma_pool %s still exists at device release (%lu block%s in use); its %lu page%s are freed "
+		      "with the device", pool->name, in_use, in_use == 1 ? "" : "s", pages, pages == 1 ? "" : "s");
+	free_pages_list(dev, pg);
+}
+
+static void pool_machine_gone(struct dmamap_obj *o)
+{
+	struct dma_pool *pool = container_of(o, struct dma_pool, obj);
+
+	/* devices are released first: the pool has been reported and emptied then */
+	if (pool->dev)
+		dmamap_report(o->machine, DMAMAP_REPORT_LEAK, pool->devname, NULL, 0,
+			      "dma_pool %s still exists at machine destroy", pool->name);
+}
+
+static void pool_check(struct dmamap_obj *o, struct dm_check *c)
+{
+	struct dma_pool *pool = container_of(o, struct dma_pool, obj);
+	unsigned long pages = 0, blocks = 0, in_use = 0;
+
+	pthread_mutex_lock(&pool->lock);
+	for (struct dma_pool_page *pg = pool->pages; pg; pg = pg->next) {
+		unsigned long used = 0;
+
+		for (unsigned long i = 0; i < pg->nblocks; i++)
+			used += test_used(pg, i);
+		if (used != pg->in_use)
+			dm_check_fail(c, DMAMAP_CHECK_POOL, "dma_pool %s: page %p has %lu blocks in use, %lu counted",
+				      pool->name, (void *)pg->vaddr, used, pg->in_use);
+		pages++;
+		blocks += pg->nblocks;
+		in_use += used;
+	}
+	if (pages != pool->nr_pages || blocks != pool->blocks_total || in_use != pool->in_use)
+		dm_check_fail(c, DMAMAP_CHECK_POOL,
+			      "dma_pool %s: %lu pages, %lu blocks, %lu in use found; %lu, %lu, %lu counted", pool->name,
+			      pages, blocks, in_use, pool->nr_pages, pool->blocks_total, pool->in_use);
+	pthread_mutex_unlock(&pool->lock);
+}
+
+static void pool_census(struct dmamap_obj *o, struct dm_census *cs)
+{
+	struct dma_pool *pool = container_of(o, struct dma_pool, obj);
+
+	pthread_mutex_lock(&pool->lock);
+	cs->v[DM_CENSUS_POOL_BLOCKS] += pool->in_use;
+	cs->v[DM_CENSUS_POOL_PAGES] += pool->nr_pages;
+	pthread_mutex_unlock(&pool->lock);
+}
+
+/* Free the pages with no block in use (the pool grows again on demand). */
+static void pool_shrink(struct dmamap_obj *o)
+{
+	struct dma_pool *pool = container_of(o, struct dma_pool, obj);
+	struct dma_pool_page **pp, *idle = NULL;
+
+	pthread_mutex_lock(&pool->lock);
+	for (pp = &pool->pages; *pp;) {
+		struct dma_pool_page *pg = *pp;
+
+		if (pg->in_use) {
+			pp = &pg->next;
+			continue;
+		}
+		*pp = pg->next;
+		pg->next = idle;
+		idle = pg;
+		pool->nr_pages--;
+		pool->blocks_total -= pg->nblocks;
+	}
+	pthread_mutex_unlock(&pool->lock);
+	free_pages_list(pool->dev, idle);
+}
+
+static const struct dmamap_obj_ops pool_obj_ops = {
+	.name = "dma_pool",
+	.device_gone = pool_device_gone,
+	.machine_gone = pool_machine_gone,
+	.check = pool_check,
+	.census = pool_census,
+	.shrink = pool_shrink,
+};
 
 /* ----------------------------------------------------------------- alloc */
 
@@ -331,7 +460,7 @@ static struct dma_pool_page *page_new(struct dma_pool *pool, gfp_t gfp)
 		vaddr = dmamap_alloc_attrs(pool->dev, bytes, &dma, gfp & ~__GFP_ZERO, NULL, NULL, 0);
 		if (!vaddr) {
 			if (!(gfp & __GFP_NOWARN))
-				dmamap_log(pool->m, DMAMAP_LOG_WARN, pool->devname,
+				dmamap_log(pool->obj.machine, DMAMAP_LOG_WARN, pool->devname,
 					   "dma_pool_alloc(%s): no coherent memory for a new %zu-byte page",
 					   pool->name, bytes);
 			return NULL;
@@ -343,7 +472,7 @@ static struct dma_pool_page *page_new(struct dma_pool *pool, gfp_t gfp)
 		dmamap_free_attrs(pool->dev, bytes, vaddr, dma, NULL, NULL, 0);
 		if (bytes != pool->allocation || !pool->boundary || bytes > SIZE_MAX / 2 ||
 		    (((uintptr_t)vaddr ^ (uintptr_t)dma) & (pool->align - 1))) {
-			dmamap_log(pool->m, DMAMAP_LOG_ERR, pool->devname,
+			dmamap_log(pool->obj.machine, DMAMAP_LOG_ERR, pool->devname,
 				   "dma_pool_alloc(%s): coherent memory at %p (bus %#llx) cannot hold an aligned "
 				   "%zu-byte block",
 				   pool->name, vaddr, (unsigned long long)dma, pool->size);
@@ -352,9 +481,9 @@ static struct dma_pool_page *page_new(struct dma_pool *pool, gfp_t gfp)
 		bytes *= 2;
 	}
 	words = (n + BITS_PER_LONG_ - 1) / BITS_PER_LONG_;
-	pg = dmamap_zalloc(pool->m, sizeof(*pg) + words * sizeof(unsigned long));
+	pg = dmamap_zalloc(pool->obj.machine, sizeof(*pg) + words * sizeof(unsigned long));
 	if (!pg) {
-		dmamap_log(pool->m, DMAMAP_LOG_WARN, pool->devname, "dma_pool_alloc(%s): out of host memory",
+		dmamap_log(pool->obj.machine, DMAMAP_LOG_WARN, pool->devname, "dma_pool_alloc(%s): out of host memory",
 			   pool->name);
 		dmamap_free_attrs(pool->dev, bytes, vaddr, dma, NULL, NULL, 0);
 		return NULL;
@@ -380,16 +509,20 @@ DMAMAP_API void *dma_pool_alloc(struct dma_pool *pool, gfp_t mem_flags, dma_addr
 	if (handle)
 		*handle = DMA_MAPPING_ERROR;
 	if (!pool || !handle) {
-		dmamap_report(pool ? pool->m : NULL, DMAMAP_REPORT_BAD_INPUT, pool ? pool->devname : NULL, NULL, 0,
+		dmamap_report(pool ? pool->obj.machine : NULL, DMAMAP_REPORT_BAD_INPUT, pool ? pool->devname : NULL, NULL, 0,
 			      "dma_pool_alloc: NULL %s", !pool ? "pool" : "handle");
 		return NULL;
 	}
-	if (!dm_dev_live(pool->dev) || dm_dev_machine(pool->dev) != pool->m) {
-		dmamap_report(pool->m, DMAMAP_REPORT_API_MISUSE, pool->devname, NULL, 0,
+	if (dmamap_obj_dead(&pool->obj)) {
+		dmamap_obj_dead_report(&pool->obj, "dma_pool_alloc");
+		return NULL;
+	}
+	if (!pool->dev) {
+		dmamap_report(pool->obj.machine, DMAMAP_REPORT_API_MISUSE, pool->devname, NULL, 0,
 			      "dma_pool_alloc(%s): the pool's device has been released", pool->name);
 		return NULL;
 	}
-	if (dmamap_should_fail(pool->m, DMAMAP_FAULT_POOL))
+	if (dmamap_should_fail(pool->obj.machine, DMAMAP_FAULT_POOL))
 		return NULL;
 
 	pthread_mutex_lock(&pool->lock);
@@ -417,8 +550,8 @@ DMAMAP_API void *dma_pool_alloc(struct dma_pool *pool, gfp_t mem_flags, dma_addr
 	pthread_mutex_unlock(&pool->lock);
 
 	if (mem_flags & __GFP_ZERO) {
-		if (dm_virt_in_linear(pool->m, va))
-			dm_cpu_store(pool->m, va, NULL, 0, pool->size); /* cached (coherent machine): mark lines */
+		if (dm_virt_in_linear(pool->obj.machine, va))
+			dm_cpu_store(pool->obj.machine, va, NULL, 0, pool->size); /* cached (coherent machine): mark lines */
 		else
 			memset(va, 0, pool->size); /* uncached: straight to RAM */
 	}
@@ -443,6 +576,10 @@ DMAMAP_API void dma_pool_free(struct dma_pool *pool, void *vaddr, dma_addr_t dma
 		dmamap_report(NULL, DMAMAP_REPORT_BAD_INPUT, NULL, NULL, 0, "dma_pool_free: NULL pool");
 		return;
 	}
+	if (dmamap_obj_dead(&pool->obj)) {
+		dmamap_obj_dead_report(&pool->obj, "dma_pool_free");
+		return;
+	}
 	pthread_mutex_lock(&pool->lock);
 	for (pg = pool->pages; pg; pg = pg->next)
 		if ((uintptr_t)vaddr >= (uintptr_t)pg->vaddr &&
@@ -461,7 +598,7 @@ DMAMAP_API void dma_pool_free(struct dma_pool *pool, void *vaddr, dma_addr_t dma
 	}
 	if (why) {
 		pthread_mutex_unlock(&pool->lock);
-		dmamap_report(pool->m, DMAMAP_REPORT_API_MISUSE, pool->devname, NULL, 0,
+		dmamap_report(pool->obj.machine, DMAMAP_REPORT_API_MISUSE, pool->devname, NULL, 0,
 			      "dma_pool_free(%s): block %p (bus %#llx) %s", pool->name, vaddr,
 			      (unsigned long long)dma, why);
 		return;
@@ -480,7 +617,7 @@ DMAMAP_API void dmamap_dma_pool_stats(struct dma_pool *pool, struct dmamap_dma_p
 	if (!pool || !st) {
 		if (st)
 			memset(st, 0, sizeof(*st));
-		dmamap_report(pool ? pool->m : NULL, DMAMAP_REPORT_BAD_INPUT, pool ? pool->devname : NULL, NULL, 0,
+		dmamap_report(pool ? pool->obj.machine : NULL, DMAMAP_REPORT_BAD_INPUT, pool ? pool->devname : NULL, NULL, 0,
 			      "dmamap_dma_pool_stats: NULL %s", !pool ? "pool" : "stats");
 		return;
 	}
@@ -491,4 +628,24 @@ DMAMAP_API void dmamap_dma_pool_stats(struct dma_pool *pool, struct dmamap_dma_p
 	st->pages = pool->nr_pages;
 	st->high_water = pool->high_water;
 	pthread_mutex_unlock(&pool->lock);
+}
+
+bool dmamap_dma_pool_block_live(struct dma_pool *pool, const void *vaddr, dma_addr_t dma)
+{
+	struct dma_pool_page *pg;
+	bool live = false;
+
+	pthread_mutex_lock(&pool->lock);
+	for (pg = pool->pages; pg; pg = pg->next) {
+		size_t off = (size_t)((uintptr_t)vaddr - (uintptr_t)pg->vaddr);
+		long i;
+
+		if ((uintptr_t)vaddr < (uintptr_t)pg->vaddr || off >= pg->bytes)
+			continue;
+		i = block_index(pool, pg, off);
+		live = dma - pg->dma == (dma_addr_t)off && i >= 0 && test_used(pg, (unsigned long)i);
+		break;
+	}
+	pthread_mutex_unlock(&pool->lock);
+	return live;
 }

@@ -4,7 +4,8 @@
  *
  * Modules, from the ground up (each may use only those before it):
  * log, machine, page_alloc, cache, kmalloc (slab.c), pgtable/vma, iova,
- * device, iommu, debug, dma core, arm ops, dmabounce, iommu mapper, platform.
+ * device, iommu, debug, dma core, arm ops, dmabounce, iommu mapper, platform,
+ * check (the invariant checker and fault sweep, which ask every layer).
  */
 #ifndef DMAMAP_INTERNAL_H
 #define DMAMAP_INTERNAL_H
@@ -161,11 +162,100 @@ struct dmamap_consistent {
 	unsigned long nr_regions, failures;
 };
 
+/* ------------------------------------------------------ machine objects */
+
+/*
+ * What a machine knows of the objects made on it that are not plain memory
+ * (dma_pool, IOMMU domains and mappings, user vmas): each embeds a struct
+ * dmamap_obj, registered at creation, unregistered when its owner frees it.
+ * The machine calls back through the ops: when a device is released (the
+ * object drops what it holds for that device), when the machine is destroyed
+ * (the object reports itself as a leak and gives back what it holds of the
+ * machine; its machine pointer then becomes NULL: a dead object, which every
+ * later call refuses with a report, and whose free only frees its own host
+ * memory), and for the invariant checker and the census of the fault sweep.
+ */
+struct dmamap_obj;
+struct dm_check;
+struct dm_census;
+
+struct dmamap_obj_ops {
+	const char *name;
+	void (*device_gone)(struct dmamap_obj *o, struct device *dev);   /* optional; objs_lock held */
+	void (*machine_gone)(struct dmamap_obj *o);                      /* required; no machine lock held */
+	void (*check)(struct dmamap_obj *o, struct dm_check *c);         /* optional; objs_lock held */
+	void (*census)(struct dmamap_obj *o, struct dm_census *cs);      /* optional; objs_lock held */
+	/*
+	 * Give back what the object keeps only as a cache (a pool's idle
+	 * pages...), as under memory pressure: the fault sweep does so before
+	 * each census, so that a cache that grew is not taken for a leak.
+	 * Optional; objs_lock held.
+	 */
+	void (*shrink)(struct dmamap_obj *o);
+};
+
+struct dmamap_obj {
+	const struct dmamap_obj_ops *ops;
+	struct dmamap_machine *machine;              /* NULL once the machine is destroyed */
+	struct dmamap_obj *prev, *next;
+};
+
+void dmamap_obj_add(struct dmamap_machine *m, struct dmamap_obj *o, const struct dmamap_obj_ops *ops);
+/* Unregister @o (nothing for a dead object). */
+void dmamap_obj_del(struct dmamap_obj *o);
+/* Call @fn on every registered object of @m, newest first, with objs_lock held (@fn must not add or delete). */
+void dmamap_obj_for_each(struct dmamap_machine *m, void (*fn)(struct dmamap_obj *o, void *arg), void *arg);
+
+/* Whether the machine @o was made on has been destroyed. */
+static inline bool dmamap_obj_dead(const struct dmamap_obj *o)
+{
+	return __atomic_load_n(&o->machine, __ATOMIC_ACQUIRE) == NULL;
+}
+
+/* Report (process-wide) a call on an object whose machine is gone; the call is refused. */
+void dmamap_obj_dead_report(const struct dmamap_obj *o, const char *what);
+
+/* ---------------------------------------------------- invariants, census */
+
+/* The invariant checker's context: each module checks its own state and says what is wrong. */
+struct dm_check {
+	struct dmamap_machine *m;
+	struct dmamap_check_result *res;
+};
+
+void dm_check_fail(struct dm_check *c, enum dmamap_check_area area, const char *fmt, ...) DMAMAP_PRINTF(3, 4);
+
+/* Counts that every failed operation must leave as it found them (the fault sweep). */
+enum dm_census_item {
+	DM_CENSUS_PAGES,             /* pages in allocated blocks, but kmalloc's slabs (a cache) */
+	DM_CENSUS_KMALLOC,           /* live kmalloc objects */
+	DM_CENSUS_CONSISTENT,        /* consistent-region mappings */
+	DM_CENSUS_CONSISTENT_BYTES,
+	DM_CENSUS_OBJECTS,           /* registered objects (pools, domains, mappings, vmas) */
+	DM_CENSUS_DEVICES,
+	DM_CENSUS_ATOMIC_POOL,       /* atomic-pool pages in use */
+	DM_CENSUS_CMA,               /* contiguous-area pages in use */
+	DM_CENSUS_DECLARED,          /* declared-memory pages in use */
+	DM_CENSUS_IOMMU_BYTES,       /* bytes mapped in IOMMU domains */
+	DM_CENSUS_IOMMU_TABLES,      /* IOMMU page-table pages */
+	DM_CENSUS_IOMMU_ATTACHED,    /* devices attached to domains */
+	DM_CENSUS_IOVA,              /* IOVA granules in use in mappings */
+	DM_CENSUS_IOMMU_BUFFERS,     /* coherent buffers of IOMMU mappings */
+	DM_CENSUS_POOL_BLOCKS,       /* dma_pool blocks in use */
+	DM_CENSUS_POOL_PAGES,        /* dma_pool pages */
+	DM_CENSUS_BOUNCED,           /* live bounced mappings */
+	DM_CENSUS_NR
+};
+
+struct dm_census {
+	unsigned long v[DM_CENSUS_NR];
+};
+
 struct dmamap_vma_private {
-	struct dmamap_machine *machine;
+	struct dmamap_obj obj;                       /* on the machine's object list */
+	struct vm_area_struct *vma;                  /* back pointer: NULL once destroyed */
 	unsigned long *pte_pfn;
 	unsigned char *pte_prot;
-	struct vm_area_struct *prev, *next;          /* the machine's vma list */
 };
 
 enum dmamap_layer_slot {
@@ -208,9 +298,10 @@ struct dmamap_machine {
 
 	struct dmamap_kmalloc *_Atomic kmalloc;      /* kmalloc state, made on first use (slab.c) */
 
-	pthread_mutex_t obj_lock;                    /* vma list, device list, creation of the kmalloc state */
-	struct vm_area_struct *vmas;
+	pthread_mutex_t obj_lock;                    /* device list, vma ptes, creation of the kmalloc state */
 	struct device *devices;
+	pthread_mutex_t objs_lock;                   /* the object list (taken before any object's lock) */
+	struct dmamap_obj *objs;                     /* newest first */
 	void (*release_device)(struct device *dev);  /* set by the platform */
 	void (*destroy_hook)(struct dmamap_machine *m); /* later layers' machine-wide teardown */
 
@@ -284,6 +375,8 @@ void dmamap_free(void *p);
 struct dmamap_machine *dmamap_registry_lookup(const volatile void *p);
 /* Registry: the first machine for which @match(m, @ctx) is true, NULL if none. */
 struct dmamap_machine *dmamap_registry_find(bool (*match)(struct dmamap_machine *m, const void *ctx), const void *ctx);
+/* The current machine, or NULL when there is none (never creates one). */
+struct dmamap_machine *dmamap_machine_peek_current(void);
 
 /* ------------------------------------------------------ page_alloc API */
 
@@ -297,6 +390,9 @@ void dmamap_page_alloc_fini(struct dmamap_machine *m);
  * (nothing taken).
  */
 int dmamap_alloc_contig(struct dmamap_machine *m, unsigned long first, unsigned long count);
+void dmamap_page_alloc_check(struct dmamap_machine *m, struct dm_check *c);
+/* Pages in allocated blocks now. */
+unsigned long dmamap_page_alloc_allocated(struct dmamap_machine *m);
 
 /*
  * Set up the struct pages of page @idx's chunk if they are not yet: every
@@ -378,6 +474,7 @@ void dmamap_kmalloc_fini(struct dmamap_machine *m);
 
 int dmamap_consistent_init(struct dmamap_machine *m);
 void dmamap_consistent_fini(struct dmamap_machine *m);
+void dmamap_consistent_check(struct dmamap_machine *m, struct dm_check *c);
 
 /*
  * Reserve a region of @size bytes (page multiple) in the consistent region,
@@ -398,7 +495,6 @@ int dmamap_vmregion_map(struct dmamap_machine *m, struct dmamap_vmregion *r, siz
 /* Unmap every page and release the region. */
 void dmamap_vmregion_free(struct dmamap_machine *m, struct dmamap_vmregion *r);
 
-void dmamap_vmas_fini(struct dmamap_machine *m);
 /* Unmap the pages of @vma in [addr, addr + size) (page aligned, inside the vma): what zap_page_range does. */
 void dmamap_vma_zap(struct vm_area_struct *vma, unsigned long addr, size_t size);
 
@@ -517,6 +613,14 @@ void dmamap_arm_dev_to_cpu(struct dmamap_machine *m, phys_addr_t phys, size_t si
 /* Zero a linear-map range through the cache and push the zeroes to RAM (__dma_clear_buffer). */
 void dmamap_arm_clear_buffer(struct dmamap_machine *m, phys_addr_t phys, size_t size);
 
+/* Invariants and counts of the dma core's own state (check.c gathers them). */
+void dmamap_coherent_check(struct dmamap_machine *m, struct dm_check *c);
+void dmamap_coherent_census(struct dmamap_machine *m, struct dm_census *cs);
+void dmamap_declared_check(struct device *dev, struct dm_check *c);
+void dmamap_declared_census(struct device *dev, struct dm_census *cs);
+/* Whether [vaddr, dma) is a block of @pool that is handed out now. */
+bool dmamap_dma_pool_block_live(struct dma_pool *pool, const void *vaddr, dma_addr_t dma);
+
 /* ---------------------------------------------------------------- iova */
 
 /* Whether [addr, addr + size) is exactly one live allocation of @a (what a free would accept). */
@@ -529,6 +633,8 @@ bool dmamap_iova_owns(struct dmamap_iova *a, dma_addr_t addr, size_t size);
  * leak and freed without copying back; the pools go; default ops return.
  */
 void dmamap_dmabounce_release(struct device *dev);
+void dmamap_dmabounce_check(struct device *dev, struct dm_check *c);
+void dmamap_dmabounce_census(struct device *dev, struct dm_census *cs);
 
 /* -------------------------------------------------------------- iommu */
 
@@ -542,6 +648,17 @@ void dmamap_dmabounce_release(struct device *dev);
 int dmamap_iommu_translate(struct iommu_domain *domain, struct device *dev, unsigned long iova, bool write,
 			   phys_addr_t *phys, size_t *len);
 struct dmamap_machine *dmamap_iommu_machine(const struct iommu_domain *domain);
+/* A domain for a mapper's own use: not on the machine's object list (its mapping is). */
+struct iommu_domain *dmamap_iommu_domain_create(struct dmamap_machine *m);
+/* A mapper's domain, when its machine goes: tables freed, dead (iommu_domain_free() frees the rest). */
+void dmamap_iommu_domain_kill(struct iommu_domain *domain);
+void dmamap_iommu_domain_check(struct iommu_domain *domain, struct dm_check *c);
+void dmamap_iommu_domain_census(struct iommu_domain *domain, struct dm_census *cs);
+/* What @iova translates to: 0 and *pa, or -ENOENT when unmapped (physical address 0 is valid). */
+int dmamap_iommu_lookup(struct iommu_domain *domain, u64 iova, phys_addr_t *pa);
+/* Call @fn on every leaf (iova, bytes, physical address) of @domain, with its lock held. */
+void dmamap_iommu_for_each_leaf(struct iommu_domain *domain,
+				void (*fn)(void *arg, u64 iova, u64 size, phys_addr_t pa), void *arg);
 
 /* -------------------------------------------------------------- debug */
 

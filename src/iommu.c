@@ -49,7 +49,8 @@
 #define PTE_ADDR_MASK (~(u64)(PAGE_SIZE - 1))
 
 struct iommu_domain {
-	struct dmamap_machine *machine;
+	struct dmamap_obj obj;          /* obj.machine: NULL once the machine is destroyed */
+	bool registered;                /* made by iommu_domain_alloc(); a mapper's own is not */
 	pthread_mutex_t lock;           /* the tables, stats, handler */
 	u64 *root;                      /* level-0 table */
 	iommu_fault_handler_t handler;
@@ -254,7 +255,7 @@ static int map_range(struct iommu_domain *d, u64 *t, int lvl, u64 tbase, u64 sta
 			continue;
 		}
 		if (!pte_valid(t[i])) {
-			u64 *sub = table_alloc(d->machine);
+			u64 *sub = table_alloc(d->obj.machine);
 
 			if (!sub)
 				return -ENOMEM;
@@ -292,7 +293,89 @@ static void split_leaf(struct iommu_domain *d, u64 *slot, int lvl, u64 *sub)
 
 /* ------------------------------------------------------------ domains */
 
-DMAMAP_API struct iommu_domain *iommu_domain_alloc(struct dmamap_machine *m)
+/* Whether @d may be used; a dead domain (its machine destroyed) is reported and refused. */
+static bool domain_usable(const struct iommu_domain *d, const char *what)
+{
+	if (!dmamap_obj_dead(&d->obj))
+		return true;
+	dmamap_obj_dead_report(&d->obj, what);
+	return false;
+}
+
+/* Where a bad attach/detach is reported: the domain's machine, else the device's. */
+static struct dmamap_machine *report_machine(const struct iommu_domain *d, const struct device *dev)
+{
+	return d ? d->obj.machine : dm_dev_live(dev) ? dev->dmamap.machine : NULL;
+}
+
+/* Detach @dev from @d; caller holds m->obj_lock. */
+static void detach_locked(struct iommu_domain *d, struct device *dev)
+{
+	pthread_mutex_lock(&d->lock);
+	dev->dmamap.iommu_domain = NULL;
+	d->st.attached_devices--;
+	pthread_mutex_unlock(&d->lock);
+}
+
+/* Detach the devices left attached, one at a time, reporting each with no lock held; free the tables. */
+static void domain_teardown(struct iommu_domain *d, const char *what)
+{
+	struct dmamap_machine *m = d->obj.machine;
+
+	for (;;) {
+		char name[DMAMAP_DEV_NAME_MAX];
+		struct device *dev;
+
+		pthread_mutex_lock(&m->obj_lock);
+		for (dev = m->devices; dev; dev = dev->dmamap.next)
+			if (dev->dmamap.iommu_domain == d)
+				break;
+		if (dev) {
+			detach_locked(d, dev);
+			memcpy(name, dev->dmamap.name, sizeof(name));
+		}
+		pthread_mutex_unlock(&m->obj_lock);
+		if (!dev)
+			break;
+		dmamap_report(m, DMAMAP_REPORT_API_MISUSE, name, NULL, 0,
+			      "%s: device still attached to the domain; detached", what);
+	}
+	pthread_mutex_lock(&d->lock);
+	table_free_tree(d->root, 0);
+	d->root = NULL;
+	pthread_mutex_unlock(&d->lock);
+}
+
+static void domain_machine_gone(struct dmamap_obj *o)
+{
+	struct iommu_domain *d = container_of(o, struct iommu_domain, obj);
+	struct dmamap_iommu_stats st;
+
+	dmamap_iommu_stats(d, &st);
+	dmamap_report(o->machine, DMAMAP_REPORT_LEAK, NULL, NULL, 0,
+		      "IOMMU domain (%lu bytes mapped) still allocated at machine destroy; its tables are freed "
+		      "(iommu_domain_free() it to free it)", st.mapped_bytes);
+	domain_teardown(d, "machine destroy");
+}
+
+static void domain_check(struct dmamap_obj *o, struct dm_check *c)
+{
+	dmamap_iommu_domain_check(container_of(o, struct iommu_domain, obj), c);
+}
+
+static void domain_census(struct dmamap_obj *o, struct dm_census *cs)
+{
+	dmamap_iommu_domain_census(container_of(o, struct iommu_domain, obj), cs);
+}
+
+static const struct dmamap_obj_ops domain_obj_ops = {
+	.name = "IOMMU domain",
+	.machine_gone = domain_machine_gone,
+	.check = domain_check,
+	.census = domain_census,
+};
+
+static struct iommu_domain *domain_create(struct dmamap_machine *m, bool registered)
 {
 	struct iommu_domain *d;
 
@@ -313,53 +396,44 @@ DMAMAP_API struct iommu_domain *iommu_domain_alloc(struct dmamap_machine *m)
 		dmamap_free(d);
 		return NULL;
 	}
-	d->machine = m;
 	d->st.table_pages = 1;
+	d->registered = registered;
+	if (registered)
+		dmamap_obj_add(m, &d->obj, &domain_obj_ops);
+	else
+		d->obj.machine = m;
 	return d;
 }
 
-/* Where a bad attach/detach is reported: the domain's machine, else the device's. */
-static struct dmamap_machine *report_machine(const struct iommu_domain *d, const struct device *dev)
+DMAMAP_API struct iommu_domain *iommu_domain_alloc(struct dmamap_machine *m)
 {
-	return d ? d->machine : dm_dev_live(dev) ? dev->dmamap.machine : NULL;
+	return domain_create(m, true);
 }
 
-/* Detach @dev from @d; caller holds m->obj_lock. */
-static void detach_locked(struct iommu_domain *d, struct device *dev)
+struct iommu_domain *dmamap_iommu_domain_create(struct dmamap_machine *m)
 {
-	pthread_mutex_lock(&d->lock);
-	dev->dmamap.iommu_domain = NULL;
-	d->st.attached_devices--;
-	pthread_mutex_unlock(&d->lock);
+	return domain_create(m, false);
+}
+
+void dmamap_iommu_domain_kill(struct iommu_domain *d)
+{
+	domain_teardown(d, "machine destroy");
+	__atomic_store_n(&d->obj.machine, NULL, __ATOMIC_RELEASE);
 }
 
 DMAMAP_API void iommu_domain_free(struct iommu_domain *d)
 {
-	struct dmamap_machine *m;
-
 	if (!d)
 		return;
-	m = d->machine;
-	/* Detach the devices left attached, one at a time, reporting each with no lock held. */
-	for (;;) {
-		char name[DMAMAP_DEV_NAME_MAX];
-		struct device *dev;
-
-		pthread_mutex_lock(&m->obj_lock);
-		for (dev = m->devices; dev; dev = dev->dmamap.next)
-			if (dev->dmamap.iommu_domain == d)
-				break;
-		if (dev) {
-			detach_locked(d, dev);
-			memcpy(name, dev->dmamap.name, sizeof(name));
-		}
-		pthread_mutex_unlock(&m->obj_lock);
-		if (!dev)
-			break;
-		dmamap_report(m, DMAMAP_REPORT_API_MISUSE, name, NULL, 0,
-			      "iommu_domain_free: device still attached to the domain; detached");
+	if (dmamap_obj_dead(&d->obj)) {
+		/* torn down with its machine: only the struct is left */
+		if (d->registered)
+			dmamap_obj_dead_report(&d->obj, "iommu_domain_free");
+	} else {
+		if (d->registered)
+			dmamap_obj_del(&d->obj);
+		domain_teardown(d, "iommu_domain_free");
 	}
-	table_free_tree(d->root, 0);
 	pthread_mutex_destroy(&d->lock);
 	dmamap_free(d);
 }
@@ -369,7 +443,9 @@ DMAMAP_API int iommu_attach_device(struct iommu_domain *d, struct device *dev)
 	struct dmamap_machine *m;
 	int err = 0;
 
-	if (!d || !dm_dev_live(dev) || dev->dmamap.machine != d->machine) {
+	if (d && !domain_usable(d, "iommu_attach_device"))
+		return -ENODEV;
+	if (!d || !dm_dev_live(dev) || dev->dmamap.machine != d->obj.machine) {
 		dmamap_report(report_machine(d, dev), DMAMAP_REPORT_BAD_INPUT, dm_dev_live(dev) ? dev->dmamap.name : NULL,
 			      NULL, 0, "iommu_attach_device: %s",
 			      !d ? "NULL domain"
@@ -378,7 +454,7 @@ DMAMAP_API int iommu_attach_device(struct iommu_domain *d, struct device *dev)
 						 : "device of another machine");
 		return -EINVAL;
 	}
-	m = d->machine;
+	m = d->obj.machine;
 	pthread_mutex_lock(&m->obj_lock);
 	if (dev->dmamap.iommu_domain) {
 		err = -EBUSY;
@@ -397,13 +473,15 @@ DMAMAP_API void iommu_detach_device(struct iommu_domain *d, struct device *dev)
 	struct dmamap_machine *m;
 	bool attached = false;
 
+	if (d && !domain_usable(d, "iommu_detach_device"))
+		return;
 	if (!d || !dm_dev_live(dev)) {
 		dmamap_report(report_machine(d, dev), DMAMAP_REPORT_BAD_INPUT, dm_dev_live(dev) ? dev->dmamap.name : NULL,
 			      NULL, 0, "iommu_detach_device: %s",
 			      !d ? "NULL domain" : !dev ? "NULL device" : "device not initialised");
 		return;
 	}
-	m = d->machine;
+	m = d->obj.machine;
 	pthread_mutex_lock(&m->obj_lock);
 	if (dev->dmamap.iommu_domain == d) {
 		detach_locked(d, dev);
@@ -423,6 +501,8 @@ DMAMAP_API int iommu_map(struct iommu_domain *d, unsigned long iova, phys_addr_t
 	u64 start = iova, end;
 	int err;
 
+	if (d && !domain_usable(d, "iommu_map"))
+		return -ENODEV;
 	if (!d)
 		why = "NULL domain";
 	else if ((start | paddr | size) & (PAGE_SIZE - 1))
@@ -431,12 +511,12 @@ DMAMAP_API int iommu_map(struct iommu_domain *d, unsigned long iova, phys_addr_t
 		why = "zero size";
 	else if (start >= IOVA_LIMIT || size > IOVA_LIMIT - start)
 		why = "range beyond the IOVA space";
-	else if (!dm_phys_in_ram(d->machine, paddr, size))
+	else if (!dm_phys_in_ram(d->obj.machine, paddr, size))
 		why = "physical range is not RAM";
 	else if (!(prot & (IOMMU_READ | IOMMU_WRITE)) || (prot & ~(IOMMU_READ | IOMMU_WRITE)))
 		why = "bad prot";
 	if (why) {
-		dmamap_report(d ? d->machine : NULL, DMAMAP_REPORT_BAD_INPUT, NULL, NULL, 0,
+		dmamap_report(d ? d->obj.machine : NULL, DMAMAP_REPORT_BAD_INPUT, NULL, NULL, 0,
 			      "iommu_map: iova %#lx pa %#llx size %#zx prot %#x: %s", iova, (unsigned long long)paddr,
 			      size, (unsigned)prot, why);
 		return -EINVAL;
@@ -463,6 +543,8 @@ DMAMAP_API size_t iommu_unmap(struct iommu_domain *d, unsigned long iova, size_t
 		dmamap_report(NULL, DMAMAP_REPORT_BAD_INPUT, NULL, NULL, 0, "iommu_unmap: NULL domain");
 		return 0;
 	}
+	if (!domain_usable(d, "iommu_unmap"))
+		return 0;
 	if (!size || ((start | size) & (PAGE_SIZE - 1)) || start >= IOVA_LIMIT)
 		return 0;
 	end = size > IOVA_LIMIT - start ? IOVA_LIMIT : start + size;
@@ -491,7 +573,7 @@ DMAMAP_API size_t iommu_unmap(struct iommu_domain *d, unsigned long iova, size_t
 		for (l = lvl + 1; !covers(cur, end, l); l++)
 			;
 		for (n = 0; n < l - lvl; n++)
-			if (!(sub[n] = table_alloc(d->machine)))
+			if (!(sub[n] = table_alloc(d->obj.machine)))
 				break;
 		if (n < l - lvl) {
 			while (n)
@@ -519,6 +601,8 @@ DMAMAP_API phys_addr_t iommu_iova_to_phys(struct iommu_domain *d, unsigned long 
 		dmamap_report(NULL, DMAMAP_REPORT_BAD_INPUT, NULL, NULL, 0, "iommu_iova_to_phys: NULL domain");
 		return 0;
 	}
+	if (!domain_usable(d, "iommu_iova_to_phys"))
+		return 0;
 	pthread_mutex_lock(&d->lock);
 	e = walk(d, iova, NULL, &lvl);
 	if (e)
@@ -535,6 +619,8 @@ DMAMAP_API void iommu_set_fault_handler(struct iommu_domain *d, iommu_fault_hand
 		dmamap_report(NULL, DMAMAP_REPORT_BAD_INPUT, NULL, NULL, 0, "iommu_set_fault_handler: NULL domain");
 		return;
 	}
+	if (!domain_usable(d, "iommu_set_fault_handler"))
+		return;
 	pthread_mutex_lock(&d->lock);
 	d->handler = handler;
 	d->token = handler ? token : NULL;
@@ -556,7 +642,7 @@ DMAMAP_API void dmamap_iommu_stats(struct iommu_domain *d, struct dmamap_iommu_s
 
 struct dmamap_machine *dmamap_iommu_machine(const struct iommu_domain *d)
 {
-	return d ? d->machine : NULL;
+	return d ? d->obj.machine : NULL;
 }
 
 int dmamap_iommu_translate(struct iommu_domain *d, struct device *dev, unsigned long iova, bool write,
@@ -569,7 +655,7 @@ int dmamap_iommu_translate(struct iommu_domain *d, struct device *dev, unsigned 
 	int lvl;
 	u64 e;
 
-	if (!d || !phys || !len)
+	if (!d || !phys || !len || dmamap_obj_dead(&d->obj))
 		return -EINVAL;
 	pthread_mutex_lock(&d->lock);
 	e = walk(d, iova, NULL, &lvl);
@@ -592,7 +678,128 @@ int dmamap_iommu_translate(struct iommu_domain *d, struct device *dev, unsigned 
 		 : write ? "mapped read-only" : "mapped write-only";
 	if (handler)
 		handler(d, dev, iova, flags, token);
-	dmamap_report(d->machine, DMAMAP_REPORT_IOMMU_FAULT, dm_dev_live(dev) ? dev->dmamap.name : NULL, NULL, 0,
+	dmamap_report(d->obj.machine, DMAMAP_REPORT_IOMMU_FAULT, dm_dev_live(dev) ? dev->dmamap.name : NULL, NULL, 0,
 		      "iommu fault: device %s at iova %#lx: %s", write ? "write" : "read", iova, why);
 	return -EFAULT;
+}
+
+/* ------------------------------------------------------------- invariants */
+
+struct tree_count {
+	unsigned long tables, blocks, bad;
+	u64 bytes;
+};
+
+/* Count what the tree under @t (at @lvl, based at @tbase) holds; say what is malformed. Lock held. */
+static void count_tree(struct iommu_domain *d, const u64 *t, int lvl, u64 tbase, struct tree_count *tc,
+		       struct dm_check *c)
+{
+	u64 size = level_size(lvl);
+
+	tc->tables++;
+	if (lvl > 0 && table_empty(t)) {
+		dm_check_fail(c, DMAMAP_CHECK_IOMMU, "IOMMU domain %p: empty level-%d table at iova %#llx", (void *)d, lvl,
+			      (unsigned long long)tbase);
+		tc->bad++;
+	}
+	for (unsigned i = 0; i < ENTRIES; i++) {
+		u64 e = t[i], eb = tbase + (u64)i * size;
+
+		if (!pte_valid(e))
+			continue;
+		if (pte_is_table(e)) {
+			if (lvl == LEVELS - 1) {
+				dm_check_fail(c, DMAMAP_CHECK_IOMMU, "IOMMU domain %p: table entry at the last level, iova %#llx",
+					      (void *)d, (unsigned long long)eb);
+				tc->bad++;
+				continue;
+			}
+			count_tree(d, pte_table(e), lvl + 1, eb, tc, c);
+			continue;
+		}
+		if (lvl == 0 || !(pte_prot(e) & (IOMMU_READ | IOMMU_WRITE)) || (pte_phys(e) & (size - 1)) ||
+		    !dm_phys_in_ram(d->obj.machine, pte_phys(e), size)) {
+			dm_check_fail(c, DMAMAP_CHECK_IOMMU, "IOMMU domain %p: bad leaf %#llx at level %d, iova %#llx",
+				      (void *)d, (unsigned long long)e, lvl, (unsigned long long)eb);
+			tc->bad++;
+		}
+		tc->bytes += size;
+		if (lvl < LEVELS - 1)
+			tc->blocks++;
+	}
+}
+
+void dmamap_iommu_domain_check(struct iommu_domain *d, struct dm_check *c)
+{
+	struct dmamap_machine *m = d->obj.machine;
+	struct tree_count tc = { 0 };
+	unsigned long attached = 0;
+
+	if (!m)
+		return;
+	pthread_mutex_lock(&m->obj_lock);
+	for (struct device *dev = m->devices; dev; dev = dev->dmamap.next)
+		attached += dev->dmamap.iommu_domain == d;
+	pthread_mutex_lock(&d->lock);
+	count_tree(d, d->root, 0, 0, &tc, c);
+	if (tc.tables != d->st.table_pages || tc.bytes != d->st.mapped_bytes || tc.blocks != d->st.block_entries)
+		dm_check_fail(c, DMAMAP_CHECK_IOMMU,
+			      "IOMMU domain %p: the tables hold %lu table pages, %llu bytes, %lu blocks; counted %lu, %lu, %lu",
+			      (void *)d, tc.tables, (unsigned long long)tc.bytes, tc.blocks, d->st.table_pages,
+			      d->st.mapped_bytes, d->st.block_entries);
+	if (attached != d->st.attached_devices)
+		dm_check_fail(c, DMAMAP_CHECK_IOMMU, "IOMMU domain %p: %lu devices attached, %lu counted", (void *)d,
+			      attached, d->st.attached_devices);
+	pthread_mutex_unlock(&d->lock);
+	pthread_mutex_unlock(&m->obj_lock);
+}
+
+void dmamap_iommu_domain_census(struct iommu_domain *d, struct dm_census *cs)
+{
+	pthread_mutex_lock(&d->lock);
+	cs->v[DM_CENSUS_IOMMU_BYTES] += d->st.mapped_bytes;
+	cs->v[DM_CENSUS_IOMMU_TABLES] += d->st.table_pages;
+	cs->v[DM_CENSUS_IOMMU_ATTACHED] += d->st.attached_devices;
+	pthread_mutex_unlock(&d->lock);
+}
+
+static void leaves(const u64 *t, int lvl, u64 tbase, void (*fn)(void *arg, u64 iova, u64 size, phys_addr_t pa),
+		   void *arg)
+{
+	u64 size = level_size(lvl);
+
+	for (unsigned i = 0; i < ENTRIES; i++) {
+		u64 e = t[i], eb = tbase + (u64)i * size;
+
+		if (!pte_valid(e))
+			continue;
+		if (pte_is_table(e) && lvl < LEVELS - 1)
+			leaves(pte_table(e), lvl + 1, eb, fn, arg);
+		else if (!pte_is_table(e))
+			fn(arg, eb, size, pte_phys(e));
+	}
+}
+
+void dmamap_iommu_for_each_leaf(struct iommu_domain *d, void (*fn)(void *arg, u64 iova, u64 size, phys_addr_t pa),
+				void *arg)
+{
+	pthread_mutex_lock(&d->lock);
+	if (d->root)
+		leaves(d->root, 0, 0, fn, arg);
+	pthread_mutex_unlock(&d->lock);
+}
+
+int dmamap_iommu_lookup(struct iommu_domain *d, u64 iova, phys_addr_t *pa)
+{
+	int lvl, ret = -ENOENT;
+	u64 e;
+
+	pthread_mutex_lock(&d->lock);
+	e = d->root ? walk(d, iova, NULL, &lvl) : 0;
+	if (e) {
+		*pa = pte_phys(e) + (iova & (level_size(lvl) - 1));
+		ret = 0;
+	}
+	pthread_mutex_unlock(&d->lock);
+	return ret;
 }

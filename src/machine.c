@@ -3,6 +3,7 @@
  * The simulated SoC: configuration, memory planes, the registry of machines,
  * the current machine, fault injection and the library's host allocations.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -150,6 +151,7 @@ DMAMAP_API struct dmamap_machine *dmamap_machine_create(const struct dmamap_mach
 	m->fault.rng.state = c.seed ^ 0x6661756c74ULL;
 	atomic_init(&m->fault.armed, false);
 	pthread_mutex_init(&m->obj_lock, NULL);
+	pthread_mutex_init(&m->objs_lock, NULL);
 
 	err = create_planes(m);
 	if (err)
@@ -178,12 +180,104 @@ fail_pages:
 	dmamap_page_alloc_fini(m);
 fail_planes:
 	unmap_planes(m);
+	pthread_mutex_destroy(&m->objs_lock);
 	pthread_mutex_destroy(&m->obj_lock);
 	pthread_mutex_destroy(&m->fault.lock);
 	dmamap_logger_fini(&m->log);
 	free(m);
 	errno = -err;
 	return NULL;
+}
+
+/* ------------------------------------------------------------- objects */
+
+void dmamap_obj_add(struct dmamap_machine *m, struct dmamap_obj *o, const struct dmamap_obj_ops *ops)
+{
+	o->ops = ops;
+	o->machine = m;
+	o->prev = NULL;
+	pthread_mutex_lock(&m->objs_lock);
+	o->next = m->objs;
+	if (m->objs)
+		m->objs->prev = o;
+	m->objs = o;
+	pthread_mutex_unlock(&m->objs_lock);
+}
+
+void dmamap_obj_del(struct dmamap_obj *o)
+{
+	struct dmamap_machine *m = o->machine;
+
+	if (!m)
+		return;
+	pthread_mutex_lock(&m->objs_lock);
+	if (o->prev)
+		o->prev->next = o->next;
+	else
+		m->objs = o->next;
+	if (o->next)
+		o->next->prev = o->prev;
+	o->prev = o->next = NULL;
+	pthread_mutex_unlock(&m->objs_lock);
+}
+
+void dmamap_obj_for_each(struct dmamap_machine *m, void (*fn)(struct dmamap_obj *o, void *arg), void *arg)
+{
+	pthread_mutex_lock(&m->objs_lock);
+	for (struct dmamap_obj *o = m->objs; o; o = o->next)
+		fn(o, arg);
+	pthread_mutex_unlock(&m->objs_lock);
+}
+
+void dmamap_obj_dead_report(const struct dmamap_obj *o, const char *what)
+{
+	dmamap_report(NULL, DMAMAP_REPORT_API_MISUSE, NULL, NULL, 0,
+		      "%s: the %s's machine has been destroyed; refused", what, o->ops ? o->ops->name : "object");
+}
+
+/*
+ * Machine destroy: every object still registered reports itself and gives
+ * back what it holds of the machine, newest first; then it is dead. Its host
+ * memory stays the owner's, to free with the object's own free call.
+ */
+static void objs_gone(struct dmamap_machine *m)
+{
+	struct dmamap_obj *o;
+
+	for (;;) {
+		pthread_mutex_lock(&m->objs_lock);
+		o = m->objs;
+		if (o) {
+			m->objs = o->next;
+			if (o->next)
+				o->next->prev = NULL;
+			o->prev = o->next = NULL;
+		}
+		pthread_mutex_unlock(&m->objs_lock);
+		if (!o)
+			break;
+		o->ops->machine_gone(o);
+		__atomic_store_n(&o->machine, NULL, __ATOMIC_RELEASE);
+	}
+}
+
+/* ------------------------------------------------------- the invariant checker */
+
+void dm_check_fail(struct dm_check *c, enum dmamap_check_area area, const char *fmt, ...)
+{
+	struct dmamap_check_result *r = c->res;
+	va_list ap;
+
+	r->inconsistencies++;
+	if ((unsigned)area < DMAMAP_CHECK_AREA_NR)
+		r->by_area[area]++;
+	if (r->nr_findings >= DMAMAP_CHECK_MAX_FINDINGS)
+		return;
+	r->findings[r->nr_findings].area = area;
+	va_start(ap, fmt);
+	vsnprintf(r->findings[r->nr_findings].what, sizeof(r->findings[0].what), fmt, ap);
+	va_end(ap);
+	r->nr_findings++;
 }
 
 DMAMAP_API void dmamap_machine_destroy(struct dmamap_machine *m)
@@ -206,10 +300,10 @@ DMAMAP_API void dmamap_machine_destroy(struct dmamap_machine *m)
 			      "device still initialised at machine destroy; releasing it");
 		m->release_device(dev);
 	}
+	objs_gone(m);
 	if (m->destroy_hook)
 		m->destroy_hook(m);
 	dmamap_kmalloc_fini(m);
-	dmamap_vmas_fini(m);
 	dmamap_consistent_fini(m);
 	dmamap_page_alloc_fini(m);
 	dmamap_cache_fini(m);
@@ -226,6 +320,7 @@ DMAMAP_API void dmamap_machine_destroy(struct dmamap_machine *m)
 	pthread_rwlock_unlock(&registry_lock);
 
 	unmap_planes(m);
+	pthread_mutex_destroy(&m->objs_lock);
 	pthread_mutex_destroy(&m->obj_lock);
 	pthread_mutex_destroy(&m->fault.lock);
 	dmamap_logger_fini(&m->log);
@@ -249,6 +344,16 @@ DMAMAP_API struct dmamap_machine *dmamap_machine_current(void)
 	pthread_rwlock_wrlock(&registry_lock);
 	if (!current_machine)
 		current_machine = m;
+	pthread_rwlock_unlock(&registry_lock);
+	return m;
+}
+
+struct dmamap_machine *dmamap_machine_peek_current(void)
+{
+	struct dmamap_machine *m;
+
+	pthread_rwlock_rdlock(&registry_lock);
+	m = current_machine;
 	pthread_rwlock_unlock(&registry_lock);
 	return m;
 }

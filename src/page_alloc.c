@@ -810,3 +810,130 @@ DMAMAP_API void dmamap_page_stats(struct dmamap_machine *m, struct dmamap_page_s
 	st->refused_frees = pa->refused_frees;
 	pthread_spin_unlock(&pa->lock);
 }
+
+/* ------------------------------------------------------------- invariants */
+
+/*
+ * Free lists of zone @z: linked both ways, each block where its order says,
+ * counted right (the blocks not yet seeded are counted, not listed).
+ */
+static void check_free_lists(struct dmamap_machine *m, struct dm_check *c, unsigned zi)
+{
+	struct dmamap_page_alloc *pa = pa_of(m);
+	struct dmamap_zone_state *z = &pa->zones[zi];
+	unsigned long pages = 0;
+
+	for (unsigned o = 0; o < MAX_ORDER; o++) {
+		unsigned long n = 0, prev = DM_NO_PAGE;
+
+		for (unsigned long idx = z->free_head[o]; idx != DM_NO_PAGE; idx = pa->pages[idx].dmamap_next) {
+			const struct page *p;
+
+			if (idx < z->seed_end || idx >= z->end || n > z->end - z->start) {
+				dm_check_fail(c, DMAMAP_CHECK_PAGES, "zone %u order %u free list: %s at page %lu", zi, o,
+					      n > z->end - z->start ? "a cycle" : "a page outside the seeded zone", idx);
+				break;
+			}
+			p = &pa->pages[idx];
+			if (p->dmamap_prev != prev)
+				dm_check_fail(c, DMAMAP_CHECK_PAGES,
+					      "zone %u order %u free list: pfn %#lx links back to %#x, not %#lx", zi, o,
+					      m->base_pfn + idx, p->dmamap_prev, prev);
+			if (!(p->flags & PF(PG_buddy)) || p->dmamap_order != o || (p->flags & (PF(PG_head) | PF(PG_tail))))
+				dm_check_fail(c, DMAMAP_CHECK_PAGES,
+					      "zone %u order %u free list: pfn %#lx has flags %#lx, order %u", zi, o,
+					      m->base_pfn + idx, p->flags, p->dmamap_order);
+			if (((m->base_pfn + idx) & ((1UL << o) - 1)) || idx + (1UL << o) > z->end)
+				dm_check_fail(c, DMAMAP_CHECK_PAGES,
+					      "zone %u order %u free list: block at pfn %#lx is misaligned or runs out of the zone",
+					      zi, o, m->base_pfn + idx);
+			prev = idx;
+			n++;
+		}
+		if (prev != z->free_tail[o] && !(prev == DM_NO_PAGE && z->free_tail[o] == DM_NO_PAGE))
+			dm_check_fail(c, DMAMAP_CHECK_PAGES, "zone %u order %u free list ends at %#lx, its tail says %#x", zi,
+				      o, prev, z->free_tail[o]);
+		if (n + z->seed_nr[o] != z->nr_free[o])
+			dm_check_fail(c, DMAMAP_CHECK_PAGES,
+				      "zone %u order %u: %lu free blocks listed and %lu unseeded, %lu counted", zi, o, n,
+				      z->seed_nr[o], z->nr_free[o]);
+		pages += (n + z->seed_nr[o]) << o;
+	}
+	if (pages != z->free_pages)
+		dm_check_fail(c, DMAMAP_CHECK_PAGES, "zone %u: %lu free pages listed, %lu counted", zi, pages,
+			      z->free_pages);
+}
+
+void dmamap_page_alloc_check(struct dmamap_machine *m, struct dm_check *c)
+{
+	struct dmamap_page_alloc *pa = pa_of(m);
+	unsigned long allocated = 0, idx = 0;
+
+	pthread_spin_lock(&pa->lock);
+	for (unsigned z = 0; z < DMAMAP_ZONE_NR; z++)
+		check_free_lists(m, c, z);
+	/*
+	 * Every page of the seeded part of each zone in exactly one block: free
+	 * (buddy) or allocated (head + tails). Struct pages of chunks not yet
+	 * set up read as zero: only a block's interior may lie there.
+	 */
+	while (idx < pa->nr_pages) {
+		const struct dmamap_zone_state *z = zone_of(pa, idx);
+		const struct page *p;
+		unsigned long n;
+
+		if (idx < z->seed_end) {
+			idx = z->seed_end; /* the unseeded canonical blocks */
+			continue;
+		}
+		p = &pa->pages[idx];
+		if (!(p->flags & (PF(PG_buddy) | PF(PG_head)))) {
+			dm_check_fail(c, DMAMAP_CHECK_PAGES, "pfn %#lx is in no block (flags %#lx): lost", m->base_pfn + idx,
+				      p->flags);
+			idx++;
+			continue;
+		}
+		n = p->dmamap_order < MAX_ORDER ? 1UL << p->dmamap_order : 1;
+		if (n > z->end - idx) {
+			dm_check_fail(c, DMAMAP_CHECK_PAGES, "block at pfn %#lx (order %u) runs out of its zone",
+				      m->base_pfn + idx, p->dmamap_order);
+			n = 1;
+		}
+		if ((p->flags & PF(PG_buddy)) && (p->flags & PF(PG_head)))
+			dm_check_fail(c, DMAMAP_CHECK_PAGES, "pfn %#lx is both free and allocated", m->base_pfn + idx);
+		if ((p->flags & PF(PG_head)) && p->_refcount <= 0)
+			dm_check_fail(c, DMAMAP_CHECK_PAGES, "allocated block at pfn %#lx has no reference",
+				      m->base_pfn + idx);
+		if (p->flags & PF(PG_head))
+			allocated += n;
+		for (unsigned long i = 1; i < n; i++) {
+			unsigned long want = (p->flags & PF(PG_head)) ? PF(PG_tail) : 0;
+			unsigned long got = pa->pages[idx + i].flags & (PF(PG_buddy) | PF(PG_head) | PF(PG_tail));
+
+			if (got != want) {
+				dm_check_fail(c, DMAMAP_CHECK_PAGES, "pfn %#lx inside the %s block at pfn %#lx has flags %#lx",
+					      m->base_pfn + idx + i, want ? "allocated" : "free", m->base_pfn + idx,
+					      pa->pages[idx + i].flags);
+				break;
+			}
+		}
+		idx += n;
+	}
+	if (allocated != pa->allocated_pages)
+		dm_check_fail(c, DMAMAP_CHECK_PAGES, "%lu pages in allocated blocks, %lu counted", allocated,
+			      pa->allocated_pages);
+	if (allocated + pa->zones[0].free_pages + pa->zones[1].free_pages != pa->nr_pages)
+		dm_check_fail(c, DMAMAP_CHECK_PAGES, "%lu allocated + %lu free pages of %lu", allocated,
+			      pa->zones[0].free_pages + pa->zones[1].free_pages, pa->nr_pages);
+	pthread_spin_unlock(&pa->lock);
+}
+
+unsigned long dmamap_page_alloc_allocated(struct dmamap_machine *m)
+{
+	unsigned long n;
+
+	pthread_spin_lock(&m->pa.lock);
+	n = m->pa.allocated_pages;
+	pthread_spin_unlock(&m->pa.lock);
+	return n;
+}

@@ -313,3 +313,47 @@ DMAMAP_API void dmamap_consistent_stats(struct dmamap_machine *m, struct dmamap_
 	st->failures = m->cons.failures;
 	pthread_mutex_unlock(&m->cons.lock);
 }
+
+/* ------------------------------------------------------------- invariants */
+
+void dmamap_consistent_check(struct dmamap_machine *m, struct dm_check *c)
+{
+	struct dmamap_consistent *cs = &m->cons;
+	uintptr_t base = (uintptr_t)cs->base, prev_end = base;
+	unsigned long n = 0;
+	size_t used = 0, pages = cs->size >> PAGE_SHIFT, covered_to = 0;
+	struct dmamap_vmregion *r;
+
+	if (!cs->base)
+		return;
+	pthread_mutex_lock(&cs->lock);
+	for (r = cs->regions; r; r = r->next) {
+		if (r->start < prev_end || r->end <= r->start || r->end - base > cs->size || (r->start | r->end) & ~PAGE_MASK) {
+			dm_check_fail(c, DMAMAP_CHECK_CONSISTENT, "region %#lx-%#lx is unsorted, overlapping or outside "
+				      "the consistent region", r->start, r->end);
+			break;
+		}
+		/* ptes between regions must be empty */
+		for (size_t i = covered_to; i < (r->start - base) >> PAGE_SHIFT; i++)
+			if (cs->pte_prot[i])
+				dm_check_fail(c, DMAMAP_CHECK_CONSISTENT, "pte of %#lx is present outside every region",
+					      base + (i << PAGE_SHIFT));
+		covered_to = (r->end - base) >> PAGE_SHIFT;
+		for (size_t i = (r->start - base) >> PAGE_SHIFT; i < covered_to; i++)
+			if (cs->pte_prot[i] && !dmamap_pfn_valid(m, cs->pte_pfn[i]))
+				dm_check_fail(c, DMAMAP_CHECK_CONSISTENT, "pte of %#lx maps pfn %#lx, not RAM",
+					      base + (i << PAGE_SHIFT), cs->pte_pfn[i]);
+		used += r->end - r->start;
+		prev_end = r->end;
+		if (++n > pages)
+			break;
+	}
+	for (size_t i = covered_to; i < pages; i++)
+		if (cs->pte_prot[i])
+			dm_check_fail(c, DMAMAP_CHECK_CONSISTENT, "pte of %#lx is present outside every region",
+				      base + (i << PAGE_SHIFT));
+	if (n != cs->nr_regions || used != cs->used)
+		dm_check_fail(c, DMAMAP_CHECK_CONSISTENT, "%lu regions of %zu bytes listed, %lu of %zu counted", n, used,
+			      cs->nr_regions, cs->used);
+	pthread_mutex_unlock(&cs->lock);
+}

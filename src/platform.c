@@ -57,17 +57,28 @@ DMAMAP_API int dmamap_device_init(struct device *dev, struct dmamap_machine *m, 
 	return 0;
 }
 
+static void object_device_gone(struct dmamap_obj *o, void *dev)
+{
+	if (o->ops->device_gone)
+		o->ops->device_gone(o, dev);
+}
+
 static void platform_release(struct device *dev)
 {
 	struct dmamap_machine *m = dev->dmamap.machine;
 
+	/*
+	 * While the device can still free what it allocated: its safe buffers
+	 * and their pools, then the pools the driver left (they may live in
+	 * declared memory or behind the IOMMU).
+	 */
+	if (dev->archdata.dmabounce)
+		dmamap_dmabounce_release(dev);
+	dmamap_obj_for_each(m, object_device_gone, dev);
 	if (dev->archdata.mapping)
 		arm_iommu_detach_device(dev);
 	else if (dev->dmamap.iommu_domain)
 		iommu_detach_device(dev->dmamap.iommu_domain, dev);
-	/* before the declared memory: the safe-buffer pools may live in it */
-	if (dev->archdata.dmabounce)
-		dmamap_dmabounce_release(dev);
 	dma_release_declared_memory(dev);
 	dmamap_debug_device_release(dev);
 

@@ -7,6 +7,70 @@
 
 #include "internal.h"
 
+static size_t vma_pages(const struct vm_area_struct *vma)
+{
+	return (vma->vm_end - vma->vm_start) >> PAGE_SHIFT;
+}
+
+/* Unmap every present pte of @vma; obj_lock held (or the vma unreachable). */
+static void vma_unmap_all(struct vm_area_struct *vma)
+{
+	struct dmamap_vma_private *priv = vma->dmamap;
+
+	for (size_t i = 0; i < vma_pages(vma); i++) {
+		if (priv->pte_prot[i]) {
+			dm_host_unmap((void *)(vma->vm_start + (i << PAGE_SHIFT)), PAGE_SIZE);
+			priv->pte_prot[i] = 0;
+			priv->pte_pfn[i] = 0;
+		}
+	}
+}
+
+static struct vm_area_struct *vma_of(struct dmamap_obj *o)
+{
+	struct dmamap_vma_private *priv = container_of(o, struct dmamap_vma_private, obj);
+
+	return priv->vma;
+}
+
+/* The machine is going: its RAM with it, so no host alias of it may stay. */
+static void vma_machine_gone(struct dmamap_obj *o)
+{
+	struct vm_area_struct *vma = vma_of(o);
+	struct dmamap_machine *m = o->machine;
+
+	dmamap_report(m, DMAMAP_REPORT_LEAK, NULL, NULL, 0,
+		      "user vma %#lx-%#lx still live at machine destroy; unmapped (destroy it to free it)",
+		      vma->vm_start, vma->vm_end);
+	pthread_mutex_lock(&m->obj_lock);
+	vma_unmap_all(vma);
+	pthread_mutex_unlock(&m->obj_lock);
+}
+
+static void vma_check(struct dmamap_obj *o, struct dm_check *c)
+{
+	struct vm_area_struct *vma = vma_of(o);
+	struct dmamap_vma_private *priv = vma->dmamap;
+	struct dmamap_machine *m = o->machine;
+
+	pthread_mutex_lock(&m->obj_lock);
+	for (size_t i = 0; i < vma_pages(vma); i++) {
+		if (priv->pte_prot[i] && !dmamap_pfn_valid(m, priv->pte_pfn[i]))
+			dm_check_fail(c, DMAMAP_CHECK_VMA, "vma %#lx: page %zu maps pfn %#lx, not RAM", vma->vm_start, i,
+				      priv->pte_pfn[i]);
+		else if (!priv->pte_prot[i] && priv->pte_pfn[i])
+			dm_check_fail(c, DMAMAP_CHECK_VMA, "vma %#lx: page %zu is not present but keeps pfn %#lx",
+				      vma->vm_start, i, priv->pte_pfn[i]);
+	}
+	pthread_mutex_unlock(&m->obj_lock);
+}
+
+static const struct dmamap_obj_ops vma_obj_ops = {
+	.name = "vma",
+	.machine_gone = vma_machine_gone,
+	.check = vma_check,
+};
+
 DMAMAP_API struct vm_area_struct *dmamap_vma_create(struct dmamap_machine *m, size_t size)
 {
 	struct vm_area_struct *vma;
@@ -30,20 +94,14 @@ DMAMAP_API struct vm_area_struct *dmamap_vma_create(struct dmamap_machine *m, si
 	base = dm_host_reserve(size, PAGE_SIZE);
 	if (!base)
 		goto nomem;
-	priv->machine = m;
+	priv->vma = vma;
 	vma->vm_start = (unsigned long)base;
 	vma->vm_end = vma->vm_start + size;
 	vma->vm_pgoff = 0;
 	vma->vm_page_prot = PAGE_SHARED;
 	vma->vm_flags = VM_READ | VM_WRITE | VM_SHARED;
 	vma->dmamap = priv;
-
-	pthread_mutex_lock(&m->obj_lock);
-	priv->next = m->vmas;
-	if (m->vmas)
-		m->vmas->dmamap->prev = vma;
-	m->vmas = vma;
-	pthread_mutex_unlock(&m->obj_lock);
+	dmamap_obj_add(m, &priv->obj, &vma_obj_ops);
 	return vma;
 
 nomem:
@@ -57,57 +115,29 @@ nomem:
 	return NULL;
 }
 
-static void vma_teardown(struct vm_area_struct *vma)
-{
-	struct dmamap_vma_private *priv = vma->dmamap;
-
-	dm_host_release((void *)vma->vm_start, vma->vm_end - vma->vm_start);
-	dmamap_free(priv->pte_pfn);
-	dmamap_free(priv->pte_prot);
-	dmamap_free(priv);
-	dmamap_free(vma);
-}
-
 DMAMAP_API void dmamap_vma_destroy(struct vm_area_struct *vma)
 {
 	struct dmamap_vma_private *priv;
-	struct dmamap_machine *m;
 
 	if (!vma)
 		return;
 	priv = vma->dmamap;
-	if (!priv) {
+	if (!priv || priv->vma != vma) {
 		dmamap_report(NULL, DMAMAP_REPORT_BAD_INPUT, NULL, NULL, 0,
 			      "dmamap_vma_destroy(%p): not a vma made by dmamap_vma_create", (void *)vma);
 		return;
 	}
-	m = priv->machine;
-	pthread_mutex_lock(&m->obj_lock);
-	if (priv->prev)
-		priv->prev->dmamap->next = priv->next;
-	else
-		m->vmas = priv->next;
-	if (priv->next)
-		priv->next->dmamap->prev = priv->prev;
-	pthread_mutex_unlock(&m->obj_lock);
-	vma_teardown(vma);
-}
-
-void dmamap_vmas_fini(struct dmamap_machine *m)
-{
-	unsigned long n = 0;
-
-	pthread_mutex_lock(&m->obj_lock);
-	while (m->vmas) {
-		struct vm_area_struct *vma = m->vmas;
-
-		m->vmas = vma->dmamap->next;
-		vma_teardown(vma);
-		n++;
-	}
-	pthread_mutex_unlock(&m->obj_lock);
-	if (n)
-		dmamap_report(m, DMAMAP_REPORT_LEAK, NULL, NULL, 0, "%lu user vmas still live at machine destroy", n);
+	if (dmamap_obj_dead(&priv->obj))
+		dmamap_obj_dead_report(&priv->obj, "dmamap_vma_destroy");
+	dmamap_obj_del(&priv->obj);
+	/* the reservation goes whole: the host aliases in it with it */
+	dm_host_release((void *)vma->vm_start, vma->vm_end - vma->vm_start);
+	priv->vma = NULL;
+	dmamap_free(priv->pte_pfn);
+	dmamap_free(priv->pte_prot);
+	dmamap_free(priv);
+	vma->dmamap = NULL;
+	dmamap_free(vma);
 }
 
 /* Map frames [pfn, pfn + count) at @addr. Validates everything before touching anything. */
@@ -121,7 +151,11 @@ static int vma_map(struct vm_area_struct *vma, unsigned long addr, unsigned long
 	if (!priv || addr & ~PAGE_MASK || addr < vma->vm_start || addr >= vma->vm_end || !count ||
 	    count > (vma->vm_end - addr) >> PAGE_SHIFT)
 		return -EINVAL;
-	m = priv->machine;
+	m = priv->obj.machine;
+	if (!m) {
+		dmamap_obj_dead_report(&priv->obj, "remap_pfn_range");
+		return -ENXIO;
+	}
 	if (!dmamap_pfn_valid(m, pfn) || !dmamap_pfn_valid(m, pfn + count - 1) ||
 	    pgprot_memtype(prot) == DMAMAP_MT_NONE || pgprot_memtype(prot) >= DMAMAP_MT_NR)
 		return -EINVAL;
@@ -151,7 +185,7 @@ static int vma_map(struct vm_area_struct *vma, unsigned long addr, unsigned long
 void dmamap_vma_zap(struct vm_area_struct *vma, unsigned long addr, size_t size)
 {
 	struct dmamap_vma_private *priv = vma->dmamap;
-	struct dmamap_machine *m = priv->machine;
+	struct dmamap_machine *m = priv->obj.machine;
 	size_t first = (addr - vma->vm_start) >> PAGE_SHIFT, n = size >> PAGE_SHIFT;
 
 	pthread_mutex_lock(&m->obj_lock);
@@ -175,7 +209,7 @@ DMAMAP_API int remap_pfn_range(struct vm_area_struct *vma, unsigned long addr, u
 
 DMAMAP_API int vm_insert_page(struct vm_area_struct *vma, unsigned long addr, struct page *page)
 {
-	if (!vma || !vma->dmamap || !page || dm_page_machine(page) != vma->dmamap->machine ||
+	if (!vma || !vma->dmamap || !page || dm_page_machine(page) != vma->dmamap->obj.machine ||
 	    !(PageFlag(page, PG_head) || PageFlag(page, PG_tail)))
 		return -EINVAL;
 	return vma_map(vma, addr, page_to_pfn(page), 1, vma->vm_page_prot);
@@ -189,8 +223,10 @@ DMAMAP_API int dmamap_vma_pte(const struct vm_area_struct *vma, unsigned long ad
 
 	if (!priv || addr < vma->vm_start || addr >= vma->vm_end)
 		return -EINVAL;
+	if (dmamap_obj_dead(&priv->obj))
+		return -ENOENT; /* unmapped with its machine */
 	idx = (addr - vma->vm_start) >> PAGE_SHIFT;
-	pthread_mutex_lock(&priv->machine->obj_lock);
+	pthread_mutex_lock(&priv->obj.machine->obj_lock);
 	if (!priv->pte_prot[idx]) {
 		ret = -ENOENT;
 	} else {
@@ -199,6 +235,6 @@ DMAMAP_API int dmamap_vma_pte(const struct vm_area_struct *vma, unsigned long ad
 		if (prot)
 			*prot = __pgprot(priv->pte_prot[idx]);
 	}
-	pthread_mutex_unlock(&priv->machine->obj_lock);
+	pthread_mutex_unlock(&priv->obj.machine->obj_lock);
 	return ret;
 }

@@ -48,6 +48,23 @@ struct dmamap_machine *test_machine(unsigned ram_mib, void (*tweak)(struct dmama
 	return m;
 }
 
+void assert_machine_consistent(struct dmamap_machine *m)
+{
+	struct dmamap_check_result res;
+	int n = dmamap_machine_check(m, &res);
+
+	for (unsigned i = 0; i < res.nr_findings; i++)
+		print_error("machine check: %s: %s\n", dmamap_check_area_name(res.findings[i].area), res.findings[i].what);
+	assert_int_equal(n, 0);
+}
+
+void test_machine_destroy(struct dmamap_machine *m)
+{
+	if (m)
+		assert_machine_consistent(m);
+	dmamap_machine_destroy(m);
+}
+
 static unsigned char pattern_byte(size_t i, unsigned seed)
 {
 	uint32_t x = (uint32_t)i * 2654435761u + seed * 40503u + 0x9e37u;
@@ -75,4 +92,27 @@ int check_pattern(const void *p, size_t len, unsigned seed)
 int under_valgrind(void)
 {
 	return getenv("DMAMAP_UNDER_VALGRIND") != NULL;
+}
+
+unsigned long sweep_sites(void)
+{
+	unsigned long all = (1UL << DMAMAP_FAULT_SITE_NR) - 1;
+
+	return under_valgrind() ? all & ~(1UL << DMAMAP_FAULT_PAGE_ALLOC | 1UL << DMAMAP_FAULT_POOL) : all;
+}
+
+int site_swept(enum dmamap_fault_site site)
+{
+	return (sweep_sites() >> site) & 1;
+}
+
+void assert_sweep_clean(const struct dmamap_fault_sweep *sw, struct dmamap_fault_sweep_result *r)
+{
+	int n = dmamap_fault_sweep(sw, r);
+
+	for (unsigned i = 0; i < r->nr_recorded; i++)
+		print_error("fault sweep: site %d, attempt %lu, returned %d, problems %#x: %s\n", (int)r->recorded[i].site,
+			    r->recorded[i].nth, r->recorded[i].ret, r->recorded[i].problems, r->recorded[i].detail);
+	assert_int_equal(n, 0);
+	assert_int_equal(r->bad_runs, 0);
 }

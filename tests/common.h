@@ -36,11 +36,31 @@ void capture_stop(struct dmamap_machine *m);
 /* A small machine (16 MiB unless @ram_mib), defaults otherwise; fails the test if it cannot be made. */
 struct dmamap_machine *test_machine(unsigned ram_mib, void (*tweak)(struct dmamap_machine_config *cfg));
 
+/*
+ * dmamap_machine_check() must find nothing: each finding is printed and the
+ * test fails. Every test calls it when its scenario is over, through
+ * test_machine_destroy().
+ */
+void assert_machine_consistent(struct dmamap_machine *m);
+/* assert_machine_consistent(), then dmamap_machine_destroy(). */
+void test_machine_destroy(struct dmamap_machine *m);
+
 /* Fill @len bytes with a pattern derived from @seed; check it. */
 void fill_pattern(void *p, size_t len, unsigned seed);
 int check_pattern(const void *p, size_t len, unsigned seed); /* 0 if equal, else 1 + first bad offset */
 
 /* True when running under valgrind (tests scale their loops down). */
 int under_valgrind(void);
+
+/*
+ * Fault sites for a dmamap_fault_sweep() of a test: every one, except under
+ * valgrind, where the sites a scenario tries hundreds of times (pages, pool
+ * blocks) are left to the native run.
+ */
+unsigned long sweep_sites(void);
+/* Whether @site is swept by sweep_sites(). */
+int site_swept(enum dmamap_fault_site site);
+/* dmamap_fault_sweep(), printing each bad run it records; fails the test unless every run was clean. */
+void assert_sweep_clean(const struct dmamap_fault_sweep *sw, struct dmamap_fault_sweep_result *r);
 
 #endif

@@ -190,6 +190,10 @@
 #pragma weak dmamap_checker_enable
 #pragma weak dmamap_checker_enabled
 #pragma weak dmamap_checker_stats
+/* <dmamap/check.h> */
+#pragma weak dmamap_machine_check
+#pragma weak dmamap_check_area_name
+#pragma weak dmamap_fault_sweep
 #pragma weak dmamap_default_cache_ops
 #pragma weak arm_dma_ops
 
@@ -377,6 +381,10 @@ static const struct export functions[] = {
 	F(dmamap_checker_enable),
 	F(dmamap_checker_enabled),
 	F(dmamap_checker_stats),
+	/* <dmamap/check.h> */
+	F(dmamap_machine_check),
+	F(dmamap_check_area_name),
+	F(dmamap_fault_sweep),
 };
 
 /* Data the headers declare DMAMAP_API extern. */

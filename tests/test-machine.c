@@ -2,7 +2,7 @@
 /*
  * The simulated SoC (<dmamap/machine.h>): configuration, creation and its
  * refusals, the current machine, several machines side by side, fault
- * injection and the leak reports of dmamap_machine_destroy().
+ * injection and the leak reports of test_machine_destroy().
  */
 #include <sys/resource.h>
 
@@ -95,10 +95,10 @@ static void test_create_with_null_config_uses_defaults(void **state)
 	assert_false(dmamap_pfn_valid(m, (BASE + def.ram_size) / PAGE_SIZE));
 	assert_false(dmamap_pfn_valid(m, BASE / PAGE_SIZE - 1));
 	assert_int_equal(dmamap_report_count(m), 0);
-	dmamap_machine_destroy(m);
+	test_machine_destroy(m);
 
 	/* NULL is ignored */
-	dmamap_machine_destroy(NULL);
+	test_machine_destroy(NULL);
 }
 
 static void test_create_with_config_copies_it(void **state)
@@ -125,13 +125,13 @@ static void test_create_with_config_copies_it(void **state)
 	dmamap_machine_get_config(m, &got);
 	cfg.ram_size = 1 * MiB;
 	assert_config_equal(&got, &cfg);
-	dmamap_machine_destroy(m);
+	test_machine_destroy(m);
 
 	small_config(&cfg);
 	cfg.cache_line_size = 16;
 	m = dmamap_machine_create(&cfg);
 	assert_non_null(m);
-	dmamap_machine_destroy(m);
+	test_machine_destroy(m);
 }
 
 struct bad_config {
@@ -175,8 +175,8 @@ static void check_refused(const struct bad_config *b)
 	capture_stop(NULL);
 	same_current = dmamap_machine_current() == cur;
 	dmamap_machine_set_current(NULL);
-	dmamap_machine_destroy(m);
-	dmamap_machine_destroy(cur);
+	test_machine_destroy(m);
+	test_machine_destroy(cur);
 	if (m)
 		fail_msg("config \"%s\" was accepted", b->what);
 	assert_int_equal(err, EINVAL);
@@ -238,7 +238,7 @@ static void test_zone_limit_at_ram_end_accepted(void **state)
 	dmamap_page_stats(m, &st);
 	assert_int_equal(st.total_pages[DMAMAP_ZONE_DMA], cfg.ram_size / PAGE_SIZE);
 	assert_int_equal(st.total_pages[DMAMAP_ZONE_NORMAL], 0);
-	dmamap_machine_destroy(m);
+	test_machine_destroy(m);
 }
 
 /* ------------------------------------------------------------- current machine */
@@ -273,9 +273,9 @@ static void test_first_created_becomes_current(void **state)
 	assert_ptr_equal(dmamap_machine_current(), a);
 
 	/* destroying a machine that is not current leaves the current one */
-	dmamap_machine_destroy(b);
+	test_machine_destroy(b);
 	assert_ptr_equal(dmamap_machine_current(), a);
-	dmamap_machine_destroy(a);
+	test_machine_destroy(a);
 }
 
 static void test_destroying_current_leaves_none(void **state)
@@ -290,7 +290,7 @@ static void test_destroying_current_leaves_none(void **state)
 	a = dmamap_machine_create(&cfg);
 	assert_non_null(a);
 	dmamap_machine_set_current(a);
-	dmamap_machine_destroy(a);
+	test_machine_destroy(a);
 
 	/* No current machine now: @keep is not promoted; a default one is created. */
 	d = dmamap_machine_current();
@@ -303,19 +303,19 @@ static void test_destroying_current_leaves_none(void **state)
 	assert_ptr_equal(dmamap_machine_current(), d);
 
 	/* It is an ordinary machine, destroyed by its owner. */
-	dmamap_machine_destroy(d);
+	test_machine_destroy(d);
 	d = dmamap_machine_current();
 	assert_non_null(d);
 	assert_ptr_not_equal(d, keep);
-	dmamap_machine_destroy(d);
+	test_machine_destroy(d);
 
 	/* set_current(NULL) leaves none as well */
 	dmamap_machine_set_current(keep);
 	dmamap_machine_set_current(NULL);
 	d = dmamap_machine_current();
 	assert_ptr_not_equal(d, keep);
-	dmamap_machine_destroy(d);
-	dmamap_machine_destroy(keep);
+	test_machine_destroy(d);
+	test_machine_destroy(keep);
 }
 
 /* ------------------------------------------------------------- two machines */
@@ -391,14 +391,14 @@ static void test_two_machines_side_by_side(void **state)
 		capture_stop(a);
 		assert_int_equal(ca.reports, 0);
 	}
-	dmamap_machine_destroy(a);
+	test_machine_destroy(a);
 	/* b still works after a is gone */
 	pb = dmamap_alloc_pages(b, GFP_KERNEL, 0);
 	assert_non_null(pb);
 	assert_ptr_equal(dmamap_machine_of(page_address(pb)), b);
 	dmamap_free_pages(pb, 0);
 	assert_int_equal(dmamap_report_count(b), 0);
-	dmamap_machine_destroy(b);
+	test_machine_destroy(b);
 }
 
 static void other_base(struct dmamap_machine_config *cfg)
@@ -424,8 +424,8 @@ static void test_machines_at_different_bases(void **state)
 	assert_ptr_equal(dmamap_pfn_to_page(b, page_to_pfn(pb)), pb);
 	assert_ptr_equal(dmamap_phys_to_virt(b, page_to_phys(pb) + 5), (u8 *)page_address(pb) + 5);
 	dmamap_free_pages(pb, 2);
-	dmamap_machine_destroy(b);
-	dmamap_machine_destroy(a);
+	test_machine_destroy(b);
+	test_machine_destroy(a);
 }
 
 /* ------------------------------------------------------------- fault injection */
@@ -496,7 +496,7 @@ static void test_fault_nth(void **state)
 		if (p[i])
 			dmamap_free_pages(p[i], 0);
 	assert_int_equal(dmamap_report_count(m), 0);
-	dmamap_machine_destroy(m);
+	test_machine_destroy(m);
 }
 
 static void test_fault_ppm(void **state)
@@ -540,7 +540,7 @@ static void test_fault_ppm(void **state)
 	assert_int_equal(dmamap_fault_inject(m, DMAMAP_FAULT_PAGE_ALLOC, 1, 1), 0);
 	assert_null(dmamap_alloc_pages(m, GFP_KERNEL, 0));
 	assert_int_equal(dmamap_fault_inject(m, DMAMAP_FAULT_PAGE_ALLOC, 0, 0), 0);
-	dmamap_machine_destroy(m);
+	test_machine_destroy(m);
 }
 
 /* The same seed gives the same failures; another seed gives others. */
@@ -563,7 +563,7 @@ static unsigned long fail_mask(uint64_t seed)
 		else
 			mask |= 1UL << i;
 	}
-	dmamap_machine_destroy(m);
+	test_machine_destroy(m);
 	return mask;
 }
 
@@ -605,7 +605,7 @@ static void test_fault_inject_bad_arguments(void **state)
 		dmamap_free_pages(p, 0);
 	}
 	assert_int_equal(dmamap_fault_injected(m, DMAMAP_FAULT_PAGE_ALLOC), 1);
-	dmamap_machine_destroy(m);
+	test_machine_destroy(m);
 }
 
 /* ------------------------------------------------------------- destroy */
@@ -636,19 +636,28 @@ static void test_destroy_reports_leaks(void **state)
 	assert_int_equal(dmamap_vmregion_map(m, r, 0, NULL, page_to_pfn(p2), 2, pgprot_noncached(PAGE_KERNEL)), 0);
 
 	capture_start(&c, m);
-	dmamap_machine_destroy(m);
+	test_machine_destroy(m);
 	/* two devices, the pages, the vma, the consistent mapping */
 	assert_int_equal(c.by_kind[DMAMAP_REPORT_LEAK], 5);
 	assert_int_equal(c.reports, 5);
 	/* the devices were released: they are uninitialised again */
 	assert_string_equal(dev_name(&d1), "(uninitialised device)");
 	assert_null(dmamap_dev_machine(&d2));
+	/* the vma is still the caller's: unmapped, refused, and freed (reported) by its destroy */
+	capture_start(&c, NULL);
+	assert_int_equal(dmamap_vma_pte(vma, vma->vm_start, NULL, NULL), -ENOENT);
+	assert_int_equal(remap_pfn_range(vma, vma->vm_start, 0x40000, PAGE_SIZE, vma->vm_page_prot), -ENXIO);
+	assert_int_equal(c.by_kind[DMAMAP_REPORT_API_MISUSE], 1);
+	dmamap_vma_destroy(vma);
+	assert_int_equal(c.by_kind[DMAMAP_REPORT_API_MISUSE], 2);
+	assert_non_null(strstr(c.last, "machine has been destroyed"));
+	capture_stop(NULL);
 	m = test_machine(16, NULL);
 	assert_int_equal(dmamap_device_init(&d1, m, "again"), 0);
 	assert_ptr_equal(dmamap_dev_machine(&d1), m);
 	dmamap_device_release(&d1);
 	assert_int_equal(dmamap_report_count(m), 0);
-	dmamap_machine_destroy(m);
+	test_machine_destroy(m);
 }
 
 static void test_destroy_clean_machine_reports_nothing(void **state)
@@ -673,7 +682,7 @@ static void test_destroy_clean_machine_reports_nothing(void **state)
 	dmamap_vma_destroy(vma);
 	dmamap_free_pages(p, 1);
 	dmamap_device_release(&d);
-	dmamap_machine_destroy(m);
+	test_machine_destroy(m);
 	assert_int_equal(c.reports, 0);
 }
 
@@ -690,7 +699,7 @@ static void test_create_destroy_repeatedly(void **state)
 		assert_non_null(p);
 		assert_ptr_equal(dmamap_machine_of(page_address(p)), m);
 		dmamap_free_pages(p, 0);
-		dmamap_machine_destroy(m);
+		test_machine_destroy(m);
 	}
 }
 

@@ -24,5 +24,6 @@
 #include <dmamap/iommu.h>
 #include <dmamap/dma-iommu.h>
 #include <dmamap/debug.h>
+#include <dmamap/check.h>
 
 #endif /* DMAMAP_DMAMAP_H */

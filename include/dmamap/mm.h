@@ -85,7 +85,13 @@ struct vm_area_struct {
  */
 DMAMAP_API struct vm_area_struct *dmamap_vma_create(struct dmamap_machine *m, size_t size);
 
-/** dmamap_vma_destroy() - unmap and free a vma; NULL is ignored. */
+/**
+ * dmamap_vma_destroy() - unmap and free a vma; NULL is ignored
+ *
+ * A vma still live when its machine is destroyed is reported then
+ * (DMAMAP_REPORT_LEAK) and unmapped; it stays the caller's to destroy, which
+ * then only frees it (reported: the machine is gone).
+ */
 DMAMAP_API void dmamap_vma_destroy(struct vm_area_struct *vma);
 
 /**
