@@ -29,7 +29,7 @@ static void fx_free(struct fx *f)
 {
 	dmamap_device_release(&f->dev);
 	capture_stop(f->m);
-	dmamap_machine_destroy(f->m);
+	test_machine_destroy(f->m);
 	free(f);
 }
 

@@ -45,7 +45,7 @@ static void fixture_free(struct fixture *f)
 	dmamap_free_pages(f->page, 1);
 	dmamap_device_release(&f->dev);
 	capture_stop(f->m);
-	dmamap_machine_destroy(f->m);
+	test_machine_destroy(f->m);
 	free(f);
 }
 

@@ -50,7 +50,7 @@ static void fx_free(struct fx *f)
 	if (dmamap_dev_machine(&f->dev))
 		dmamap_device_release(&f->dev);
 	capture_start(&c, f->m);
-	dmamap_machine_destroy(f->m);
+	test_machine_destroy(f->m);
 	free(f);
 	assert_int_equal(c.by_kind[DMAMAP_REPORT_LEAK], 0);
 }
@@ -221,7 +221,7 @@ static void test_init_refusals(void **state)
 
 	/* the other machine has no device: destroying it reports nothing */
 	capture_start(&c, other);
-	dmamap_machine_destroy(other);
+	test_machine_destroy(other);
 	assert_int_equal(c.reports, 0);
 }
 
@@ -290,7 +290,7 @@ static void test_release_order_and_destroy(void **state)
 	assert_int_equal(dmamap_report_count(m), 0);
 
 	capture_start(&c, m);
-	dmamap_machine_destroy(m);
+	test_machine_destroy(m);
 	assert_int_equal(c.by_kind[DMAMAP_REPORT_LEAK], 3); /* d1, d3, d2-again */
 	assert_null(dmamap_dev_machine(&d[1]));
 	assert_null(dmamap_dev_machine(&d[2]));

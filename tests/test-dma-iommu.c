@@ -51,7 +51,7 @@ static void fx_free(struct fx *f)
 	arm_iommu_detach_device(&f->dev);
 	dmamap_device_release(&f->dev);
 	capture_stop(f->m);
-	dmamap_machine_destroy(f->m);
+	test_machine_destroy(f->m);
 	free(f);
 }
 
@@ -120,7 +120,7 @@ static void test_create_mapping_arguments(void **state)
 	}
 	assert_true(dmamap_fault_injected(m, DMAMAP_FAULT_HOST_ALLOC) >= 1);
 	capture_stop(m);
-	dmamap_machine_destroy(m);
+	test_machine_destroy(m);
 }
 
 static void test_attach_detach_refcounts(void **state)
@@ -164,8 +164,8 @@ static void test_attach_detach_refcounts(void **state)
 	dmamap_device_release(&b);
 	arm_iommu_release_mapping(map2);
 	capture_stop(m);
-	dmamap_machine_destroy(m2);
-	dmamap_machine_destroy(m);
+	test_machine_destroy(m2);
+	test_machine_destroy(m);
 }
 
 /* A streaming mapping: an IOVA in the window, the page offset kept, read-only to the device. */
@@ -622,7 +622,7 @@ static void test_release_detaches(void **state)
 	dmamap_device_release(&dev);
 	assert_int_equal(map->kref, 1);
 	arm_iommu_release_mapping(map);
-	dmamap_machine_destroy(m);
+	test_machine_destroy(m);
 }
 
 int main(void)

@@ -378,8 +378,8 @@ static int teardown(void **state)
 	dmamap_device_release(&E.dev);
 	capture_stop(NULL);
 	capture_stop(E.m);
-	dmamap_machine_destroy(E.m2);
-	dmamap_machine_destroy(E.m);
+	test_machine_destroy(E.m2);
+	test_machine_destroy(E.m);
 	return 0;
 }
 
@@ -1473,7 +1473,7 @@ static void mask_env_fini(struct mask_env *e)
 {
 	dmamap_device_release(&e->dev);
 	capture_stop(e->m);
-	dmamap_machine_destroy(e->m);
+	test_machine_destroy(e->m);
 }
 
 static void test_masks_zone_limit(void **state)

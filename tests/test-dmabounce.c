@@ -65,7 +65,7 @@ static void fx_free(struct fx *f)
 		assert_int_equal(dmabounce_unregister_dev(&f->dev), 0);
 	dmamap_device_release(&f->dev);
 	capture_stop(f->m);
-	dmamap_machine_destroy(f->m);
+	test_machine_destroy(f->m);
 	free(f);
 }
 

@@ -35,7 +35,7 @@ static int setup(void **state)
 		return -1;
 	f->m = test_machine(RAM_MIB, NULL);
 	if (dmamap_device_init(&f->dev, f->m, "pooldev")) {
-		dmamap_machine_destroy(f->m);
+		test_machine_destroy(f->m);
 		free(f);
 		return -1;
 	}
@@ -57,7 +57,7 @@ static int teardown(void **state)
 	}
 	capture_start(&c, f->m);
 	dmamap_device_release(&f->dev);
-	dmamap_machine_destroy(f->m);
+	test_machine_destroy(f->m);
 	if (c.reports) {
 		fprintf(stderr, "teardown: %lu reports (last: %s)\n", c.reports, c.last);
 		ret = -1;

@@ -49,7 +49,7 @@ static int teardown(void **state)
 	iommu_domain_free(f->d);
 	capture_stop(f->m);
 	capture_start(&c, f->m);
-	dmamap_machine_destroy(f->m);
+	test_machine_destroy(f->m);
 	assert_int_equal(c.by_kind[DMAMAP_REPORT_LEAK], 0);
 	free(f);
 	return 0;
@@ -359,7 +359,7 @@ static void test_1gib_block_split_twice(void **state)
 	assert_int_equal(st.block_entries, 0);
 	assert_int_equal(st.mapped_bytes, 0);
 	iommu_domain_free(d);
-	dmamap_machine_destroy(m);
+	test_machine_destroy(m);
 }
 
 static void test_map_overlap_eexist_changes_nothing(void **state)
@@ -808,7 +808,7 @@ static int dev_teardown(void **state)
 	iommu_domain_free(x->f.d);
 	capture_stop(x->f.m);
 	capture_start(&c, x->f.m);
-	dmamap_machine_destroy(x->f.m);
+	test_machine_destroy(x->f.m);
 	assert_int_equal(c.by_kind[DMAMAP_REPORT_LEAK], 0);
 	assert_int_equal(c.reports, 0);
 	free(x);
@@ -1029,7 +1029,7 @@ static void test_attach_errors(void **state)
 
 	dmamap_device_release(&foreign);
 	capture_stop(m2);
-	dmamap_machine_destroy(m2);
+	test_machine_destroy(m2);
 	iommu_domain_free(other);
 }
 

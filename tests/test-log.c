@@ -96,7 +96,7 @@ static int teardown_machine(void **state)
 	dmamap_set_log_handler(NULL, NULL, NULL);
 	dmamap_set_log_level(NULL, DMAMAP_LOG_DEBUG);
 	dmamap_set_strict(NULL, false);
-	dmamap_machine_destroy(m);
+	test_machine_destroy(m);
 	return 0;
 }
 
@@ -263,7 +263,7 @@ static void test_report_counts_per_machine_and_global(void **state)
 	}
 
 	capture_stop(m2);
-	dmamap_machine_destroy(m2);
+	test_machine_destroy(m2);
 }
 
 static void test_dev_printk_prefixes_device(void **state)
@@ -351,7 +351,7 @@ static void test_level_filters_messages_not_reports(void **state)
 		dmamap_log(m2, DMAMAP_LOG_DEBUG, NULL, "m2 debug");
 		assert_int_equal(r2.n, 1);
 		dmamap_set_log_handler(m2, NULL, NULL);
-		dmamap_machine_destroy(m2);
+		test_machine_destroy(m2);
 	}
 
 	/* The process-wide level filters process-wide messages. */
@@ -538,7 +538,7 @@ static void child_strict_other_machine(void *arg)
 	if (c.reports != 1 || c2.reports != 1)
 		_exit(7);
 	capture_stop(m2);
-	dmamap_machine_destroy(m2);
+	test_machine_destroy(m2);
 	_exit(0);
 }
 

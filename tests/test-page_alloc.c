@@ -73,7 +73,7 @@ static int teardown_m(void **state)
 
 		/* every test frees what it allocated */
 		capture_start(&c, m);
-		dmamap_machine_destroy(m);
+		test_machine_destroy(m);
 		assert_int_equal(c.by_kind[DMAMAP_REPORT_LEAK], 0);
 	}
 	return 0;
@@ -334,7 +334,7 @@ static void test_natural_alignment_unaligned_base(void **state)
 	st = stats_of(m);
 	assert_free_equal(&st, &st0);
 	capture_stop(m);
-	dmamap_machine_destroy(m);
+	test_machine_destroy(m);
 }
 
 /* ------------------------------------------------------------- conversions */
@@ -582,7 +582,7 @@ static void test_gfp_dma_zone(void **state)
 	assert_free_equal(&st, &st0);
 	assert_int_equal(dmamap_report_count(m), 0);
 	capture_stop(m);
-	dmamap_machine_destroy(m);
+	test_machine_destroy(m);
 	free(held);
 }
 
@@ -634,7 +634,7 @@ static void test_gfp_dma_odd_boundary(void **state)
 	st = stats_of(m);
 	assert_free_equal(&st, &st0);
 	capture_stop(m);
-	dmamap_machine_destroy(m);
+	test_machine_destroy(m);
 }
 
 /* ------------------------------------------------------------- __GFP_ZERO */
@@ -1193,7 +1193,7 @@ static void test_kernel_forms_on_current(void **state)
 	assert_int_equal(st.frees, 1);
 	assert_int_equal(free_total(&st), NPAGES);
 	dmamap_machine_set_current(NULL);
-	dmamap_machine_destroy(m2);
+	test_machine_destroy(m2);
 }
 
 /* ------------------------------------------------------------- threads */
@@ -1329,7 +1329,7 @@ static void test_two_thread_stress(void **state)
 	assert_int_equal(st.refused_frees, 0);
 	assert_int_equal(dmamap_report_count(m), 0);
 	free(owner);
-	dmamap_machine_destroy(m);
+	test_machine_destroy(m);
 }
 
 int main(void)

@@ -51,7 +51,7 @@ static int teardown(void **state)
 		dmamap_device_release(&f->dev);
 	/* every test releases what it made */
 	capture_start(&c, f->m);
-	dmamap_machine_destroy(f->m);
+	test_machine_destroy(f->m);
 	free(f);
 	assert_int_equal(c.by_kind[DMAMAP_REPORT_LEAK], 0);
 	return 0;
@@ -290,7 +290,7 @@ static void test_region_full(void **state)
 		dmamap_vmregion_free(m, small[i]);
 	free(small);
 	assert_int_equal(cstats(m).regions, 0);
-	dmamap_machine_destroy(m);
+	test_machine_destroy(m);
 }
 
 /* ------------------------------------------------------------- ptes and aliases */
@@ -511,7 +511,7 @@ static void test_region_map_refusals(void **state)
 	dmamap_free_pages(p, 1);
 	dmamap_free_pages(q, 0);
 	dmamap_free_pages(op, 0);
-	dmamap_machine_destroy(other);
+	test_machine_destroy(other);
 }
 
 static void test_region_remap_fault_injection(void **state)
@@ -956,7 +956,7 @@ static void test_vma_bad_arguments(void **state)
 	dmamap_vma_destroy(vma);
 	dmamap_free_pages(p, 1);
 	dmamap_free_pages(op, 0);
-	dmamap_machine_destroy(other);
+	test_machine_destroy(other);
 }
 
 static void poke(void *p)

@@ -34,7 +34,7 @@ static int teardown(void **state)
 
 	dmamap_device_release(&f->dev);
 	capture_stop(f->m);
-	dmamap_machine_destroy(f->m);
+	test_machine_destroy(f->m);
 	free(f);
 	return 0;
 }

@@ -103,7 +103,7 @@ static unsigned run_traffic_on(struct traffic *t, unsigned n)
 	assert_memory_equal(before.free_pages, after.free_pages, sizeof(before.free_pages));
 	t->reports = dmamap_report_count(m);
 	dmamap_device_release(&dev);
-	dmamap_machine_destroy(m);
+	test_machine_destroy(m);
 	return intact;
 }
 
@@ -158,6 +158,115 @@ static void test_wrong_tx_direction_sends_garbage(void **state)
 	assert_int_equal(run_traffic(TOY_TX_WRONG_DIRECTION, 64, &reports), 0);
 }
 
+/*
+ * The fault sweep: open, a few frames through the loopback, close -- with
+ * each allocation of it failed in turn. The driver must return the error and
+ * give back everything it took; the library must leave nothing behind.
+ */
+struct sweep_nic {
+	struct device dev;
+	bool bounce;
+};
+
+static int nic_setup(struct dmamap_machine *m, void *arg)
+{
+	struct sweep_nic *s = arg;
+
+	memset(&s->dev, 0, sizeof(s->dev));
+	dmamap_set_log_level(m, DMAMAP_LOG_ERR);
+	if (dmamap_device_init(&s->dev, m, "toy-nic"))
+		return -ENODEV;
+	if (s->bounce) {
+		*s->dev.dma_mask = DMA_BIT_MASK(24);
+		s->dev.coherent_dma_mask = DMA_BIT_MASK(24);
+		return dmabounce_register_dev(&s->dev, 512, 4096, NULL);
+	}
+	return 0;
+}
+
+static int nic_scenario(struct dmamap_machine *m, void *arg)
+{
+	struct sweep_nic *s = arg;
+	unsigned tx_slot = 0, rx_slot = 0;
+	u8 frame[TOY_BUF], out[TOY_BUF];
+	struct toy_nic nic;
+	int err;
+
+	(void)m;
+	err = toy_nic_open(&nic, &s->dev, TOY_CORRECT);
+	if (err)
+		return err;
+	for (unsigned i = 0; i < 4; i++) {
+		fill_pattern(frame, 100 + i, i);
+		err = toy_nic_xmit(&nic, frame, 100 + i);
+		if (err) {
+			toy_nic_close(&nic);
+			return err;
+		}
+	}
+	hw_loopback(&s->dev, &nic, &tx_slot, &rx_slot);
+	assert_int_equal(toy_nic_tx_done(&nic), 4);
+	for (unsigned i = 0; i < 4; i++) {
+		assert_int_equal(toy_nic_rx(&nic, out, sizeof(out)), 100 + i);
+		assert_int_equal(check_pattern(out, 100 + i, i), 0);
+	}
+	toy_nic_close(&nic);
+	return 0;
+}
+
+static void nic_teardown(struct dmamap_machine *m, void *arg, int ret)
+{
+	struct sweep_nic *s = arg;
+
+	(void)m;
+	(void)ret;
+	if (s->bounce)
+		assert_int_equal(dmabounce_unregister_dev(&s->dev), 0);
+	dmamap_device_release(&s->dev);
+}
+
+static void sweep_nic(bool bounce)
+{
+	struct dmamap_machine_config cfg;
+	struct sweep_nic s = { .bounce = bounce };
+	struct dmamap_fault_sweep sw = {
+		.cfg = &cfg, .setup = nic_setup, .scenario = nic_scenario, .teardown = nic_teardown, .ctx = &s,
+		.sites = sweep_sites(),
+		/* a pool that cannot grow is covered by a coherent safe buffer: only then may a failure be absorbed */
+		.flags = bounce ? 0 : DMAMAP_SWEEP_STRICT,
+	};
+	struct dmamap_fault_sweep_result r;
+
+	/* small machines: a sweep makes one per run */
+	dmamap_machine_config_init(&cfg);
+	with_spec_outer(&cfg);
+	cfg.ram_size = 16u << 20;
+	cfg.consistent_size = 2u << 20;
+	if (bounce) { /* a 24-bit device: the lower half of RAM is its DMA zone, the buffers above it bounce */
+		cfg.ram_base = 0;
+		cfg.dma_zone_limit = 8u << 20;
+	}
+	assert_sweep_clean(&sw, &r);
+	/* rings from the pool, a page per RX and TX buffer */
+	if (site_swept(DMAMAP_FAULT_PAGE_ALLOC))
+		assert_true(r.attempts[DMAMAP_FAULT_PAGE_ALLOC] >= TOY_RING + 4);
+	if (site_swept(DMAMAP_FAULT_POOL))
+		assert_true(r.attempts[DMAMAP_FAULT_POOL] >= 2);
+	assert_true(r.injected_runs >= 1);
+}
+
+static void test_fault_sweep_open_traffic_close(void **state)
+{
+	(void)state;
+	sweep_nic(false);
+}
+
+static void test_fault_sweep_behind_dmabounce(void **state)
+{
+	(void)state;
+	sweep_nic(true);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -165,6 +274,8 @@ int main(void)
 		cmocka_unit_test(test_driver_unchanged_behind_dmabounce),
 		cmocka_unit_test(test_missing_rx_sync_reads_stale_frames),
 		cmocka_unit_test(test_wrong_tx_direction_sends_garbage),
+		cmocka_unit_test(test_fault_sweep_open_traffic_close),
+		cmocka_unit_test(test_fault_sweep_behind_dmabounce),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -41,9 +41,18 @@ fail:
 
 void toy_nic_close(struct toy_nic *nic)
 {
+	enum dma_data_direction dir = nic->bug == TOY_TX_WRONG_DIRECTION ? DMA_FROM_DEVICE : DMA_TO_DEVICE;
 	unsigned i;
 
 	toy_nic_tx_done(nic);
+	/* the hardware is stopped: frames it never sent are the driver's again */
+	for (; nic->tx_tail != nic->tx_head; nic->tx_tail++) {
+		unsigned slot = nic->tx_tail % TOY_RING;
+
+		dma_unmap_single(nic->dev, nic->tx_buf_dma[slot], nic->tx_len[slot], dir);
+		free_pages((unsigned long)nic->tx_buf[slot], 0);
+		nic->tx_buf[slot] = NULL;
+	}
 	for (i = 0; i < TOY_RING; i++) {
 		if (nic->rx_buf[i]) {
 			dma_unmap_single(nic->dev, nic->rx_buf_dma[i], TOY_BUF, DMA_FROM_DEVICE);
