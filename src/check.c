@@ -94,6 +94,7 @@ static const char *const census_names[DM_CENSUS_NR] = {
 	[DM_CENSUS_POOL_BLOCKS] = "dma_pool blocks",
 	[DM_CENSUS_POOL_PAGES] = "dma_pool pages",
 	[DM_CENSUS_BOUNCED] = "bounced mappings",
+	[DM_CENSUS_STREAMING] = "streaming mappings",
 };
 
 static void obj_census(struct dmamap_obj *o, void *arg)
@@ -116,6 +117,7 @@ static void obj_shrink(struct dmamap_obj *o, void *arg)
 static void take_census(struct dmamap_machine *m, struct dm_census *cs)
 {
 	struct dmamap_consistent_stats st;
+	struct dmamap_checker_stats ck;
 
 	dmamap_obj_for_each(m, obj_shrink, NULL);
 	memset(cs, 0, sizeof(*cs));
@@ -124,6 +126,8 @@ static void take_census(struct dmamap_machine *m, struct dm_census *cs)
 	cs->v[DM_CENSUS_CONSISTENT] = st.regions;
 	cs->v[DM_CENSUS_CONSISTENT_BYTES] = st.used;
 	dmamap_coherent_census(m, cs);
+	dmamap_checker_stats(m, &ck);
+	cs->v[DM_CENSUS_STREAMING] = ck.live_single + ck.live_page + ck.live_sg + ck.untracked_live;
 	pthread_mutex_lock(&m->obj_lock);
 	for (struct device *dev = m->devices; dev; dev = dev->dmamap.next) {
 		cs->v[DM_CENSUS_DEVICES]++;

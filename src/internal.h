@@ -244,6 +244,7 @@ enum dm_census_item {
 	DM_CENSUS_POOL_BLOCKS,       /* dma_pool blocks in use */
 	DM_CENSUS_POOL_PAGES,        /* dma_pool pages */
 	DM_CENSUS_BOUNCED,           /* live bounced mappings */
+	DM_CENSUS_STREAMING,         /* live streaming mappings, as the DMA-API checker counts them */
 	DM_CENSUS_NR
 };
 
