@@ -134,10 +134,10 @@ struct dmamap_fault_sweep_result {
  * armed to fail its nth attempt from then (dmamap_fault_inject()), scenario()
  * runs, the site is disarmed. When the nth attempt was failed and the
  * scenario returned an error, every count of the machine (pages allocated,
- * kmalloc objects, consistent-region mappings, vmas, atomic pool, contiguous area, declared
- * memory, IOMMU mappings and table pages, IOVA granules, dma_pool blocks and
- * pages, bounced buffers, streaming mappings, registered objects) must be
- * where setup left it,
+ * kmalloc objects, consistent-region mappings, vmas, atomic pool, contiguous
+ * area, declared memory, IOMMU mappings and table pages, IOVA granules,
+ * dma_pool blocks and pages, bounced buffers, streaming mappings, registered
+ * objects) must be where setup left it,
  * the scenario must have raised no report, and dmamap_machine_check() must be
  * clean. When the scenario returned 0 despite the failure, the run counts as
  * recovered (a problem only with DMAMAP_SWEEP_STRICT). Then teardown() runs,
