@@ -626,6 +626,8 @@ bool dmamap_dma_pool_block_live(struct dma_pool *pool, const void *vaddr, dma_ad
 
 /* Whether [addr, addr + size) is exactly one live allocation of @a (what a free would accept). */
 bool dmamap_iova_owns(struct dmamap_iova *a, dma_addr_t addr, size_t size);
+/* Test hook: the next @n growths of @a's bitmaps fail as if host memory ran out. */
+void dmamap_iova_fail_next_grows(struct dmamap_iova *a, unsigned long n);
 
 /* ----------------------------------------------------------- dmabounce */
 

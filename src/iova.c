@@ -4,29 +4,65 @@
  * (what arm_iommu_create_mapping(), __alloc_iova() and __free_iova() meant to
  * be), usable on its own.
  *
- * The space [base, base + size) is cut into granules of PAGE_SIZE << order
- * bytes, one bit per granule in two bitmaps:
+ * Model. The space [base, base + size) is cut into granules of
+ * PAGE_SIZE << order bytes, one bit per granule in two bitmaps:
  *   used   the granule belongs to a live allocation
  *   head   the granule is the first of a live allocation
  * An allocation is a run of used granules starting at a head bit and ending
  * before the next head bit or the next free granule, so the two bitmaps alone
  * tell every allocation's exact boundaries: a free is accepted only when it
- * names one of them exactly.
+ * names one of them exactly. Granules past the end of the space, in the last
+ * word, are marked used with a head bit: a permanent allocation nobody can
+ * free, which ends the last real one.
  *
- * Placement is first fit from the lowest granule, the start aligned (relative
- * to base) to the allocation's own order in granules, capped at
- * max_align_order pages. Scans go a 64-bit word at a time.
+ * Placement is first fit from the lowest granule, the start aligned
+ * (relative to base) to the allocation's own order in granules: a request of
+ * n granules with 2^(k-1) < n <= 2^k starts at a multiple of 2^k, unless the
+ * alignment cap (max_align_order pages) lowers it.
  *
- * One mutex per allocator guards everything; reports and log messages are
- * emitted after it is released.
+ * Summaries. Searching the bitmaps would be linear; instead each 64-granule
+ * word and each node of a 64-ary tree above the words keep a class: 0 when
+ * nothing in it is free, else 1 + log2 of its largest free block of 2^t
+ * granules aligned to 2^t (a wholly free word has class 7, a wholly free
+ * node of 4096 granules 13, ...). A node's class is the larger of its
+ * children's and 1 + log2 of (child size x its largest aligned group of
+ * wholly free children): O(1) word operations on the children's classes.
+ * Words keep 4-bit classes, nodes a byte: 0.0625 + 0.002 bits per granule
+ * on top of the 2 of the bitmaps.
+ *
+ * A request of n granules, 2^k <= n < 2^(k+1), needs a node of class >= k+1:
+ * for n = 2^k such a node certainly holds a fit (its first aligned free
+ * block), and class >= k+2 does for any n; a node of class k+1 may hold one
+ * for n between powers (checked on its bits). A search descends to the level
+ * where n lives (a word for n <= 64, else the node whose children the fit
+ * spans), finds in O(log64 N) steps of a few word operations the first node
+ * of class >= k+1, checks the bits there, and moves on only past a node that
+ * promised but did not deliver. Requests whose alignment is capped below their
+ * size search for the free runs that hold a natural block of half their size,
+ * each checked in O(n/64). A free checks its range in O(n/64) and updates the
+ * classes of the words it touched and, when they change, their ancestors'.
+ *
+ * Growth. A space starts with bitmaps for its first DMAMAP_IOVA_INITIAL
+ * granules (or all of it when smaller), as ARM's later mapping "extensions"
+ * did; when a search fails inside that extent, the bitmaps double (up to the
+ * whole space) and the search runs again. Granules beyond the extent are
+ * free: the addresses given are those of a full-size bitmap.
+ *
+ * Locking: one mutex per allocator guards everything; reports and log
+ * messages are emitted after it is released.
  */
 #include <limits.h>
 #include <stdlib.h>
 
 #include "internal.h"
 
-#define BITS_PER_WORD 64u
+#define WBITS 64u
+#define FAN_SHIFT 6u
 #define NOT_FOUND ULONG_MAX
+#define MAX_LEVELS 10
+/* Initial extent of a growing space, in granules (a multiple of 4096). */
+#define DMAMAP_IOVA_INITIAL (1UL << 16)
+#define L1_GRANULES (1UL << 12)
 
 struct dmamap_iova {
 	pthread_mutex_t lock;
@@ -36,66 +72,572 @@ struct dmamap_iova {
 	unsigned gshift;               /* PAGE_SHIFT + order: log2 of the granule in bytes */
 	unsigned max_align_order;      /* alignment cap, in pages (log2) */
 	unsigned long bits;            /* granules in the space */
-	unsigned long nwords;          /* 64-bit words per bitmap */
+	unsigned long ext;             /* granules tracked by the bitmaps now (growth) */
+	unsigned long nwords;          /* 64-bit words per bitmap, for ext */
 	u64 *used;                     /* 1: granule allocated */
 	u64 *head;                     /* 1: first granule of an allocation */
+	u64 *nib;                      /* word classes, 16 per u64 */
+	unsigned nlev;                 /* node levels above the words (>= 1) */
+	unsigned long nnodes[MAX_LEVELS + 1]; /* [k]: nodes at level k (k >= 1) */
+	u8 *cls[MAX_LEVELS + 1];       /* [k]: node classes at level k */
+	size_t meta_bytes;             /* bitmaps, classes and the struct */
 	unsigned long used_granules;
 	unsigned long allocations;
 	unsigned long failures;
 	unsigned long refused_frees;
+	unsigned long grows, grow_failures;
+	unsigned long fail_grow_next;  /* test hook: fail this many growths */
 };
 
-/* ------------------------------------------------------------ bitmaps */
+/* ------------------------------------------------------------ word operations */
+
+#define NIB_H 0x8888888888888888ULL
+#define NIB_L 0x1111111111111111ULL
+#define BYTE_H 0x8080808080808080ULL
+#define BYTE_L 0x0101010101010101ULL
+
+static const u64 align_mask[7] = {
+	~0ULL, 0x5555555555555555ULL, 0x1111111111111111ULL, 0x0101010101010101ULL,
+	0x0001000100010001ULL, 0x0000000100000001ULL, 0x1ULL,
+};
+
+static inline unsigned ctz64(u64 x)
+{
+	return (unsigned)__builtin_ctzll(x);
+}
+
+static inline unsigned ceil_log2(unsigned long x)
+{
+	return x <= 1 ? 0 : (unsigned)(64 - __builtin_clzll((unsigned long long)(x - 1)));
+}
+
+static inline unsigned floor_log2(unsigned long x)
+{
+	return (unsigned)(63 - __builtin_clzll((unsigned long long)x));
+}
+
+/* Bit i set when bits i .. i + n - 1 of @x are all set (n >= 1; none past bit 63). */
+static inline u64 runs_of(u64 x, unsigned n)
+{
+	u64 res = ~0ULL, piece = x;
+	unsigned len = 0, p = 1;
+
+	for (;;) {
+		if (n & p) {
+			res &= piece >> len;
+			len += p;
+		}
+		p <<= 1;
+		if (p > n)
+			break;
+		piece &= piece >> (p >> 1);
+	}
+	return res;
+}
+
+/* 1 + log2 of the largest block of 2^t set bits aligned to 2^t in @f; 0 when f = 0. */
+static unsigned block_class(u64 f)
+{
+	u64 r2, r4, r8, r16, r32;
+
+	if (!f)
+		return 0;
+	if (f == ~0ULL)
+		return 7;
+	r2 = f & (f >> 1) & align_mask[1];
+	if (!r2)
+		return 1;
+	r4 = r2 & (r2 >> 2) & align_mask[2];
+	if (!r4)
+		return 2;
+	r8 = r4 & (r4 >> 4) & align_mask[3];
+	if (!r8)
+		return 3;
+	r16 = r8 & (r8 >> 8) & align_mask[4];
+	if (!r16)
+		return 4;
+	r32 = r16 & (r16 >> 16) & align_mask[5];
+	return r32 ? 6 : 5;
+}
+
+/* The class (0..7) of a word whose occupied granules are @occ. */
+static inline unsigned word_class(u64 occ)
+{
+	return block_class(~occ);
+}
+
+/* Nibbles of @x that are >= c (1 <= c <= 8): bit 4i+3 set. */
+static inline u64 nib_ge(u64 x, unsigned c)
+{
+	return (((x | NIB_H) - (u64)c * NIB_L) | x) & NIB_H;
+}
+
+/* Bytes of @x that are >= c (1 <= c <= 128): bit 8i+7 set. */
+static inline u64 byte_ge(u64 x, unsigned c)
+{
+	return (((x | BYTE_H) - (u64)c * BYTE_L) | x) & BYTE_H;
+}
+
+/* Gather bits 4i+3 of @m into bits 0..15. */
+static inline u64 gather_nib(u64 m)
+{
+	u64 x = (m >> 3) & NIB_L;
+
+	x = (x | x >> 3) & 0x0303030303030303ULL;
+	x = (x | x >> 6) & 0x000F000F000F000FULL;
+	x = (x | x >> 12) & 0x000000FF000000FFULL;
+	x = (x | x >> 24) & 0xFFFFULL;
+	return x;
+}
+
+/* Gather bits 8i+7 of @m into bits 0..7. */
+static inline u64 gather_byte(u64 m)
+{
+	return (((m >> 7) & BYTE_L) * 0x0102040810204080ULL) >> 56;
+}
+
+/* ------------------------------------------------------------ state access */
+
+static inline u64 occ_word(const struct dmamap_iova *a, unsigned long w)
+{
+	return a->used[w] | a->head[w];
+}
 
 static inline bool bit_test(const u64 *map, unsigned long i)
 {
-	return (map[i / BITS_PER_WORD] >> (i % BITS_PER_WORD)) & 1u;
+	return (map[i / WBITS] >> (i % WBITS)) & 1u;
+}
+
+static inline unsigned nib_get(const struct dmamap_iova *a, unsigned long w)
+{
+	return (unsigned)(a->nib[w / 16] >> (4 * (w % 16))) & 15u;
+}
+
+static inline void nib_set(struct dmamap_iova *a, unsigned long w, unsigned v)
+{
+	unsigned sh = 4 * (unsigned)(w % 16);
+
+	a->nib[w / 16] = (a->nib[w / 16] & ~(15ULL << sh)) | ((u64)v << sh);
+}
+
+/* log2 of the size, in granules, of a node at level k (words are level 0). */
+static inline unsigned level_shift(unsigned k)
+{
+	return FAN_SHIFT * (k + 1);
+}
+
+static inline unsigned full_class(unsigned k)
+{
+	return level_shift(k) + 1;
+}
+
+static inline unsigned node_class(const struct dmamap_iova *a, unsigned k, unsigned long i)
+{
+	if (k == 0)
+		return i < a->nwords ? nib_get(a, i) : 0;
+	return i < a->nnodes[k] ? a->cls[k][i] : 0;
+}
+
+/* Eight class bytes of level @k from node @i on (zero past the end: the arrays are padded). */
+static inline u64 load8(const struct dmamap_iova *a, unsigned k, unsigned long i)
+{
+	u64 x;
+
+	memcpy(&x, a->cls[k] + i, sizeof(x));
+	return x;
+}
+
+/* Bit c set when child c of node @i at level @k (>= 1) is wholly free. */
+static u64 full_children(const struct dmamap_iova *a, unsigned k, unsigned long i)
+{
+	u64 mask = 0;
+
+	if (k == 1) {
+		for (unsigned q = 0; q < 4; q++)
+			mask |= gather_nib(nib_ge(a->nib[i * 4 + q], 7)) << (16 * q);
+	} else {
+		unsigned fc = full_class(k - 1);
+
+		for (unsigned q = 0; q < 8; q++)
+			mask |= gather_byte(byte_ge(load8(a, k - 1, i * 64 + q * 8), fc)) << (8 * q);
+	}
+	return mask;
+}
+
+/* Recompute the class of node @i at level @k (>= 1) from its children. */
+static unsigned compute_class(const struct dmamap_iova *a, unsigned k, unsigned long i)
+{
+	unsigned best = 0, fc = full_class(k - 1);
+	u64 full = full_children(a, k, i);
+
+	/* wholly free children: 1 + log2(child size x largest aligned group) */
+	if (full)
+		return fc + block_class(full) - 1;
+	if (k == 1) {
+		for (unsigned c = fc - 1; c >= 1; c--)
+			for (unsigned q = 0; q < 4; q++)
+				if (nib_ge(a->nib[i * 4 + q], c))
+					return c;
+		return 0;
+	}
+	for (unsigned q = 0; q < 8; q++) {
+		u64 x = load8(a, k - 1, i * 64 + q * 8);
+
+		for (; x; x >>= 8)
+			if ((unsigned)(x & 0xff) > best)
+				best = (unsigned)(x & 0xff);
+	}
+	return best;
 }
 
 /*
- * The first index in [from, end) whose bit, xor-ed with @flip (0: look for a
- * set bit, ~0: look for a clear bit), is 1; @end if none. Bits beyond the
- * space in the last word are always clear, so a search for a clear bit must
- * not pass the space's end: callers give end <= bits.
+ * Set the class of node @i at level @k (0: a word) to @c, and follow the
+ * change up: a parent needs recomputing only when the child's full state
+ * changed, the child rose above the parent, or the child held the parent's
+ * class and fell.
  */
-static unsigned long find_next(const u64 *map, unsigned long from, unsigned long end, u64 flip)
+static void set_class(struct dmamap_iova *a, unsigned k, unsigned long i, unsigned c)
 {
-	unsigned long w, last;
-	u64 word;
-
-	if (from >= end)
-		return end;
-	w = from / BITS_PER_WORD;
-	last = (end - 1) / BITS_PER_WORD;
-	word = (map[w] ^ flip) & (~0ULL << (from % BITS_PER_WORD));
 	for (;;) {
-		if (word) {
-			unsigned long i = w * BITS_PER_WORD + (unsigned long)__builtin_ctzll(word);
-			return i < end ? i : end;
+		unsigned old = k ? a->cls[k][i] : nib_get(a, i), fc = full_class(k), pc, nc;
+		unsigned long p = i >> FAN_SHIFT;
+
+		if (c == old)
+			return;
+		if (k)
+			a->cls[k][i] = (u8)c;
+		else
+			nib_set(a, i, c);
+		if (k == a->nlev)
+			return;
+		pc = a->cls[k + 1][p];
+		if (old != fc && c != fc) {
+			if (c > old) {
+				if (c <= pc)
+					return;
+				nc = c;
+			} else {
+				if (old < pc)
+					return;
+				nc = compute_class(a, k + 1, p);
+			}
+		} else {
+			nc = compute_class(a, k + 1, p);
 		}
-		if (++w > last)
-			return end;
-		word = map[w] ^ flip;
+		k++;
+		i = p;
+		c = nc;
 	}
 }
 
-static inline unsigned long find_next_set(const u64 *map, unsigned long from, unsigned long end)
+/* The words [w0, w1] changed: refresh their classes and their ancestors'. */
+static void refresh(struct dmamap_iova *a, unsigned long w0, unsigned long w1)
 {
-	return find_next(map, from, end, 0);
+	for (unsigned long w = w0; w <= w1; w++)
+		set_class(a, 0, w, word_class(occ_word(a, w)));
 }
 
-static inline unsigned long find_next_clear(const u64 *map, unsigned long from, unsigned long end)
+/* ------------------------------------------------------------ searches */
+
+/* First node >= @from at level @k with class >= @c (1 <= c); NOT_FOUND if none. */
+static unsigned long find_ge(const struct dmamap_iova *a, unsigned k, unsigned c, unsigned long from)
 {
-	return find_next(map, from, end, ~0ULL);
+	unsigned long n = k ? a->nnodes[k] : a->nwords;
+
+	while (from < n) {
+		unsigned long group = from >> FAN_SHIFT, end = DM_MIN((group + 1) << FAN_SHIFT, n);
+
+		if (k == 0) {
+			for (unsigned long q = from / 16; q * 16 < end; q++) {
+				u64 m = nib_ge(a->nib[q], c);
+
+				if (q == from / 16)
+					m &= ~0ULL << (4 * (from % 16));
+				if (m)
+					return q * 16 + ctz64(m) / 4;
+			}
+		} else {
+			for (unsigned long q = from & ~7UL; q < end; q += 8) {
+				u64 m = byte_ge(load8(a, k, q), c);
+
+				if (q < from)
+					m &= ~0ULL << (8 * (from - q));
+				if (m) {
+					unsigned long i = q + ctz64(m) / 8;
+
+					return i < n ? i : NOT_FOUND;
+				}
+			}
+		}
+		if (k == a->nlev)
+			return NOT_FOUND;
+		/* nothing left in this group: the next parent that holds one */
+		group = find_ge(a, k + 1, c, group + 1);
+		if (group == NOT_FOUND)
+			return NOT_FOUND;
+		from = group << FAN_SHIFT;
+	}
+	return NOT_FOUND;
+}
+
+/* Free granules at the start of node @i at level @k, at most its size (past the extent: none). */
+static unsigned long prefix_free(const struct dmamap_iova *a, unsigned k, unsigned long i)
+{
+	unsigned long total = 0;
+
+	for (;; k--) {
+		u64 full;
+		unsigned lead;
+
+		if (k == 0) {
+			u64 o;
+
+			if (i >= a->nwords)
+				return total;
+			o = occ_word(a, i);
+			return total + (o ? ctz64(o) : WBITS);
+		}
+		if (node_class(a, k, i) == full_class(k))
+			return total + (1UL << level_shift(k));
+		full = full_children(a, k, i);
+		lead = full == ~0ULL ? 64 : ctz64(~full);
+		total += (unsigned long)lead << level_shift(k - 1);
+		i = (i << FAN_SHIFT) + lead;
+	}
+}
+
+/*
+ * Natural fit of @n granules aligned to 2^@lg (n <= 2^lg) at or above granule
+ * @from, inside the extent; NOT_FOUND if none.
+ */
+static unsigned long find_natural(const struct dmamap_iova *a, unsigned long n, unsigned lg, unsigned long from)
+{
+	unsigned c = floor_log2(n) + 1;
+
+	if (n <= WBITS) {
+		unsigned long w = from / WBITS;
+		u64 lowmask = ~0ULL << (from % WBITS);
+
+		for (;;) {
+			u64 fits;
+
+			w = find_ge(a, 0, c, w);
+			if (w == NOT_FOUND)
+				return NOT_FOUND;
+			fits = runs_of(~occ_word(a, w), (unsigned)n) & align_mask[lg];
+			if (w == from / WBITS)
+				fits &= lowmask;
+			if (fits)
+				return w * WBITS + ctz64(fits);
+			w++;
+		}
+	}
+
+	/* spanning children of a node at level L: 6L < lg <= 6L + 6 */
+	unsigned L = (lg + FAN_SHIFT - 1) / FAN_SHIFT - 1;
+	unsigned cs = level_shift(L - 1);               /* log2 of a child, in granules */
+	unsigned long mfull = n >> cs, r = n & ((1UL << cs) - 1);
+	unsigned long node = from >> level_shift(L);
+
+	for (;;) {
+		u64 cand;
+
+		node = find_ge(a, L, c, node);
+		if (node == NOT_FOUND)
+			return NOT_FOUND;
+		cand = runs_of(full_children(a, L, node), (unsigned)mfull) & align_mask[lg - cs];
+		if (node == from >> level_shift(L)) {
+			unsigned long skip = (from - (node << level_shift(L)) + (1UL << cs) - 1) >> cs;
+
+			cand &= skip >= 64 ? 0 : ~0ULL << skip;
+		}
+		while (cand) {
+			unsigned s = ctz64(cand);
+
+			if (!r || prefix_free(a, L - 1, (node << FAN_SHIFT) + s + mfull) >= r)
+				return ((node << FAN_SHIFT) + s) << cs;
+			cand &= cand - 1;
+		}
+		node++;
+	}
+}
+
+/* First occupied granule in [from, end) (end <= ext), or @end. */
+static unsigned long next_occupied(const struct dmamap_iova *a, unsigned long from, unsigned long end)
+{
+	while (from < end) {
+		unsigned long w = from / WBITS;
+		u64 o = occ_word(a, w) & (~0ULL << (from % WBITS));
+
+		if (o) {
+			unsigned long i = w * WBITS + ctz64(o);
+
+			return i < end ? i : end;
+		}
+		from = (w + 1) * WBITS;
+	}
+	return end;
+}
+
+/* Last occupied granule in [floor, before), or @floor - 1 (as unsigned: floor may be 0). */
+static unsigned long prev_occupied(const struct dmamap_iova *a, unsigned long floor, unsigned long before)
+{
+	while (before > floor) {
+		unsigned long w = (before - 1) / WBITS;
+		unsigned top = (unsigned)((before - 1) % WBITS);
+		u64 o = occ_word(a, w) & (top == 63 ? ~0ULL : ((1ULL << (top + 1)) - 1));
+
+		if (o) {
+			unsigned long i = w * WBITS + 63 - (unsigned)__builtin_clzll(o);
+
+			return i >= floor ? i : floor - 1;
+		}
+		before = w * WBITS;
+	}
+	return floor - 1;
+}
+
+/*
+ * First fit of @n granules aligned to 2^@lg where 2^lg < n's natural
+ * alignment: such a fit holds a natural block of 2^b granules with
+ * 2^(b+1) - 1 <= n; walk those blocks' free runs in address order.
+ */
+static unsigned long find_capped(const struct dmamap_iova *a, unsigned long n, unsigned lg)
+{
+	unsigned b = (unsigned)(63 - __builtin_clzll((unsigned long long)n + 1)) - 1;
+	unsigned long align = 1UL << lg, from = 0;
+
+	for (;;) {
+		unsigned long p = find_natural(a, 1UL << b, b, from), rs, s, u;
+
+		if (p == NOT_FOUND)
+			return NOT_FOUND;
+		rs = prev_occupied(a, from, p) + 1;
+		s = DM_ALIGN_UP(rs, align);
+		if (s >= a->ext || n > a->ext - s)
+			return NOT_FOUND;
+		u = next_occupied(a, s, s + n);
+		if (u == s + n)
+			return s;
+		from = u + 1;
+	}
+}
+
+/* ------------------------------------------------------------ structure */
+
+static void free_maps(struct dmamap_iova *a)
+{
+	free(a->used);
+	free(a->nib);
+	for (unsigned k = 1; k <= a->nlev; k++)
+		free(a->cls[k]);
+}
+
+/* Allocate (or grow to) the arrays for an extent of @ext granules; 0 or -ENOMEM (nothing changed). */
+static int resize(struct dmamap_iova *a, unsigned long ext)
+{
+	unsigned long nwords = (ext + WBITS - 1) / WBITS, old = a->nwords;
+	unsigned long nnibw = (nwords + 15) / 16 + 4, oldnib = old ? (old + 15) / 16 + 4 : 0;
+	unsigned long nn[MAX_LEVELS + 1] = { 0 };
+	u8 *cls[MAX_LEVELS + 1] = { 0 };
+	unsigned nlev = 0;
+	u64 *used, *head, *nib;
+	size_t meta = sizeof(*a);
+
+	for (unsigned long n = nwords; nlev == 0 || n > 1;) {
+		n = (n + 63) >> FAN_SHIFT;
+		nn[++nlev] = n;
+		if (nlev == MAX_LEVELS)
+			break;
+	}
+	/* bytes: the last level's group is read 8 at a time by nothing; exact sizes suffice */
+	used = calloc(nwords * 2, sizeof(u64));
+	nib = calloc(nnibw, sizeof(u64));
+	bool ok = used && nib;
+	for (unsigned k = 1; ok && k <= nlev; k++) {
+		cls[k] = calloc(nn[k] + 64, 1);
+		ok = cls[k] != NULL;
+		meta += nn[k];
+	}
+	if (!ok) {
+		free(used);
+		free(nib);
+		for (unsigned k = 1; k <= nlev; k++)
+			free(cls[k]);
+		return -ENOMEM;
+	}
+	head = used + nwords;
+	if (old) {
+		memcpy(used, a->used, old * sizeof(u64));
+		memcpy(head, a->head, old * sizeof(u64));
+		memcpy(nib, a->nib, oldnib * sizeof(u64));
+	}
+	/* the padding past the space's end: a permanent allocation */
+	if (ext == a->bits && a->bits % WBITS) {
+		u64 pad = ~0ULL << (a->bits % WBITS);
+
+		used[nwords - 1] |= pad;
+		head[nwords - 1] |= pad & -pad;
+	}
+	free_maps(a);
+	a->used = used;
+	a->head = head;
+	a->nib = nib;
+	a->ext = ext;
+	a->nwords = nwords;
+	a->nlev = nlev;
+	for (unsigned k = 0; k <= MAX_LEVELS; k++) {
+		a->nnodes[k] = nn[k];
+		a->cls[k] = cls[k];
+	}
+	a->meta_bytes = meta + nwords * 2 * sizeof(u64) + nnibw * sizeof(u64);
+	/* new words are free: classes of every new word, then every node from scratch */
+	for (unsigned long w = old ? old - 1 : 0; w < nwords; w++)
+		nib_set(a, w, word_class(occ_word(a, w)));
+	for (unsigned k = 1; k <= nlev; k++)
+		for (unsigned long i = 0; i < nn[k]; i++)
+			a->cls[k][i] = (u8)compute_class(a, k, i);
+	return 0;
+}
+
+/* Double the extent (at most the whole space). 0, or -ENOMEM / -ENOSPC (already whole). */
+static int grow(struct dmamap_iova *a)
+{
+	unsigned long ext;
+
+	if (a->ext == a->bits)
+		return -ENOSPC;
+	if (a->fail_grow_next) {
+		a->fail_grow_next--;
+		a->grow_failures++;
+		return -ENOMEM;
+	}
+	ext = a->ext > a->bits / 2 ? a->bits : 2 * a->ext;
+	if (resize(a, ext)) {
+		a->grow_failures++;
+		return -ENOMEM;
+	}
+	a->grows++;
+	return 0;
+}
+
+/* ------------------------------------------------------------ helpers */
+
+/* Granules needed for @size bytes: ceil(size / granule), without overflow. */
+static inline unsigned long granules_for(const struct dmamap_iova *a, size_t size)
+{
+	u64 gmask = ((u64)1 << a->gshift) - 1;
+
+	return (unsigned long)(((u64)size >> a->gshift) + (((u64)size & gmask) != 0));
 }
 
 /* Set (@set) or clear bits [start, start + count), count > 0. */
 static void bits_assign(u64 *map, unsigned long start, unsigned long count, bool set)
 {
 	unsigned long end = start + count;
-	unsigned long w = start / BITS_PER_WORD, last = (end - 1) / BITS_PER_WORD;
-	u64 first_mask = ~0ULL << (start % BITS_PER_WORD);
-	u64 last_mask = ~0ULL >> (BITS_PER_WORD - 1 - (end - 1) % BITS_PER_WORD);
+	unsigned long w = start / WBITS, last = (end - 1) / WBITS;
+	u64 first_mask = ~0ULL << (start % WBITS);
+	u64 last_mask = ~0ULL >> (WBITS - 1 - (end - 1) % WBITS);
 
 	if (w == last) {
 		u64 m = first_mask & last_mask;
@@ -109,59 +651,37 @@ static void bits_assign(u64 *map, unsigned long start, unsigned long count, bool
 }
 
 /*
- * The lowest index i, a multiple of @align (a power of two), such that bits
- * [i, i + count) of @map are all clear and i + count <= @nbits; NOT_FOUND if
- * none. count > 0.
+ * Whether granules [first + 1, first + count) are the body of the allocation
+ * headed at @first and granule first + count ends it. Lock held; first has
+ * its head bit set.
  */
-static unsigned long find_free_run(const u64 *map, unsigned long nbits, unsigned long count, unsigned long align)
+static bool is_exact(const struct dmamap_iova *a, unsigned long first, unsigned long count)
 {
-	unsigned long start = 0, busy;
+	unsigned long end = first + count, i = first + 1;
 
-	if (count > nbits)
-		return NOT_FOUND;
-	for (;;) {
-		start = find_next_clear(map, start, nbits);
-		/* start < nbits <= 2^52 and align <= 2^30: no overflow */
-		start = DM_ALIGN_UP(start, align);
-		if (start >= nbits || count > nbits - start)
-			return NOT_FOUND;
-		busy = find_next_set(map, start, start + count);
-		if (busy == start + count)
-			return start;
-		start = busy + 1;
+	if (end > a->bits)
+		return false;
+	while (i < end) {
+		unsigned long w = i / WBITS;
+		unsigned long stop = DM_MIN(end, (w + 1) * WBITS);
+		u64 m = (~0ULL << (i % WBITS)) & (stop % WBITS ? (1ULL << (stop % WBITS)) - 1 : ~0ULL);
+
+		if ((a->used[w] & m) != m || (a->head[w] & m))
+			return false;
+		i = stop;
 	}
+	/* the next granule: free, the head of another, or past the space (or the extent: free) */
+	return end >= a->ext || !bit_test(a->used, end) || bit_test(a->head, end);
 }
 
-/* ------------------------------------------------------------ helpers */
-
-/* Granules needed for @size bytes: ceil(size / granule), without overflow. */
-static inline unsigned long granules_for(const struct dmamap_iova *a, size_t size)
-{
-	u64 gmask = ((u64)1 << a->gshift) - 1;
-
-	return (unsigned long)(((u64)size >> a->gshift) + (((u64)size & gmask) != 0));
-}
-
-/* log2 of the alignment, in granules, of an allocation of @size bytes (non-zero). */
-static unsigned align_order_for(const struct dmamap_iova *a, size_t size)
-{
-	unsigned o = (unsigned)get_order(size);
-
-	if (o > a->max_align_order)
-		o = a->max_align_order;
-	return o > a->order ? o - a->order : 0;
-}
-
-/*
- * Length in granules of the allocation whose head is granule @first: up to
- * the next free granule or the next head, whichever comes first.
- */
+/* Length of the allocation headed at @first (for messages). */
 static unsigned long allocation_length(const struct dmamap_iova *a, unsigned long first)
 {
-	unsigned long end = find_next_clear(a->used, first + 1, a->bits);
+	unsigned long i = first + 1;
 
-	end = find_next_set(a->head, first + 1, end);
-	return end - first;
+	while (i < a->ext && bit_test(a->used, i) && !bit_test(a->head, i))
+		i++;
+	return i - first;
 }
 
 /* ------------------------------------------------------------ public API */
@@ -169,9 +689,8 @@ static unsigned long allocation_length(const struct dmamap_iova *a, unsigned lon
 DMAMAP_API struct dmamap_iova *dmamap_iova_create(dma_addr_t base, size_t size, unsigned order)
 {
 	struct dmamap_iova *a;
-	unsigned long bits, nwords;
+	unsigned long bits, ext;
 	u64 granule, gmask;
-	u64 *maps;
 
 	if (order > 20 || size == 0) {
 		errno = EINVAL;
@@ -190,23 +709,15 @@ DMAMAP_API struct dmamap_iova *dmamap_iova_create(dma_addr_t base, size_t size, 
 	}
 #endif
 	bits = (unsigned long)((u64)size / granule);
-	nwords = bits / BITS_PER_WORD + (bits % BITS_PER_WORD != 0);
+	ext = bits > DMAMAP_IOVA_INITIAL ? DMAMAP_IOVA_INITIAL : bits;
+	/* a bitmap of 2^58 granules or more could not be addressed */
+	if (bits > (ULONG_MAX >> 6)) {
+		errno = ENOMEM;
+		return NULL;
+	}
 
 	a = calloc(1, sizeof(*a));
 	if (!a) {
-		errno = ENOMEM;
-		return NULL;
-	}
-	/* Both bitmaps in one block: used words then head words. */
-	maps = nwords <= SIZE_MAX / 2 / sizeof(u64) ? calloc(2 * (size_t)nwords, sizeof(u64)) : NULL;
-	if (!maps) {
-		free(a);
-		errno = ENOMEM;
-		return NULL;
-	}
-	if (pthread_mutex_init(&a->lock, NULL)) {
-		free(maps);
-		free(a);
 		errno = ENOMEM;
 		return NULL;
 	}
@@ -216,9 +727,12 @@ DMAMAP_API struct dmamap_iova *dmamap_iova_create(dma_addr_t base, size_t size, 
 	a->gshift = PAGE_SHIFT + order;
 	a->max_align_order = DMAMAP_IOVA_DEFAULT_MAX_ALIGN_ORDER;
 	a->bits = bits;
-	a->nwords = nwords;
-	a->used = maps;
-	a->head = maps + nwords;
+	if (resize(a, ext) || pthread_mutex_init(&a->lock, NULL)) {
+		free_maps(a);
+		free(a);
+		errno = ENOMEM;
+		return NULL;
+	}
 	return a;
 }
 
@@ -233,20 +747,41 @@ DMAMAP_API void dmamap_iova_destroy(struct dmamap_iova *a)
 			      (unsigned long long)a->base, a->size, a->allocations, a->allocations == 1 ? "" : "s",
 			      a->used_granules, a->used_granules == 1 ? "" : "s");
 	pthread_mutex_destroy(&a->lock);
-	free(a->used);
+	free_maps(a);
 	free(a);
+}
+
+/* log2 of the alignment, in granules, of an allocation of @size bytes (non-zero). */
+static unsigned align_order_for(const struct dmamap_iova *a, size_t size)
+{
+	unsigned o = (unsigned)get_order(size);
+
+	if (o > a->max_align_order)
+		o = a->max_align_order;
+	return o > a->order ? o - a->order : 0;
 }
 
 DMAMAP_API dma_addr_t dmamap_iova_alloc(struct dmamap_iova *a, size_t size)
 {
 	unsigned long count, first;
+	unsigned lg;
 
 	if (!a || size == 0)
 		return DMA_MAPPING_ERROR;
 	count = granules_for(a, size);
+	lg = align_order_for(a, size);
 
 	pthread_mutex_lock(&a->lock);
-	first = find_free_run(a->used, a->bits, count, 1UL << align_order_for(a, size));
+	if (count > a->bits) {
+		first = NOT_FOUND;
+	} else {
+		for (;;) {
+			first = lg >= ceil_log2(count) ? find_natural(a, count, ceil_log2(count), 0)
+						       : find_capped(a, count, lg);
+			if (first != NOT_FOUND || grow(a))
+				break;
+		}
+	}
 	if (first == NOT_FOUND) {
 		/* Not a misuse: the caller sees the error and the stats count it. */
 		a->failures++;
@@ -255,6 +790,7 @@ DMAMAP_API dma_addr_t dmamap_iova_alloc(struct dmamap_iova *a, size_t size)
 	}
 	bits_assign(a->used, first, count, true);
 	bits_assign(a->head, first, 1, true);
+	refresh(a, first / WBITS, (first + count - 1) / WBITS);
 	a->used_granules += count;
 	a->allocations++;
 	pthread_mutex_unlock(&a->lock);
@@ -281,10 +817,13 @@ static const char *free_refusal(const struct dmamap_iova *a, dma_addr_t addr, si
 		return "not granule aligned";
 	if (*count == 0)
 		return "zero size";
-	if (!bit_test(a->head, *first))
-		return bit_test(a->used, *first) ? "inside an allocation, not at its start" : "not allocated";
-	if ((*len = allocation_length(a, *first)) != *count)
+	if (*first >= a->ext || !bit_test(a->head, *first))
+		return *first < a->ext && bit_test(a->used, *first) ? "inside an allocation, not at its start"
+								      : "not allocated";
+	if (!is_exact(a, *first, *count)) {
+		*len = allocation_length(a, *first);
 		return "size does not match the allocation";
+	}
 	return NULL;
 }
 
@@ -328,6 +867,7 @@ DMAMAP_API void dmamap_iova_free(struct dmamap_iova *a, dma_addr_t addr, size_t 
 
 	bits_assign(a->used, first, count, false);
 	bits_assign(a->head, first, 1, false);
+	refresh(a, first / WBITS, (first + count - 1) / WBITS);
 	a->used_granules -= count;
 	a->allocations--;
 	pthread_mutex_unlock(&a->lock);
@@ -359,18 +899,31 @@ DMAMAP_API void dmamap_iova_stats(struct dmamap_iova *a, struct dmamap_iova_stat
 	st->allocations = a->allocations;
 	st->failures = a->failures;
 	st->refused_frees = a->refused_frees;
-	st->metadata_bytes = sizeof(*a) + 2 * a->nwords * sizeof(u64);
+	st->metadata_bytes = a->meta_bytes;
+	st->tracked_granules = a->ext;
+	st->grows = a->grows;
+	st->grow_failures = a->grow_failures;
+	st->metadata_bits_per_page = (double)a->meta_bytes * 8 / ((double)a->bits * (double)(1UL << a->order));
 	pthread_mutex_unlock(&a->lock);
 }
 
 DMAMAP_API bool dmamap_iova_is_allocated(struct dmamap_iova *a, dma_addr_t addr)
 {
 	bool ret;
+	unsigned long g;
 
 	if (!a || addr < a->base || addr - a->base >= (u64)a->size)
 		return false;
+	g = (unsigned long)((addr - a->base) >> a->gshift);
 	pthread_mutex_lock(&a->lock);
-	ret = bit_test(a->used, (unsigned long)((addr - a->base) >> a->gshift));
+	ret = g < a->ext && bit_test(a->used, g);
 	pthread_mutex_unlock(&a->lock);
 	return ret;
+}
+
+void dmamap_iova_fail_next_grows(struct dmamap_iova *a, unsigned long n)
+{
+	pthread_mutex_lock(&a->lock);
+	a->fail_grow_next = n;
+	pthread_mutex_unlock(&a->lock);
 }

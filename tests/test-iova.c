@@ -5,6 +5,7 @@
 #include <stdatomic.h>
 
 #include "common.h"
+#include "internal.h"
 
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
@@ -124,12 +125,17 @@ static void test_create_rejects_bad_arguments(void **state)
 	assert_int_equal(st.order, 20);
 	destroy_clean(a);
 
-#if !HOST_ALLOC_ABORTS
-	/* 2^52 granules: 2 x 512 TiB of bitmap cannot be allocated. */
-	errno = 0;
-	assert_null(dmamap_iova_create(0, SIZE_MAX - PG + 1, 0));
-	assert_int_equal(errno, ENOMEM);
-#endif
+	/* 2^52 granules: the bitmaps start small and grow on demand, so the space can be made. */
+	a = mk(0, SIZE_MAX - PG + 1, 0);
+	st = stats_of(a);
+	assert_int_equal(st.granules, (1UL << 52) - 1);
+	assert_true(st.tracked_granules < 1UL << 20);
+	assert_true(st.metadata_bytes < 1UL << 20);
+	assert_int_equal(dmamap_iova_alloc(a, PG), 0);
+	assert_int_equal(dmamap_iova_alloc(a, 4 * PG), 4 * PG);
+	dmamap_iova_free(a, 0, PG);
+	dmamap_iova_free(a, 4 * PG, 4 * PG);
+	destroy_clean(a);
 }
 
 static void test_null_and_zero_arguments(void **state)
@@ -696,6 +702,62 @@ static void test_large_space_word_scans(void **state)
 	destroy_leaky(a);
 }
 
+/* ------------------------------------------------------------ growth */
+
+static void test_growth_on_demand_and_its_failure(void **state)
+{
+	(void)state;
+	/* 2^17 granules: the bitmaps start with the first 2^16 */
+	const unsigned long half = 1UL << 16;
+	struct dmamap_iova *a = mk(BASE, 2 * half * PG, 0);
+	struct dmamap_iova_stats st = stats_of(a), before;
+	size_t meta0 = st.metadata_bytes;
+	struct capture c;
+
+	assert_int_equal(st.tracked_granules, half);
+	assert_int_equal(st.grows, 0);
+	/* the tracked part, exactly full */
+	assert_int_equal(dmamap_iova_alloc(a, half * PG), BASE);
+	assert_int_equal(stats_of(a).tracked_granules, half);
+
+	/* growing fails: the allocation fails, nothing else changes */
+	dmamap_iova_fail_next_grows(a, 1);
+	before = stats_of(a);
+	assert_int_equal(dmamap_iova_alloc(a, PG), DMA_MAPPING_ERROR);
+	st = stats_of(a);
+	assert_int_equal(st.grow_failures, 1);
+	assert_int_equal(st.failures, before.failures + 1);
+	assert_int_equal(st.tracked_granules, half);
+	assert_int_equal(st.used_granules, half);
+	assert_int_equal(st.allocations, 1);
+	assert_int_equal(st.metadata_bytes, before.metadata_bytes);
+	assert_false(dmamap_iova_is_allocated(a, BASE + half * PG));
+
+	/* then it grows: the first granule past the old extent, as if tracked from the start */
+	assert_int_equal(dmamap_iova_alloc(a, PG), BASE + half * PG);
+	st = stats_of(a);
+	assert_int_equal(st.tracked_granules, 2 * half);
+	assert_int_equal(st.grows, 1);
+	assert_true(st.metadata_bytes > meta0);
+	assert_true(st.metadata_bits_per_page <= 2.1);
+	/* a run across the old boundary, and the space's last granule */
+	dmamap_iova_free(a, BASE, half * PG);
+	assert_int_equal(dmamap_iova_alloc(a, (half + 1) * PG), DMA_MAPPING_ERROR); /* 2^17-aligned: only at 0, busy */
+	assert_int_equal(dmamap_iova_set_max_align(a, 0), 0);
+	assert_int_equal(dmamap_iova_alloc(a, (half - 1) * PG), BASE);
+	assert_int_equal(dmamap_iova_alloc(a, 3 * PG), BASE + (half + 1) * PG);
+	capture_start(&c, NULL);
+	dmamap_iova_free(a, BASE + half * PG, PG);
+	dmamap_iova_free(a, BASE + (half + 1) * PG, 3 * PG);
+	dmamap_iova_free(a, BASE, (half - 1) * PG);
+	capture_stop(NULL);
+	assert_int_equal(c.reports, 0);
+	assert_int_equal(dmamap_iova_alloc(a, 2 * half * PG), BASE);
+	assert_int_equal(stats_of(a).used_granules, 2 * half);
+	dmamap_iova_free(a, BASE, 2 * half * PG);
+	destroy_clean(a);
+}
+
 /* ------------------------------------------------- reference model */
 
 struct model {
@@ -1049,6 +1111,7 @@ int main(void)
 		cmocka_unit_test(test_double_free_refused),
 		cmocka_unit_test(test_destroy_reports_leaks),
 		cmocka_unit_test(test_large_space_word_scans),
+		cmocka_unit_test(test_growth_on_demand_and_its_failure),
 		cmocka_unit_test(test_random_against_model_order0),
 		cmocka_unit_test(test_random_against_model_order1_cap4_odd_size),
 		cmocka_unit_test(test_random_against_model_order2_cap_below_granule),
