@@ -47,6 +47,7 @@
  *   the device lists and the counters. It is never held across a DMA
  *   operation, nor while a report is delivered.
  */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "internal.h"
@@ -58,6 +59,8 @@ enum dm_kind {
 	DK_SINGLE,
 	DK_PAGE,
 	DK_SG,
+	DK_COHERENT,
+	DK_POOL,
 	DK_NR
 };
 
@@ -76,10 +79,17 @@ struct dm_map {
 	struct device *dev;
 	enum dm_kind kind;
 	int dir;
+	unsigned refs;                 /* calls holding it across their DMA operation */
+	bool live;                     /* in the index (else taken out, freed at the last put) */
+	bool checked;                  /* dma_mapping_error() was asked about its handle */
+	bool unchecked_told;           /* ... and its absence was reported */
+	bool internal;                 /* made by the library within another call (a pool's page...) */
 	unsigned long attrs;
 	dma_addr_t bus;                /* the handle (a list: its first segment's) */
 	size_t size;                   /* bytes mapped (a list: the sum of its entries) */
 	phys_addr_t phys;              /* the buffer (a list: its first entry) */
+	const void *cpu;               /* a coherent buffer or pool block: what the driver was given */
+	struct dma_pool *pool;         /* a pool block: its pool */
 	struct scatterlist *sgl;       /* a list: the list, nents given, segments mapped */
 	int nents, mapped;
 	const char *file;              /* where it was mapped */
@@ -94,14 +104,29 @@ struct dm_chunk {
 	struct dm_map maps[DBG_RECORDS_PER_CHUNK];
 };
 
+/* What an unmap or free leaves behind, so that a second one is told apart from a stray one. */
+struct dm_tomb {
+	const struct device *dev;
+	dma_addr_t bus;
+	size_t size;
+	int dir;
+	enum dm_kind kind;
+	const char *file, *gone_file;  /* where it was made, and released */
+	int line, gone_line;
+};
+
+#define DBG_TOMBS 512
+
 struct dmamap_debug {
 	pthread_mutex_t lock;
+	struct dm_tomb tombs[DBG_TOMBS]; /* the last release at each hash slot */
 	struct dm_link **buckets;
 	unsigned long nbuckets;        /* a power of two */
 	unsigned long nlinks;
 	struct dm_map *free;
 	struct dm_chunk *chunks;
 	unsigned long live[DK_NR];
+	unsigned long internal_live[DK_NR]; /* of which the library's own */
 	unsigned long tracked;
 };
 
@@ -199,15 +224,6 @@ static void unindex(struct dmamap_debug *dbg, struct dm_map *map)
 	map->used = 0;
 }
 
-/* The record of @dev whose bus range starts exactly at @addr (of kind @kind, or any when DK_NR). Lock held. */
-static struct dm_map *find_bus_start(struct dmamap_debug *dbg, struct device *dev, dma_addr_t addr)
-{
-	for (struct dm_link *l = dbg->buckets[bucket_of(dbg, dev, addr >> PAGE_SHIFT)]; l; l = l->next)
-		if (l->space == dev && l->page == addr >> PAGE_SHIFT && l->start == addr)
-			return l->map;
-	return NULL;
-}
-
 static void dev_list_add(struct dm_map *map)
 {
 	struct device *dev = map->dev;
@@ -279,6 +295,16 @@ static void take_out(struct dmamap_debug *dbg, struct dm_map *map)
 	unindex(dbg, map);
 	dev_list_del(map);
 	dbg->live[map->kind]--;
+	dbg->internal_live[map->kind] -= map->internal;
+	map->live = false;
+}
+
+/* A record no longer live: freed now, or by the last call holding it. Lock held. */
+static void drop(struct dmamap_debug *dbg, struct dm_map *map)
+{
+	map->live = false;
+	if (!map->refs)
+		map_free(dbg, map);
 }
 
 /* ---------------------------------------------------------------- machine */
@@ -320,10 +346,12 @@ static void forget_all(struct dmamap_debug *dbg)
 			struct dm_map *map = dbg->buckets[b]->map;
 
 			unindex(dbg, map);
-			map_free(dbg, map);
+			map->next = map->prev = NULL;
+			drop(dbg, map);
 		}
 	}
 	memset(dbg->live, 0, sizeof(dbg->live));
+	memset(dbg->internal_live, 0, sizeof(dbg->internal_live));
 }
 
 void dmamap_debug_machine_fini(struct dmamap_machine *m)
@@ -358,8 +386,11 @@ void dmamap_debug_device_release(struct device *dev)
 		struct dm_map *map = dev->dmamap.debug;
 
 		take_out(dbg, map);
-		map_free(dbg, map);
+		drop(dbg, map);
 	}
+	for (unsigned i = 0; i < DBG_TOMBS; i++)
+		if (dbg->tombs[i].dev == dev)
+			dbg->tombs[i].dev = NULL;
 	pthread_mutex_unlock(&dbg->lock);
 }
 
@@ -411,8 +442,208 @@ DMAMAP_API void dmamap_checker_stats(struct dmamap_machine *m, struct dmamap_che
 	st->live_single = dbg->live[DK_SINGLE];
 	st->live_page = dbg->live[DK_PAGE];
 	st->live_sg = dbg->live[DK_SG];
+	st->live_coherent = dbg->live[DK_COHERENT] - dbg->internal_live[DK_COHERENT];
+	st->live_pool = dbg->live[DK_POOL] - dbg->internal_live[DK_POOL];
 	st->tracked = dbg->tracked;
 	pthread_mutex_unlock(&dbg->lock);
+}
+
+/* --------------------------------------------------------------- reports */
+
+static const char *const kind_map_call[DK_NR] = { "dma_map_single", "dma_map_page", "dma_map_sg", "dma_alloc_attrs",
+						  "dma_pool_alloc" };
+static const char *const kind_unmap_call[DK_NR] = { "dma_unmap_single", "dma_unmap_page", "dma_unmap_sg",
+						    "dma_free_attrs", "dma_pool_free" };
+
+#define DBG_MAX_REPORTS 4
+
+/* Reports found under the lock, delivered after it is dropped. */
+struct dm_reports {
+	int n;
+	struct {
+		enum dmamap_report_kind kind;
+		struct dm_detail d;
+		char msg[480];
+	} r[DBG_MAX_REPORTS];
+};
+
+/* "dma_map_single(DMA_FROM_DEVICE) of 0x800 bytes at bus 0x40010000" */
+static int describe(const struct dm_map *map, char *buf, size_t n)
+{
+	if (map->kind == DK_SG)
+		return snprintf(buf, n, "dma_map_sg(%s) of %d entries (%d segments) at bus %#llx",
+				dmamap_dir_name(map->dir), map->nents, map->mapped, (unsigned long long)map->bus);
+	if (map->kind == DK_COHERENT || map->kind == DK_POOL)
+		return snprintf(buf, n, "%s of %#zx bytes at bus %#llx (cpu %p)", kind_map_call[map->kind], map->size,
+				(unsigned long long)map->bus, map->cpu);
+	return snprintf(buf, n, "%s(%s) of %#zx bytes at bus %#llx", kind_map_call[map->kind],
+			dmamap_dir_name(map->dir), map->size, (unsigned long long)map->bus);
+}
+
+/* Queue a report about @map (may be NULL) for the call naming [bus, bus + size) with @dir. */
+DMAMAP_PRINTF(7, 8)
+static void rep_add(struct dm_reports *rs, enum dmamap_report_kind kind, const struct dm_map *map, dma_addr_t bus,
+		    size_t size, int dir, const char *fmt, ...)
+{
+	va_list ap;
+	size_t used;
+
+	if (rs->n == DBG_MAX_REPORTS)
+		return;
+	memset(&rs->r[rs->n], 0, sizeof(rs->r[rs->n]));
+	rs->r[rs->n].kind = kind;
+	rs->r[rs->n].d.bus = bus;
+	rs->r[rs->n].d.size = size;
+	rs->r[rs->n].d.dir = dir;
+	if (map) {
+		rs->r[rs->n].d.map_file = map->file;
+		rs->r[rs->n].d.map_line = map->line;
+		rs->r[rs->n].d.map_bus = map->bus;
+		rs->r[rs->n].d.map_size = map->size;
+		rs->r[rs->n].d.map_dir = map->dir;
+	}
+	va_start(ap, fmt);
+	vsnprintf(rs->r[rs->n].msg, sizeof(rs->r[rs->n].msg), fmt, ap);
+	va_end(ap);
+	used = strlen(rs->r[rs->n].msg);
+	if (map && used < sizeof(rs->r[rs->n].msg) - 8) {
+		memcpy(rs->r[rs->n].msg + used, " [", 3);
+		used += 2;
+		used += (size_t)DM_MAX(0, describe(map, rs->r[rs->n].msg + used, sizeof(rs->r[rs->n].msg) - used - 1));
+		if (used < sizeof(rs->r[rs->n].msg) - 1)
+			memcpy(rs->r[rs->n].msg + used, "]", 2);
+	}
+	rs->n++;
+}
+
+static void rep_flush(struct device *dev, const struct dm_reports *rs)
+{
+	for (int i = 0; i < rs->n; i++)
+		dmamap_report_detail(dm_dev_machine(dev), rs->r[i].kind, dev->dmamap.name, &rs->r[i].d, "%s",
+				     rs->r[i].msg);
+}
+
+/* ----------------------------------------------------------------- lookups */
+
+/* What a release names, to pick the best of several records at one address (as dma-debug does). */
+struct dm_want {
+	enum dm_kind kind;
+	size_t size;
+	int dir;
+	const struct scatterlist *sgl;
+};
+
+/* Whether the call now running was made by the library itself (its records are not the driver's). */
+static bool library_call(void)
+{
+	return dm_call_nested();
+}
+
+/* The record of @dev whose bus range starts at @addr, the one agreeing best with @w. Lock held. */
+static struct dm_map *find_bus_start(struct dmamap_debug *dbg, struct device *dev, dma_addr_t addr,
+				     const struct dm_want *w)
+{
+	struct dm_map *best = NULL;
+	int best_score = -1;
+
+	for (struct dm_link *l = dbg->buckets[bucket_of(dbg, dev, addr >> PAGE_SHIFT)]; l; l = l->next) {
+		int score;
+
+		if (l->space != dev || l->page != addr >> PAGE_SHIFT || l->start != addr)
+			continue;
+		if (!w)
+			return l->map;
+		score = 16 * (l->map->internal == library_call()) + 8 * (l->map->kind == w->kind) +
+			4 * (l->map->sgl == w->sgl) + 2 * (l->map->size == w->size) + (l->map->dir == w->dir);
+		if (score > best_score) {
+			best = l->map;
+			best_score = score;
+		}
+	}
+	return best;
+}
+
+/* The link of @dev's bus range holding @addr, or NULL. Lock held. */
+static struct dm_link *find_bus_containing(struct dmamap_debug *dbg, struct device *dev, dma_addr_t addr)
+{
+	for (struct dm_link *l = dbg->buckets[bucket_of(dbg, dev, addr >> PAGE_SHIFT)]; l; l = l->next)
+		if (l->space == dev && l->page == addr >> PAGE_SHIFT && addr - l->start < l->len)
+			return l;
+	return NULL;
+}
+
+static struct dm_tomb *tomb_slot(struct dmamap_debug *dbg, const struct device *dev, dma_addr_t bus)
+{
+	u64 h = ((u64)(uintptr_t)dev * 0x9e3779b97f4a7c15ULL) ^ (bus * 0xff51afd7ed558ccdULL);
+
+	return &dbg->tombs[(h ^ (h >> 32)) % DBG_TOMBS];
+}
+
+/* Whether a record of @kind at @addr of @dev was released lately. Lock held. */
+static bool buried(struct dmamap_debug *dbg, const struct device *dev, dma_addr_t addr, enum dm_kind kind)
+{
+	const struct dm_tomb *t = tomb_slot(dbg, dev, addr);
+
+	return t->dev == dev && t->bus == addr && t->kind == kind;
+}
+
+/* Remember that @map was released at @file:@line. Lock held. */
+static void bury(struct dmamap_debug *dbg, const struct dm_map *map, const char *file, int line)
+{
+	struct dm_tomb *t = tomb_slot(dbg, map->dev, map->bus);
+
+	t->dev = map->dev;
+	t->bus = map->bus;
+	t->size = map->size;
+	t->dir = map->dir;
+	t->kind = map->kind;
+	t->file = map->file;
+	t->line = map->line;
+	t->gone_file = file;
+	t->gone_line = line;
+}
+
+/*
+ * @what names @addr of @dev, which has no record starting there: say why
+ * (already released, inside another mapping, or nothing at all). Lock held.
+ */
+static void missing(struct dmamap_debug *dbg, struct dm_reports *rs, struct device *dev, const char *what,
+		    dma_addr_t addr, size_t size, int dir, bool release)
+{
+	struct dm_tomb *t = tomb_slot(dbg, dev, addr);
+	struct dm_link *l;
+
+	if (t->dev == dev && t->bus == addr) {
+		struct dm_map ghost = { .kind = t->kind, .dir = t->dir, .bus = t->bus, .size = t->size,
+					.file = t->file, .line = t->line };
+
+		rep_add(rs, release ? DMAMAP_REPORT_DOUBLE_UNMAP : DMAMAP_REPORT_NOT_MAPPED, &ghost, addr, size, dir,
+			"%s of bus %#llx+%#zx: that mapping was already released at %s:%d; refused", what,
+			(unsigned long long)addr, size, t->gone_file ? t->gone_file : "?", t->gone_line);
+		return;
+	}
+	l = find_bus_containing(dbg, dev, addr);
+	if (l) {
+		rep_add(rs, DMAMAP_REPORT_NOT_MAPPED, l->map, addr, size, dir,
+			"%s of bus %#llx+%#zx: the address lies %#llx bytes into a mapping, not at its start; refused",
+			what, (unsigned long long)addr, size, (unsigned long long)(addr - l->start));
+		return;
+	}
+	rep_add(rs, DMAMAP_REPORT_NOT_MAPPED, NULL, addr, size, dir,
+		"%s of bus %#llx+%#zx: the device has no live mapping there; refused (nothing changed)", what,
+		(unsigned long long)addr, size);
+}
+
+/* A handle used before dma_mapping_error() was asked about it: say so once. Lock held. */
+static void check_checked(struct dm_reports *rs, struct dm_map *map, const char *what, dma_addr_t addr, size_t size,
+			  int dir)
+{
+	if (map->checked || map->unchecked_told || map->kind == DK_SG)
+		return;
+	map->unchecked_told = true;
+	rep_add(rs, DMAMAP_REPORT_UNCHECKED_ERROR, map, addr, size, dir,
+		"%s of bus %#llx: dma_mapping_error() was never called on the handle %s returned", what,
+		(unsigned long long)addr, kind_map_call[map->kind]);
 }
 
 /* ------------------------------------------------------------- streaming */
@@ -454,11 +685,33 @@ static void unprepare(struct dm_map *map, struct device *dev)
 	pthread_mutex_unlock(&dbg->lock);
 }
 
+/* The fields every record has. */
+static void fill(struct dm_map *map, struct device *dev, enum dm_kind kind, int dir, struct dma_attrs *attrs,
+		 dma_addr_t bus, size_t size, const char *file, int line)
+{
+	map->dev = dev;
+	map->kind = kind;
+	map->dir = dir;
+	map->attrs = attrs ? attrs->flags : 0;
+	map->bus = bus;
+	map->size = size;
+	map->file = file;
+	map->line = line;
+}
+
 /* Enter a filled record. Lock held. */
 static void enter_map(struct dmamap_debug *dbg, struct dm_map *map)
 {
+	/* made below another call: it is that call's doing, and the library's to release */
+	if (dm_in_call()) {
+		map->internal = dm_call_nested();
+		map->file = dmamap_call_now.file;
+		map->line = dmamap_call_now.line;
+	}
+	map->live = true;
 	dev_list_add(map);
 	dbg->live[map->kind]++;
+	dbg->internal_live[map->kind] += map->internal;
 	dbg->tracked++;
 }
 
@@ -472,15 +725,8 @@ void dmamap_debug_map_done(struct dm_map *map, struct device *dev, bool page_cal
 		unprepare(map, dev);
 		return;
 	}
-	map->dev = dev;
-	map->kind = page_call ? DK_PAGE : DK_SINGLE;
-	map->dir = dir;
-	map->attrs = attrs ? attrs->flags : 0;
-	map->bus = addr;
-	map->size = size;
+	fill(map, dev, page_call ? DK_PAGE : DK_SINGLE, dir, attrs, addr, size, file, line);
 	map->phys = page_to_phys(page) + offset;
-	map->file = file;
-	map->line = line;
 	pthread_mutex_lock(&dbg->lock);
 	index_range(dbg, map, dev, addr, size);
 	index_range(dbg, map, NULL, map->phys, size);
@@ -489,28 +735,139 @@ void dmamap_debug_map_done(struct dm_map *map, struct device *dev, bool page_cal
 	pthread_mutex_unlock(&dbg->lock);
 }
 
-/* Take the record of @dev mapped at @addr out of the index; NULL when none. */
-struct dm_map *dmamap_debug_unmap(struct device *dev, dma_addr_t addr)
+void dmamap_debug_mapping_error(struct device *dev, dma_addr_t addr)
 {
 	struct dmamap_debug *dbg = dbg_of(dm_dev_machine(dev));
-	struct dm_map *map;
 
 	if (!dbg)
-		return NULL;
+		return;
 	pthread_mutex_lock(&dbg->lock);
-	map = find_bus_start(dbg, dev, addr);
-	if (map && map->kind != DK_SG)
-		take_out(dbg, map);
-	else
-		map = NULL;
+	for (struct dm_link *l = dbg->buckets[bucket_of(dbg, dev, addr >> PAGE_SHIFT)]; l; l = l->next)
+		if (l->space == dev && l->page == addr >> PAGE_SHIFT && l->start == addr)
+			l->map->checked = true;
 	pthread_mutex_unlock(&dbg->lock);
-	return map;
+}
+
+/* Take @map out for a release made at @file:@line; the caller holds it until its put. Lock held. */
+static void release_map(struct dmamap_debug *dbg, struct dm_map *map, struct dm_map **hold, const char *file,
+			int line)
+{
+	take_out(dbg, map);
+	bury(dbg, map, file, line);
+	map->refs++;
+	*hold = map;
+}
+
+bool dmamap_debug_unmap(struct device *dev, bool page_call, dma_addr_t addr, size_t size, int dir, const char *file,
+			int line, struct dm_map **hold)
+{
+	struct dmamap_debug *dbg = dbg_of(dm_dev_machine(dev));
+	enum dm_kind kind = page_call ? DK_PAGE : DK_SINGLE;
+	const char *what = kind_unmap_call[kind];
+	struct dm_want w = { kind, size, dir, NULL };
+	struct dm_reports rs = { 0 };
+	struct dm_map *map;
+	bool ok = false;
+
+	*hold = NULL;
+	if (!dbg)
+		return true;
+	pthread_mutex_lock(&dbg->lock);
+	map = find_bus_start(dbg, dev, addr, &w);
+	if (!map || (map->kind != DK_SINGLE && map->kind != DK_PAGE && buried(dbg, dev, addr, kind))) {
+		missing(dbg, &rs, dev, what, addr, size, dir, true);
+	} else if (map->kind == DK_SG) {
+		rep_add(&rs, DMAMAP_REPORT_KIND_MISMATCH, map, addr, size, dir,
+			"%s of bus %#llx: it is a segment of a list mapped by dma_map_sg; unmap the list with "
+			"dma_unmap_sg; refused",
+			what, (unsigned long long)addr);
+	} else if (map->kind != DK_SINGLE && map->kind != DK_PAGE) {
+		rep_add(&rs, DMAMAP_REPORT_KIND_MISMATCH, map, addr, size, dir,
+			"%s of bus %#llx: it is a buffer from %s, released by %s; refused", what,
+			(unsigned long long)addr, kind_map_call[map->kind], kind_unmap_call[map->kind]);
+	} else {
+		ok = true;
+		if (size != map->size) {
+			rep_add(&rs, DMAMAP_REPORT_SIZE_MISMATCH, map, addr, size, dir,
+				"%s of bus %#llx with size %#zx: the mapping is %#zx bytes; refused, the mapping stays "
+				"live",
+				what, (unsigned long long)addr, size, map->size);
+			ok = false;
+		}
+		if (dir != map->dir) {
+			rep_add(&rs, DMAMAP_REPORT_DIR_MISMATCH, map, addr, size, dir,
+				"%s of bus %#llx with %s: the mapping is %s; refused, the mapping stays live", what,
+				(unsigned long long)addr, dmamap_dir_name(dir), dmamap_dir_name(map->dir));
+			ok = false;
+		}
+		check_checked(&rs, map, what, addr, size, dir);
+		if (ok && map->kind != kind)
+			rep_add(&rs, DMAMAP_REPORT_KIND_MISMATCH, map, addr, size, dir,
+				"%s of bus %#llx: it was mapped by %s, whose pair is %s; unmapped all the same", what,
+				(unsigned long long)addr, kind_map_call[map->kind], kind_unmap_call[map->kind]);
+		if (ok)
+			release_map(dbg, map, hold, file, line);
+	}
+	pthread_mutex_unlock(&dbg->lock);
+	rep_flush(dev, &rs);
+	return ok;
+}
+
+bool dmamap_debug_sync(struct device *dev, dma_addr_t addr, size_t size, int dir, bool for_cpu,
+		       struct dm_map **hold)
+{
+	struct dmamap_debug *dbg = dbg_of(dm_dev_machine(dev));
+	const char *what = for_cpu ? "dma_sync_single_for_cpu" : "dma_sync_single_for_device";
+	struct dm_reports rs = { 0 };
+	struct dm_link *l;
+	struct dm_map *map;
+	bool ok = false;
+
+	*hold = NULL;
+	if (!dbg)
+		return true;
+	pthread_mutex_lock(&dbg->lock);
+	l = find_bus_containing(dbg, dev, addr);
+	if (!l) {
+		missing(dbg, &rs, dev, what, addr, size, dir, false);
+	} else {
+		map = l->map;
+		ok = true;
+		if (size > l->start + l->len - addr) {
+			rep_add(&rs, DMAMAP_REPORT_SYNC_RANGE, map, addr, size, dir,
+				"%s of bus %#llx+%#zx runs %#llx bytes past the end of the mapping; refused", what,
+				(unsigned long long)addr, size, (unsigned long long)(addr + size - (l->start + l->len)));
+			ok = false;
+		}
+		/* coherent memory has no direction: a non-consistent buffer is synced either way */
+		if (map->dir != DMA_BIDIRECTIONAL && map->dir != DMA_NONE && dir != map->dir) {
+			rep_add(&rs, DMAMAP_REPORT_SYNC_DIRECTION, map, addr, size, dir,
+				"%s with %s of a %s mapping: a sync names the mapping's direction; refused", what,
+				dmamap_dir_name(dir), dmamap_dir_name(map->dir));
+			ok = false;
+		}
+		check_checked(&rs, map, what, addr, size, dir);
+		if (ok) {
+			map->refs++;
+			*hold = map;
+		}
+	}
+	pthread_mutex_unlock(&dbg->lock);
+	rep_flush(dev, &rs);
+	return ok;
 }
 
 void dmamap_debug_put(struct dm_map *map, struct device *dev)
 {
-	if (map)
-		unprepare(map, dev);
+	struct dmamap_debug *dbg;
+
+	if (!map)
+		return;
+	dbg = dbg_of(dm_dev_machine(dev));
+	pthread_mutex_lock(&dbg->lock);
+	if (!--map->refs && !map->live)
+		map_free(dbg, map);
+	pthread_mutex_unlock(&dbg->lock);
 }
 
 /* ------------------------------------------------------------------ lists */
@@ -537,17 +894,11 @@ void dmamap_debug_map_sg_done(struct dm_map *map, struct device *dev, struct sca
 		unprepare(map, dev);
 		return;
 	}
-	map->dev = dev;
-	map->kind = DK_SG;
-	map->dir = dir;
-	map->attrs = attrs ? attrs->flags : 0;
+	fill(map, dev, DK_SG, dir, attrs, sg_dma_address(sg), 0, file, line);
 	map->sgl = sg;
 	map->nents = nents;
 	map->mapped = mapped;
-	map->bus = sg_dma_address(sg);
 	map->phys = sg_phys(sg);
-	map->file = file;
-	map->line = line;
 	pthread_mutex_lock(&dbg->lock);
 	for_each_sg(sg, s, mapped, i)
 		if (sg_dma_len(s))
@@ -561,20 +912,300 @@ void dmamap_debug_map_sg_done(struct dm_map *map, struct device *dev, struct sca
 	pthread_mutex_unlock(&dbg->lock);
 }
 
-/* Take the record of the list @sg of @dev out of the index; NULL when none. */
-struct dm_map *dmamap_debug_unmap_sg(struct device *dev, struct scatterlist *sg)
+/*
+ * The record of the list @sg for an sg release or sync with @nents and
+ * @dir: NULL after queueing why not. Lock held.
+ */
+static struct dm_map *sg_lookup(struct dmamap_debug *dbg, struct dm_reports *rs, struct device *dev,
+				struct scatterlist *sg, int nents, int dir, const char *what, bool release)
+{
+	dma_addr_t addr = sg_dma_address(sg);
+	struct dm_want w = { DK_SG, 0, dir, sg };
+	struct dm_map *map = find_bus_start(dbg, dev, addr, &w);
+	bool ok;
+
+	if (!map) {
+		missing(dbg, rs, dev, what, addr, sg_dma_len(sg), dir, release);
+		return NULL;
+	}
+	if (map->kind != DK_SG) {
+		rep_add(rs, DMAMAP_REPORT_KIND_MISMATCH, map, addr, map->size, dir,
+			"%s of a list whose first segment (bus %#llx) is a mapping made by %s, not by dma_map_sg; refused",
+			what, (unsigned long long)addr, kind_map_call[map->kind]);
+		return NULL;
+	}
+	ok = true;
+	if (map->sgl != sg) {
+		rep_add(rs, DMAMAP_REPORT_SG_MISMATCH, map, addr, map->size, dir,
+			"%s of the list at %p: bus %#llx was mapped through another list (%p); refused", what, (void *)sg,
+			(unsigned long long)addr, (void *)map->sgl);
+		ok = false;
+	} else if (nents != map->nents) {
+		rep_add(rs, DMAMAP_REPORT_SG_MISMATCH, map, addr, map->size, dir,
+			"%s with %d entries: the list was mapped with %d (pass dma_map_sg()'s nents, not what it "
+			"returned); refused",
+			what, nents, map->nents);
+		ok = false;
+	}
+	return ok ? map : NULL;
+}
+
+bool dmamap_debug_unmap_sg(struct device *dev, struct scatterlist *sg, int nents, int dir, const char *file, int line,
+			   struct dm_map **hold)
 {
 	struct dmamap_debug *dbg = dbg_of(dm_dev_machine(dev));
+	struct dm_reports rs = { 0 };
+	struct dm_map *map;
+	bool ok = false;
+
+	*hold = NULL;
+	if (!dbg)
+		return true;
+	pthread_mutex_lock(&dbg->lock);
+	map = sg_lookup(dbg, &rs, dev, sg, nents, dir, "dma_unmap_sg", true);
+	if (map && dir != map->dir) {
+		rep_add(&rs, DMAMAP_REPORT_DIR_MISMATCH, map, map->bus, map->size, dir,
+			"dma_unmap_sg with %s: the list was mapped %s; refused, the mapping stays live",
+			dmamap_dir_name(dir), dmamap_dir_name(map->dir));
+		map = NULL;
+	}
+	if (map) {
+		release_map(dbg, map, hold, file, line);
+		ok = true;
+	}
+	pthread_mutex_unlock(&dbg->lock);
+	rep_flush(dev, &rs);
+	return ok;
+}
+
+bool dmamap_debug_sync_sg(struct device *dev, struct scatterlist *sg, int nents, int dir, bool for_cpu,
+			  struct dm_map **hold)
+{
+	struct dmamap_debug *dbg = dbg_of(dm_dev_machine(dev));
+	const char *what = for_cpu ? "dma_sync_sg_for_cpu" : "dma_sync_sg_for_device";
+	struct dm_reports rs = { 0 };
 	struct dm_map *map;
 
+	*hold = NULL;
 	if (!dbg)
-		return NULL;
+		return true;
 	pthread_mutex_lock(&dbg->lock);
-	map = find_bus_start(dbg, dev, sg_dma_address(sg));
-	if (map && map->kind == DK_SG && map->sgl == sg)
-		take_out(dbg, map);
-	else
+	map = sg_lookup(dbg, &rs, dev, sg, nents, dir, what, false);
+	if (map && map->dir != DMA_BIDIRECTIONAL && dir != map->dir) {
+		rep_add(&rs, DMAMAP_REPORT_SYNC_DIRECTION, map, map->bus, map->size, dir,
+			"%s with %s of a %s list: a sync names the mapping's direction; refused", what,
+			dmamap_dir_name(dir), dmamap_dir_name(map->dir));
 		map = NULL;
+	}
+	if (map) {
+		map->refs++;
+		*hold = map;
+	}
 	pthread_mutex_unlock(&dbg->lock);
-	return map;
+	rep_flush(dev, &rs);
+	return map != NULL;
+}
+
+/* ------------------------------------------------- coherent and pool */
+
+struct dm_map *dmamap_debug_alloc_prepare(struct device *dev, size_t size)
+{
+	return prepare(dev, pages_at_most(size), "dma_alloc_attrs");
+}
+
+/* Fill and enter a coherent or pool record for [handle, handle + size) given to the driver as @cpu. */
+static void alloc_done(struct dm_map *map, struct device *dev, enum dm_kind kind, struct dma_pool *pool, size_t size,
+		       const void *cpu, dma_addr_t handle, struct dma_attrs *attrs, const char *file, int line)
+{
+	struct dmamap_debug *dbg = dbg_of(dm_dev_machine(dev));
+
+	if (!cpu) {
+		unprepare(map, dev);
+		return;
+	}
+	fill(map, dev, kind, DMA_NONE, attrs, handle, size, file, line);
+	map->cpu = cpu;
+	map->pool = pool;
+	map->checked = true;
+	pthread_mutex_lock(&dbg->lock);
+	index_range(dbg, map, dev, handle, size);
+	enter_map(dbg, map);
+	maybe_grow(dm_dev_machine(dev), dbg);
+	pthread_mutex_unlock(&dbg->lock);
+}
+
+void dmamap_debug_alloc_done(struct dm_map *map, struct device *dev, size_t size, const void *cpu, dma_addr_t handle,
+			     struct dma_attrs *attrs, const char *file, int line)
+{
+	alloc_done(map, dev, DK_COHERENT, NULL, size, cpu, handle, attrs, file, line);
+}
+
+/*
+ * A coherent or pool release naming (@cpu, @handle, @size) of @kind: the
+ * record, or NULL after queueing why not. Lock held.
+ */
+static struct dm_map *buffer_lookup(struct dmamap_debug *dbg, struct dm_reports *rs, struct device *dev,
+				    enum dm_kind kind, struct dma_pool *pool, const void *cpu, dma_addr_t handle,
+				    size_t size, const char *what)
+{
+	struct dm_want w = { kind, size, DMA_NONE, NULL };
+	struct dm_map *map = find_bus_start(dbg, dev, handle, &w);
+	bool ok = true;
+
+	if (!map) {
+		missing(dbg, rs, dev, what, handle, size, DMA_NONE, true);
+		return NULL;
+	}
+	if ((map->kind != kind || map->internal != library_call()) && buried(dbg, dev, handle, kind)) {
+		missing(dbg, rs, dev, what, handle, size, DMA_NONE, true);
+		return NULL;
+	}
+	if (map->kind != kind || map->internal != library_call()) {
+		rep_add(rs, DMAMAP_REPORT_KIND_MISMATCH, map, handle, size, DMA_NONE,
+			"%s of bus %#llx: %s %s, whose pair is %s; refused", what, (unsigned long long)handle,
+			map->internal ? "the library holds it, through" : "it was made by", kind_map_call[map->kind],
+			kind_unmap_call[map->kind]);
+		return NULL;
+	}
+	if (map->cpu != cpu) {
+		rep_add(rs, DMAMAP_REPORT_ADDR_MISMATCH, map, handle, size, DMA_NONE,
+			"%s of bus %#llx with cpu address %p: the buffer at that bus address is at %p; refused", what,
+			(unsigned long long)handle, cpu, map->cpu);
+		ok = false;
+	} else if (kind == DK_POOL && map->pool != pool) {
+		rep_add(rs, DMAMAP_REPORT_ADDR_MISMATCH, map, handle, size, DMA_NONE,
+			"%s of bus %#llx to pool %p: the block belongs to pool %p; refused", what,
+			(unsigned long long)handle, (void *)pool, (void *)map->pool);
+		ok = false;
+	}
+	if (kind == DK_COHERENT && size != map->size) {
+		rep_add(rs, DMAMAP_REPORT_SIZE_MISMATCH, map, handle, size, DMA_NONE,
+			"%s of bus %#llx with size %#zx: the buffer is %#zx bytes; refused, it stays allocated", what,
+			(unsigned long long)handle, size, map->size);
+		ok = false;
+	}
+	return ok ? map : NULL;
+}
+
+/* A coherent or pool release: checked, and on success taken out for the caller to hold. */
+static bool buffer_release(struct device *dev, enum dm_kind kind, struct dma_pool *pool, size_t size, const void *cpu,
+			   dma_addr_t handle, const char *file, int line, struct dm_map **hold)
+{
+	struct dmamap_debug *dbg = dbg_of(dm_dev_machine(dev));
+	struct dm_reports rs = { 0 };
+	struct dm_map *map;
+
+	*hold = NULL;
+	if (!dbg)
+		return true;
+	pthread_mutex_lock(&dbg->lock);
+	map = buffer_lookup(dbg, &rs, dev, kind, pool, cpu, handle, size, kind_unmap_call[kind]);
+	if (map)
+		release_map(dbg, map, hold, file, line);
+	pthread_mutex_unlock(&dbg->lock);
+	rep_flush(dev, &rs);
+	return map != NULL;
+}
+
+bool dmamap_debug_free(struct device *dev, size_t size, const void *cpu, dma_addr_t handle, const char *file, int line,
+		       struct dm_map **hold)
+{
+	return buffer_release(dev, DK_COHERENT, NULL, size, cpu, handle, file, line, hold);
+}
+
+bool dmamap_debug_buffer_use(struct device *dev, const void *cpu, dma_addr_t handle, size_t size, const char *what)
+{
+	struct dmamap_debug *dbg = dbg_of(dm_dev_machine(dev));
+	struct dm_want w = { DK_COHERENT, size, DMA_NONE, NULL };
+	struct dm_reports rs = { 0 };
+	struct dm_map *map;
+	bool ok = false;
+
+	if (!dbg)
+		return true;
+	pthread_mutex_lock(&dbg->lock);
+	map = find_bus_start(dbg, dev, handle, &w);
+	if (!map)
+		missing(dbg, &rs, dev, what, handle, size, DMA_NONE, false);
+	else if (map->kind != DK_COHERENT || map->cpu != cpu)
+		rep_add(&rs, map->kind != DK_COHERENT ? DMAMAP_REPORT_KIND_MISMATCH : DMAMAP_REPORT_ADDR_MISMATCH, map,
+			handle, size, DMA_NONE, "%s of bus %#llx, cpu %p: not a buffer from dma_alloc_attrs; refused",
+			what, (unsigned long long)handle, cpu);
+	else if (size > PAGE_ALIGN(map->size))
+		rep_add(&rs, DMAMAP_REPORT_SIZE_MISMATCH, map, handle, size, DMA_NONE,
+			"%s of %#zx bytes: the buffer is %#zx bytes; refused", what, size, map->size);
+	else
+		ok = true;
+	pthread_mutex_unlock(&dbg->lock);
+	rep_flush(dev, &rs);
+	return ok;
+}
+
+struct dm_map *dmamap_debug_pool_prepare(struct device *dev, size_t size)
+{
+	return prepare(dev, pages_at_most(size), "dma_pool_alloc");
+}
+
+void dmamap_debug_pool_alloc_done(struct dm_map *map, struct device *dev, struct dma_pool *pool, size_t size,
+				  const void *cpu, dma_addr_t handle, const char *file, int line)
+{
+	alloc_done(map, dev, DK_POOL, pool, size, cpu, handle, NULL, file, line);
+}
+
+bool dmamap_debug_pool_free(struct device *dev, struct dma_pool *pool, size_t size, const void *cpu,
+			    dma_addr_t handle, const char *file, int line, struct dm_map **hold)
+{
+	return buffer_release(dev, DK_POOL, pool, size, cpu, handle, file, line, hold);
+}
+
+/* -------------------------------------------------------------- releases */
+
+/*
+ * Take out the live records of @dev that the driver made (of @pool only,
+ * when given), report each as a leak of @when, and forget them.
+ */
+static void report_leaks(struct device *dev, struct dma_pool *pool, const char *when)
+{
+	struct dmamap_debug *dbg = dbg_of(dm_dev_machine(dev));
+	struct dm_map *gone = NULL, *map, *next;
+
+	if (!dbg)
+		return;
+	pthread_mutex_lock(&dbg->lock);
+	for (map = dev->dmamap.debug; map; map = next) {
+		next = map->next;
+		if (map->internal || (pool && map->pool != pool))
+			continue;
+		take_out(dbg, map);
+		map->next = gone;
+		gone = map;
+	}
+	pthread_mutex_unlock(&dbg->lock);
+
+	for (map = gone; map; map = map->next) {
+		struct dm_detail d = { .map_file = map->file, .map_line = map->line, .map_bus = map->bus,
+				       .map_size = map->size, .map_dir = map->dir };
+		char what[200];
+
+		describe(map, what, sizeof(what));
+		dmamap_report_detail(dm_dev_machine(dev), DMAMAP_REPORT_LEAK, dev->dmamap.name, &d, "%s: %s still %s",
+				     when, what, map->kind == DK_COHERENT || map->kind == DK_POOL ? "allocated" : "mapped");
+	}
+
+	pthread_mutex_lock(&dbg->lock);
+	for (map = gone; map; map = next) {
+		next = map->next;
+		drop(dbg, map);
+	}
+	pthread_mutex_unlock(&dbg->lock);
+}
+
+void dmamap_debug_device_leaks(struct device *dev)
+{
+	report_leaks(dev, NULL, "device release");
+}
+
+void dmamap_debug_pool_destroy(struct device *dev, struct dma_pool *pool)
+{
+	report_leaks(dev, pool, "dma_pool_destroy");
 }

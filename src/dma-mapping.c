@@ -161,6 +161,7 @@ static dma_addr_t map_page(struct device *dev, struct page *page, unsigned long 
 DMAMAP_API dma_addr_t dmamap_map_single_attrs(struct device *dev, void *ptr, size_t size, enum dma_data_direction dir,
 					      struct dma_attrs *attrs, const char *file, int line)
 {
+	DM_CALL();
 	struct dmamap_machine *m = dm_dev_live(dev) ? dm_dev_machine(dev) : NULL;
 
 	if (m && (!dm_virt_in_linear(m, ptr) || size > m->cfg.ram_size - ((uintptr_t)ptr - (uintptr_t)m->cpu))) {
@@ -176,11 +177,12 @@ DMAMAP_API dma_addr_t dmamap_map_page_attrs(struct device *dev, struct page *pag
 					    enum dma_data_direction dir, struct dma_attrs *attrs, const char *file,
 					    int line)
 {
+	DM_CALL();
 	return map_page(dev, page, offset, size, (int)dir, attrs, true, "dma_map_page", WHERE);
 }
 
 static void unmap(struct device *dev, dma_addr_t addr, size_t size, int dir, struct dma_attrs *attrs,
-		  const char *what, const char *file, int line)
+		  bool page_call, const char *what, const char *file, int line)
 {
 	const struct dma_map_ops *ops = OPS(dev, what, unmap_page);
 	struct dm_map *map = NULL;
@@ -194,10 +196,10 @@ static void unmap(struct device *dev, dma_addr_t addr, size_t size, int dir, str
 		return;
 	}
 	m = dm_dev_machine(dev);
-	if (dmamap_debug_on(m))
-		map = dmamap_debug_unmap(dev, addr);
-	else
+	if (!dmamap_debug_on(m))
 		dmamap_debug_untracked(m, -1);
+	else if (!dmamap_debug_unmap(dev, page_call, addr, size, dir, WHERE, &map))
+		return;
 	enter(dev);
 	ops->unmap_page(dev, addr, size, (enum dma_data_direction)dir, attrs);
 	dmamap_debug_put(map, dev);
@@ -207,13 +209,15 @@ DMAMAP_API void dmamap_unmap_single_attrs(struct device *dev, dma_addr_t addr, s
 					  enum dma_data_direction dir, struct dma_attrs *attrs, const char *file,
 					  int line)
 {
-	unmap(dev, addr, size, (int)dir, attrs, "dma_unmap_single", WHERE);
+	DM_CALL();
+	unmap(dev, addr, size, (int)dir, attrs, false, "dma_unmap_single", WHERE);
 }
 
 DMAMAP_API void dmamap_unmap_page_attrs(struct device *dev, dma_addr_t addr, size_t size, enum dma_data_direction dir,
 					struct dma_attrs *attrs, const char *file, int line)
 {
-	unmap(dev, addr, size, (int)dir, attrs, "dma_unmap_page", WHERE);
+	DM_CALL();
+	unmap(dev, addr, size, (int)dir, attrs, true, "dma_unmap_page", WHERE);
 }
 
 static void sync_single(struct device *dev, dma_addr_t addr, size_t size, int dir, bool for_cpu, const char *file,
@@ -222,25 +226,31 @@ static void sync_single(struct device *dev, dma_addr_t addr, size_t size, int di
 	const char *what = for_cpu ? "dma_sync_single_for_cpu" : "dma_sync_single_for_device";
 	const struct dma_map_ops *ops = for_cpu ? OPS(dev, what, sync_single_for_cpu)
 						: OPS(dev, what, sync_single_for_device);
+	struct dm_map *map = NULL;
 
 	if (!ops || !dir_ok(dev, dir, what, WHERE) || !size_ok(dev, size, what, WHERE))
+		return;
+	if (dmamap_debug_on(dm_dev_machine(dev)) && !dmamap_debug_sync(dev, addr, size, dir, for_cpu, &map))
 		return;
 	enter(dev);
 	if (for_cpu)
 		ops->sync_single_for_cpu(dev, addr, size, (enum dma_data_direction)dir);
 	else
 		ops->sync_single_for_device(dev, addr, size, (enum dma_data_direction)dir);
+	dmamap_debug_put(map, dev);
 }
 
 DMAMAP_API void dmamap_sync_single_for_cpu(struct device *dev, dma_addr_t addr, size_t size,
 					   enum dma_data_direction dir, const char *file, int line)
 {
+	DM_CALL();
 	sync_single(dev, addr, size, (int)dir, true, WHERE);
 }
 
 DMAMAP_API void dmamap_sync_single_for_device(struct device *dev, dma_addr_t addr, size_t size,
 					      enum dma_data_direction dir, const char *file, int line)
 {
+	DM_CALL();
 	sync_single(dev, addr, size, (int)dir, false, WHERE);
 }
 
@@ -273,6 +283,7 @@ static bool sg_ok(struct device *dev, struct scatterlist *sg, int nents, const c
 DMAMAP_API int dmamap_map_sg_attrs(struct device *dev, struct scatterlist *sg, int nents,
 				   enum dma_data_direction dir, struct dma_attrs *attrs, const char *file, int line)
 {
+	DM_CALL();
 	const struct dma_map_ops *ops = OPS(dev, "dma_map_sg", map_sg);
 	struct dm_map *map = NULL;
 	struct dmamap_machine *m;
@@ -298,6 +309,7 @@ DMAMAP_API int dmamap_map_sg_attrs(struct device *dev, struct scatterlist *sg, i
 DMAMAP_API void dmamap_unmap_sg_attrs(struct device *dev, struct scatterlist *sg, int nents,
 				      enum dma_data_direction dir, struct dma_attrs *attrs, const char *file, int line)
 {
+	DM_CALL();
 	const struct dma_map_ops *ops = OPS(dev, "dma_unmap_sg", unmap_sg);
 	struct dm_map *map = NULL;
 	struct dmamap_machine *m;
@@ -305,10 +317,10 @@ DMAMAP_API void dmamap_unmap_sg_attrs(struct device *dev, struct scatterlist *sg
 	if (!ops || !dir_ok(dev, (int)dir, "dma_unmap_sg", WHERE) || !sg_ok(dev, sg, nents, "dma_unmap_sg", WHERE))
 		return;
 	m = dm_dev_machine(dev);
-	if (dmamap_debug_on(m))
-		map = dmamap_debug_unmap_sg(dev, sg);
-	else
+	if (!dmamap_debug_on(m))
 		dmamap_debug_untracked(m, -1);
+	else if (!dmamap_debug_unmap_sg(dev, sg, nents, (int)dir, WHERE, &map))
+		return;
 	enter(dev);
 	ops->unmap_sg(dev, sg, nents, dir, attrs);
 	dmamap_debug_put(map, dev);
@@ -319,25 +331,31 @@ static void sync_sg(struct device *dev, struct scatterlist *sg, int nents, int d
 {
 	const char *what = for_cpu ? "dma_sync_sg_for_cpu" : "dma_sync_sg_for_device";
 	const struct dma_map_ops *ops = for_cpu ? OPS(dev, what, sync_sg_for_cpu) : OPS(dev, what, sync_sg_for_device);
+	struct dm_map *map = NULL;
 
 	if (!ops || !dir_ok(dev, dir, what, WHERE) || !sg_ok(dev, sg, nents, what, WHERE))
+		return;
+	if (dmamap_debug_on(dm_dev_machine(dev)) && !dmamap_debug_sync_sg(dev, sg, nents, dir, for_cpu, &map))
 		return;
 	enter(dev);
 	if (for_cpu)
 		ops->sync_sg_for_cpu(dev, sg, nents, (enum dma_data_direction)dir);
 	else
 		ops->sync_sg_for_device(dev, sg, nents, (enum dma_data_direction)dir);
+	dmamap_debug_put(map, dev);
 }
 
 DMAMAP_API void dmamap_sync_sg_for_cpu(struct device *dev, struct scatterlist *sg, int nents,
 				       enum dma_data_direction dir, const char *file, int line)
 {
+	DM_CALL();
 	sync_sg(dev, sg, nents, (int)dir, true, WHERE);
 }
 
 DMAMAP_API void dmamap_sync_sg_for_device(struct device *dev, struct scatterlist *sg, int nents,
 					  enum dma_data_direction dir, const char *file, int line)
 {
+	DM_CALL();
 	sync_sg(dev, sg, nents, (int)dir, false, WHERE);
 }
 
@@ -346,7 +364,9 @@ DMAMAP_API void dmamap_sync_sg_for_device(struct device *dev, struct scatterlist
 DMAMAP_API void *dmamap_alloc_attrs(struct device *dev, size_t size, dma_addr_t *dma_handle, gfp_t gfp,
 				    struct dma_attrs *attrs, const char *file, int line)
 {
+	DM_CALL();
 	const struct dma_map_ops *ops;
+	struct dm_map *map = NULL;
 	void *cpu;
 
 	if (dma_handle)
@@ -358,17 +378,28 @@ DMAMAP_API void *dmamap_alloc_attrs(struct device *dev, size_t size, dma_addr_t 
 		refuse(dev, DMAMAP_REPORT_BAD_INPUT, WHERE, "dma_alloc_attrs: NULL dma_handle");
 		return NULL;
 	}
+	if (dmamap_debug_on(dm_dev_machine(dev))) {
+		map = dmamap_debug_alloc_prepare(dev, size);
+		if (!map)
+			return NULL;
+	}
 	enter(dev);
 	cpu = ops->alloc(dev, size, dma_handle, gfp, attrs);
 	if (!cpu)
 		*dma_handle = DMA_MAPPING_ERROR;
+	if (map)
+		dmamap_debug_alloc_done(map, dev, size, cpu, *dma_handle, attrs, WHERE);
+	else if (cpu)
+		dmamap_debug_untracked(dm_dev_machine(dev), 1);
 	return cpu;
 }
 
 DMAMAP_API void dmamap_free_attrs(struct device *dev, size_t size, void *cpu_addr, dma_addr_t dma_handle,
 				  struct dma_attrs *attrs, const char *file, int line)
 {
+	DM_CALL();
 	const struct dma_map_ops *ops = OPS(dev, "dma_free_attrs", free);
+	struct dm_map *map = NULL;
 
 	if (!ops || !size_ok(dev, size, "dma_free_attrs", WHERE))
 		return;
@@ -376,13 +407,19 @@ DMAMAP_API void dmamap_free_attrs(struct device *dev, size_t size, void *cpu_add
 		refuse(dev, DMAMAP_REPORT_BAD_INPUT, WHERE, "dma_free_attrs: NULL cpu_addr");
 		return;
 	}
+	if (!dmamap_debug_on(dm_dev_machine(dev)))
+		dmamap_debug_untracked(dm_dev_machine(dev), -1);
+	else if (!dmamap_debug_free(dev, size, cpu_addr, dma_handle, WHERE, &map))
+		return;
 	enter(dev);
 	ops->free(dev, size, cpu_addr, dma_handle, attrs);
+	dmamap_debug_put(map, dev);
 }
 
 DMAMAP_API int dmamap_mmap_attrs(struct device *dev, struct vm_area_struct *vma, void *cpu_addr, dma_addr_t dma_addr,
 				 size_t size, struct dma_attrs *attrs, const char *file, int line)
 {
+	DM_CALL();
 	const struct dma_map_ops *ops = OPS(dev, "dma_mmap_attrs", mmap);
 
 	if (!ops || !size_ok(dev, size, "dma_mmap_attrs", WHERE))
@@ -392,6 +429,9 @@ DMAMAP_API int dmamap_mmap_attrs(struct device *dev, struct vm_area_struct *vma,
 		       !cpu_addr ? "NULL cpu_addr" : "not a vma from dmamap_vma_create");
 		return -EINVAL;
 	}
+	if (dmamap_debug_on(dm_dev_machine(dev)) &&
+	    !dmamap_debug_buffer_use(dev, cpu_addr, dma_addr, size, "dma_mmap_attrs"))
+		return -ENXIO;
 	enter(dev);
 	return ops->mmap(dev, vma, cpu_addr, dma_addr, size, attrs);
 }
@@ -399,6 +439,7 @@ DMAMAP_API int dmamap_mmap_attrs(struct device *dev, struct vm_area_struct *vma,
 DMAMAP_API int dmamap_get_sgtable_attrs(struct device *dev, struct sg_table *sgt, void *cpu_addr, dma_addr_t dma_addr,
 					size_t size, struct dma_attrs *attrs, const char *file, int line)
 {
+	DM_CALL();
 	const struct dma_map_ops *ops = OPS(dev, "dma_get_sgtable", get_sgtable);
 
 	if (!ops || !size_ok(dev, size, "dma_get_sgtable", WHERE))
@@ -407,12 +448,16 @@ DMAMAP_API int dmamap_get_sgtable_attrs(struct device *dev, struct sg_table *sgt
 		refuse(dev, DMAMAP_REPORT_BAD_INPUT, WHERE, "dma_get_sgtable: NULL %s", !sgt ? "table" : "cpu_addr");
 		return -EINVAL;
 	}
+	if (dmamap_debug_on(dm_dev_machine(dev)) &&
+	    !dmamap_debug_buffer_use(dev, cpu_addr, dma_addr, size, "dma_get_sgtable"))
+		return -ENXIO;
 	enter(dev);
 	return ops->get_sgtable(dev, sgt, cpu_addr, dma_addr, size, attrs);
 }
 
 DMAMAP_API int dmamap_mapping_error(struct device *dev, dma_addr_t dma_addr, const char *file, int line)
 {
+	DM_CALL();
 	const struct dma_map_ops *ops;
 
 	if (!dm_dev_live(dev)) {
@@ -421,6 +466,8 @@ DMAMAP_API int dmamap_mapping_error(struct device *dev, dma_addr_t dma_addr, con
 		return 1;
 	}
 	ops = get_dma_ops(dev);
+	if (dmamap_debug_on(dm_dev_machine(dev)))
+		dmamap_debug_mapping_error(dev, dma_addr);
 	return ops ? is_error(ops, dev, dma_addr) : dma_addr == DMA_MAPPING_ERROR;
 }
 

@@ -738,6 +738,7 @@ void dmamap_dmabounce_release(struct device *dev)
 {
 	struct dmabounce_device_info *info;
 	unsigned long live;
+	DM_CALL_AT(NULL, 0); /* the safe buffers are the library's to free */
 
 	if (!dm_dev_live(dev) || !(info = info_of(dev)))
 		return;

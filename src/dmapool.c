@@ -295,14 +295,13 @@ static void free_pages_list(struct device *dev, struct dma_pool_page *pg)
 	}
 }
 
-DMAMAP_API void dma_pool_destroy(struct dma_pool *pool)
+/* Free everything; @summary: report the blocks still in use here (the checker has not listed them). */
+static void pool_destroy(struct dma_pool *pool, bool summary)
 {
 	struct dma_pool_page *pg;
 	unsigned long in_use;
 	struct device *dev;
 
-	if (!pool)
-		return;
 	if (dmamap_obj_dead(&pool->obj)) {
 		/* its memory went with the machine (reported then): only the struct is left */
 		dmamap_obj_dead_report(&pool->obj, "dma_pool_destroy");
@@ -316,7 +315,7 @@ DMAMAP_API void dma_pool_destroy(struct dma_pool *pool)
 	dev = pool->dev;
 	pg = pool_take_pages(pool);
 	pthread_mutex_unlock(&pool->lock);
-	if (in_use)
+	if (in_use && summary)
 		dmamap_report(pool->obj.machine, DMAMAP_REPORT_LEAK, pool->devname, NULL, 0,
 			      "dma_pool_destroy(%s): %lu block%s of %zu bytes still in use", pool->name, in_use,
 			      in_use == 1 ? "" : "s", pool->size);
@@ -500,7 +499,7 @@ static struct dma_pool_page *page_new(struct dma_pool *pool, gfp_t gfp)
 	return pg;
 }
 
-DMAMAP_API void *dma_pool_alloc(struct dma_pool *pool, gfp_t mem_flags, dma_addr_t *handle)
+static void *pool_alloc(struct dma_pool *pool, gfp_t mem_flags, dma_addr_t *handle)
 {
 	struct dma_pool_page *pg;
 	size_t off = 0;
@@ -558,14 +557,10 @@ DMAMAP_API void *dma_pool_alloc(struct dma_pool *pool, gfp_t mem_flags, dma_addr
 	return va;
 }
 
-DMAMAP_API void *dma_pool_zalloc(struct dma_pool *pool, gfp_t mem_flags, dma_addr_t *handle)
-{
-	return dma_pool_alloc(pool, mem_flags | __GFP_ZERO, handle);
-}
 
 /* ------------------------------------------------------------------ free */
 
-DMAMAP_API void dma_pool_free(struct dma_pool *pool, void *vaddr, dma_addr_t dma)
+static void pool_free(struct dma_pool *pool, void *vaddr, dma_addr_t dma)
 {
 	struct dma_pool_page *pg;
 	const char *why = NULL;
@@ -608,6 +603,89 @@ DMAMAP_API void dma_pool_free(struct dma_pool *pool, void *vaddr, dma_addr_t dma
 	pool->in_use--;
 	dmamap_track_noaccess(vaddr, pool->size);
 	pthread_mutex_unlock(&pool->lock);
+}
+
+/* ------------------------------------------------------------ the API */
+
+/* Whether the checker looks at calls on @pool: its machine and device live, the checker on. */
+static bool checked(struct dma_pool *pool)
+{
+	return pool && !dmamap_obj_dead(&pool->obj) && pool->dev && dm_dev_live(pool->dev) &&
+	       dmamap_debug_on(pool->obj.machine);
+}
+
+/* Whether calls on @pool are counted as untracked: its machine live, the checker off. */
+static bool unchecked(struct dma_pool *pool)
+{
+	return pool && !dmamap_obj_dead(&pool->obj) && !dmamap_debug_on(pool->obj.machine);
+}
+
+DMAMAP_API void *dmamap_dma_pool_alloc(struct dma_pool *pool, gfp_t mem_flags, dma_addr_t *handle, const char *file,
+				       int line)
+{
+	DM_CALL();
+	struct dm_map *map = NULL;
+	void *va;
+
+	if (handle && checked(pool)) {
+		map = dmamap_debug_pool_prepare(pool->dev, pool->size);
+		if (!map) {
+			*handle = DMA_MAPPING_ERROR;
+			return NULL;
+		}
+	}
+	va = pool_alloc(pool, mem_flags, handle);
+	if (map)
+		dmamap_debug_pool_alloc_done(map, pool->dev, pool, pool->size, va, *handle, file, line);
+	else if (va && unchecked(pool))
+		dmamap_debug_untracked(pool->obj.machine, 1);
+	return va;
+}
+
+DMAMAP_API void *(dma_pool_alloc)(struct dma_pool *pool, gfp_t mem_flags, dma_addr_t *handle)
+{
+	return dmamap_dma_pool_alloc(pool, mem_flags, handle, NULL, 0);
+}
+
+DMAMAP_API void *(dma_pool_zalloc)(struct dma_pool *pool, gfp_t mem_flags, dma_addr_t *handle)
+{
+	return dmamap_dma_pool_alloc(pool, mem_flags | __GFP_ZERO, handle, NULL, 0);
+}
+
+DMAMAP_API void dmamap_dma_pool_free(struct dma_pool *pool, void *vaddr, dma_addr_t dma, const char *file, int line)
+{
+	DM_CALL();
+	struct dm_map *map = NULL;
+
+	if (unchecked(pool))
+		dmamap_debug_untracked(pool->obj.machine, -1);
+	else if (checked(pool) && !dmamap_debug_pool_free(pool->dev, pool, pool->size, vaddr, dma, file, line, &map))
+		return;
+	pool_free(pool, vaddr, dma);
+	if (map)
+		dmamap_debug_put(map, pool->dev);
+}
+
+DMAMAP_API void (dma_pool_free)(struct dma_pool *pool, void *vaddr, dma_addr_t dma)
+{
+	dmamap_dma_pool_free(pool, vaddr, dma, NULL, 0);
+}
+
+DMAMAP_API void dmamap_dma_pool_destroy(struct dma_pool *pool, const char *file, int line)
+{
+	DM_CALL();
+	bool listed = checked(pool);
+
+	if (!pool)
+		return;
+	if (listed)
+		dmamap_debug_pool_destroy(pool->dev, pool);
+	pool_destroy(pool, !listed);
+}
+
+DMAMAP_API void (dma_pool_destroy)(struct dma_pool *pool)
+{
+	dmamap_dma_pool_destroy(pool, NULL, 0);
 }
 
 /* ----------------------------------------------------------------- stats */

@@ -40,6 +40,71 @@ struct dmamap_logger {
 	atomic_ulong by_kind[DMAMAP_REPORT_KIND_NR];
 };
 
+/*
+ * The DMA API call this thread is in: the outermost one, set by the core's
+ * wrappers (and the bus side) on entry. Every report raised below it, in an
+ * ops set, the cache, the IOMMU or a pool, names that call's file:line; a
+ * call made from within another (a pool growing through
+ * dma_alloc_coherent(), dmabounce taking a safe buffer) is *nested*.
+ */
+struct dm_call {
+	const char *file;              /* the outermost call's location */
+	int line;
+	int depth;                     /* calls this thread is in; 0: none */
+};
+
+#if defined(__PIC__) || defined(__pic__)
+#define DM_TLS_MODEL __attribute__((tls_model("initial-exec")))
+#else
+#define DM_TLS_MODEL
+#endif
+
+extern _Thread_local struct dm_call dmamap_call_now DM_TLS_MODEL;
+
+static inline int dm_call_begin(const char *file, int line)
+{
+	if (!dmamap_call_now.depth++) {
+		dmamap_call_now.file = file;
+		dmamap_call_now.line = line;
+	}
+	return 0;
+}
+
+static inline void dm_call_end(int *unused)
+{
+	(void)unused;
+	dmamap_call_now.depth--;
+}
+
+/* Open a call context for the rest of the enclosing block, at @f:@l. */
+#define DM_CALL_AT(f, l) int dm_call_ __attribute__((cleanup(dm_call_end), unused)) = dm_call_begin((f), (l))
+/* The same at the caller's `file` and `line`, which must be in scope. */
+#define DM_CALL() DM_CALL_AT(file, line)
+
+/* Whether this thread is inside a DMA API call. */
+static inline bool dm_in_call(void)
+{
+	return dmamap_call_now.depth > 0;
+}
+
+/* Whether the call this thread is in was made from within another one (by the library itself). */
+static inline bool dm_call_nested(void)
+{
+	return dmamap_call_now.depth > 1;
+}
+
+/* What a report says about addresses and mappings (struct dmamap_log_record's details). */
+struct dm_detail {
+	dma_addr_t bus;
+	size_t size;
+	int dir;
+	const char *map_file;
+	int map_line;
+	dma_addr_t map_bus;
+	size_t map_size;
+	int map_dir;
+};
+
 void dmamap_logger_init(struct dmamap_logger *lg);
 void dmamap_logger_fini(struct dmamap_logger *lg);
 
@@ -50,6 +115,12 @@ void dmamap_logger_fini(struct dmamap_logger *lg);
  */
 void dmamap_logv(struct dmamap_machine *m, int level, enum dmamap_report_kind kind, const char *devname,
 		 const char *file, int line, const char *fmt, va_list ap) DMAMAP_PRINTF(7, 0);
+void dmamap_logv_detail(struct dmamap_machine *m, int level, enum dmamap_report_kind kind, const char *devname,
+			const char *file, int line, const struct dm_detail *d, const char *fmt, va_list ap)
+	DMAMAP_PRINTF(8, 0);
+/* A report with details, at the current call's file:line. */
+void dmamap_report_detail(struct dmamap_machine *m, enum dmamap_report_kind kind, const char *devname,
+			  const struct dm_detail *d, const char *fmt, ...) DMAMAP_PRINTF(5, 6);
 void dmamap_log(struct dmamap_machine *m, int level, const char *devname, const char *fmt, ...) DMAMAP_PRINTF(4, 5);
 void dmamap_report(struct dmamap_machine *m, enum dmamap_report_kind kind, const char *devname, const char *file,
 		   int line, const char *fmt, ...) DMAMAP_PRINTF(6, 7);
@@ -684,16 +755,47 @@ void dmamap_debug_device_release(struct device *dev);
 /* A streaming mapping made (+1) or released (-1) while the checker is off. */
 void dmamap_debug_untracked(struct dmamap_machine *m, long delta);
 
+/* Report what @dev still has mapped, and forget it (device release, before the layers' teardown). */
+void dmamap_debug_device_leaks(struct device *dev);
+
 struct dm_map *dmamap_debug_map_prepare(struct device *dev, unsigned long offset, size_t size);
 void dmamap_debug_map_done(struct dm_map *map, struct device *dev, bool page_call, struct page *page,
 			   unsigned long offset, size_t size, int dir, struct dma_attrs *attrs, dma_addr_t addr,
 			   bool failed, const char *file, int line);
-struct dm_map *dmamap_debug_unmap(struct device *dev, dma_addr_t addr);
+/* dma_mapping_error() was asked about @addr. */
+void dmamap_debug_mapping_error(struct device *dev, dma_addr_t addr);
+/*
+ * Before an unmap (or sync): check it against the record. false: refused
+ * (reported), the operation must not run. true: run it, then
+ * dmamap_debug_put(*hold) (*hold may be NULL).
+ */
+bool dmamap_debug_unmap(struct device *dev, bool page_call, dma_addr_t addr, size_t size, int dir, const char *file,
+			int line, struct dm_map **hold);
+bool dmamap_debug_sync(struct device *dev, dma_addr_t addr, size_t size, int dir, bool for_cpu,
+		       struct dm_map **hold);
 struct dm_map *dmamap_debug_map_sg_prepare(struct device *dev, struct scatterlist *sg, int nents);
 void dmamap_debug_map_sg_done(struct dm_map *map, struct device *dev, struct scatterlist *sg, int nents, int mapped,
 			      int dir, struct dma_attrs *attrs, const char *file, int line);
-struct dm_map *dmamap_debug_unmap_sg(struct device *dev, struct scatterlist *sg);
-/* Free a record taken out by an unmap, once the operation is done; NULL is ignored. */
+bool dmamap_debug_unmap_sg(struct device *dev, struct scatterlist *sg, int nents, int dir, const char *file, int line,
+			   struct dm_map **hold);
+bool dmamap_debug_sync_sg(struct device *dev, struct scatterlist *sg, int nents, int dir, bool for_cpu,
+			  struct dm_map **hold);
+/* Coherent buffers (dma_alloc_attrs) and pool blocks, as the streaming calls above. */
+struct dm_map *dmamap_debug_alloc_prepare(struct device *dev, size_t size);
+void dmamap_debug_alloc_done(struct dm_map *map, struct device *dev, size_t size, const void *cpu, dma_addr_t handle,
+			     struct dma_attrs *attrs, const char *file, int line);
+bool dmamap_debug_free(struct device *dev, size_t size, const void *cpu, dma_addr_t handle, const char *file, int line,
+		       struct dm_map **hold);
+/* dma_mmap_attrs()/dma_get_sgtable() of (@cpu, @handle, @size): false when it names no live buffer (reported). */
+bool dmamap_debug_buffer_use(struct device *dev, const void *cpu, dma_addr_t handle, size_t size, const char *what);
+struct dm_map *dmamap_debug_pool_prepare(struct device *dev, size_t size);
+void dmamap_debug_pool_alloc_done(struct dm_map *map, struct device *dev, struct dma_pool *pool, size_t size,
+				  const void *cpu, dma_addr_t handle, const char *file, int line);
+bool dmamap_debug_pool_free(struct device *dev, struct dma_pool *pool, size_t size, const void *cpu,
+			    dma_addr_t handle, const char *file, int line, struct dm_map **hold);
+/* Report the blocks of @pool its driver still holds, and forget them (dma_pool_destroy). */
+void dmamap_debug_pool_destroy(struct device *dev, struct dma_pool *pool);
+/* The operation is done: let go of the record a check handed out; NULL is ignored. */
 void dmamap_debug_put(struct dm_map *map, struct device *dev);
 
 #endif /* DMAMAP_INTERNAL_H */

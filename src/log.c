@@ -20,7 +20,40 @@ static const char *const kind_names[DMAMAP_REPORT_KIND_NR] = {
 	[DMAMAP_REPORT_IOVA_MISUSE] = "iova-misuse",
 	[DMAMAP_REPORT_LEAK] = "leak",
 	[DMAMAP_REPORT_API_MISUSE] = "api-misuse",
+	[DMAMAP_REPORT_NOT_MAPPED] = "not-mapped",
+	[DMAMAP_REPORT_DOUBLE_UNMAP] = "double-unmap",
+	[DMAMAP_REPORT_SIZE_MISMATCH] = "size-mismatch",
+	[DMAMAP_REPORT_DIR_MISMATCH] = "direction-mismatch",
+	[DMAMAP_REPORT_KIND_MISMATCH] = "kind-mismatch",
+	[DMAMAP_REPORT_SG_MISMATCH] = "sg-mismatch",
+	[DMAMAP_REPORT_SYNC_RANGE] = "sync-out-of-range",
+	[DMAMAP_REPORT_SYNC_DIRECTION] = "sync-direction",
+	[DMAMAP_REPORT_UNCHECKED_ERROR] = "unchecked-mapping-error",
+	[DMAMAP_REPORT_ADDR_MISMATCH] = "address-mismatch",
 };
+
+/* The category of each fine-grained kind; categories (and NONE) map to themselves. */
+static const enum dmamap_report_kind kind_category[DMAMAP_REPORT_KIND_NR] = {
+	[DMAMAP_REPORT_NOT_MAPPED] = DMAMAP_REPORT_API_MISUSE,
+	[DMAMAP_REPORT_DOUBLE_UNMAP] = DMAMAP_REPORT_API_MISUSE,
+	[DMAMAP_REPORT_SIZE_MISMATCH] = DMAMAP_REPORT_API_MISUSE,
+	[DMAMAP_REPORT_DIR_MISMATCH] = DMAMAP_REPORT_API_MISUSE,
+	[DMAMAP_REPORT_KIND_MISMATCH] = DMAMAP_REPORT_API_MISUSE,
+	[DMAMAP_REPORT_SG_MISMATCH] = DMAMAP_REPORT_API_MISUSE,
+	[DMAMAP_REPORT_SYNC_RANGE] = DMAMAP_REPORT_API_MISUSE,
+	[DMAMAP_REPORT_SYNC_DIRECTION] = DMAMAP_REPORT_API_MISUSE,
+	[DMAMAP_REPORT_UNCHECKED_ERROR] = DMAMAP_REPORT_API_MISUSE,
+	[DMAMAP_REPORT_ADDR_MISMATCH] = DMAMAP_REPORT_API_MISUSE,
+};
+
+_Thread_local struct dm_call dmamap_call_now DM_TLS_MODEL;
+
+DMAMAP_API enum dmamap_report_kind dmamap_report_kind_category(enum dmamap_report_kind kind)
+{
+	if ((unsigned)kind >= DMAMAP_REPORT_KIND_NR)
+		return DMAMAP_REPORT_NONE;
+	return kind <= DMAMAP_REPORT_API_MISUSE ? kind : kind_category[kind];
+}
 
 void dmamap_logger_init(struct dmamap_logger *lg)
 {
@@ -49,22 +82,27 @@ static void default_handler(const struct dmamap_log_record *rec)
 	static const char *const lvl[] = { [DMAMAP_LOG_ERR] = "error", [DMAMAP_LOG_WARN] = "warning",
 					   [DMAMAP_LOG_INFO] = "info", [DMAMAP_LOG_DEBUG] = "debug" };
 	const char *l = (rec->level >= 0 && rec->level <= DMAMAP_LOG_DEBUG && lvl[rec->level]) ? lvl[rec->level] : "log";
+	char where[300] = "";
 
 	if (rec->level > DMAMAP_LOG_WARN)
 		return;
-	if (rec->file)
-		fprintf(stderr, "dmamap %s: %s%s%s (%s:%d)\n", l, rec->device ? rec->device : "",
-			rec->device ? ": " : "", rec->message, rec->file, rec->line);
-	else
-		fprintf(stderr, "dmamap %s: %s%s%s\n", l, rec->device ? rec->device : "", rec->device ? ": " : "",
-			rec->message);
+	if (rec->file && rec->map_file)
+		snprintf(where, sizeof(where), " (%s:%d; mapped at %s:%d)", rec->file, rec->line, rec->map_file,
+			 rec->map_line);
+	else if (rec->file)
+		snprintf(where, sizeof(where), " (%s:%d)", rec->file, rec->line);
+	else if (rec->map_file)
+		snprintf(where, sizeof(where), " (mapped at %s:%d)", rec->map_file, rec->map_line);
+	fprintf(stderr, "dmamap %s: %s%s%s%s\n", l, rec->device ? rec->device : "", rec->device ? ": " : "",
+		rec->message, where);
 }
 
-void dmamap_logv(struct dmamap_machine *m, int level, enum dmamap_report_kind kind, const char *devname,
-		 const char *file, int line, const char *fmt, va_list ap)
+void dmamap_logv_detail(struct dmamap_machine *m, int level, enum dmamap_report_kind kind, const char *devname,
+			const char *file, int line, const struct dm_detail *d, const char *fmt, va_list ap)
 {
 	struct dmamap_logger *lg = logger_of(m);
 	struct dmamap_log_record rec;
+	enum dmamap_report_kind cat;
 	dmamap_log_handler_t fn;
 	void *ctx;
 	int max_level;
@@ -74,9 +112,17 @@ void dmamap_logv(struct dmamap_machine *m, int level, enum dmamap_report_kind ki
 
 	if ((unsigned)kind >= DMAMAP_REPORT_KIND_NR)
 		kind = DMAMAP_REPORT_API_MISUSE;
+	cat = dmamap_report_kind_category(kind);
 	if (kind != DMAMAP_REPORT_NONE) {
 		atomic_fetch_add(&lg->reports, 1);
 		atomic_fetch_add(&lg->by_kind[kind], 1);
+		if (cat != kind)
+			atomic_fetch_add(&lg->by_kind[cat], 1);
+	}
+	/* Below an API call, what happens is the caller's doing: name its line. */
+	if (dm_in_call()) {
+		file = dmamap_call_now.file;
+		line = dmamap_call_now.line;
 	}
 
 	pthread_mutex_lock(&lg->lock);
@@ -101,13 +147,26 @@ void dmamap_logv(struct dmamap_machine *m, int level, enum dmamap_report_kind ki
 	while (n && buf[n - 1] == '\n')
 		buf[--n] = '\0';
 
+	memset(&rec, 0, sizeof(rec));
 	rec.level = level;
 	rec.kind = kind;
+	rec.category = cat;
 	rec.machine = m;
 	rec.device = devname;
 	rec.file = file;
-	rec.line = line;
+	rec.line = file ? line : 0;
 	rec.message = buf;
+	rec.direction = rec.map_direction = DMA_NONE;
+	if (d) {
+		rec.bus_addr = d->bus;
+		rec.size = d->size;
+		rec.direction = d->size ? d->dir : DMA_NONE;
+		rec.map_file = d->map_file;
+		rec.map_line = d->map_file ? d->map_line : 0;
+		rec.map_bus_addr = d->map_bus;
+		rec.map_size = d->map_size;
+		rec.map_direction = d->map_size ? d->map_dir : DMA_NONE;
+	}
 	if (fn)
 		fn(&rec, ctx);
 	else
@@ -117,6 +176,22 @@ void dmamap_logv(struct dmamap_machine *m, int level, enum dmamap_report_kind ki
 		fprintf(stderr, "dmamap: strict mode: aborting on %s report\n", kind_names[kind]);
 		abort();
 	}
+}
+
+void dmamap_logv(struct dmamap_machine *m, int level, enum dmamap_report_kind kind, const char *devname,
+		 const char *file, int line, const char *fmt, va_list ap)
+{
+	dmamap_logv_detail(m, level, kind, devname, file, line, NULL, fmt, ap);
+}
+
+void dmamap_report_detail(struct dmamap_machine *m, enum dmamap_report_kind kind, const char *devname,
+			  const struct dm_detail *d, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	dmamap_logv_detail(m, DMAMAP_LOG_ERR, kind, devname, NULL, 0, d, fmt, ap);
+	va_end(ap);
 }
 
 void dmamap_log(struct dmamap_machine *m, int level, const char *devname, const char *fmt, ...)

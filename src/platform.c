@@ -66,7 +66,11 @@ static void object_device_gone(struct dmamap_obj *o, void *dev)
 static void platform_release(struct device *dev)
 {
 	struct dmamap_machine *m = dev->dmamap.machine;
+	/* what the layers free below is the library's doing, not the driver's */
+	DM_CALL_AT(NULL, 0);
 
+	/* first, what the driver left, each with the line that made it */
+	dmamap_debug_device_leaks(dev);
 	/*
 	 * While the device can still free what it allocated: its safe buffers
 	 * and their pools, then the pools the driver left (they may live in

@@ -13,9 +13,31 @@ static void capture_fn(const struct dmamap_log_record *rec, void *ctx)
 	c->last_line = rec->line;
 	snprintf(c->last, sizeof(c->last), "%s", rec->message);
 	if (rec->kind != DMAMAP_REPORT_NONE) {
+		struct captured *r = &c->rec_last;
+
+		memset(r, 0, sizeof(*r));
+		r->kind = rec->kind;
+		r->category = rec->category;
+		snprintf(r->device, sizeof(r->device), "%s", rec->device ? rec->device : "");
+		snprintf(r->file, sizeof(r->file), "%s", rec->file ? rec->file : "");
+		r->line = rec->line;
+		snprintf(r->map_file, sizeof(r->map_file), "%s", rec->map_file ? rec->map_file : "");
+		r->map_line = rec->map_line;
+		r->bus_addr = rec->bus_addr;
+		r->size = rec->size;
+		r->direction = rec->direction;
+		r->map_bus_addr = rec->map_bus_addr;
+		r->map_size = rec->map_size;
+		r->map_direction = rec->map_direction;
+		snprintf(r->message, sizeof(r->message), "%s", rec->message);
+		if (c->reports < CAPTURE_KEEP)
+			c->rec[c->reports] = *r;
 		c->reports++;
-		if ((unsigned)rec->kind < DMAMAP_REPORT_KIND_NR)
+		if ((unsigned)rec->kind < DMAMAP_REPORT_KIND_NR) {
 			c->by_kind[rec->kind]++;
+			if (rec->category != rec->kind && (unsigned)rec->category < DMAMAP_REPORT_KIND_NR)
+				c->by_kind[rec->category]++;
+		}
 	}
 	if (getenv("DMAMAP_TEST_VERBOSE"))
 		fprintf(stderr, "[captured %s] %s%s%s\n", dmamap_report_kind_name(rec->kind),
@@ -26,6 +48,14 @@ void capture_start(struct capture *c, struct dmamap_machine *m)
 {
 	memset(c, 0, sizeof(*c));
 	dmamap_set_log_handler(m, capture_fn, c);
+}
+
+const struct captured *capture_find(const struct capture *c, enum dmamap_report_kind kind)
+{
+	for (unsigned long i = 0; i < c->reports && i < CAPTURE_KEEP; i++)
+		if (c->rec[i].kind == kind || c->rec[i].category == kind)
+			return &c->rec[i];
+	return NULL;
 }
 
 void capture_stop(struct dmamap_machine *m)

@@ -15,7 +15,28 @@
 
 #include <dmamap/dmamap.h>
 
-/* Reports and messages captured from a machine's (or the process) handler. */
+/* One captured report, with what a test asserts on. */
+struct captured {
+	enum dmamap_report_kind kind, category;
+	char device[64];
+	char file[128];
+	int line;
+	char map_file[128];
+	int map_line;
+	dma_addr_t bus_addr, map_bus_addr;
+	size_t size, map_size;
+	int direction, map_direction;
+	char message[512];
+};
+
+#define CAPTURE_KEEP 16
+
+/*
+ * Reports and messages captured from a machine's (or the process) handler.
+ * by_kind counts each report under its kind and its category, as
+ * dmamap_report_count_kind() does; rec[] keeps the first CAPTURE_KEEP
+ * reports (plain messages are not kept), rec_last the latest one.
+ */
 struct capture {
 	unsigned long messages;
 	unsigned long reports;
@@ -26,7 +47,12 @@ struct capture {
 	char last_file[128];
 	int last_line;
 	char last[512];
+	struct captured rec[CAPTURE_KEEP];
+	struct captured rec_last;
 };
+
+/* The first captured report of @kind (or of that category), or NULL. */
+const struct captured *capture_find(const struct capture *c, enum dmamap_report_kind kind);
 
 /* Install a capturing handler on @m (NULL: process-wide); resets @c. */
 void capture_start(struct capture *c, struct dmamap_machine *m);

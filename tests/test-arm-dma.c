@@ -129,6 +129,7 @@ static void test_from_device_without_unmap_is_stale(void **state)
 
 	(void)state;
 	h = dma_map_single(&f->dev, buf, sizeof(data), DMA_FROM_DEVICE);
+	assert_false(dma_mapping_error(&f->dev, h));
 	fill_pattern(data, sizeof(data), 4);
 	assert_int_equal(dmamap_dev_write(&f->dev, h, data, sizeof(data)), 0);
 	dmamap_cache_speculate(f->m); /* the CPU runs on */
@@ -148,6 +149,7 @@ static void test_sync_single_round_trips(void **state)
 
 	(void)state;
 	h = dma_map_single(&f->dev, buf, PAGE_SIZE, DMA_BIDIRECTIONAL);
+	assert_false(dma_mapping_error(&f->dev, h));
 	for (unsigned round = 0; round < 4; round++) {
 		fill_pattern(data, sizeof(data), 10 + round);
 		assert_int_equal(dmamap_dev_write(&f->dev, h, data, sizeof(data)), 0);
@@ -172,6 +174,7 @@ static void test_sync_range_covers_only_the_range(void **state)
 
 	(void)state;
 	h = dma_map_single(&f->dev, buf, PAGE_SIZE, DMA_FROM_DEVICE);
+	assert_false(dma_mapping_error(&f->dev, h));
 	fill_pattern(data, sizeof(data), 30);
 	assert_int_equal(dmamap_dev_write(&f->dev, h, data, sizeof(data)), 0);
 	dma_sync_single_range_for_cpu(&f->dev, h, 1024, 512, DMA_FROM_DEVICE);
@@ -193,6 +196,7 @@ static void test_shared_cache_line_loses_edges(void **state)
 
 	(void)state;
 	h = dma_map_single(&f->dev, buf + 8, sizeof(data), DMA_FROM_DEVICE);
+	assert_false(dma_mapping_error(&f->dev, h));
 	buf[0] = 0x77; /* the driver touches a neighbouring field while the device owns the buffer */
 	memset(data, 0xab, sizeof(data));
 	assert_int_equal(dmamap_dev_write(&f->dev, h, data, sizeof(data)), 0);
@@ -245,6 +249,7 @@ static void test_coherent_devices_need_no_maintenance(void **state)
 	f->dev.dma_coherent = true;
 	fill_pattern(buf, sizeof(got), 50);
 	h = dma_map_single(&f->dev, buf, sizeof(got), DMA_BIDIRECTIONAL);
+	assert_false(dma_mapping_error(&f->dev, h));
 	assert_int_equal(dmamap_dev_read(&f->dev, h, got, sizeof(got)), 0);
 	assert_int_equal(check_pattern(got, sizeof(got), 50), 0);
 	fill_pattern(data, sizeof(data), 51);
@@ -260,6 +265,7 @@ static void test_coherent_devices_need_no_maintenance(void **state)
 	buf = kbuf(f, 0);
 	fill_pattern(buf, sizeof(got), 52);
 	h = dma_map_single(&f->dev, buf, sizeof(got), DMA_TO_DEVICE);
+	assert_false(dma_mapping_error(&f->dev, h));
 	assert_int_equal(dmamap_dev_read(&f->dev, h, got, sizeof(got)), 0);
 	assert_int_equal(check_pattern(got, sizeof(got), 52), 0);
 	dma_unmap_single(&f->dev, h, sizeof(got), DMA_TO_DEVICE);
@@ -626,6 +632,7 @@ static void test_pfn_offset(void **state)
 	f->dev.dma_pfn_offset = 0x40000; /* RAM at 0x40000000 appears at bus 0 */
 	fill_pattern(buf, sizeof(got), 80);
 	h = dma_map_single(&f->dev, buf, sizeof(got), DMA_TO_DEVICE);
+	assert_false(dma_mapping_error(&f->dev, h));
 	assert_int_equal(h, virt_to_phys(buf) - 0x40000000);
 	assert_int_equal(dmamap_dev_read(&f->dev, h, got, sizeof(got)), 0);
 	assert_int_equal(check_pattern(got, sizeof(got), 80), 0);

@@ -34,7 +34,7 @@ static int teardown(void **state)
 	(void)state;
 	dmamap_free_pages(F.pg, 2);
 	dmamap_device_release(&F.dev);
-	capture_stop(F.m);
+	/* still captured: what a test leaked on purpose is reported at destroy, quietly */
 	dmamap_machine_destroy(F.m);
 	return 0;
 }
@@ -45,6 +45,14 @@ static struct dmamap_checker_stats stats(void)
 
 	dmamap_checker_stats(F.m, &st);
 	return st;
+}
+
+static unsigned long dmamap_checker_stats_pool(struct dmamap_machine *m)
+{
+	struct dmamap_checker_stats st;
+
+	dmamap_checker_stats(m, &st);
+	return st.live_pool;
 }
 
 static void test_on_by_default(void **state)
@@ -163,9 +171,32 @@ static void test_off_counts_and_guards(void **state)
 	assert_true(dmamap_checker_enabled(F.m));
 
 	a = dma_map_single(&F.dev, F.buf, 64, DMA_TO_DEVICE);
+	assert_false(dma_mapping_error(&F.dev, a));
 	assert_int_equal(stats().live_single, 1);
 	dma_unmap_single(&F.dev, a, 64, DMA_TO_DEVICE);
 	assert_int_equal(stats().live_single, 0);
+
+	/* coherent buffers and pool blocks made while off guard the switch too */
+	{
+		struct dma_pool *pool = dma_pool_create("off", &F.dev, 64, 0, 0);
+		dma_addr_t hc, hp;
+		void *c, *p;
+
+		assert_non_null(pool);
+		assert_int_equal(dmamap_checker_enable(F.m, false), 0);
+		c = dma_alloc_coherent(&F.dev, 100, &hc, GFP_KERNEL);
+		p = dma_pool_alloc(pool, GFP_KERNEL, &hp);
+		assert_non_null(c);
+		assert_non_null(p);
+		assert_int_equal(dmamap_checker_enable(F.m, true), -EBUSY);
+		dma_free_coherent(&F.dev, 100, c, hc);
+		assert_int_equal(dmamap_checker_enable(F.m, true), -EBUSY);
+		dma_pool_free(pool, p, hp);
+		dma_pool_destroy(pool); /* its page, made while off, goes too */
+		assert_int_equal(stats().untracked_live, 0);
+		assert_int_equal(dmamap_checker_enable(F.m, true), 0);
+		assert_int_equal(F.cap.reports, 0);
+	}
 }
 
 /* Switching off forgets what was tracked; the mapping itself is untouched and unmaps as usual. */
@@ -244,6 +275,638 @@ static void test_no_memory_fails_the_map(void **state)
 	assert_int_equal(stats().live_single, 0);
 }
 
+/* ------------------------------------------------------------ the checks */
+
+/*
+ * Exactly one report since @before, of @kind, raised at this file's @line,
+ * naming the mapping made at @map_line (0: none); returned for more checks.
+ */
+static const struct captured *expect_report_(unsigned long before, enum dmamap_report_kind kind, int line,
+					     int map_line, int at)
+{
+	const struct captured *r = &F.cap.rec_last;
+
+	if (F.cap.reports != before + 1)
+		fail_msg("line %d: expected one report, got %lu (last: %s)", at, F.cap.reports - before, r->message);
+	if (r->kind != kind)
+		fail_msg("line %d: expected a %s report, got %s: %s", at, dmamap_report_kind_name(kind),
+			 dmamap_report_kind_name(r->kind), r->message);
+	assert_int_equal(r->category, dmamap_report_kind_category(kind));
+	assert_non_null(strstr(r->file, "test-dma-debug.c"));
+	assert_int_equal(r->line, line);
+	assert_string_equal(r->device, "dbgdev");
+	if (map_line) {
+		assert_non_null(strstr(r->map_file, "test-dma-debug.c"));
+		assert_int_equal(r->map_line, map_line);
+	} else {
+		assert_string_equal(r->map_file, "");
+		assert_int_equal(r->map_size, 0);
+	}
+	return r;
+}
+
+#define expect_report(before, kind, line, map_line) expect_report_((before), (kind), (line), (map_line), __LINE__)
+
+/* What a refused call must leave as it was. */
+struct snapshot {
+	struct dmamap_checker_stats st;
+	struct dmamap_cache_stats cache;
+	struct dmamap_page_stats pages;
+};
+
+static struct snapshot snap(void)
+{
+	struct snapshot s;
+
+	memset(&s, 0, sizeof(s));
+	s.st = stats();
+	dmamap_cache_get_stats(F.m, &s.cache);
+	dmamap_page_stats(F.m, &s.pages);
+	return s;
+}
+
+static void expect_unchanged_(const struct snapshot *a, int at)
+{
+	struct snapshot b = snap();
+
+	if (memcmp(&a->st, &b.st, sizeof(a->st)) || memcmp(a->cache.level, b.cache.level, sizeof(a->cache.level)) ||
+	    memcmp(a->pages.free_pages, b.pages.free_pages, sizeof(a->pages.free_pages)))
+		fail_msg("line %d: a refused call changed the machine", at);
+}
+
+#define expect_unchanged(a) expect_unchanged_((a), __LINE__)
+
+/* A FROM_DEVICE mapping with device data written, checked as a driver must. */
+static dma_addr_t rx_mapping(size_t off, size_t size, unsigned seed, int *map_line)
+{
+	u8 data[PAGE_SIZE];
+	dma_addr_t h;
+
+	assert_true(size <= sizeof(data));
+	h = dma_map_single(&F.dev, F.buf + off, size, DMA_FROM_DEVICE); *map_line = __LINE__;
+	assert_false(dma_mapping_error(&F.dev, h));
+	fill_pattern(data, size, seed);
+	assert_int_equal(dmamap_dev_write(&F.dev, h, data, size), 0);
+	return h;
+}
+
+/* An unmap naming nothing the device has mapped: refused, nothing changes. */
+static void test_unmap_not_mapped(void **state)
+{
+	unsigned long n = F.cap.reports;
+	struct snapshot s0 = snap();
+	const struct captured *r;
+	int l;
+
+	(void)state;
+	dma_unmap_single(&F.dev, virt_to_phys(F.buf), 64, DMA_TO_DEVICE); l = __LINE__;
+	r = expect_report(n, DMAMAP_REPORT_NOT_MAPPED, l, 0);
+	assert_int_equal(r->bus_addr, virt_to_phys(F.buf));
+	assert_int_equal(r->size, 64);
+	assert_int_equal(r->direction, DMA_TO_DEVICE);
+	expect_unchanged(&s0);
+}
+
+/* The same mapping unmapped twice: the second is a double unmap, naming both earlier lines. */
+static void test_double_unmap(void **state)
+{
+	char unmap_at[64];
+	unsigned long n;
+	int lm, lu, l;
+	dma_addr_t h;
+	struct snapshot s0;
+	const struct captured *r;
+
+	(void)state;
+	h = rx_mapping(0, 256, 1, &lm);
+	dma_unmap_single(&F.dev, h, 256, DMA_FROM_DEVICE); lu = __LINE__;
+	n = F.cap.reports;
+	s0 = snap();
+	dma_unmap_single(&F.dev, h, 256, DMA_FROM_DEVICE); l = __LINE__;
+	r = expect_report(n, DMAMAP_REPORT_DOUBLE_UNMAP, l, lm);
+	snprintf(unmap_at, sizeof(unmap_at), "test-dma-debug.c:%d", lu);
+	assert_non_null(strstr(r->message, unmap_at));
+	assert_int_equal(r->map_size, 256);
+	assert_int_equal(r->map_direction, DMA_FROM_DEVICE);
+	expect_unchanged(&s0);
+	assert_int_equal(check_pattern(F.buf, 256, 1), 0); /* what the first unmap delivered is intact */
+}
+
+/* A handle inside a mapping is not a mapping. */
+static void test_unmap_inside_a_mapping(void **state)
+{
+	unsigned long n;
+	int lm, l;
+	dma_addr_t h;
+
+	(void)state;
+	h = rx_mapping(0, 256, 2, &lm);
+	n = F.cap.reports;
+	dma_unmap_single(&F.dev, h + 32, 224, DMA_FROM_DEVICE); l = __LINE__;
+	expect_report(n, DMAMAP_REPORT_NOT_MAPPED, l, lm);
+	assert_int_equal(stats().live_single, 1);
+	dma_unmap_single(&F.dev, h, 256, DMA_FROM_DEVICE);
+	assert_int_equal(check_pattern(F.buf, 256, 2), 0);
+}
+
+/*
+ * Size and direction must be the mapping's: the unmap is refused and the
+ * mapping stays live, so nothing the device wrote is lost; the right unmap
+ * then delivers it.
+ */
+static void test_unmap_size_and_direction_mismatch(void **state)
+{
+	unsigned long n;
+	struct snapshot s0;
+	const struct captured *r;
+	int lm, l;
+	dma_addr_t h;
+
+	(void)state;
+	h = rx_mapping(0, 1024, 3, &lm);
+	s0 = snap();
+	n = F.cap.reports;
+	dma_unmap_single(&F.dev, h, 1000, DMA_FROM_DEVICE); l = __LINE__;
+	r = expect_report(n, DMAMAP_REPORT_SIZE_MISMATCH, l, lm);
+	assert_int_equal(r->size, 1000);
+	assert_int_equal(r->map_size, 1024);
+	assert_int_equal(r->map_bus_addr, h);
+	expect_unchanged(&s0);
+
+	n = F.cap.reports;
+	dma_unmap_single(&F.dev, h, 1024, DMA_TO_DEVICE); l = __LINE__;
+	r = expect_report(n, DMAMAP_REPORT_DIR_MISMATCH, l, lm);
+	assert_int_equal(r->direction, DMA_TO_DEVICE);
+	assert_int_equal(r->map_direction, DMA_FROM_DEVICE);
+	expect_unchanged(&s0);
+
+	n = F.cap.reports;
+	dma_unmap_single(&F.dev, h, 1024, DMA_FROM_DEVICE);
+	assert_int_equal(F.cap.reports, n);
+	assert_int_equal(check_pattern(F.buf, 1024, 3), 0);
+	assert_int_equal(stats().live_single, 0);
+}
+
+/* dma_unmap_page of a dma_map_single mapping: the same operation, so reported and done. */
+static void test_unmap_kind_mismatch_performed(void **state)
+{
+	unsigned long n;
+	int lm, l;
+	dma_addr_t h;
+
+	(void)state;
+	h = rx_mapping(0, 128, 4, &lm);
+	n = F.cap.reports;
+	dma_unmap_page(&F.dev, h, 128, DMA_FROM_DEVICE); l = __LINE__;
+	expect_report(n, DMAMAP_REPORT_KIND_MISMATCH, l, lm);
+	assert_int_equal(stats().live_single, 0);
+	assert_int_equal(check_pattern(F.buf, 128, 4), 0);
+}
+
+static int map_list(struct scatterlist *sg, int nents, size_t len, enum dma_data_direction dir, int *line)
+{
+	int n;
+
+	sg_init_table(sg, (unsigned)nents);
+	for (int i = 0; i < nents; i++)
+		sg_set_buf(&sg[i], F.buf + (size_t)i * PAGE_SIZE, (unsigned)len);
+	n = dma_map_sg(&F.dev, sg, nents, dir); *line = __LINE__;
+	assert_int_equal(n, nents);
+	return n;
+}
+
+/* A list is released as a list, with the nents it was mapped with; anything else is refused. */
+static void test_sg_mismatches(void **state)
+{
+	struct scatterlist sg[3], other[3];
+	struct snapshot s0;
+	unsigned long n;
+	int lm, l;
+
+	(void)state;
+	map_list(sg, 3, 512, DMA_FROM_DEVICE, &lm);
+	s0 = snap();
+
+	n = F.cap.reports;
+	dma_unmap_sg(&F.dev, sg, 2, DMA_FROM_DEVICE); l = __LINE__;
+	expect_report(n, DMAMAP_REPORT_SG_MISMATCH, l, lm);
+	expect_unchanged(&s0);
+
+	n = F.cap.reports;
+	dma_sync_sg_for_cpu(&F.dev, sg, 2, DMA_FROM_DEVICE); l = __LINE__;
+	expect_report(n, DMAMAP_REPORT_SG_MISMATCH, l, lm);
+	expect_unchanged(&s0);
+
+	memcpy(other, sg, sizeof(sg)); /* another list with the same addresses */
+	n = F.cap.reports;
+	dma_unmap_sg(&F.dev, other, 3, DMA_FROM_DEVICE); l = __LINE__;
+	expect_report(n, DMAMAP_REPORT_SG_MISMATCH, l, lm);
+	expect_unchanged(&s0);
+
+	n = F.cap.reports;
+	dma_unmap_sg(&F.dev, sg, 3, DMA_TO_DEVICE); l = __LINE__;
+	expect_report(n, DMAMAP_REPORT_DIR_MISMATCH, l, lm);
+	expect_unchanged(&s0);
+
+	n = F.cap.reports;
+	dma_unmap_single(&F.dev, sg_dma_address(&sg[1]), 512, DMA_FROM_DEVICE); l = __LINE__;
+	expect_report(n, DMAMAP_REPORT_KIND_MISMATCH, l, lm);
+	expect_unchanged(&s0);
+
+	n = F.cap.reports;
+	dma_sync_sg_for_cpu(&F.dev, sg, 3, DMA_FROM_DEVICE);
+	dma_sync_sg_for_device(&F.dev, sg, 3, DMA_FROM_DEVICE);
+	dma_unmap_sg(&F.dev, sg, 3, DMA_FROM_DEVICE);
+	assert_int_equal(F.cap.reports, n);
+	assert_int_equal(stats().live_sg, 0);
+
+	n = F.cap.reports;
+	dma_unmap_sg(&F.dev, sg, 3, DMA_FROM_DEVICE); l = __LINE__;
+	expect_report(n, DMAMAP_REPORT_DOUBLE_UNMAP, l, lm);
+}
+
+/* A sync stays inside the mapping and names its direction (any, for a bidirectional one). */
+static void test_sync_range_and_direction(void **state)
+{
+	struct snapshot s0;
+	const struct captured *r;
+	unsigned long n;
+	int lm, lb, l;
+	dma_addr_t h, hb;
+
+	(void)state;
+	h = rx_mapping(0, 100, 5, &lm);
+	s0 = snap();
+	n = F.cap.reports;
+	dma_sync_single_for_cpu(&F.dev, h, 1600, DMA_FROM_DEVICE); l = __LINE__;
+	r = expect_report(n, DMAMAP_REPORT_SYNC_RANGE, l, lm);
+	assert_int_equal(r->size, 1600);
+	assert_int_equal(r->map_size, 100);
+	expect_unchanged(&s0);
+
+	n = F.cap.reports;
+	dma_sync_single_range_for_cpu(&F.dev, h, 96, 8, DMA_FROM_DEVICE); l = __LINE__;
+	r = expect_report(n, DMAMAP_REPORT_SYNC_RANGE, l, lm);
+	assert_int_equal(r->bus_addr, h + 96);
+	expect_unchanged(&s0);
+
+	n = F.cap.reports;
+	dma_sync_single_for_cpu(&F.dev, h, 100, DMA_BIDIRECTIONAL); l = __LINE__;
+	expect_report(n, DMAMAP_REPORT_SYNC_DIRECTION, l, lm);
+	expect_unchanged(&s0);
+	dma_sync_single_for_device(&F.dev, h, 100, DMA_TO_DEVICE); l = __LINE__;
+	expect_report(n + 1, DMAMAP_REPORT_SYNC_DIRECTION, l, lm);
+	expect_unchanged(&s0);
+
+	/* the last byte of the mapping is inside it */
+	n = F.cap.reports;
+	dma_sync_single_range_for_cpu(&F.dev, h, 99, 1, DMA_FROM_DEVICE);
+	dma_sync_single_range_for_device(&F.dev, h, 0, 100, DMA_FROM_DEVICE);
+	assert_int_equal(F.cap.reports, n);
+	dma_unmap_single(&F.dev, h, 100, DMA_FROM_DEVICE);
+
+	hb = dma_map_single(&F.dev, F.buf + PAGE_SIZE, 64, DMA_BIDIRECTIONAL); lb = __LINE__;
+	assert_false(dma_mapping_error(&F.dev, hb));
+	dma_sync_single_for_cpu(&F.dev, hb, 64, DMA_FROM_DEVICE);
+	dma_sync_single_for_device(&F.dev, hb, 64, DMA_TO_DEVICE);
+	dma_unmap_single(&F.dev, hb, 64, DMA_BIDIRECTIONAL);
+	assert_int_equal(F.cap.reports, n);
+
+	dma_sync_single_for_cpu(&F.dev, hb, 64, DMA_BIDIRECTIONAL); l = __LINE__;
+	expect_report(n, DMAMAP_REPORT_NOT_MAPPED, l, lb); /* names the mapping that was there */
+	assert_non_null(strstr(F.cap.rec_last.message, "already released"));
+}
+
+/* dma_mapping_error() never asked: reported once, at the first use; the calls still work. */
+static void test_unchecked_mapping_error(void **state)
+{
+	u8 data[64];
+	unsigned long n = F.cap.reports;
+	int lm, l;
+	dma_addr_t h;
+
+	(void)state;
+	h = dma_map_single(&F.dev, F.buf, 64, DMA_FROM_DEVICE); lm = __LINE__;
+	fill_pattern(data, sizeof(data), 6);
+	assert_int_equal(dmamap_dev_write(&F.dev, h, data, sizeof(data)), 0);
+	dma_sync_single_for_cpu(&F.dev, h, 64, DMA_FROM_DEVICE); l = __LINE__;
+	expect_report(n, DMAMAP_REPORT_UNCHECKED_ERROR, l, lm);
+	assert_int_equal(check_pattern(F.buf, 64, 6), 0); /* the sync was done */
+	dma_unmap_single(&F.dev, h, 64, DMA_FROM_DEVICE);
+	assert_int_equal(F.cap.reports, n + 1); /* once per mapping */
+	assert_int_equal(stats().live_single, 0);
+
+	/* asked through the plain function too */
+	h = (dma_map_single)(&F.dev, F.buf, 64, DMA_TO_DEVICE);
+	assert_false((dma_mapping_error)(&F.dev, h));
+	dma_unmap_single(&F.dev, h, 64, DMA_TO_DEVICE);
+	assert_int_equal(F.cap.reports, n + 1);
+}
+
+/* Coherent buffers: freed with the handle, CPU address and size they were given. */
+static void test_coherent_free_mismatches(void **state)
+{
+	struct snapshot s0;
+	const struct captured *r;
+	unsigned long n;
+	dma_addr_t h, hs;
+	int lm, ls, l;
+	void *p;
+
+	(void)state;
+	p = dma_alloc_coherent(&F.dev, 3000, &h, GFP_KERNEL); lm = __LINE__;
+	assert_non_null(p);
+	s0 = snap();
+
+	n = F.cap.reports;
+	dma_free_coherent(&F.dev, 3000, (u8 *)p + 64, h); l = __LINE__;
+	r = expect_report(n, DMAMAP_REPORT_ADDR_MISMATCH, l, lm);
+	assert_int_equal(r->map_size, 3000);
+	assert_int_equal(r->map_direction, DMA_NONE);
+	expect_unchanged(&s0);
+
+	n = F.cap.reports;
+	dma_free_coherent(&F.dev, PAGE_SIZE, p, h); l = __LINE__;
+	expect_report(n, DMAMAP_REPORT_SIZE_MISMATCH, l, lm);
+	expect_unchanged(&s0);
+
+	n = F.cap.reports;
+	dma_unmap_single(&F.dev, h, 3000, DMA_TO_DEVICE); l = __LINE__;
+	expect_report(n, DMAMAP_REPORT_KIND_MISMATCH, l, lm);
+	expect_unchanged(&s0);
+
+	hs = dma_map_single(&F.dev, F.buf, 64, DMA_TO_DEVICE); ls = __LINE__;
+	assert_false(dma_mapping_error(&F.dev, hs));
+	n = F.cap.reports;
+	dma_free_coherent(&F.dev, 64, F.buf, hs); l = __LINE__;
+	expect_report(n, DMAMAP_REPORT_KIND_MISMATCH, l, ls);
+	dma_unmap_single(&F.dev, hs, 64, DMA_TO_DEVICE);
+
+	n = F.cap.reports;
+	dma_free_coherent(&F.dev, 3000, p, h);
+	assert_int_equal(F.cap.reports, n);
+	dma_free_coherent(&F.dev, 3000, p, h); l = __LINE__;
+	expect_report(n, DMAMAP_REPORT_DOUBLE_UNMAP, l, lm);
+}
+
+/* Pool blocks: freed to their pool, with their own address; a double free is told as such. */
+static void test_pool_free_mismatches(void **state)
+{
+	struct dma_pool *pa = dma_pool_create("a", &F.dev, 64, 0, 0), *pb = dma_pool_create("b", &F.dev, 64, 0, 0);
+	unsigned long n;
+	dma_addr_t h1, h2;
+	int l1, l2, l;
+	void *a1, *b1;
+
+	(void)state;
+	assert_non_null(pa);
+	assert_non_null(pb);
+	a1 = dma_pool_alloc(pa, GFP_KERNEL, &h1); l1 = __LINE__;
+	b1 = dma_pool_alloc(pb, GFP_KERNEL, &h2); l2 = __LINE__;
+	assert_non_null(a1);
+	assert_non_null(b1);
+
+	n = F.cap.reports;
+	dma_pool_free(pa, b1, h2); l = __LINE__;
+	expect_report(n, DMAMAP_REPORT_ADDR_MISMATCH, l, l2);
+	dma_pool_free(pa, (u8 *)a1 + 8, h1); l = __LINE__;
+	expect_report(n + 1, DMAMAP_REPORT_ADDR_MISMATCH, l, l1);
+	dma_free_coherent(&F.dev, 64, a1, h1); l = __LINE__;
+	expect_report(n + 2, DMAMAP_REPORT_KIND_MISMATCH, l, l1);
+	assert_int_equal(dmamap_checker_stats_pool(F.m), 2);
+
+	dma_pool_free(pa, a1, h1);
+	dma_pool_free(pb, b1, h2);
+	assert_int_equal(F.cap.reports, n + 3);
+	dma_pool_free(pb, b1, h2); l = __LINE__;
+	expect_report(n + 3, DMAMAP_REPORT_DOUBLE_UNMAP, l, l2);
+	dma_pool_destroy(pa);
+	dma_pool_destroy(pb);
+	assert_int_equal(F.cap.reports, n + 4);
+}
+
+/* dma_mmap_attrs()/dma_get_sgtable() of something that is not a live buffer: refused. */
+static void test_mmap_of_no_buffer(void **state)
+{
+	struct vm_area_struct *vma = dmamap_vma_create(F.m, PAGE_SIZE);
+	struct sg_table sgt;
+	unsigned long n;
+	dma_addr_t h;
+	int lm, l;
+	void *p;
+
+	(void)state;
+	assert_non_null(vma);
+	p = dma_alloc_coherent(&F.dev, PAGE_SIZE, &h, GFP_KERNEL); lm = __LINE__;
+	assert_non_null(p);
+	n = F.cap.reports;
+	assert_int_equal(dma_mmap_coherent(&F.dev, vma, p, h + PAGE_SIZE, PAGE_SIZE), -ENXIO); l = __LINE__;
+	expect_report(n, DMAMAP_REPORT_NOT_MAPPED, l, 0);
+	assert_int_equal(dma_get_sgtable(&F.dev, &sgt, (u8 *)p + 8, h, PAGE_SIZE), -ENXIO); l = __LINE__;
+	expect_report(n + 1, DMAMAP_REPORT_ADDR_MISMATCH, l, lm);
+	assert_int_equal(dma_mmap_coherent(&F.dev, vma, p, h, PAGE_SIZE), 0);
+	assert_int_equal(dma_get_sgtable(&F.dev, &sgt, p, h, PAGE_SIZE), 0);
+	sg_free_table(&sgt);
+	assert_int_equal(F.cap.reports, n + 2);
+	dmamap_vma_destroy(vma);
+	dma_free_coherent(&F.dev, PAGE_SIZE, p, h);
+}
+
+/*
+ * What a driver leaves at device release is listed, one report each, with
+ * the line that made it: streaming mappings, lists, coherent buffers, pool
+ * blocks. The library's own (the pool's pages) are not the driver's leaks.
+ */
+static void test_leaks_at_device_release(void **state)
+{
+	struct device d2 = { 0 };
+	struct scatterlist sg[2];
+	struct dma_pool *pool;
+	struct capture c;
+	dma_addr_t h, hc, hp;
+	int ls, lg, lc, lp;
+	int seen[4] = { 0 };
+
+	(void)state;
+	assert_int_equal(dmamap_device_init(&d2, F.m, "leaky"), 0);
+	pool = dma_pool_create("leaky-pool", &d2, 128, 0, 0);
+	assert_non_null(pool);
+	h = dma_map_single(&d2, F.buf, 64, DMA_TO_DEVICE); ls = __LINE__;
+	assert_false(dma_mapping_error(&d2, h));
+	sg_init_table(sg, 2);
+	sg_set_buf(&sg[0], F.buf + PAGE_SIZE, 100);
+	sg_set_buf(&sg[1], F.buf + 2 * PAGE_SIZE, 100);
+	assert_int_equal(dma_map_sg(&d2, sg, 2, DMA_FROM_DEVICE), 2); lg = __LINE__;
+	assert_non_null(dma_alloc_coherent(&d2, 500, &hc, GFP_KERNEL)); lc = __LINE__;
+	assert_non_null(dma_pool_alloc(pool, GFP_KERNEL, &hp)); lp = __LINE__;
+
+	capture_start(&c, F.m);
+	dmamap_device_release(&d2);
+	capture_stop(F.m);
+	capture_start(&F.cap, F.m);
+	/* the four, and the pool itself, which the device's release empties */
+	assert_int_equal(c.by_kind[DMAMAP_REPORT_LEAK], 5);
+	for (unsigned long i = 0; i < c.reports && i < CAPTURE_KEEP; i++) {
+		if (c.rec[i].kind != DMAMAP_REPORT_LEAK || !c.rec[i].map_size)
+			continue;
+		assert_string_equal(c.rec[i].device, "leaky");
+		assert_non_null(strstr(c.rec[i].map_file, "test-dma-debug.c"));
+		seen[0] += c.rec[i].map_line == ls && c.rec[i].map_bus_addr == h && c.rec[i].map_size == 64;
+		seen[1] += c.rec[i].map_line == lg && c.rec[i].map_size == 200;
+		seen[2] += c.rec[i].map_line == lc && c.rec[i].map_bus_addr == hc && c.rec[i].map_size == 500;
+		seen[3] += c.rec[i].map_line == lp && c.rec[i].map_bus_addr == hp && c.rec[i].map_size == 128;
+	}
+	assert_int_equal(seen[0] + seen[1] + seen[2] + seen[3], 4);
+	for (int k = 0; k < 4; k++)
+		assert_int_equal(seen[k], 1);
+	assert_int_equal(stats().live_single + stats().live_sg + dmamap_checker_stats_pool(F.m), 0);
+	dma_pool_destroy(pool); /* its device went first: the pool was emptied then */
+	assert_int_equal(F.cap.reports, 0);
+}
+
+/* A correct driver's whole life raises nothing. */
+static void test_correct_use_is_silent(void **state)
+{
+	struct dma_pool *pool = dma_pool_create("ok", &F.dev, 32, 32, 0);
+	struct scatterlist sg[2];
+	dma_addr_t h, hc, hp;
+	void *c, *p;
+	u8 data[256];
+
+	(void)state;
+	assert_non_null(pool);
+	h = dma_map_single(&F.dev, F.buf, 256, DMA_FROM_DEVICE);
+	assert_false(dma_mapping_error(&F.dev, h));
+	fill_pattern(data, sizeof(data), 9);
+	assert_int_equal(dmamap_dev_write(&F.dev, h, data, sizeof(data)), 0);
+	dma_sync_single_for_cpu(&F.dev, h, 256, DMA_FROM_DEVICE);
+	assert_int_equal(check_pattern(F.buf, 256, 9), 0);
+	dma_sync_single_for_device(&F.dev, h, 256, DMA_FROM_DEVICE);
+	dma_unmap_single(&F.dev, h, 256, DMA_FROM_DEVICE);
+
+	sg_init_table(sg, 2);
+	sg_set_buf(&sg[0], F.buf + PAGE_SIZE, 300);
+	sg_set_buf(&sg[1], F.buf + 2 * PAGE_SIZE, 300);
+	assert_int_equal(dma_map_sg(&F.dev, sg, 2, DMA_TO_DEVICE), 2);
+	dma_sync_sg_for_cpu(&F.dev, sg, 2, DMA_TO_DEVICE);
+	dma_sync_sg_for_device(&F.dev, sg, 2, DMA_TO_DEVICE);
+	dma_unmap_sg(&F.dev, sg, 2, DMA_TO_DEVICE);
+
+	c = dma_alloc_coherent(&F.dev, 100, &hc, GFP_KERNEL);
+	p = dma_pool_zalloc(pool, GFP_KERNEL, &hp);
+	assert_non_null(c);
+	assert_non_null(p);
+	dma_pool_free(pool, p, hp);
+	dma_free_coherent(&F.dev, 100, c, hc);
+	dma_pool_destroy(pool);
+	assert_int_equal(F.cap.reports, 0);
+	assert_int_equal(stats().live_single + stats().live_page + stats().live_sg, 0);
+}
+
+/* ------------------------------------------------------------ any ops set */
+
+static unsigned fake_calls;
+
+static dma_addr_t fake_map_page(struct device *dev, struct page *page, unsigned long offset, size_t size,
+				enum dma_data_direction dir, struct dma_attrs *attrs)
+{
+	(void)dev, (void)size, (void)dir, (void)attrs;
+	fake_calls++;
+	return 0xd0000000ULL + (page_to_phys(page) & 0xfffff000ULL) + offset;
+}
+
+static void fake_unmap_page(struct device *dev, dma_addr_t handle, size_t size, enum dma_data_direction dir,
+			    struct dma_attrs *attrs)
+{
+	(void)dev, (void)handle, (void)size, (void)dir, (void)attrs;
+	fake_calls++;
+}
+
+static void fake_sync(struct device *dev, dma_addr_t handle, size_t size, enum dma_data_direction dir)
+{
+	(void)dev, (void)handle, (void)size, (void)dir;
+	fake_calls++;
+}
+
+static const struct dma_map_ops fake_ops = {
+	.map_page = fake_map_page,
+	.unmap_page = fake_unmap_page,
+	.sync_single_for_cpu = fake_sync,
+	.sync_single_for_device = fake_sync,
+};
+
+/* An ops set a user installs is checked the same way: a refused call never reaches it. */
+static void test_user_ops_are_covered(void **state)
+{
+	unsigned long n;
+	dma_addr_t h;
+	int lm, l;
+
+	(void)state;
+	set_dma_ops(&F.dev, &fake_ops);
+	fake_calls = 0;
+	h = dma_map_single(&F.dev, F.buf, 64, DMA_TO_DEVICE); lm = __LINE__;
+	assert_false(dma_mapping_error(&F.dev, h));
+	assert_int_equal(fake_calls, 1);
+	assert_int_equal(stats().live_single, 1);
+	n = F.cap.reports;
+	dma_unmap_single(&F.dev, h, 32, DMA_TO_DEVICE); l = __LINE__;
+	expect_report(n, DMAMAP_REPORT_SIZE_MISMATCH, l, lm);
+	dma_sync_single_for_cpu(&F.dev, h + 64, 1, DMA_TO_DEVICE); l = __LINE__;
+	expect_report(n + 1, DMAMAP_REPORT_NOT_MAPPED, l, 0);
+	assert_int_equal(fake_calls, 1);
+	dma_unmap_single(&F.dev, h, 64, DMA_TO_DEVICE);
+	assert_int_equal(fake_calls, 2);
+	set_dma_ops(&F.dev, NULL);
+}
+
+/* A report raised deep in an ops set names the driver's line. */
+static void test_reports_below_name_the_line(void **state)
+{
+	unsigned long n = F.cap.reports;
+	dma_addr_t h;
+	int l;
+
+	(void)state;
+	*F.dev.dma_mask = DMA_BIT_MASK(24);
+	h = dma_map_single(&F.dev, F.buf, 64, DMA_TO_DEVICE); l = __LINE__;
+	*F.dev.dma_mask = DMA_BIT_MASK(32);
+	assert_true(h == DMA_MAPPING_ERROR);
+	assert_int_equal(F.cap.reports, n + 1);
+	assert_int_equal(F.cap.rec_last.category, DMAMAP_REPORT_API_MISUSE); /* raised by arm_dma_ops */
+	assert_non_null(strstr(F.cap.rec_last.file, "test-dma-debug.c"));
+	assert_int_equal(F.cap.rec_last.line, l);
+}
+
+/* A machine destroyed with a device still holding a mapping lists the mapping. */
+static void test_leak_at_machine_destroy(void **state)
+{
+	struct dmamap_machine *m = test_machine(16, NULL);
+	struct device d = { 0 };
+	struct page *pg;
+	struct capture c;
+	dma_addr_t h;
+	int lm;
+
+	(void)state;
+	capture_start(&c, m);
+	assert_int_equal(dmamap_device_init(&d, m, "left"), 0);
+	pg = dmamap_alloc_pages(m, GFP_KERNEL, 0);
+	assert_non_null(pg);
+	h = dma_map_page(&d, pg, 0, 128, DMA_BIDIRECTIONAL); lm = __LINE__;
+	assert_false(dma_mapping_error(&d, h));
+	dmamap_machine_destroy(m);
+	assert_non_null(capture_find(&c, DMAMAP_REPORT_LEAK));
+	{
+		int found = 0;
+
+		for (unsigned long i = 0; i < c.reports && i < CAPTURE_KEEP; i++)
+			found += c.rec[i].map_line == lm && c.rec[i].map_bus_addr == h && strcmp(c.rec[i].device, "left") == 0;
+		assert_int_equal(found, 1);
+	}
+	capture_stop(NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -255,6 +918,22 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_switch_off_forgets, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_release_forgets_device, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_memory_fails_the_map, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unmap_not_mapped, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_double_unmap, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unmap_inside_a_mapping, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unmap_size_and_direction_mismatch, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unmap_kind_mismatch_performed, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sg_mismatches, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sync_range_and_direction, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unchecked_mapping_error, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_coherent_free_mismatches, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pool_free_mismatches, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mmap_of_no_buffer, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_leaks_at_device_release, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_correct_use_is_silent, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_user_ops_are_covered, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_reports_below_name_the_line, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_leak_at_machine_destroy, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -229,6 +229,7 @@ static void test_bad_unmap_refused(void **state)
 
 	(void)state;
 	h = dma_map_single(&f->dev, buf, 256, DMA_BIDIRECTIONAL);
+	assert_false(dma_mapping_error(&f->dev, h));
 	dmamap_iommu_stats(f->map->domain, &before);
 	dma_unmap_single(&f->dev, h + PAGE_SIZE, 256, DMA_BIDIRECTIONAL);   /* not mapped */
 	dma_unmap_single(&f->dev, h, 2 * PAGE_SIZE, DMA_BIDIRECTIONAL);     /* wrong size */

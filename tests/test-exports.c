@@ -167,6 +167,10 @@
 #pragma weak dma_pool_zalloc
 #pragma weak dma_pool_free
 #pragma weak dmamap_dma_pool_stats
+#pragma weak dmamap_dma_pool_alloc
+#pragma weak dmamap_dma_pool_free
+#pragma weak dmamap_dma_pool_destroy
+#pragma weak dmamap_report_kind_category
 /* <dmamap/dmabounce.h> */
 #pragma weak dmabounce_register_dev
 #pragma weak dmabounce_unregister_dev
@@ -358,6 +362,10 @@ static const struct export functions[] = {
 	F(dma_pool_zalloc),
 	F(dma_pool_free),
 	F(dmamap_dma_pool_stats),
+	F(dmamap_dma_pool_alloc),
+	F(dmamap_dma_pool_free),
+	F(dmamap_dma_pool_destroy),
+	F(dmamap_report_kind_category),
 	/* <dmamap/dmabounce.h> */
 	F(dmabounce_register_dev),
 	F(dmabounce_unregister_dev),

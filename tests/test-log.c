@@ -253,11 +253,11 @@ static void test_report_counts_per_machine_and_global(void **state)
 	assert_int_equal(dmamap_report_count_kind(m, (enum dmamap_report_kind)-1), 0);
 	assert_int_equal(dmamap_report_count_kind(NULL, (enum dmamap_report_kind)1000), 0);
 
-	/* The sum of the kinds is the total. */
+	/* The sum over the categories is the total. */
 	{
 		unsigned long sum = 0;
 
-		for (unsigned k = 0; k < DMAMAP_REPORT_KIND_NR; k++)
+		for (unsigned k = 0; k <= DMAMAP_REPORT_API_MISUSE; k++)
 			sum += dmamap_report_count_kind(m, (enum dmamap_report_kind)k);
 		assert_int_equal(sum, dmamap_report_count(m));
 	}
@@ -425,6 +425,16 @@ static void test_report_kind_names(void **state)
 		[DMAMAP_REPORT_IOVA_MISUSE] = "iova-misuse",
 		[DMAMAP_REPORT_LEAK] = "leak",
 		[DMAMAP_REPORT_API_MISUSE] = "api-misuse",
+		[DMAMAP_REPORT_NOT_MAPPED] = "not-mapped",
+		[DMAMAP_REPORT_DOUBLE_UNMAP] = "double-unmap",
+		[DMAMAP_REPORT_SIZE_MISMATCH] = "size-mismatch",
+		[DMAMAP_REPORT_DIR_MISMATCH] = "direction-mismatch",
+		[DMAMAP_REPORT_KIND_MISMATCH] = "kind-mismatch",
+		[DMAMAP_REPORT_SG_MISMATCH] = "sg-mismatch",
+		[DMAMAP_REPORT_SYNC_RANGE] = "sync-out-of-range",
+		[DMAMAP_REPORT_SYNC_DIRECTION] = "sync-direction",
+		[DMAMAP_REPORT_UNCHECKED_ERROR] = "unchecked-mapping-error",
+		[DMAMAP_REPORT_ADDR_MISMATCH] = "address-mismatch",
 	};
 	(void)state;
 
@@ -440,6 +450,102 @@ static void test_report_kind_names(void **state)
 	assert_string_equal(dmamap_report_kind_name(DMAMAP_REPORT_KIND_NR), "unknown");
 	assert_string_equal(dmamap_report_kind_name((enum dmamap_report_kind)-1), "unknown");
 	assert_string_equal(dmamap_report_kind_name((enum dmamap_report_kind)12345), "unknown");
+}
+
+/* A checker's kind is counted under itself and its category; the record says both. */
+static void test_kind_categories(void **state)
+{
+	struct dmamap_machine *m = test_machine(16, NULL);
+	struct capture c;
+	struct dm_detail d = { .bus = 0x1000, .size = 64, .dir = DMA_FROM_DEVICE, .map_file = "drv.c", .map_line = 7,
+			       .map_bus = 0x1000, .map_size = 128, .map_dir = DMA_FROM_DEVICE };
+
+	(void)state;
+	for (unsigned k = 0; k < DMAMAP_REPORT_KIND_NR; k++) {
+		enum dmamap_report_kind cat = dmamap_report_kind_category((enum dmamap_report_kind)k);
+
+		assert_true(cat <= DMAMAP_REPORT_API_MISUSE);
+		if (k <= DMAMAP_REPORT_API_MISUSE)
+			assert_int_equal(cat, k);
+		else
+			assert_int_not_equal(cat, DMAMAP_REPORT_NONE);
+	}
+	assert_int_equal(dmamap_report_kind_category(DMAMAP_REPORT_KIND_NR), DMAMAP_REPORT_NONE);
+	assert_int_equal(dmamap_report_kind_category(DMAMAP_REPORT_DOUBLE_UNMAP), DMAMAP_REPORT_API_MISUSE);
+
+	capture_start(&c, m);
+	dmamap_report_detail(m, DMAMAP_REPORT_SIZE_MISMATCH, "dev0", &d, "size %d", 64);
+	assert_int_equal(dmamap_report_count(m), 1);
+	assert_int_equal(dmamap_report_count_kind(m, DMAMAP_REPORT_SIZE_MISMATCH), 1);
+	assert_int_equal(dmamap_report_count_kind(m, DMAMAP_REPORT_API_MISUSE), 1);
+	assert_int_equal(dmamap_report_count_kind(m, DMAMAP_REPORT_DIR_MISMATCH), 0);
+	assert_int_equal(c.rec[0].kind, DMAMAP_REPORT_SIZE_MISMATCH);
+	assert_int_equal(c.rec[0].category, DMAMAP_REPORT_API_MISUSE);
+	assert_int_equal(c.rec[0].bus_addr, 0x1000);
+	assert_int_equal(c.rec[0].size, 64);
+	assert_int_equal(c.rec[0].direction, DMA_FROM_DEVICE);
+	assert_string_equal(c.rec[0].map_file, "drv.c");
+	assert_int_equal(c.rec[0].map_line, 7);
+	assert_int_equal(c.rec[0].map_size, 128);
+	assert_string_equal(c.rec[0].message, "size 64");
+
+	/* a report without details: no size, no directions */
+	dmamap_report(m, DMAMAP_REPORT_BAD_INPUT, NULL, "f.c", 3, "plain");
+	assert_int_equal(c.rec[1].size, 0);
+	assert_int_equal(c.rec[1].map_size, 0);
+	assert_int_equal(c.rec[1].direction, DMA_NONE);
+	assert_int_equal(c.rec[1].map_direction, DMA_NONE);
+	assert_string_equal(c.rec[1].map_file, "");
+	assert_string_equal(c.rec[1].file, "f.c");
+	assert_int_equal(c.rec[1].line, 3);
+	capture_stop(m);
+	dmamap_machine_destroy(m);
+}
+
+/* A call made from within another: the outer location stands. */
+static void nested_call(struct dmamap_machine *m)
+{
+	const char *file = "inner.c";
+	int line = 7;
+	DM_CALL();
+
+	assert_true(dm_call_nested());
+	dmamap_report(m, DMAMAP_REPORT_BAD_INPUT, NULL, NULL, 0, "nested");
+}
+
+/*
+ * Inside a DMA API call, every report names the call's file:line, whatever
+ * location the code that raises it knows; outside, its own.
+ */
+static void test_call_context_names_the_line(void **state)
+{
+	struct dmamap_machine *m = test_machine(16, NULL);
+	struct capture c;
+	const char *file = "driver.c";
+	int line = 42;
+
+	(void)state;
+	capture_start(&c, m);
+	assert_false(dm_in_call());
+	{
+		DM_CALL();
+
+		assert_true(dm_in_call());
+		assert_false(dm_call_nested());
+		dmamap_report(m, DMAMAP_REPORT_BAD_INPUT, NULL, "ops.c", 900, "below the call");
+		nested_call(m);
+		assert_false(dm_call_nested());
+	}
+	assert_false(dm_in_call());
+	dmamap_report(m, DMAMAP_REPORT_BAD_INPUT, NULL, "ops.c", 900, "outside");
+	assert_string_equal(c.rec[0].file, "driver.c");
+	assert_int_equal(c.rec[0].line, 42);
+	assert_string_equal(c.rec[1].file, "driver.c");
+	assert_int_equal(c.rec[1].line, 42);
+	assert_string_equal(c.rec[2].file, "ops.c");
+	assert_int_equal(c.rec[2].line, 900);
+	capture_stop(m);
+	dmamap_machine_destroy(m);
 }
 
 /* ------------------------------------------------------------- strict mode */
@@ -671,6 +777,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_machine_falls_back_to_global_handler, setup_machine,
 						teardown_machine),
 		cmocka_unit_test(test_report_kind_names),
+		cmocka_unit_test(test_kind_categories),
+		cmocka_unit_test(test_call_context_names_the_line),
 		cmocka_unit_test_setup_teardown(test_strict_mode_aborts, setup_machine, teardown_machine),
 		cmocka_unit_test_setup_teardown(test_handler_may_reenter_log_api, setup_machine, teardown_machine),
 		cmocka_unit_test_setup_teardown(test_reports_counted_from_threads, setup_machine, teardown_machine),

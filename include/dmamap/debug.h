@@ -4,11 +4,75 @@
  *
  * Every machine keeps a tracker of what its drivers have live: each streaming
  * mapping (dma_map_single(), dma_map_page(), every list mapped by
- * dma_map_sg()), with its device, bus address, CPU address, size, direction,
- * attributes, the file:line of the call that made it, whether
- * dma_mapping_error() was asked about it, and who owns it now (the CPU or
- * the device). The DMA core consults it on every call. It is on by default
- * and can be switched off per machine, at run time.
+ * dma_map_sg()), coherent buffer (dma_alloc_attrs() and its forms) and
+ * dma_pool block, with its device, bus address, CPU address, size,
+ * direction, attributes, the file:line of the call that made it, and whether
+ * dma_mapping_error() was asked about it. The DMA core consults it on every
+ * call, in front of whatever ops set the device uses (arm_dma_ops,
+ * dmabounce, the IOMMU mapper, a coherent device, ops a user installs), so
+ * one set of checks covers them all. It is on by default and can be switched
+ * off per machine, at run time.
+ *
+ * Each misuse is reported once, through the machine's log handler, with the
+ * file:line of the call (struct dmamap_log_record.file/line) and of the
+ * mapping concerned (map_file/map_line), the addresses, sizes and directions
+ * involved, and a kind of its own (<dmamap/log.h>). What the call then does:
+ *
+ *   refused -- the ops are not called, nothing changes, the mapping stays as
+ *   it was (so the right call still works later), because doing it would
+ *   lose data or corrupt the library's state:
+ *     DMAMAP_REPORT_NOT_MAPPED      unmap, sync or free of an address the
+ *                                   device has no live mapping at (or one
+ *                                   inside a mapping but not its start)
+ *     DMAMAP_REPORT_DOUBLE_UNMAP    unmap or free of a mapping or buffer
+ *                                   already released (the report names
+ *                                   where); for a sync: NOT_MAPPED
+ *     DMAMAP_REPORT_SIZE_MISMATCH   unmap or coherent free with another
+ *                                   size: the ops would invalidate or free
+ *                                   the wrong range
+ *     DMAMAP_REPORT_DIR_MISMATCH    unmap with another direction: the ops
+ *                                   would skip the invalidate or the copy
+ *                                   back the device's data needs
+ *     DMAMAP_REPORT_KIND_MISMATCH   a list segment unmapped alone, a coherent
+ *                                   buffer or pool block unmapped, a
+ *                                   streaming mapping freed, a pool block
+ *                                   given to dma_free_coherent() or the
+ *                                   library's own memory (a pool's page)
+ *                                   freed by a driver
+ *     DMAMAP_REPORT_SG_MISMATCH     an sg unmap or sync with another nents
+ *                                   (pass dma_map_sg()'s nents, not its
+ *                                   result) or another list
+ *     DMAMAP_REPORT_SYNC_RANGE      a sync of bytes outside the mapping
+ *     DMAMAP_REPORT_SYNC_DIRECTION  a sync naming a direction other than a
+ *                                   one-way mapping's (a bidirectional
+ *                                   mapping may be synced either way, as in
+ *                                   the kernel; coherent memory any way)
+ *     DMAMAP_REPORT_ADDR_MISMATCH   a coherent or pool free whose CPU address
+ *                                   is not the buffer's, or a pool free to
+ *                                   another pool
+ *   performed -- reported, then done as asked, because the operation is
+ *   safe as it stands:
+ *     DMAMAP_REPORT_KIND_MISMATCH   dma_unmap_page() of a dma_map_single()
+ *                                   mapping or the reverse (the same
+ *                                   operation underneath)
+ *     DMAMAP_REPORT_UNCHECKED_ERROR a sync or unmap of a handle
+ *                                   dma_mapping_error() was never asked
+ *                                   about (once per mapping)
+ *     DMAMAP_REPORT_LEAK            at dmamap_device_release() (so at
+ *                                   machine destroy too) every mapping, list,
+ *                                   coherent buffer and pool block the
+ *                                   driver still holds, one report each; at
+ *                                   dma_pool_destroy(), each block still
+ *                                   taken. The tracker then forgets them.
+ *
+ * A refused call raises no second report from the ops behind it: with the
+ * checker on, the ops never see it. The library's own allocations (a pool's
+ * pages, dmabounce's safe buffers) are tracked too but are never the
+ * driver's leaks.
+ *
+ * The checker's bookkeeping can fail like any host allocation
+ * (DMAMAP_FAULT_CHECKER): the map or allocation then fails before the ops
+ * run, with nothing changed.
  */
 #ifndef DMAMAP_DEBUG_H
 #define DMAMAP_DEBUG_H
@@ -22,11 +86,12 @@ DMAMAP_BEGIN_DECLS
  * @m: the machine
  * @on: true to track and check, false to stop
  *
- * Switching off forgets everything tracked so far: later unmaps of mappings
- * made while it was on are not checked. Switching on is refused while
- * streaming mappings made with the checker off are still live (as counted by
- * the map and unmap calls made meanwhile), since the checker would not know
- * them and would refuse their unmaps. Neither switch may race with DMA API
+ * Switching off forgets everything tracked so far: later releases of what
+ * was made while it was on are not checked. Switching on is refused while
+ * mappings, coherent buffers or pool blocks made with the checker off are
+ * still live (as counted by the calls that made and released them
+ * meanwhile), since the checker would not know them and would refuse their
+ * release. Neither switch may race with DMA API
  * calls on @m from other threads.
  * Return: 0 (also when the checker already was as asked); -EINVAL for a NULL
  * machine; -EBUSY when switching on is refused (nothing changed).
@@ -47,8 +112,10 @@ struct dmamap_checker_stats {
 	unsigned long live_single;   /* dma_map_single() mappings not yet unmapped */
 	unsigned long live_page;     /* dma_map_page() mappings */
 	unsigned long live_sg;       /* dma_map_sg() lists */
-	unsigned long tracked;       /* mappings ever tracked */
-	unsigned long untracked_live; /* mappings made with the checker off and still live */
+	unsigned long live_coherent; /* dma_alloc_attrs() buffers drivers hold (the library's own not counted) */
+	unsigned long live_pool;     /* dma_pool_alloc() blocks drivers hold */
+	unsigned long tracked;       /* mappings and buffers ever tracked, the library's own included */
+	unsigned long untracked_live; /* mappings and buffers made with the checker off and still live */
 };
 
 /**

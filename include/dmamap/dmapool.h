@@ -34,7 +34,9 @@ DMAMAP_API struct dma_pool *dma_pool_create(const char *name, struct device *dev
 /**
  * dma_pool_destroy() - free the pool and its memory; NULL is ignored
  *
- * Blocks still allocated are reported (DMAMAP_REPORT_LEAK) and freed anyway.
+ * Blocks still allocated are reported (DMAMAP_REPORT_LEAK; with the DMA-API
+ * checker on, one report per block naming the file:line that took it) and
+ * freed anyway.
  */
 DMAMAP_API void dma_pool_destroy(struct dma_pool *pool);
 
@@ -58,9 +60,29 @@ DMAMAP_API void *dma_pool_zalloc(struct dma_pool *pool, gfp_t mem_flags, dma_add
  * @dma: its bus address
  *
  * A block not from this pool, already free, or whose @dma does not match is
- * reported (DMAMAP_REPORT_API_MISUSE) and refused.
+ * reported (category DMAMAP_REPORT_API_MISUSE; with the checker on, as
+ * DMAMAP_REPORT_DOUBLE_UNMAP, DMAMAP_REPORT_NOT_MAPPED or
+ * DMAMAP_REPORT_ADDR_MISMATCH) and refused: nothing changes.
  */
 DMAMAP_API void dma_pool_free(struct dma_pool *pool, void *vaddr, dma_addr_t dma);
+
+/*
+ * The forms that carry the caller's file:line, behind the macros below (as
+ * the DMA API wrappers do): `(dma_pool_alloc)(...)` reaches the plain
+ * function. @file may be NULL.
+ */
+/** dmamap_dma_pool_alloc() - dma_pool_alloc() called at @file:@line. */
+DMAMAP_API void *dmamap_dma_pool_alloc(struct dma_pool *pool, gfp_t mem_flags, dma_addr_t *handle, const char *file,
+				       int line);
+/** dmamap_dma_pool_free() - dma_pool_free() called at @file:@line. */
+DMAMAP_API void dmamap_dma_pool_free(struct dma_pool *pool, void *vaddr, dma_addr_t dma, const char *file, int line);
+/** dmamap_dma_pool_destroy() - dma_pool_destroy() called at @file:@line. */
+DMAMAP_API void dmamap_dma_pool_destroy(struct dma_pool *pool, const char *file, int line);
+
+#define dma_pool_alloc(p, f, h) dmamap_dma_pool_alloc((p), (f), (h), __FILE__, __LINE__)
+#define dma_pool_zalloc(p, f, h) dmamap_dma_pool_alloc((p), (f) | __GFP_ZERO, (h), __FILE__, __LINE__)
+#define dma_pool_free(p, v, d) dmamap_dma_pool_free((p), (v), (d), __FILE__, __LINE__)
+#define dma_pool_destroy(p) dmamap_dma_pool_destroy((p), __FILE__, __LINE__)
 
 struct dmamap_dma_pool_stats {
 	size_t block_size;            /* after rounding */

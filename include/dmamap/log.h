@@ -27,7 +27,16 @@ enum dmamap_log_level {
 	DMAMAP_LOG_DEBUG = 7,
 };
 
-/* What a report is about. DMAMAP_REPORT_NONE marks a plain log message. */
+/*
+ * What a report is about. DMAMAP_REPORT_NONE marks a plain log message.
+ *
+ * The kinds up to DMAMAP_REPORT_API_MISUSE are *categories*; the kinds after
+ * them are the fine-grained reports of the DMA-API checker (<dmamap/debug.h>),
+ * each belonging to one category (dmamap_report_kind_category()). A report is
+ * counted under its kind and under its category, so a test may ask for
+ * "double unmap" or for "some misuse of the API" alike. Values never change:
+ * new kinds are appended.
+ */
 enum dmamap_report_kind {
 	DMAMAP_REPORT_NONE = 0,
 	DMAMAP_REPORT_BAD_INPUT,      /* NULL device, zero size, bad direction, bad flags... */
@@ -38,6 +47,17 @@ enum dmamap_report_kind {
 	DMAMAP_REPORT_IOVA_MISUSE,    /* freeing an IOVA range that is not allocated */
 	DMAMAP_REPORT_LEAK,           /* something still outstanding at release/destroy */
 	DMAMAP_REPORT_API_MISUSE,     /* a DMA API rule broken (wrong unmap, missing op...) */
+	/* the checker's kinds; category in brackets */
+	DMAMAP_REPORT_NOT_MAPPED,     /* [api-misuse] unmap, sync or free naming no live mapping of the device */
+	DMAMAP_REPORT_DOUBLE_UNMAP,   /* [api-misuse] unmap or free of a mapping (or buffer) already released */
+	DMAMAP_REPORT_SIZE_MISMATCH,  /* [api-misuse] unmap or free with a size other than the mapping's */
+	DMAMAP_REPORT_DIR_MISMATCH,   /* [api-misuse] unmap with a direction other than the mapping's */
+	DMAMAP_REPORT_KIND_MISMATCH,  /* [api-misuse] released by the wrong call (single/page/sg/coherent/pool) */
+	DMAMAP_REPORT_SG_MISMATCH,    /* [api-misuse] sg unmap or sync with another nents or another list */
+	DMAMAP_REPORT_SYNC_RANGE,     /* [api-misuse] sync of bytes outside the mapping */
+	DMAMAP_REPORT_SYNC_DIRECTION, /* [api-misuse] sync in a direction the mapping forbids */
+	DMAMAP_REPORT_UNCHECKED_ERROR, /* [api-misuse] a handle used without dma_mapping_error() asked first */
+	DMAMAP_REPORT_ADDR_MISMATCH,  /* [api-misuse] coherent or pool free whose CPU address (or pool) is not the allocation's */
 	DMAMAP_REPORT_KIND_NR
 };
 
@@ -50,6 +70,16 @@ struct dmamap_log_record {
 	const char *file;                 /* caller's source file, or NULL */
 	int line;                         /* caller's source line, or 0 */
 	const char *message;              /* formatted text, no trailing newline */
+	/* what a report is about, for tests to assert on; zero when not applicable */
+	enum dmamap_report_kind category; /* the category of @kind (@kind itself for a category) */
+	dma_addr_t bus_addr;              /* the bus address the call or access named */
+	size_t size;                      /* the size it named; 0: no address involved */
+	int direction;                    /* the direction it named; DMA_NONE when none */
+	const char *map_file;             /* where the mapping concerned was made, or NULL */
+	int map_line;
+	dma_addr_t map_bus_addr;          /* that mapping's bus address, size and direction */
+	size_t map_size;                  /* 0: no mapping involved */
+	int map_direction;                /* DMA_NONE when none */
 };
 
 typedef void (*dmamap_log_handler_t)(const struct dmamap_log_record *rec, void *ctx);
@@ -101,11 +131,21 @@ DMAMAP_API unsigned long dmamap_report_count(struct dmamap_machine *m);
 /**
  * dmamap_report_count_kind() - reports of one kind raised on @m so far
  * @m: the machine, or NULL for reports that belonged to no machine
- * @kind: the kind to count
+ * @kind: the kind to count; a category counts every report of its kinds too
  *
  * Return: the count, or 0 for a kind out of range.
  */
 DMAMAP_API unsigned long dmamap_report_count_kind(struct dmamap_machine *m, enum dmamap_report_kind kind);
+
+/**
+ * dmamap_report_kind_category() - the category a report kind belongs to
+ * @kind: a kind
+ *
+ * Return: the category (DMAMAP_REPORT_BAD_INPUT to DMAMAP_REPORT_API_MISUSE),
+ * @kind itself when it is a category or DMAMAP_REPORT_NONE, and
+ * DMAMAP_REPORT_NONE for a kind out of range.
+ */
+DMAMAP_API enum dmamap_report_kind dmamap_report_kind_category(enum dmamap_report_kind kind);
 
 /**
  * dmamap_report_kind_name() - a short constant name for @kind ("bad-input"...)
