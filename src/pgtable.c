@@ -82,19 +82,26 @@ int dmamap_consistent_init(struct dmamap_machine *m)
 	return 0;
 }
 
+/* Clear the ptes [first, first + n) of the region, giving each run of present ones back in one host call. */
+static void ptes_clear(struct dmamap_consistent *c, size_t first, size_t n)
+{
+	for (size_t i = first, run = 0; i <= first + n; i++) {
+		if (i < first + n && c->pte_prot[i]) {
+			c->pte_prot[i] = 0;
+			c->pte_pfn[i] = 0;
+			run++;
+		} else if (run) {
+			dm_host_unmap(c->base + ((i - run) << PAGE_SHIFT), run << PAGE_SHIFT);
+			run = 0;
+		}
+	}
+}
+
 static void region_unmap_all(struct dmamap_machine *m, struct dmamap_vmregion *r)
 {
 	struct dmamap_consistent *c = &m->cons;
-	size_t first = (r->start - (uintptr_t)c->base) >> PAGE_SHIFT;
-	size_t n = (r->end - r->start) >> PAGE_SHIFT;
 
-	for (size_t i = first; i < first + n; i++) {
-		if (c->pte_prot[i]) {
-			dm_host_unmap(c->base + (i << PAGE_SHIFT), PAGE_SIZE);
-			c->pte_prot[i] = 0;
-			c->pte_pfn[i] = 0;
-		}
-	}
+	ptes_clear(c, (r->start - (uintptr_t)c->base) >> PAGE_SHIFT, (r->end - r->start) >> PAGE_SHIFT);
 }
 
 void dmamap_consistent_fini(struct dmamap_machine *m)
@@ -236,13 +243,7 @@ int dmamap_vmregion_map(struct dmamap_machine *m, struct dmamap_vmregion *r, siz
 	return 0;
 
 unwind:
-	for (size_t i = 0; i < done; i++) {
-		size_t idx = base_idx + first + i;
-
-		dm_host_unmap(c->base + (idx << PAGE_SHIFT), PAGE_SIZE);
-		c->pte_prot[idx] = 0;
-		c->pte_pfn[idx] = 0;
-	}
+	ptes_clear(c, base_idx + first, done);
 	pthread_mutex_unlock(&c->lock);
 	return err;
 }
