@@ -11,9 +11,10 @@
 
 #define WHERE file, line
 
-/* A refused call: report it against the device's machine (or process-wide). */
-DMAMAP_PRINTF(5, 6)
-static void refuse(struct device *dev, enum dmamap_report_kind kind, const char *file, int line, const char *fmt, ...)
+#define refuse dmamap_dev_report
+
+void dmamap_dev_report(struct device *dev, enum dmamap_report_kind kind, const char *file, int line, const char *fmt,
+		       ...)
 {
 	va_list ap;
 	bool live = dm_dev_live(dev);

@@ -727,3 +727,8 @@ bool dmamap_dma_pool_block_live(struct dma_pool *pool, const void *vaddr, dma_ad
 	pthread_mutex_unlock(&pool->lock);
 	return live;
 }
+
+struct device *dmamap_dma_pool_device(const struct dma_pool *pool)
+{
+	return pool->dev;
+}

@@ -4,7 +4,8 @@
  *
  * Modules, from the ground up (each may use only those before it):
  * log, machine, page_alloc, cache, kmalloc (slab.c), pgtable/vma, iova,
- * device, iommu, debug, dma core, arm ops, dmabounce, iommu mapper, platform,
+ * device, iommu, debug, dma core (with dma-api.c, the Linux 6.x entry
+ * points), devres, arm ops, dmabounce, iommu mapper, platform,
  * check (the invariant checker and fault sweep, which ask every layer).
  */
 #ifndef DMAMAP_INTERNAL_H
@@ -614,6 +615,10 @@ static inline const char *dmamap_dir_name(int dir)
 	}
 }
 
+/* A refused call of @dev: reported against its machine, or process-wide when @dev is NULL or not initialised. */
+void dmamap_dev_report(struct device *dev, enum dmamap_report_kind kind, const char *file, int line, const char *fmt,
+		       ...) DMAMAP_PRINTF(5, 6);
+
 /* The machine of an initialised device (no checks). */
 static inline struct dmamap_machine *dm_dev_machine(const struct device *dev)
 {
@@ -692,6 +697,14 @@ void dmamap_declared_check(struct device *dev, struct dm_check *c);
 void dmamap_declared_census(struct device *dev, struct dm_census *cs);
 /* Whether [vaddr, dma) is a block of @pool that is handed out now. */
 bool dmamap_dma_pool_block_live(struct dma_pool *pool, const void *vaddr, dma_addr_t dma);
+
+/* The device a dma_pool was made for (dmapool.c). */
+struct device *dmamap_dma_pool_device(const struct dma_pool *pool);
+
+/* -------------------------------------------------------------- devres */
+
+/* Release every managed resource of @dev, newest first: the driver's unbind. */
+void dmamap_devres_release_all(struct device *dev);
 
 /* ---------------------------------------------------------------- iova */
 

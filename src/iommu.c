@@ -803,3 +803,8 @@ int dmamap_iommu_lookup(struct iommu_domain *d, u64 iova, phys_addr_t *pa)
 	pthread_mutex_unlock(&d->lock);
 	return ret;
 }
+
+DMAMAP_API struct iommu_domain *iommu_get_domain_for_dev(struct device *dev)
+{
+	return dm_dev_live(dev) ? dev->dmamap.iommu_domain : NULL;
+}

@@ -69,6 +69,8 @@ static void platform_release(struct device *dev)
 	/* what the layers free below is the library's doing, not the driver's */
 	DM_CALL_AT(NULL, 0);
 
+	/* the driver's unbind: what it took with devm_/dmam_ goes first, while every layer is still there */
+	dmamap_devres_release_all(dev);
 	/* first, what the driver left, each with the line that made it */
 	dmamap_debug_device_leaks(dev);
 	/*

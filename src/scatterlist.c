@@ -83,6 +83,22 @@ DMAMAP_API int sg_nents(struct scatterlist *sg)
 	return n;
 }
 
+DMAMAP_API int sg_nents_for_len(struct scatterlist *sg, u64 len)
+{
+	u64 total = 0;
+	int n = 0;
+
+	if (!len)
+		return 0;
+	for (; sg; sg = sg_next(sg)) {
+		n++;
+		total += sg->length;
+		if (total >= len)
+			return n;
+	}
+	return -EINVAL;
+}
+
 /* Unlike for_each_sg(), stops (instead of crashing) when the list is shorter than @nents. */
 DMAMAP_API struct scatterlist *sg_last(struct scatterlist *sgl, unsigned int nents)
 {

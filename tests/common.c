@@ -95,6 +95,14 @@ void test_machine_destroy(struct dmamap_machine *m)
 	dmamap_machine_destroy(m);
 }
 
+unsigned long test_free_pages(struct dmamap_machine *m)
+{
+	struct dmamap_page_stats st;
+
+	dmamap_page_stats(m, &st);
+	return st.free_pages[DMAMAP_ZONE_DMA] + st.free_pages[DMAMAP_ZONE_NORMAL];
+}
+
 static unsigned char pattern_byte(size_t i, unsigned seed)
 {
 	uint32_t x = (uint32_t)i * 2654435761u + seed * 40503u + 0x9e37u;

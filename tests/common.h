@@ -13,7 +13,19 @@
 
 #include <cmocka.h>
 
+/* A test written against the Linux 6.x headers includes them first: then only the simulator's own headers here. */
+#ifdef DMAMAP_LINUX_API
+#include <dmamap/log.h>
+#include <dmamap/machine.h>
+#include <dmamap/page.h>
+#include <dmamap/cache.h>
+#include <dmamap/device.h>
+#include <dmamap/dmabounce.h>
+#include <dmamap/dma-iommu.h>
+#include <dmamap/debug.h>
+#else
 #include <dmamap/dmamap.h>
+#endif
 
 /* One captured report, with what a test asserts on. */
 struct captured {
@@ -70,6 +82,8 @@ struct dmamap_machine *test_machine(unsigned ram_mib, void (*tweak)(struct dmama
 void assert_machine_consistent(struct dmamap_machine *m);
 /* assert_machine_consistent(), then dmamap_machine_destroy(). */
 void test_machine_destroy(struct dmamap_machine *m);
+/* Free pages of @m, both zones. */
+unsigned long test_free_pages(struct dmamap_machine *m);
 
 /* Fill @len bytes with a pattern derived from @seed; check it. */
 void fill_pattern(void *p, size_t len, unsigned seed);

@@ -121,6 +121,7 @@
 #pragma weak sg_set_buf
 #pragma weak sg_chain
 #pragma weak sg_nents
+#pragma weak sg_nents_for_len
 #pragma weak sg_last
 #pragma weak sg_virt
 #pragma weak sg_phys
@@ -160,6 +161,30 @@
 #pragma weak dma_release_declared_memory
 #pragma weak dmamap_contiguous_reserve
 #pragma weak dmamap_coherent_stats
+/* <dmamap/dma-common.h>, <dmamap/dma-linux.h> */
+#pragma weak dma_coerce_mask_and_coherent
+#pragma weak dma_max_mapping_size
+#pragma weak dma_opt_mapping_size
+#pragma weak dma_get_cache_alignment
+#pragma weak dma_need_sync
+#pragma weak dmamap_linux_map_page
+#pragma weak dmamap_linux_unmap_page
+#pragma weak dmamap_linux_map_single
+#pragma weak dmamap_linux_unmap_single
+#pragma weak dmamap_linux_map_sg
+#pragma weak dmamap_linux_unmap_sg
+#pragma weak dmamap_linux_map_sgtable
+#pragma weak dmamap_linux_unmap_sgtable
+#pragma weak dmamap_linux_sync_sgtable
+#pragma weak dmamap_linux_alloc
+#pragma weak dmamap_linux_free
+#pragma weak dmamap_linux_mmap
+#pragma weak dmamap_linux_get_sgtable
+#pragma weak dmamap_linux_alloc_noncoherent
+#pragma weak dmamap_linux_free_noncoherent
+#pragma weak dmamap_linux_map_resource
+#pragma weak dmamap_linux_unmap_resource
+#pragma weak dmamap_linux_dmam_alloc
 /* <dmamap/dmapool.h> */
 #pragma weak dma_pool_create
 #pragma weak dma_pool_destroy
@@ -171,6 +196,18 @@
 #pragma weak dmamap_dma_pool_free
 #pragma weak dmamap_dma_pool_destroy
 #pragma weak dmamap_report_kind_category
+/* <dmamap/devres.h> */
+#pragma weak dmamap_devm_kmalloc
+#pragma weak dmamap_devm_kmalloc_array
+#pragma weak dmamap_devm_kfree
+#pragma weak dmamap_dmam_alloc_attrs
+#pragma weak dmamap_dmam_free_coherent
+#pragma weak dmamap_dmam_pool_create
+#pragma weak dmamap_dmam_pool_destroy
+#pragma weak dmamap_devm_add_action
+#pragma weak devm_remove_action
+#pragma weak devm_release_action
+#pragma weak dmamap_devres_count
 /* <dmamap/dmabounce.h> */
 #pragma weak dmabounce_register_dev
 #pragma weak dmabounce_unregister_dev
@@ -184,6 +221,7 @@
 #pragma weak iommu_unmap
 #pragma weak iommu_iova_to_phys
 #pragma weak iommu_set_fault_handler
+#pragma weak iommu_get_domain_for_dev
 #pragma weak dmamap_iommu_stats
 /* <dmamap/dma-iommu.h> */
 #pragma weak arm_iommu_create_mapping
@@ -316,6 +354,7 @@ static const struct export functions[] = {
 	F(sg_set_buf),
 	F(sg_chain),
 	F(sg_nents),
+	F(sg_nents_for_len),
 	F(sg_last),
 	F(sg_virt),
 	F(sg_phys),
@@ -355,6 +394,30 @@ static const struct export functions[] = {
 	F(dma_release_declared_memory),
 	F(dmamap_contiguous_reserve),
 	F(dmamap_coherent_stats),
+	/* <dmamap/dma-common.h>, <dmamap/dma-linux.h> */
+	F(dma_coerce_mask_and_coherent),
+	F(dma_max_mapping_size),
+	F(dma_opt_mapping_size),
+	F(dma_get_cache_alignment),
+	F(dma_need_sync),
+	F(dmamap_linux_map_page),
+	F(dmamap_linux_unmap_page),
+	F(dmamap_linux_map_single),
+	F(dmamap_linux_unmap_single),
+	F(dmamap_linux_map_sg),
+	F(dmamap_linux_unmap_sg),
+	F(dmamap_linux_map_sgtable),
+	F(dmamap_linux_unmap_sgtable),
+	F(dmamap_linux_sync_sgtable),
+	F(dmamap_linux_alloc),
+	F(dmamap_linux_free),
+	F(dmamap_linux_mmap),
+	F(dmamap_linux_get_sgtable),
+	F(dmamap_linux_alloc_noncoherent),
+	F(dmamap_linux_free_noncoherent),
+	F(dmamap_linux_map_resource),
+	F(dmamap_linux_unmap_resource),
+	F(dmamap_linux_dmam_alloc),
 	/* <dmamap/dmapool.h> */
 	F(dma_pool_create),
 	F(dma_pool_destroy),
@@ -366,6 +429,18 @@ static const struct export functions[] = {
 	F(dmamap_dma_pool_free),
 	F(dmamap_dma_pool_destroy),
 	F(dmamap_report_kind_category),
+	/* <dmamap/devres.h> */
+	F(dmamap_devm_kmalloc),
+	F(dmamap_devm_kmalloc_array),
+	F(dmamap_devm_kfree),
+	F(dmamap_dmam_alloc_attrs),
+	F(dmamap_dmam_free_coherent),
+	F(dmamap_dmam_pool_create),
+	F(dmamap_dmam_pool_destroy),
+	F(dmamap_devm_add_action),
+	F(devm_remove_action),
+	F(devm_release_action),
+	F(dmamap_devres_count),
 	/* <dmamap/dmabounce.h> */
 	F(dmabounce_register_dev),
 	F(dmabounce_unregister_dev),
@@ -379,6 +454,7 @@ static const struct export functions[] = {
 	F(iommu_unmap),
 	F(iommu_iova_to_phys),
 	F(iommu_set_fault_handler),
+	F(iommu_get_domain_for_dev),
 	F(dmamap_iommu_stats),
 	/* <dmamap/dma-iommu.h> */
 	F(arm_iommu_create_mapping),
@@ -424,6 +500,17 @@ static const struct export inlines[] = {
 	F(kfree),
 	F(kfree_sensitive),
 	F(kmemdup),
+	F(devm_kmalloc),
+	F(devm_kzalloc),
+	F(devm_kmalloc_array),
+	F(devm_kcalloc),
+	F(devm_kfree),
+	F(dmam_alloc_coherent),
+	F(dmam_free_coherent),
+	F(dmam_pool_create),
+	F(dmam_pool_destroy),
+	F(devm_add_action),
+	F(devm_add_action_or_reset),
 };
 
 static void *library(void)

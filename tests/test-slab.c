@@ -15,14 +15,6 @@ struct fx {
 	unsigned long base_free;
 };
 
-static unsigned long nfree_pages(struct dmamap_machine *m)
-{
-	struct dmamap_page_stats st;
-
-	dmamap_page_stats(m, &st);
-	return st.free_pages[DMAMAP_ZONE_DMA] + st.free_pages[DMAMAP_ZONE_NORMAL];
-}
-
 static struct dmamap_kmalloc_stats kstats(struct dmamap_machine *m)
 {
 	struct dmamap_kmalloc_stats st;
@@ -50,7 +42,7 @@ static int setup_with(void **state, void (*tweak)(struct dmamap_machine_config *
 		return -1;
 	f->m = test_machine(16, tweak);
 	dmamap_machine_set_current(f->m);
-	f->base_free = nfree_pages(f->m);
+	f->base_free = test_free_pages(f->m);
 	capture_start(&f->c, f->m);
 	*state = f;
 	return 0;
@@ -297,7 +289,7 @@ static void test_kfree_of_pages_and_free_pages_of_kmalloc_are_refused(void **sta
 
 	assert_true(page);
 	assert_non_null(obj);
-	free_before = nfree_pages(f->m);
+	free_before = test_free_pages(f->m);
 	kfree((void *)page);
 	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_PAGE_MISUSE], 1);
 	assert_non_null(strstr(f->c.last, "not kmalloc memory"));
@@ -307,7 +299,7 @@ static void test_kfree_of_pages_and_free_pages_of_kmalloc_are_refused(void **sta
 	assert_non_null(strstr(f->c.last, "kmalloc"));
 	__free_pages(virt_to_page(obj), 1);
 	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_PAGE_MISUSE], 3);
-	assert_int_equal(nfree_pages(f->m), free_before);
+	assert_int_equal(test_free_pages(f->m), free_before);
 	assert_int_equal(kstats(f->m).live_objects, 1);
 	/* each goes back the right way */
 	free_pages(page, 0);
@@ -351,7 +343,7 @@ static void test_bad_gfp_and_huge_sizes(void **state)
 	assert_null(kcalloc(SIZE_MAX / 2, 3, GFP_KERNEL));
 	assert_int_equal(f->c.reports, 2);
 	assert_int_equal(kstats(f->m).allocations, before.allocations);
-	assert_int_equal(nfree_pages(f->m), f->base_free);
+	assert_int_equal(test_free_pages(f->m), f->base_free);
 }
 
 /* ------------------------------------------------------------ krealloc, kcalloc, kmemdup */
@@ -463,12 +455,12 @@ static void test_pages_go_back_when_slabs_empty(void **state)
 		p[i] = kmalloc(i % 2 ? 200 : 3000, GFP_KERNEL);
 		assert_non_null(p[i]);
 	}
-	assert_true(nfree_pages(f->m) < f->base_free - 300);
+	assert_true(test_free_pages(f->m) < f->base_free - 300);
 	for (int i = 0; i < 600; i++)
 		kfree(p[i]);
 	/* only what the quarantine still holds keeps pages */
 	assert_true(kstats(f->m).slab_pages <= 64);
-	assert_int_equal(f->base_free - nfree_pages(f->m), kstats(f->m).slab_pages);
+	assert_int_equal(f->base_free - test_free_pages(f->m), kstats(f->m).slab_pages);
 	assert_int_equal(f->c.reports, 0);
 }
 
@@ -489,7 +481,7 @@ static void test_quarantine_yields_under_pressure(void **state)
 	p = kmalloc(PAGE_SIZE, GFP_KERNEL);
 	assert_non_null(p);
 	kfree(p); /* quarantined: its page is still held */
-	assert_int_equal(nfree_pages(f->m), 0);
+	assert_int_equal(test_free_pages(f->m), 0);
 	p = kmalloc(PAGE_SIZE, GFP_KERNEL);
 	assert_non_null(p);
 	kfree(p);
@@ -519,7 +511,7 @@ static void test_fault_injection_unwinds(void **state)
 	assert_int_equal(st.failures, 3);
 	assert_int_equal(st.allocations, 0);
 	assert_int_equal(st.slab_pages, 0);
-	assert_int_equal(nfree_pages(f->m), f->base_free);
+	assert_int_equal(test_free_pages(f->m), f->base_free);
 	/* nothing stuck: the next one works */
 	p = kmalloc(64, GFP_KERNEL);
 	assert_non_null(p);

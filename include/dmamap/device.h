@@ -53,6 +53,7 @@ struct device {
 		char name[DMAMAP_DEV_NAME_MAX];
 		unsigned long magic;
 		void *debug;                     /* reserved for the misuse checker's per-device state */
+		void *devres;                    /* managed resources, newest first (<dmamap/devres.h>) */
 		struct device *next, *prev;      /* the machine's device list */
 	} dmamap;
 };
@@ -79,7 +80,10 @@ DMAMAP_API DMAMAP_MUST_CHECK int dmamap_device_init(struct device *dev, struct d
  * dmamap_device_release() - detach a device from its machine
  * @dev: an initialised device; NULL or an uninitialised device is reported
  *
- * Takes the device from behind its IOMMU mapping or domain (the mapping keeps
+ * First releases the managed resources the driver took (<dmamap/devres.h>:
+ * devm_kzalloc(), dmam_alloc_coherent(), dmam_pool_create(), actions),
+ * newest first, as the kernel does when a driver unbinds. Then takes the
+ * device from behind its IOMMU mapping or domain (the mapping keeps
  * its own IOVAs and buffers, reported when it is released), unregisters it
  * from dmabounce (safe buffers still mapped are reported as
  * DMAMAP_REPORT_LEAK and freed), releases its declared coherent memory

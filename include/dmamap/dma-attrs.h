@@ -9,6 +9,12 @@
 
 #include <dmamap/types.h>
 
+#ifdef DMAMAP_LINUX_API
+#error "libdmamap: <dmamap/dmamap.h> is the 2012 ARM DMA API (attrs are a struct dma_attrs *), but this file already includes the Linux 6.x headers (<linux/dma-mapping.h>..., attrs are an unsigned long): the calls of the same names take different arguments. Use one API per file; the simulator headers (<dmamap/testing.h>, <dmamap/machine.h>, <dmamap/device.h>...) go with either."
+#endif
+/* This translation unit uses the 2012 ARM API. */
+#define DMAMAP_SEED_API 1
+
 DMAMAP_BEGIN_DECLS
 
 enum dma_attr {
@@ -59,6 +65,27 @@ static inline int dma_get_attr(enum dma_attr attr, const struct dma_attrs *attrs
 		return 0;
 	return (int)((attrs->flags >> attr) & 1UL);
 }
+
+/*
+ * DMAMAP_SEED_ATTRS() - the attrs argument of a 2012-API call, checked at
+ * compile time: a struct dma_attrs pointer or NULL. An integer (a Linux 6.x
+ * DMA_ATTR_* bit mask, or 0) would otherwise become a pointer with only a
+ * warning and crash the call; here it stops the build and says why. C++
+ * refuses the conversion by itself.
+ */
+#ifdef __cplusplus
+#define DMAMAP_SEED_ATTRS(a) (a)
+#else
+#define DMAMAP_SEED_ATTRS(a)                                                                                        \
+	((void)sizeof(struct {                                                                                      \
+		 _Static_assert(_Generic((a), struct dma_attrs *: 1, void *: 1, default: 0),                        \
+				"attrs must be a struct dma_attrs pointer (or NULL) in the 2012 ARM API of "        \
+				"<dmamap/dmamap.h>; an unsigned long DMA_ATTR_* mask is the Linux 6.x API: include " \
+				"<linux/dma-mapping.h> (pkg-config dmamap-linux) instead");                         \
+		 int dmamap_attrs_check;                                                                            \
+	 }),                                                                                                        \
+	 (a))
+#endif
 
 DMAMAP_END_DECLS
 

@@ -24,6 +24,7 @@
 #include <dmamap/scatterlist.h>
 #include <dmamap/mm.h>
 #include <dmamap/device.h>
+#include <dmamap/dma-common.h>
 
 DMAMAP_BEGIN_DECLS
 
@@ -101,18 +102,6 @@ DMAMAP_API DMAMAP_MUST_CHECK int dmamap_map_sg_attrs(struct device *dev, struct 
 /** dmamap_unmap_sg_attrs() - dma_unmap_sg_attrs() with the caller's location. */
 DMAMAP_API void dmamap_unmap_sg_attrs(struct device *dev, struct scatterlist *sg, int nents,
 				      enum dma_data_direction dir, struct dma_attrs *attrs, const char *file, int line);
-/** dmamap_sync_single_for_cpu() - dma_sync_single_for_cpu() with the caller's location. */
-DMAMAP_API void dmamap_sync_single_for_cpu(struct device *dev, dma_addr_t addr, size_t size,
-					   enum dma_data_direction dir, const char *file, int line);
-/** dmamap_sync_single_for_device() - dma_sync_single_for_device() with the caller's location. */
-DMAMAP_API void dmamap_sync_single_for_device(struct device *dev, dma_addr_t addr, size_t size,
-					      enum dma_data_direction dir, const char *file, int line);
-/** dmamap_sync_sg_for_cpu() - dma_sync_sg_for_cpu() with the caller's location. */
-DMAMAP_API void dmamap_sync_sg_for_cpu(struct device *dev, struct scatterlist *sg, int nents,
-				       enum dma_data_direction dir, const char *file, int line);
-/** dmamap_sync_sg_for_device() - dma_sync_sg_for_device() with the caller's location. */
-DMAMAP_API void dmamap_sync_sg_for_device(struct device *dev, struct scatterlist *sg, int nents,
-					  enum dma_data_direction dir, const char *file, int line);
 /** dmamap_alloc_attrs() - dma_alloc_attrs() with the caller's location. */
 DMAMAP_API void *dmamap_alloc_attrs(struct device *dev, size_t size, dma_addr_t *dma_handle, gfp_t gfp,
 				    struct dma_attrs *attrs, const char *file, int line);
@@ -127,8 +116,6 @@ DMAMAP_API DMAMAP_MUST_CHECK int dmamap_mmap_attrs(struct device *dev, struct vm
 DMAMAP_API DMAMAP_MUST_CHECK int dmamap_get_sgtable_attrs(struct device *dev, struct sg_table *sgt, void *cpu_addr,
 							   dma_addr_t dma_addr, size_t size,
 							   struct dma_attrs *attrs, const char *file, int line);
-/** dmamap_mapping_error() - dma_mapping_error() with the caller's location. */
-DMAMAP_API int dmamap_mapping_error(struct device *dev, dma_addr_t dma_addr, const char *file, int line);
 
 /**
  * dma_map_single_attrs() - map a linear-map buffer for streaming DMA
@@ -230,53 +217,6 @@ static inline int dma_map_sg(struct device *dev, struct scatterlist *sg, int nen
 static inline void dma_unmap_sg(struct device *dev, struct scatterlist *sg, int nents, enum dma_data_direction dir)
 {
 	dmamap_unmap_sg_attrs(dev, sg, nents, dir, NULL, NULL, 0);
-}
-
-/**
- * dma_sync_single_for_cpu() - give a streaming mapping back to the CPU
- * @addr: the bus address of the mapping, or any address inside it
- * @size: bytes from @addr
- * @dir: the mapping's direction
- */
-static inline void dma_sync_single_for_cpu(struct device *dev, dma_addr_t addr, size_t size,
-					   enum dma_data_direction dir)
-{
-	dmamap_sync_single_for_cpu(dev, addr, size, dir, NULL, 0);
-}
-
-/** dma_sync_single_for_device() - give a streaming mapping back to the device. */
-static inline void dma_sync_single_for_device(struct device *dev, dma_addr_t addr, size_t size,
-					      enum dma_data_direction dir)
-{
-	dmamap_sync_single_for_device(dev, addr, size, dir, NULL, 0);
-}
-
-/** dma_sync_single_range_for_cpu() - sync @size bytes at @offset into the mapping at @addr. */
-static inline void dma_sync_single_range_for_cpu(struct device *dev, dma_addr_t addr, unsigned long offset,
-						 size_t size, enum dma_data_direction dir)
-{
-	dmamap_sync_single_for_cpu(dev, addr + offset, size, dir, NULL, 0);
-}
-
-/** dma_sync_single_range_for_device() - sync @size bytes at @offset into the mapping at @addr. */
-static inline void dma_sync_single_range_for_device(struct device *dev, dma_addr_t addr, unsigned long offset,
-						    size_t size, enum dma_data_direction dir)
-{
-	dmamap_sync_single_for_device(dev, addr + offset, size, dir, NULL, 0);
-}
-
-/** dma_sync_sg_for_cpu() - sync a mapped list for the CPU: pass the @nents given to dma_map_sg(). */
-static inline void dma_sync_sg_for_cpu(struct device *dev, struct scatterlist *sg, int nents,
-				       enum dma_data_direction dir)
-{
-	dmamap_sync_sg_for_cpu(dev, sg, nents, dir, NULL, 0);
-}
-
-/** dma_sync_sg_for_device() - sync a mapped list for the device. */
-static inline void dma_sync_sg_for_device(struct device *dev, struct scatterlist *sg, int nents,
-					  enum dma_data_direction dir)
-{
-	dmamap_sync_sg_for_device(dev, sg, nents, dir, NULL, 0);
 }
 
 /**
@@ -407,140 +347,48 @@ static inline void dma_free_noncoherent(struct device *dev, size_t size, void *c
 	dmamap_free_attrs(dev, size, cpu_addr, dma_handle, &attrs, NULL, 0);
 }
 
-/**
- * dma_mapping_error() - whether @dma_addr is a failed mapping
- * Return: non-zero for DMA_MAPPING_ERROR (or what the ops set calls an error);
- * non-zero too for a NULL or uninitialised device (reported).
- */
-static inline int dma_mapping_error(struct device *dev, dma_addr_t dma_addr)
-{
-	return dmamap_mapping_error(dev, dma_addr, NULL, 0);
-}
-
-/**
- * dma_supported() - whether the device can do DMA with bus mask @mask
- *
- * On the ARM ops: true iff the mask covers the whole DMA zone (every byte
- * below dma_zone_limit, or all of RAM without a limit), as seen on the
- * device's bus. A device whose mask is refused needs dmabounce.
- * Return: 1 or 0 (0 for a NULL device).
- */
-DMAMAP_API int dma_supported(struct device *dev, u64 mask);
-
-/**
- * dma_set_mask() - set the streaming DMA mask of @dev
- * Return: 0, or -EIO when dma_supported() refuses @mask (nothing changed).
- */
-DMAMAP_API DMAMAP_MUST_CHECK int dma_set_mask(struct device *dev, u64 mask);
-
-/**
- * dma_set_coherent_mask() - set the mask coherent allocations must satisfy
- * Return: 0, or -EIO when dma_supported() refuses @mask (nothing changed).
- */
-DMAMAP_API DMAMAP_MUST_CHECK int dma_set_coherent_mask(struct device *dev, u64 mask);
-
-/** dma_set_mask_and_coherent() - both of the above; -EIO leaves both unchanged. */
-DMAMAP_API DMAMAP_MUST_CHECK int dma_set_mask_and_coherent(struct device *dev, u64 mask);
-
-/** dma_get_mask() - the streaming mask of @dev (32-bit when it has none). */
-DMAMAP_API u64 dma_get_mask(struct device *dev);
-
-/** dma_get_max_seg_size() - largest DMA segment @dev takes (64 KiB without dma_parms). */
-DMAMAP_API unsigned int dma_get_max_seg_size(struct device *dev);
-
-/**
- * dma_set_max_seg_size() - set the largest DMA segment @dev takes
- * Return: 0, -EIO when the device has no dma_parms, -EINVAL for 0.
- */
-DMAMAP_API int dma_set_max_seg_size(struct device *dev, unsigned int size);
-
-/** dma_get_seg_boundary() - the boundary mask no segment may cross (4 GiB without dma_parms). */
-DMAMAP_API unsigned long dma_get_seg_boundary(struct device *dev);
-
-/** dma_set_seg_boundary() - set it; 0, or -EIO without dma_parms. */
-DMAMAP_API int dma_set_seg_boundary(struct device *dev, unsigned long mask);
-
-/**
- * dma_declare_coherent_memory() - give @dev a private pool of coherent memory
- * @dev: the device
- * @phys_addr: start of the memory, page aligned, RAM of the device's machine
- *             that the caller owns (e.g. pages it allocated) while declared
- * @device_addr: the bus address at which the device sees @phys_addr
- * @size: bytes, a non-zero page multiple
- *
- * The memory gets an uncached mapping in the consistent region, and
- * dma_alloc_attrs() serves the device from it first, falling through to the
- * other sources when it is full.
- * Return: 0; -EINVAL (bad range), -EBUSY (already declared), -ENOMEM.
- */
-DMAMAP_API DMAMAP_MUST_CHECK int dma_declare_coherent_memory(struct device *dev, phys_addr_t phys_addr,
-							      dma_addr_t device_addr, size_t size);
-
-/**
- * dma_release_declared_memory() - undo dma_declare_coherent_memory()
- *
- * Buffers still allocated from it are reported (DMAMAP_REPORT_LEAK) and the
- * memory is released anyway.
- */
-DMAMAP_API void dma_release_declared_memory(struct device *dev);
-
-/**
- * dmamap_contiguous_reserve() - reserve a contiguous (CMA-like) area on @m
- * @m: the machine
- * @size: bytes, a non-zero multiple of 4 MiB
- *
- * The area is taken from the top of the DMA zone (so any device whose mask is
- * supported can use it) and serves blocking coherent allocations of
- * at least 16 pages. Call once, early, while its pages are still free.
- * Return: 0; -EINVAL (bad size), -EEXIST (already reserved), -EBUSY (pages in use), -ENOMEM.
- */
-DMAMAP_API DMAMAP_MUST_CHECK int dmamap_contiguous_reserve(struct dmamap_machine *m, size_t size);
-
-/* Where coherent allocations of a machine came from, and what is left. */
-struct dmamap_coherent_stats {
-	unsigned long from_declared;      /* served by a device's declared memory */
-	unsigned long from_contiguous;    /* served by the contiguous area */
-	unsigned long from_atomic_pool;   /* served by the atomic pool */
-	unsigned long from_pages;         /* served by the page allocator (remapped or not) */
-	unsigned long failures;           /* allocations that failed */
-	size_t contiguous_size, contiguous_free;
-	size_t atomic_pool_size, atomic_pool_free;
-};
-
-/** dmamap_coherent_stats() - read @m's coherent-allocation counters into @st. */
-DMAMAP_API void dmamap_coherent_stats(struct dmamap_machine *m, struct dmamap_coherent_stats *st);
-
-/* The file:line-carrying macros: what driver code actually calls. */
-#define dma_map_single_attrs(d, p, s, r, a) dmamap_map_single_attrs((d), (p), (s), (r), (a), __FILE__, __LINE__)
-#define dma_unmap_single_attrs(d, h, s, r, a) dmamap_unmap_single_attrs((d), (h), (s), (r), (a), __FILE__, __LINE__)
+/* The file:line-carrying macros: what driver code actually calls. Attrs are checked by DMAMAP_SEED_ATTRS(). */
+#define dma_map_single_attrs(d, p, s, r, a) \
+	dmamap_map_single_attrs((d), (p), (s), (r), DMAMAP_SEED_ATTRS(a), __FILE__, __LINE__)
+#define dma_unmap_single_attrs(d, h, s, r, a) \
+	dmamap_unmap_single_attrs((d), (h), (s), (r), DMAMAP_SEED_ATTRS(a), __FILE__, __LINE__)
 #define dma_map_single(d, p, s, r) dmamap_map_single_attrs((d), (p), (s), (r), NULL, __FILE__, __LINE__)
 #define dma_unmap_single(d, h, s, r) dmamap_unmap_single_attrs((d), (h), (s), (r), NULL, __FILE__, __LINE__)
 #define dma_map_page_attrs(d, pg, o, s, r, a) \
-	dmamap_map_page_attrs((d), (pg), (o), (s), (r), (a), __FILE__, __LINE__)
-#define dma_unmap_page_attrs(d, h, s, r, a) dmamap_unmap_page_attrs((d), (h), (s), (r), (a), __FILE__, __LINE__)
+	dmamap_map_page_attrs((d), (pg), (o), (s), (r), DMAMAP_SEED_ATTRS(a), __FILE__, __LINE__)
+#define dma_unmap_page_attrs(d, h, s, r, a) \
+	dmamap_unmap_page_attrs((d), (h), (s), (r), DMAMAP_SEED_ATTRS(a), __FILE__, __LINE__)
 #define dma_map_page(d, pg, o, s, r) dmamap_map_page_attrs((d), (pg), (o), (s), (r), NULL, __FILE__, __LINE__)
 #define dma_unmap_page(d, h, s, r) dmamap_unmap_page_attrs((d), (h), (s), (r), NULL, __FILE__, __LINE__)
-#define dma_map_sg_attrs(d, sg, n, r, a) dmamap_map_sg_attrs((d), (sg), (n), (r), (a), __FILE__, __LINE__)
-#define dma_unmap_sg_attrs(d, sg, n, r, a) dmamap_unmap_sg_attrs((d), (sg), (n), (r), (a), __FILE__, __LINE__)
+#define dma_map_sg_attrs(d, sg, n, r, a) \
+	dmamap_map_sg_attrs((d), (sg), (n), (r), DMAMAP_SEED_ATTRS(a), __FILE__, __LINE__)
+#define dma_unmap_sg_attrs(d, sg, n, r, a) \
+	dmamap_unmap_sg_attrs((d), (sg), (n), (r), DMAMAP_SEED_ATTRS(a), __FILE__, __LINE__)
 #define dma_map_sg(d, sg, n, r) dmamap_map_sg_attrs((d), (sg), (n), (r), NULL, __FILE__, __LINE__)
 #define dma_unmap_sg(d, sg, n, r) dmamap_unmap_sg_attrs((d), (sg), (n), (r), NULL, __FILE__, __LINE__)
-#define dma_sync_single_for_cpu(d, h, s, r) dmamap_sync_single_for_cpu((d), (h), (s), (r), __FILE__, __LINE__)
-#define dma_sync_single_for_device(d, h, s, r) dmamap_sync_single_for_device((d), (h), (s), (r), __FILE__, __LINE__)
-#define dma_sync_single_range_for_cpu(d, h, o, s, r) \
-	dmamap_sync_single_for_cpu((d), (h) + (o), (s), (r), __FILE__, __LINE__)
-#define dma_sync_single_range_for_device(d, h, o, s, r) \
-	dmamap_sync_single_for_device((d), (h) + (o), (s), (r), __FILE__, __LINE__)
-#define dma_sync_sg_for_cpu(d, sg, n, r) dmamap_sync_sg_for_cpu((d), (sg), (n), (r), __FILE__, __LINE__)
-#define dma_sync_sg_for_device(d, sg, n, r) dmamap_sync_sg_for_device((d), (sg), (n), (r), __FILE__, __LINE__)
-#define dma_alloc_attrs(d, s, h, g, a) dmamap_alloc_attrs((d), (s), (h), (g), (a), __FILE__, __LINE__)
-#define dma_free_attrs(d, s, c, h, a) dmamap_free_attrs((d), (s), (c), (h), (a), __FILE__, __LINE__)
-#define dma_mmap_attrs(d, v, c, h, s, a) dmamap_mmap_attrs((d), (v), (c), (h), (s), (a), __FILE__, __LINE__)
-#define dma_get_sgtable_attrs(d, t, c, h, s, a) dmamap_get_sgtable_attrs((d), (t), (c), (h), (s), (a), __FILE__, __LINE__)
+#define dma_alloc_attrs(d, s, h, g, a) dmamap_alloc_attrs((d), (s), (h), (g), DMAMAP_SEED_ATTRS(a), __FILE__, __LINE__)
+#define dma_free_attrs(d, s, c, h, a) dmamap_free_attrs((d), (s), (c), (h), DMAMAP_SEED_ATTRS(a), __FILE__, __LINE__)
+#define dma_mmap_attrs(d, v, c, h, s, a) \
+	dmamap_mmap_attrs((d), (v), (c), (h), (s), DMAMAP_SEED_ATTRS(a), __FILE__, __LINE__)
+#define dma_get_sgtable_attrs(d, t, c, h, s, a) \
+	dmamap_get_sgtable_attrs((d), (t), (c), (h), (s), DMAMAP_SEED_ATTRS(a), __FILE__, __LINE__)
 #define dma_get_sgtable(d, t, c, h, s) dmamap_get_sgtable_attrs((d), (t), (c), (h), (s), NULL, __FILE__, __LINE__)
 #define dma_alloc_coherent(d, s, h, g) dmamap_alloc_attrs((d), (s), (h), (g), NULL, __FILE__, __LINE__)
 #define dma_free_coherent(d, s, c, h) dmamap_free_attrs((d), (s), (c), (h), NULL, __FILE__, __LINE__)
 #define dma_mmap_coherent(d, v, c, h, s) dmamap_mmap_attrs((d), (v), (c), (h), (s), NULL, __FILE__, __LINE__)
-#define dma_mapping_error(d, h) dmamap_mapping_error((d), (h), __FILE__, __LINE__)
+#ifndef __cplusplus
+#define DMAMAP_ATTR_ONE(x) (&(struct dma_attrs){ 1UL << (x) })
+#define dma_alloc_writecombine(d, s, h, g) \
+	dmamap_alloc_attrs((d), (s), (h), (g), DMAMAP_ATTR_ONE(DMA_ATTR_WRITE_COMBINE), __FILE__, __LINE__)
+#define dma_free_writecombine(d, s, c, h) \
+	dmamap_free_attrs((d), (s), (c), (h), DMAMAP_ATTR_ONE(DMA_ATTR_WRITE_COMBINE), __FILE__, __LINE__)
+#define dma_mmap_writecombine(d, v, c, h, s) \
+	dmamap_mmap_attrs((d), (v), (c), (h), (s), DMAMAP_ATTR_ONE(DMA_ATTR_WRITE_COMBINE), __FILE__, __LINE__)
+#define dma_alloc_noncoherent(d, s, h, g) \
+	dmamap_alloc_attrs((d), (s), (h), (g), DMAMAP_ATTR_ONE(DMA_ATTR_NON_CONSISTENT), __FILE__, __LINE__)
+#define dma_free_noncoherent(d, s, c, h) \
+	dmamap_free_attrs((d), (s), (c), (h), DMAMAP_ATTR_ONE(DMA_ATTR_NON_CONSISTENT), __FILE__, __LINE__)
+#endif
 
 DMAMAP_END_DECLS
 

@@ -2,7 +2,10 @@
 /*
  * libdmamap: the ARM Linux DMA-mapping layer over a simulated SoC.
  *
- * Include this one header: it brings in every topic header.
+ * Include this one header: it brings in every topic header, with the 2012
+ * ARM DMA API (struct dma_attrs). For the Linux 6.x API include the kernel's
+ * own headers instead (<linux/dma-mapping.h>..., pkg-config dmamap-linux);
+ * one translation unit uses one or the other.
  */
 #ifndef DMAMAP_DMAMAP_H
 #define DMAMAP_DMAMAP_H
@@ -18,8 +21,11 @@
 #include <dmamap/iova.h>
 #include <dmamap/dma-attrs.h>
 #include <dmamap/scatterlist.h>
+#include <dmamap/dma-common.h>
 #include <dmamap/dma-mapping.h>
+#include <dmamap/dma-linux.h>
 #include <dmamap/dmapool.h>
+#include <dmamap/devres.h>
 #include <dmamap/dmabounce.h>
 #include <dmamap/iommu.h>
 #include <dmamap/dma-iommu.h>

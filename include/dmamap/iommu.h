@@ -90,6 +90,16 @@ DMAMAP_API phys_addr_t iommu_iova_to_phys(struct iommu_domain *domain, unsigned 
  */
 DMAMAP_API void iommu_set_fault_handler(struct iommu_domain *domain, iommu_fault_handler_t handler, void *token);
 
+/**
+ * iommu_get_domain_for_dev() - the domain @dev's bus accesses go through
+ * @dev: the device
+ *
+ * Return: the domain the device is attached to (directly or through an
+ * arm_iommu mapping), or NULL when it reaches memory directly or is NULL or
+ * not initialised.
+ */
+DMAMAP_API struct iommu_domain *iommu_get_domain_for_dev(struct device *dev);
+
 struct dmamap_iommu_stats {
 	unsigned long table_pages;      /* page-table pages in use (the root included) */
 	unsigned long mapped_bytes;     /* bytes currently mapped */

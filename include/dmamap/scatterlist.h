@@ -87,6 +87,9 @@ static inline struct scatterlist *sg_next(struct scatterlist *sg)
 
 #define for_each_sg(sglist, sg, nr, __i) \
 	for (__i = 0, sg = (sglist); __i < (nr); __i++, sg = sg_next(sg))
+/* Every entry of a table (its orig_nents), and every DMA segment of a mapped one (its nents). */
+#define for_each_sgtable_sg(sgt, sg, i) for_each_sg((sgt)->sgl, sg, (sgt)->orig_nents, i)
+#define for_each_sgtable_dma_sg(sgt, sg, i) for_each_sg((sgt)->sgl, sg, (sgt)->nents, i)
 
 /**
  * sg_init_table() - zero @nents entries and mark the last one as the end
@@ -116,6 +119,16 @@ DMAMAP_API void sg_chain(struct scatterlist *prv, unsigned int prv_nents, struct
 /** sg_nents() - entries in the list (chain links excluded). */
 DMAMAP_API int sg_nents(struct scatterlist *sg);
 
+/**
+ * sg_nents_for_len() - how many entries, from @sg on, hold @len bytes
+ * @sg: the first entry
+ * @len: bytes
+ *
+ * Return: the number of entries (0 for @len 0), or -EINVAL when the whole
+ * list holds fewer than @len bytes.
+ */
+DMAMAP_API int sg_nents_for_len(struct scatterlist *sg, u64 len);
+
 /** sg_last() - the last of the first @nents entries of @sgl. */
 DMAMAP_API struct scatterlist *sg_last(struct scatterlist *sgl, unsigned int nents);
 
@@ -124,6 +137,9 @@ DMAMAP_API void *sg_virt(struct scatterlist *sg);
 
 /** sg_phys() - physical address of the data of entry @sg. */
 DMAMAP_API phys_addr_t sg_phys(struct scatterlist *sg);
+
+/* Entries per chunk of an sg_alloc_table() list. */
+#define SG_MAX_SINGLE_ALLOC 128
 
 /**
  * sg_alloc_table() - allocate a table of @nents entries, chained in chunks
@@ -135,7 +151,6 @@ DMAMAP_API phys_addr_t sg_phys(struct scatterlist *sg);
  * final one is a chain link). Free with sg_free_table().
  * Return: 0, -EINVAL for 0 entries, -ENOMEM (the table is left empty).
  */
-#define SG_MAX_SINGLE_ALLOC 128
 DMAMAP_API DMAMAP_MUST_CHECK int sg_alloc_table(struct sg_table *table, unsigned int nents, gfp_t gfp);
 
 /** sg_free_table() - free what sg_alloc_table() allocated; the table is left empty. */

@@ -1,0 +1,328 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The library functions behind the Linux 6.x DMA API of <linux/dma-mapping.h>.
+ *
+ * Each takes the kernel's `unsigned long attrs` (DMA_ATTR_* bit masks) and the
+ * caller's file and line, checks the attributes, and hands the call to the same
+ * DMA core as the 2012 API: the same validation, checker, reports and ops sets
+ * (direct, dmabounce, IOMMU mapper). Driver code does not call these: it calls
+ * the kernel's names, which <linux/dma-mapping.h> defines over them.
+ *
+ * Attributes: DMA_ATTR_WEAK_ORDERING, DMA_ATTR_WRITE_COMBINE,
+ * DMA_ATTR_NO_KERNEL_MAPPING, DMA_ATTR_SKIP_CPU_SYNC and
+ * DMA_ATTR_FORCE_CONTIGUOUS act as in the 2012 API;
+ * DMA_ATTR_ALLOC_SINGLE_PAGES, DMA_ATTR_NO_WARN and DMA_ATTR_PRIVILEGED are
+ * accepted and change nothing here (no simulated ops set distinguishes
+ * them). Any other bit (including the old DMA_ATTR_WRITE_BARRIER and
+ * DMA_ATTR_NON_CONSISTENT positions, gone from Linux 6.x) is reported as
+ * DMAMAP_REPORT_BAD_INPUT and the call is refused, with nothing changed.
+ */
+#ifndef DMAMAP_DMA_LINUX_H
+#define DMAMAP_DMA_LINUX_H
+
+#include <dmamap/types.h>
+#include <dmamap/scatterlist.h>
+#include <dmamap/mm.h>
+#include <dmamap/device.h>
+
+DMAMAP_BEGIN_DECLS
+
+/* The Linux 6.x DMA_ATTR_* bits, for the library and <linux/dma-mapping.h>. */
+#define DMAMAP_LX_ATTR_WEAK_ORDERING (1UL << 1)
+#define DMAMAP_LX_ATTR_WRITE_COMBINE (1UL << 2)
+#define DMAMAP_LX_ATTR_NO_KERNEL_MAPPING (1UL << 4)
+#define DMAMAP_LX_ATTR_SKIP_CPU_SYNC (1UL << 5)
+#define DMAMAP_LX_ATTR_FORCE_CONTIGUOUS (1UL << 6)
+#define DMAMAP_LX_ATTR_ALLOC_SINGLE_PAGES (1UL << 7)
+#define DMAMAP_LX_ATTR_NO_WARN (1UL << 8)
+#define DMAMAP_LX_ATTR_PRIVILEGED (1UL << 9)
+
+/**
+ * dmamap_linux_map_page() - dma_map_page_attrs() of Linux 6.x
+ * @dev: the device
+ * @page: the first page of the buffer
+ * @offset: of the buffer in @page
+ * @size: bytes, non-zero
+ * @dir: DMA_TO_DEVICE, DMA_FROM_DEVICE or DMA_BIDIRECTIONAL
+ * @attrs: DMA_ATTR_* bits (see the header comment)
+ * @file: the caller's source file for reports, or NULL
+ * @line: the caller's source line
+ *
+ * Return: the bus address, or DMA_MAPPING_ERROR (bad attrs, or whatever the
+ * 2012 API's dma_map_page_attrs() refuses).
+ */
+DMAMAP_API DMAMAP_MUST_CHECK dma_addr_t dmamap_linux_map_page(struct device *dev, struct page *page,
+							       unsigned long offset, size_t size,
+							       enum dma_data_direction dir, unsigned long attrs,
+							       const char *file, int line);
+
+/**
+ * dmamap_linux_unmap_page() - dma_unmap_page_attrs() of Linux 6.x
+ * @dev: the device
+ * @addr: the bus address dma_map_page() returned
+ * @size: the size mapped
+ * @dir: the direction mapped
+ * @attrs: DMA_ATTR_* bits
+ * @file: the caller's source file, or NULL
+ * @line: the caller's source line
+ */
+DMAMAP_API void dmamap_linux_unmap_page(struct device *dev, dma_addr_t addr, size_t size, enum dma_data_direction dir,
+					unsigned long attrs, const char *file, int line);
+
+/**
+ * dmamap_linux_map_single() - dma_map_single_attrs() of Linux 6.x
+ * @dev: the device
+ * @ptr: a linear-map address (kmalloc(), page_address())
+ * @size: bytes, non-zero
+ * @dir: the direction
+ * @attrs: DMA_ATTR_* bits
+ * @file: the caller's source file, or NULL
+ * @line: the caller's source line
+ *
+ * Return: the bus address, or DMA_MAPPING_ERROR.
+ */
+DMAMAP_API DMAMAP_MUST_CHECK dma_addr_t dmamap_linux_map_single(struct device *dev, void *ptr, size_t size,
+								 enum dma_data_direction dir, unsigned long attrs,
+								 const char *file, int line);
+
+/**
+ * dmamap_linux_unmap_single() - dma_unmap_single_attrs() of Linux 6.x
+ * @dev: the device
+ * @addr: the bus address dma_map_single() returned
+ * @size: the size mapped
+ * @dir: the direction mapped
+ * @attrs: DMA_ATTR_* bits
+ * @file: the caller's source file, or NULL
+ * @line: the caller's source line
+ */
+DMAMAP_API void dmamap_linux_unmap_single(struct device *dev, dma_addr_t addr, size_t size,
+					  enum dma_data_direction dir, unsigned long attrs, const char *file, int line);
+
+/**
+ * dmamap_linux_map_sg() - dma_map_sg_attrs() of Linux 6.x
+ * @dev: the device
+ * @sg: the list
+ * @nents: entries to map
+ * @dir: the direction
+ * @attrs: DMA_ATTR_* bits
+ * @file: the caller's source file, or NULL
+ * @line: the caller's source line
+ *
+ * Return: the number of DMA segments (sg_dma_address()/sg_dma_len() of the
+ * first that many entries), or 0 on any failure.
+ */
+DMAMAP_API DMAMAP_MUST_CHECK unsigned int dmamap_linux_map_sg(struct device *dev, struct scatterlist *sg, int nents,
+							      enum dma_data_direction dir, unsigned long attrs,
+							      const char *file, int line);
+
+/**
+ * dmamap_linux_unmap_sg() - dma_unmap_sg_attrs() of Linux 6.x: pass the @nents given to the map
+ * @dev: the device
+ * @sg: the list
+ * @nents: the entries given to dma_map_sg() (not its result)
+ * @dir: the direction mapped
+ * @attrs: DMA_ATTR_* bits
+ * @file: the caller's source file, or NULL
+ * @line: the caller's source line
+ */
+DMAMAP_API void dmamap_linux_unmap_sg(struct device *dev, struct scatterlist *sg, int nents,
+				      enum dma_data_direction dir, unsigned long attrs, const char *file, int line);
+
+/**
+ * dmamap_linux_map_sgtable() - dma_map_sgtable(): map every entry of @sgt
+ * @dev: the device
+ * @sgt: the table; its orig_nents entries are mapped
+ * @dir: the direction
+ * @attrs: DMA_ATTR_* bits
+ * @file: the caller's source file, or NULL
+ * @line: the caller's source line
+ *
+ * On success sgt->nents holds the number of DMA segments.
+ * Return: 0; -EINVAL for a NULL or empty table, bad attrs or an invalid
+ * direction; -EIO when the mapping failed otherwise (as the kernel says for
+ * ops that do not tell why: the report raised says it). On error sgt->nents is
+ * unchanged and nothing is mapped.
+ */
+DMAMAP_API DMAMAP_MUST_CHECK int dmamap_linux_map_sgtable(struct device *dev, struct sg_table *sgt,
+							   enum dma_data_direction dir, unsigned long attrs,
+							   const char *file, int line);
+
+/**
+ * dmamap_linux_unmap_sgtable() - dma_unmap_sgtable(): unmap what dma_map_sgtable() mapped
+ * @dev: the device
+ * @sgt: the table (its orig_nents entries)
+ * @dir: the direction mapped
+ * @attrs: DMA_ATTR_* bits
+ * @file: the caller's source file, or NULL
+ * @line: the caller's source line
+ */
+DMAMAP_API void dmamap_linux_unmap_sgtable(struct device *dev, struct sg_table *sgt, enum dma_data_direction dir,
+					   unsigned long attrs, const char *file, int line);
+
+/**
+ * dmamap_linux_sync_sgtable() - dma_sync_sgtable_for_cpu() / _for_device()
+ * @dev: the device
+ * @sgt: the mapped table (its orig_nents entries are synced)
+ * @dir: the direction mapped
+ * @for_cpu: true to give the buffers to the CPU, false to the device
+ * @file: the caller's source file, or NULL
+ * @line: the caller's source line
+ *
+ * A NULL table is reported (DMAMAP_REPORT_BAD_INPUT) and ignored.
+ */
+DMAMAP_API void dmamap_linux_sync_sgtable(struct device *dev, struct sg_table *sgt, enum dma_data_direction dir,
+					  bool for_cpu, const char *file, int line);
+
+/**
+ * dmamap_linux_alloc() - dma_alloc_attrs() of Linux 6.x
+ * @dev: the device
+ * @size: bytes, non-zero
+ * @dma_handle: receives the bus address
+ * @gfp: GFP_KERNEL or GFP_ATOMIC
+ * @attrs: DMA_ATTR_* bits (DMA_ATTR_WRITE_COMBINE, DMA_ATTR_NO_KERNEL_MAPPING,
+ *         DMA_ATTR_FORCE_CONTIGUOUS...)
+ * @file: the caller's source file, or NULL
+ * @line: the caller's source line
+ *
+ * Return: the CPU address (a cookie with DMA_ATTR_NO_KERNEL_MAPPING), or NULL.
+ */
+DMAMAP_API void *dmamap_linux_alloc(struct device *dev, size_t size, dma_addr_t *dma_handle, gfp_t gfp,
+				    unsigned long attrs, const char *file, int line);
+
+/**
+ * dmamap_linux_free() - dma_free_attrs() of Linux 6.x: same size, handle and attrs as the allocation
+ * @dev: the device
+ * @size: the size allocated
+ * @cpu_addr: what the allocation returned
+ * @dma_handle: its bus address
+ * @attrs: DMA_ATTR_* bits
+ * @file: the caller's source file, or NULL
+ * @line: the caller's source line
+ */
+DMAMAP_API void dmamap_linux_free(struct device *dev, size_t size, void *cpu_addr, dma_addr_t dma_handle,
+				  unsigned long attrs, const char *file, int line);
+
+/**
+ * dmamap_linux_mmap() - dma_mmap_attrs() of Linux 6.x
+ * @dev: the device
+ * @vma: a vma from dmamap_vma_create()
+ * @cpu_addr: what the allocation returned
+ * @dma_addr: its bus address
+ * @size: the size allocated
+ * @attrs: DMA_ATTR_* bits of the allocation
+ * @file: the caller's source file, or NULL
+ * @line: the caller's source line
+ *
+ * Return: 0, -EINVAL (bad arguments or attrs), -ENXIO (the vma is larger than
+ * the buffer), or another -errno from the mapping.
+ */
+DMAMAP_API DMAMAP_MUST_CHECK int dmamap_linux_mmap(struct device *dev, struct vm_area_struct *vma, void *cpu_addr,
+						    dma_addr_t dma_addr, size_t size, unsigned long attrs,
+						    const char *file, int line);
+
+/**
+ * dmamap_linux_get_sgtable() - dma_get_sgtable_attrs() of Linux 6.x
+ * @dev: the device
+ * @sgt: the caller's table, filled in (free with sg_free_table())
+ * @cpu_addr: what the allocation returned
+ * @dma_addr: its bus address
+ * @size: the size allocated
+ * @attrs: DMA_ATTR_* bits of the allocation
+ * @file: the caller's source file, or NULL
+ * @line: the caller's source line
+ *
+ * Return: 0 or -errno (-EINVAL for bad attrs).
+ */
+DMAMAP_API DMAMAP_MUST_CHECK int dmamap_linux_get_sgtable(struct device *dev, struct sg_table *sgt, void *cpu_addr,
+							   dma_addr_t dma_addr, size_t size, unsigned long attrs,
+							   const char *file, int line);
+
+/**
+ * dmamap_linux_alloc_noncoherent() - dma_alloc_noncoherent(): cached memory the driver syncs
+ * @dev: the device
+ * @size: bytes, non-zero
+ * @dma_handle: receives the bus address
+ * @dir: the direction the buffer will be used in (a valid mapping direction)
+ * @gfp: GFP_KERNEL or GFP_ATOMIC
+ * @file: the caller's source file, or NULL
+ * @line: the caller's source line
+ *
+ * The buffer is in the linear map, cached: the driver gives it to the device
+ * with dma_sync_single_for_device() and back with dma_sync_single_for_cpu(),
+ * as for a streaming mapping.
+ * Return: the CPU address, or NULL (an invalid @dir is reported).
+ */
+DMAMAP_API void *dmamap_linux_alloc_noncoherent(struct device *dev, size_t size, dma_addr_t *dma_handle,
+						enum dma_data_direction dir, gfp_t gfp, const char *file, int line);
+
+/**
+ * dmamap_linux_free_noncoherent() - dma_free_noncoherent()
+ * @dev: the device
+ * @size: the size allocated
+ * @vaddr: what dma_alloc_noncoherent() returned
+ * @dma_handle: its bus address
+ * @dir: the direction given at allocation
+ * @file: the caller's source file, or NULL
+ * @line: the caller's source line
+ */
+DMAMAP_API void dmamap_linux_free_noncoherent(struct device *dev, size_t size, void *vaddr, dma_addr_t dma_handle,
+					      enum dma_data_direction dir, const char *file, int line);
+
+/**
+ * dmamap_linux_map_resource() - dma_map_resource(): a bus address for a device's MMIO range
+ * @dev: the device that will access it (a DMA engine, say)
+ * @phys_addr: physical address of the MMIO range (a FIFO register...)
+ * @size: bytes, non-zero
+ * @dir: the direction
+ * @attrs: DMA_ATTR_* bits
+ * @file: the caller's source file, or NULL
+ * @line: the caller's source line
+ *
+ * On the direct ops the bus address is @phys_addr itself, as in the kernel,
+ * and no cache maintenance happens (MMIO is not cached). The simulated bus
+ * has no MMIO targets: a dmamap_dev_read/write there faults. RAM is not a
+ * resource (map it with dma_map_page()): reported as DMAMAP_REPORT_API_MISUSE.
+ * A range beyond the device's DMA mask is reported too; behind dmabounce or
+ * the IOMMU mapper, which have no resource mappings here, the call is
+ * refused (DMAMAP_REPORT_API_MISUSE).
+ * Return: the bus address, or DMA_MAPPING_ERROR.
+ */
+DMAMAP_API DMAMAP_MUST_CHECK dma_addr_t dmamap_linux_map_resource(struct device *dev, phys_addr_t phys_addr,
+								   size_t size, enum dma_data_direction dir,
+								   unsigned long attrs, const char *file, int line);
+
+/**
+ * dmamap_linux_unmap_resource() - dma_unmap_resource()
+ * @dev: the device
+ * @addr: what dma_map_resource() returned
+ * @size: the size mapped
+ * @dir: the direction mapped
+ * @attrs: DMA_ATTR_* bits
+ * @file: the caller's source file, or NULL
+ * @line: the caller's source line
+ *
+ * Bad arguments (a failed mapping, an invalid direction, a zero size) are
+ * reported; otherwise nothing is left to undo on the direct ops.
+ */
+DMAMAP_API void dmamap_linux_unmap_resource(struct device *dev, dma_addr_t addr, size_t size,
+					    enum dma_data_direction dir, unsigned long attrs, const char *file, int line);
+
+/**
+ * dmamap_linux_dmam_alloc() - dmam_alloc_attrs(): dma_alloc_attrs() released with the device
+ * @dev: the device
+ * @size: bytes, non-zero
+ * @dma_handle: receives the bus address
+ * @gfp: GFP_KERNEL or GFP_ATOMIC
+ * @attrs: DMA_ATTR_* bits
+ * @file: the caller's source file, or NULL
+ * @line: the caller's source line
+ *
+ * See dmamap_dmam_alloc_attrs() in <dmamap/devres.h>.
+ * Return: the CPU address, or NULL.
+ */
+DMAMAP_API void *dmamap_linux_dmam_alloc(struct device *dev, size_t size, dma_addr_t *dma_handle, gfp_t gfp,
+					 unsigned long attrs, const char *file, int line);
+
+DMAMAP_END_DECLS
+
+#endif /* DMAMAP_DMA_LINUX_H */

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * <linux/mm.h> of Linux 6.x over libdmamap, as far as DMA code needs it:
+ * struct page and its conversions (page_address(), virt_to_page(),
+ * page_to_phys()...), page geometry, vm_area_struct and the mmap helpers
+ * (remap_pfn_range(), vm_insert_page()), offset_in_page().
+ */
+#ifndef _LINUX_MM_H
+#define _LINUX_MM_H
+
+#include <dmamap/linux-api.h>
+#include <linux/gfp.h>
+#include <dmamap/page.h>
+#include <dmamap/mm.h>
+
+DMAMAP_BEGIN_DECLS
+
+#define offset_in_page(p) ((unsigned long)(p) & ~PAGE_MASK)
+
+/** is_vmalloc_addr() - whether @x is a vmalloc address: never, the simulated kernel has no vmalloc area. */
+static inline bool is_vmalloc_addr(const void *x)
+{
+	(void)x;
+	return false;
+}
+
+/** lowmem_page_address() - page_address(): every simulated page is in the linear map. */
+static inline void *lowmem_page_address(const struct page *page)
+{
+	return page_address(page);
+}
+
+DMAMAP_END_DECLS
+
+#endif /* _LINUX_MM_H */

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * <linux/scatterlist.h> of Linux 6.x over libdmamap: struct scatterlist and
+ * struct sg_table, sg_init_table(), sg_set_buf(), sg_alloc_table(),
+ * sg_alloc_table_from_pages(), sg_nents_for_len(), for_each_sg(),
+ * for_each_sgtable_sg(), sg_dma_address(), sg_copy_from_buffer()...
+ */
+#ifndef _LINUX_SCATTERLIST_H
+#define _LINUX_SCATTERLIST_H
+
+#include <dmamap/linux-api.h>
+#include <linux/mm.h>
+#include <dmamap/scatterlist.h>
+
+#endif /* _LINUX_SCATTERLIST_H */

@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What every Linux 6.x header of the library (<linux/dma-mapping.h>,
+ * <linux/slab.h>... under dmamap/kernel/, pkg-config dmamap-linux) starts
+ * with: the guard that keeps the 2012 API out of the same translation unit,
+ * the compile-time check of an attrs argument, and the few kernel basics the
+ * kernel's own DMA headers bring in through <linux/kernel.h>, <linux/bits.h>,
+ * <linux/compiler.h> and <asm/byteorder.h> (which the library cannot provide
+ * under those names: some are userspace headers too). Each basic is defined
+ * only when the name is still free.
+ */
+#ifndef DMAMAP_LINUX_API_H
+#define DMAMAP_LINUX_API_H
+
+#ifdef DMAMAP_SEED_API
+#error "libdmamap: the Linux 6.x headers (<linux/dma-mapping.h>..., attrs are an unsigned long) cannot follow <dmamap/dmamap.h> (the 2012 ARM DMA API, attrs are a struct dma_attrs *) in one file: the calls of the same names take different arguments. Use one API per file; the simulator headers (<dmamap/testing.h>, <dmamap/machine.h>, <dmamap/device.h>...) go with either."
+#endif
+/* This translation unit uses the Linux 6.x API. */
+#define DMAMAP_LINUX_API 6
+
+#include <dmamap/types.h>
+
+#if defined(__has_include)
+#if __has_include(<linux/types.h>)
+#include <linux/types.h> /* __u32, __le32...: the userspace header, not replaced */
+#define DMAMAP_HAVE_UAPI_TYPES 1
+#endif
+#endif
+#ifndef DMAMAP_HAVE_UAPI_TYPES
+typedef uint16_t __le16;
+typedef uint32_t __le32;
+typedef uint64_t __le64;
+typedef uint16_t __be16;
+typedef uint32_t __be32;
+typedef uint64_t __be64;
+#endif
+
+/*
+ * DMAMAP_LINUX_ATTRS() - the attrs argument of a 6.x call, checked at
+ * compile time: an integer (DMA_ATTR_* bits, or 0). A pointer (a 2012
+ * struct dma_attrs *) would otherwise become an integer with only a warning.
+ */
+#ifdef __cplusplus
+#define DMAMAP_LINUX_ATTRS(a) ((unsigned long)(a))
+#else
+#define DMAMAP_LINUX_ATTRS(a)                                                                                  \
+	((void)sizeof(struct {                                                                                 \
+		 _Static_assert(_Generic((a), _Bool: 1, char: 1, signed char: 1, unsigned char: 1, short: 1,    \
+					 unsigned short: 1, int: 1, unsigned int: 1, long: 1, unsigned long: 1,  \
+					 long long: 1, unsigned long long: 1, default: 0),                       \
+				"attrs of the Linux 6.x DMA API are an unsigned long of DMA_ATTR_* bits; a "    \
+				"struct dma_attrs pointer is the 2012 API of <dmamap/dmamap.h>");               \
+		 int dmamap_attrs_check;                                                                       \
+	 }),                                                                                                   \
+	 (unsigned long)(a))
+#endif
+
+/* ------------------------------------------------ compiler and kernel basics */
+
+#ifndef __iomem
+#define __iomem
+#endif
+#ifndef __force
+#define __force
+#endif
+#ifndef __user
+#define __user
+#endif
+#ifndef __bitwise
+#define __bitwise
+#endif
+#ifndef __must_check
+#define __must_check __attribute__((warn_unused_result))
+#endif
+#ifndef __maybe_unused
+#define __maybe_unused __attribute__((unused))
+#endif
+#ifndef __always_unused
+#define __always_unused __attribute__((unused))
+#endif
+#ifndef __packed
+#define __packed __attribute__((packed))
+#endif
+#ifndef __aligned
+#define __aligned(x) __attribute__((aligned(x)))
+#endif
+#ifndef likely
+#define likely(x) __builtin_expect(!!(x), 1)
+#endif
+#ifndef unlikely
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#endif
+
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
+#ifndef container_of
+#define container_of(ptr, type, member) ((type *)(void *)((char *)(ptr) - offsetof(type, member)))
+#endif
+#ifndef BIT
+#define BIT(nr) (1UL << (nr))
+#endif
+#ifndef BIT_ULL
+#define BIT_ULL(nr) (1ULL << (nr))
+#endif
+#ifndef GENMASK
+#define GENMASK(h, l) (((~0UL) << (l)) & (~0UL >> (8 * sizeof(long) - 1 - (h))))
+#endif
+#ifndef GENMASK_ULL
+#define GENMASK_ULL(h, l) (((~0ULL) << (l)) & (~0ULL >> (8 * sizeof(long long) - 1 - (h))))
+#endif
+#ifndef lower_32_bits
+#define lower_32_bits(n) ((u32)((n) & 0xffffffff))
+#endif
+#ifndef upper_32_bits
+#define upper_32_bits(n) ((u32)(((n) >> 16) >> 16))
+#endif
+#if !defined(min) && !defined(__cplusplus)
+#define min(a, b) ((a) < (b) ? (a) : (b))
+#endif
+#if !defined(max) && !defined(__cplusplus)
+#define max(a, b) ((a) > (b) ? (a) : (b))
+#endif
+#ifndef min_t
+#define min_t(type, a, b) ((type)(a) < (type)(b) ? (type)(a) : (type)(b))
+#endif
+#ifndef max_t
+#define max_t(type, a, b) ((type)(a) > (type)(b) ? (type)(a) : (type)(b))
+#endif
+#ifndef ALIGN
+#define ALIGN(x, a) (((x) + ((__typeof__(x))(a) - 1)) & ~((__typeof__(x))(a) - 1))
+#endif
+#ifndef ALIGN_DOWN
+#define ALIGN_DOWN(x, a) ((x) & ~((__typeof__(x))(a) - 1))
+#endif
+#ifndef IS_ALIGNED
+#define IS_ALIGNED(x, a) (((x) & ((__typeof__(x))(a) - 1)) == 0)
+#endif
+#ifndef PTR_ALIGN
+#define PTR_ALIGN(p, a) ((__typeof__(p))ALIGN((unsigned long)(p), (a)))
+#endif
+#ifndef DIV_ROUND_UP
+#define DIV_ROUND_UP(n, d) (((n) + (d) - 1) / (d))
+#endif
+#ifndef WARN_ON
+#define WARN_ON(cond) __builtin_expect(!!(cond), 0)
+#endif
+#ifndef WARN_ON_ONCE
+#define WARN_ON_ONCE(cond) WARN_ON(cond)
+#endif
+
+/* Byte order: the simulated SoC is little endian, like the host. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define DMAMAP_LE16(x) __builtin_bswap16(x)
+#define DMAMAP_LE32(x) __builtin_bswap32(x)
+#define DMAMAP_LE64(x) __builtin_bswap64(x)
+#else
+#define DMAMAP_LE16(x) (x)
+#define DMAMAP_LE32(x) (x)
+#define DMAMAP_LE64(x) (x)
+#endif
+#ifndef cpu_to_le16
+#define cpu_to_le16(x) ((__le16)DMAMAP_LE16((u16)(x)))
+#define cpu_to_le32(x) ((__le32)DMAMAP_LE32((u32)(x)))
+#define cpu_to_le64(x) ((__le64)DMAMAP_LE64((u64)(x)))
+#define le16_to_cpu(x) ((u16)DMAMAP_LE16((u16)(x)))
+#define le32_to_cpu(x) ((u32)DMAMAP_LE32((u32)(x)))
+#define le64_to_cpu(x) ((u64)DMAMAP_LE64((u64)(x)))
+#endif
+
+#endif /* DMAMAP_LINUX_API_H */

@@ -1,0 +1,337 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The Linux 6.x entry points (<dmamap/dma-linux.h>) and the later kernels'
+ * helpers that take no attributes (<dmamap/dma-common.h>).
+ *
+ * Nothing here maps anything itself: each 6.x call checks its unsigned long
+ * attrs, turns them into the core's struct dma_attrs and calls the core's
+ * location-carrying function, so the checker, the reports and every ops set
+ * behave exactly as under the 2012 API. The 6.x DMA_ATTR_* bits sit where the
+ * core's enum dma_attr puts them (the kernel kept the positions when it made
+ * attrs an unsigned long), so the translation keeps the shared bits.
+ */
+#include <stdint.h>
+
+#include "internal.h"
+
+#define LX_CORE                                                                                          \
+	(DMAMAP_LX_ATTR_WEAK_ORDERING | DMAMAP_LX_ATTR_WRITE_COMBINE | DMAMAP_LX_ATTR_NO_KERNEL_MAPPING | \
+	 DMAMAP_LX_ATTR_SKIP_CPU_SYNC | DMAMAP_LX_ATTR_FORCE_CONTIGUOUS)
+#define LX_KNOWN \
+	(LX_CORE | DMAMAP_LX_ATTR_ALLOC_SINGLE_PAGES | DMAMAP_LX_ATTR_NO_WARN | DMAMAP_LX_ATTR_PRIVILEGED)
+
+_Static_assert(DMAMAP_LX_ATTR_WEAK_ORDERING == 1UL << DMA_ATTR_WEAK_ORDERING, "attr bit");
+_Static_assert(DMAMAP_LX_ATTR_WRITE_COMBINE == 1UL << DMA_ATTR_WRITE_COMBINE, "attr bit");
+_Static_assert(DMAMAP_LX_ATTR_NO_KERNEL_MAPPING == 1UL << DMA_ATTR_NO_KERNEL_MAPPING, "attr bit");
+_Static_assert(DMAMAP_LX_ATTR_SKIP_CPU_SYNC == 1UL << DMA_ATTR_SKIP_CPU_SYNC, "attr bit");
+_Static_assert(DMAMAP_LX_ATTR_FORCE_CONTIGUOUS == 1UL << DMA_ATTR_FORCE_CONTIGUOUS, "attr bit");
+
+/*
+ * Translate @attrs into @a. Return the core's attrs pointer (NULL when none
+ * apply) through @out and true, or false after reporting unknown bits.
+ */
+static bool lx_attrs(struct device *dev, unsigned long attrs, struct dma_attrs *a, struct dma_attrs **out,
+		     const char *what, const char *file, int line)
+{
+	if (attrs & ~LX_KNOWN) {
+		dmamap_dev_report(dev, DMAMAP_REPORT_BAD_INPUT, file, line,
+			  "%s: attrs %#lx has bits Linux 6.x does not define (%#lx); refused", what, attrs,
+			  attrs & ~LX_KNOWN);
+		return false;
+	}
+	a->flags = attrs & LX_CORE;
+	*out = a->flags ? a : NULL;
+	return true;
+}
+
+#define ATTRS(what, fail)                                                \
+	struct dma_attrs a_, *ap_;                                       \
+	if (!lx_attrs(dev, attrs, &a_, &ap_, (what), file, line))        \
+		fail
+
+/* --------------------------------------------------------- streaming */
+
+DMAMAP_API dma_addr_t dmamap_linux_map_page(struct device *dev, struct page *page, unsigned long offset, size_t size,
+					    enum dma_data_direction dir, unsigned long attrs, const char *file, int line)
+{
+	ATTRS("dma_map_page_attrs", return DMA_MAPPING_ERROR);
+	return dmamap_map_page_attrs(dev, page, offset, size, dir, ap_, file, line);
+}
+
+DMAMAP_API void dmamap_linux_unmap_page(struct device *dev, dma_addr_t addr, size_t size, enum dma_data_direction dir,
+					unsigned long attrs, const char *file, int line)
+{
+	ATTRS("dma_unmap_page_attrs", return);
+	dmamap_unmap_page_attrs(dev, addr, size, dir, ap_, file, line);
+}
+
+DMAMAP_API dma_addr_t dmamap_linux_map_single(struct device *dev, void *ptr, size_t size, enum dma_data_direction dir,
+					      unsigned long attrs, const char *file, int line)
+{
+	ATTRS("dma_map_single_attrs", return DMA_MAPPING_ERROR);
+	return dmamap_map_single_attrs(dev, ptr, size, dir, ap_, file, line);
+}
+
+DMAMAP_API void dmamap_linux_unmap_single(struct device *dev, dma_addr_t addr, size_t size,
+					  enum dma_data_direction dir, unsigned long attrs, const char *file, int line)
+{
+	ATTRS("dma_unmap_single_attrs", return);
+	dmamap_unmap_single_attrs(dev, addr, size, dir, ap_, file, line);
+}
+
+DMAMAP_API unsigned int dmamap_linux_map_sg(struct device *dev, struct scatterlist *sg, int nents,
+					    enum dma_data_direction dir, unsigned long attrs, const char *file, int line)
+{
+	int n;
+
+	ATTRS("dma_map_sg_attrs", return 0);
+	n = dmamap_map_sg_attrs(dev, sg, nents, dir, ap_, file, line);
+	return n > 0 ? (unsigned int)n : 0;
+}
+
+DMAMAP_API void dmamap_linux_unmap_sg(struct device *dev, struct scatterlist *sg, int nents,
+				      enum dma_data_direction dir, unsigned long attrs, const char *file, int line)
+{
+	ATTRS("dma_unmap_sg_attrs", return);
+	dmamap_unmap_sg_attrs(dev, sg, nents, dir, ap_, file, line);
+}
+
+/* A table the sgtable calls can take: non-NULL, entries, a count an int holds. */
+static bool sgt_ok(struct device *dev, const struct sg_table *sgt, const char *what, const char *file, int line)
+{
+	if (sgt && sgt->sgl && sgt->orig_nents && sgt->orig_nents <= INT32_MAX)
+		return true;
+	dmamap_dev_report(dev, DMAMAP_REPORT_BAD_INPUT, file, line, "%s: %s", what,
+		  !sgt ? "NULL table" : !sgt->sgl || !sgt->orig_nents ? "empty table" : "too many entries");
+	return false;
+}
+
+DMAMAP_API int dmamap_linux_map_sgtable(struct device *dev, struct sg_table *sgt, enum dma_data_direction dir,
+					unsigned long attrs, const char *file, int line)
+{
+	int n;
+
+	ATTRS("dma_map_sgtable", return -EINVAL);
+	if (!sgt_ok(dev, sgt, "dma_map_sgtable", file, line))
+		return -EINVAL;
+	n = dmamap_map_sg_attrs(dev, sgt->sgl, (int)sgt->orig_nents, dir, ap_, file, line);
+	if (n <= 0)
+		return dm_dev_live(dev) && valid_dma_direction((int)dir) ? -EIO : -EINVAL;
+	sgt->nents = (unsigned int)n;
+	return 0;
+}
+
+DMAMAP_API void dmamap_linux_unmap_sgtable(struct device *dev, struct sg_table *sgt, enum dma_data_direction dir,
+					   unsigned long attrs, const char *file, int line)
+{
+	ATTRS("dma_unmap_sgtable", return);
+	if (sgt_ok(dev, sgt, "dma_unmap_sgtable", file, line))
+		dmamap_unmap_sg_attrs(dev, sgt->sgl, (int)sgt->orig_nents, dir, ap_, file, line);
+}
+
+DMAMAP_API void dmamap_linux_sync_sgtable(struct device *dev, struct sg_table *sgt, enum dma_data_direction dir,
+					  bool for_cpu, const char *file, int line)
+{
+	if (!sgt_ok(dev, sgt, for_cpu ? "dma_sync_sgtable_for_cpu" : "dma_sync_sgtable_for_device", file, line))
+		return;
+	if (for_cpu)
+		dmamap_sync_sg_for_cpu(dev, sgt->sgl, (int)sgt->orig_nents, dir, file, line);
+	else
+		dmamap_sync_sg_for_device(dev, sgt->sgl, (int)sgt->orig_nents, dir, file, line);
+}
+
+/* ---------------------------------------------------------- allocations */
+
+DMAMAP_API void *dmamap_linux_alloc(struct device *dev, size_t size, dma_addr_t *dma_handle, gfp_t gfp,
+				    unsigned long attrs, const char *file, int line)
+{
+	if (dma_handle)
+		*dma_handle = DMA_MAPPING_ERROR;
+	ATTRS("dma_alloc_attrs", return NULL);
+	return dmamap_alloc_attrs(dev, size, dma_handle, gfp, ap_, file, line);
+}
+
+DMAMAP_API void dmamap_linux_free(struct device *dev, size_t size, void *cpu_addr, dma_addr_t dma_handle,
+				  unsigned long attrs, const char *file, int line)
+{
+	ATTRS("dma_free_attrs", return);
+	dmamap_free_attrs(dev, size, cpu_addr, dma_handle, ap_, file, line);
+}
+
+DMAMAP_API int dmamap_linux_mmap(struct device *dev, struct vm_area_struct *vma, void *cpu_addr, dma_addr_t dma_addr,
+				 size_t size, unsigned long attrs, const char *file, int line)
+{
+	ATTRS("dma_mmap_attrs", return -EINVAL);
+	return dmamap_mmap_attrs(dev, vma, cpu_addr, dma_addr, size, ap_, file, line);
+}
+
+DMAMAP_API int dmamap_linux_get_sgtable(struct device *dev, struct sg_table *sgt, void *cpu_addr, dma_addr_t dma_addr,
+					size_t size, unsigned long attrs, const char *file, int line)
+{
+	ATTRS("dma_get_sgtable_attrs", return -EINVAL);
+	return dmamap_get_sgtable_attrs(dev, sgt, cpu_addr, dma_addr, size, ap_, file, line);
+}
+
+DMAMAP_API void *dmamap_linux_dmam_alloc(struct device *dev, size_t size, dma_addr_t *dma_handle, gfp_t gfp,
+					 unsigned long attrs, const char *file, int line)
+{
+	if (dma_handle)
+		*dma_handle = DMA_MAPPING_ERROR;
+	ATTRS("dmam_alloc_attrs", return NULL);
+	return dmamap_dmam_alloc_attrs(dev, size, dma_handle, gfp, ap_, file, line);
+}
+
+static bool noncoherent_dir_ok(struct device *dev, int dir, const char *what, const char *file, int line)
+{
+	if (valid_dma_direction(dir))
+		return true;
+	dmamap_dev_report(dev, DMAMAP_REPORT_BAD_INPUT, file, line, "%s: %s (%d) is not a mapping direction", what,
+		  dmamap_dir_name(dir), dir);
+	return false;
+}
+
+static const struct dma_attrs noncoherent = { 1UL << DMA_ATTR_NON_CONSISTENT };
+
+DMAMAP_API void *dmamap_linux_alloc_noncoherent(struct device *dev, size_t size, dma_addr_t *dma_handle,
+						enum dma_data_direction dir, gfp_t gfp, const char *file, int line)
+{
+	struct dma_attrs a = noncoherent;
+
+	if (dma_handle)
+		*dma_handle = DMA_MAPPING_ERROR;
+	if (!noncoherent_dir_ok(dev, (int)dir, "dma_alloc_noncoherent", file, line))
+		return NULL;
+	return dmamap_alloc_attrs(dev, size, dma_handle, gfp, &a, file, line);
+}
+
+DMAMAP_API void dmamap_linux_free_noncoherent(struct device *dev, size_t size, void *vaddr, dma_addr_t dma_handle,
+					      enum dma_data_direction dir, const char *file, int line)
+{
+	struct dma_attrs a = noncoherent;
+
+	if (noncoherent_dir_ok(dev, (int)dir, "dma_free_noncoherent", file, line))
+		dmamap_free_attrs(dev, size, vaddr, dma_handle, &a, file, line);
+}
+
+/* ------------------------------------------------------------- resources */
+
+/* A device, direction and size a resource call can take, on the direct ops. */
+static bool resource_ok(struct device *dev, int dir, size_t size, const char *what, const char *file, int line)
+{
+	if (!dm_dev_live(dev)) {
+		dmamap_dev_report(dev, DMAMAP_REPORT_BAD_INPUT, file, line, "%s: %s", what,
+			  dev ? "device not initialised" : "NULL device");
+		return false;
+	}
+	if (!valid_dma_direction(dir) || !size) {
+		dmamap_dev_report(dev, DMAMAP_REPORT_BAD_INPUT, file, line, "%s: %s", what,
+			  !size ? "zero size" : "not a mapping direction");
+		return false;
+	}
+	if (get_dma_ops(dev) != dev->dmamap.default_ops) {
+		dmamap_dev_report(dev, DMAMAP_REPORT_API_MISUSE, file, line,
+			  "%s: the device's ops set (dmabounce or the IOMMU mapper) maps no resources here", what);
+		return false;
+	}
+	return true;
+}
+
+DMAMAP_API dma_addr_t dmamap_linux_map_resource(struct device *dev, phys_addr_t phys_addr, size_t size,
+						enum dma_data_direction dir, unsigned long attrs, const char *file,
+						int line)
+{
+	struct dmamap_machine *m;
+	phys_addr_t last = phys_addr + size - 1;
+
+	ATTRS("dma_map_resource", return DMA_MAPPING_ERROR);
+	(void)ap_;
+	if (!resource_ok(dev, (int)dir, size, "dma_map_resource", file, line))
+		return DMA_MAPPING_ERROR;
+	m = dm_dev_machine(dev);
+	if (last < phys_addr) {
+		dmamap_dev_report(dev, DMAMAP_REPORT_BAD_INPUT, file, line, "dma_map_resource: %#llx+%#zx wraps around",
+			  (unsigned long long)phys_addr, size);
+		return DMA_MAPPING_ERROR;
+	}
+	if (phys_addr < dm_ram_end(m) && last >= m->cfg.ram_base) {
+		dmamap_dev_report(dev, DMAMAP_REPORT_API_MISUSE, file, line,
+			  "dma_map_resource(%#llx+%#zx): that is RAM, not MMIO: map RAM with dma_map_page/dma_map_single "
+			  "(a resource mapping does no cache maintenance)",
+			  (unsigned long long)phys_addr, size);
+		return DMA_MAPPING_ERROR;
+	}
+	if (!dev->dma_mask || last > *dev->dma_mask) {
+		dmamap_dev_report(dev, DMAMAP_REPORT_API_MISUSE, file, line,
+			  "dma_map_resource(%#llx+%#zx): beyond the device's DMA mask %#llx", (unsigned long long)phys_addr,
+			  size, (unsigned long long)(dev->dma_mask ? *dev->dma_mask : 0));
+		return DMA_MAPPING_ERROR;
+	}
+	return phys_addr;
+}
+
+DMAMAP_API void dmamap_linux_unmap_resource(struct device *dev, dma_addr_t addr, size_t size,
+					    enum dma_data_direction dir, unsigned long attrs, const char *file, int line)
+{
+	ATTRS("dma_unmap_resource", return);
+	(void)ap_;
+	if (!resource_ok(dev, (int)dir, size, "dma_unmap_resource", file, line))
+		return;
+	if (addr == DMA_MAPPING_ERROR)
+		dmamap_dev_report(dev, DMAMAP_REPORT_API_MISUSE, file, line, "dma_unmap_resource of a failed mapping");
+}
+
+/* ------------------------------------------------- helpers of later kernels */
+
+static bool live_or_report(struct device *dev, const char *what)
+{
+	if (dm_dev_live(dev))
+		return true;
+	dmamap_dev_report(dev, DMAMAP_REPORT_BAD_INPUT, NULL, 0, "%s: %s", what, dev ? "device not initialised" : "NULL device");
+	return false;
+}
+
+DMAMAP_API int dma_coerce_mask_and_coherent(struct device *dev, u64 mask)
+{
+	u64 *was;
+	int err;
+
+	if (!live_or_report(dev, "dma_coerce_mask_and_coherent"))
+		return -EIO;
+	was = dev->dma_mask;
+	dev->dma_mask = &dev->coherent_dma_mask;
+	err = dma_set_mask_and_coherent(dev, mask);
+	if (err)
+		dev->dma_mask = was;
+	return err;
+}
+
+DMAMAP_API size_t dma_max_mapping_size(struct device *dev)
+{
+	return live_or_report(dev, "dma_max_mapping_size") ? SIZE_MAX : 0;
+}
+
+DMAMAP_API size_t dma_opt_mapping_size(struct device *dev)
+{
+	return live_or_report(dev, "dma_opt_mapping_size") ? SIZE_MAX : 0;
+}
+
+DMAMAP_API int dma_get_cache_alignment(void)
+{
+	struct dmamap_machine *m = dmamap_machine_current();
+	unsigned line = m ? m->cfg.cache_line_size : 0;
+
+	return (int)DM_MAX(line, (unsigned)DMAMAP_ARCH_DMA_MINALIGN);
+}
+
+DMAMAP_API bool dma_need_sync(struct device *dev, dma_addr_t dma_addr)
+{
+	const struct dma_map_ops *ops;
+
+	(void)dma_addr;
+	if (!live_or_report(dev, "dma_need_sync"))
+		return true;
+	ops = get_dma_ops(dev);
+	if (ops == dev->dmamap.default_ops)
+		return !dm_dev_coherent(dev);
+	return ops->sync_single_for_cpu || ops->sync_single_for_device;
+}

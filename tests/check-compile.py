@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""What must and must not compile with the library's two kernel APIs.
+
+Usage: check-compile.py --cc "<C compiler command>" [--cxx "<C++ compiler>"] -I dir [-I dir...]
+
+Each case is a small translation unit compiled with -fsyntax-only -Wall
+-Wextra -Werror. A case that must compile fails the test if it does not; a
+case that must not compile fails it if it does, or if the compiler's message
+does not say why (the expected words are checked).
+"""
+import argparse
+import os
+import shlex
+import subprocess
+import sys
+import tempfile
+
+LIBC = '''
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <unistd.h>
+'''
+
+KERNEL = '''
+#include <linux/dma-direction.h>
+#include <linux/dma-mapping.h>
+#include <linux/dmapool.h>
+#include <linux/device.h>
+#include <linux/err.h>
+#include <linux/gfp.h>
+#include <linux/iommu.h>
+#include <linux/mm.h>
+#include <linux/scatterlist.h>
+#include <linux/sizes.h>
+#include <linux/slab.h>
+'''
+
+DRIVER = '''
+struct ring {
+	__le32 *desc;
+	dma_addr_t desc_dma;
+	u8 *buf;
+	DEFINE_DMA_UNMAP_ADDR(buf_dma);
+	DEFINE_DMA_UNMAP_LEN(buf_len);
+	u8 cmd[4] __aligned(ARCH_DMA_MINALIGN);
+};
+
+int probe(struct device *dev, struct ring *r);
+int probe(struct device *dev, struct ring *r)
+{
+	dma_addr_t h;
+	int ret = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(32));
+
+	if (ret)
+		return dev_err_probe(dev, ret, "no usable DMA (%d)\\n", ret);
+	r->desc = dmam_alloc_coherent(dev, SZ_4K, &r->desc_dma, GFP_KERNEL);
+	r->buf = devm_kzalloc(dev, 2048, GFP_KERNEL);
+	if (!r->desc || !r->buf)
+		return -ENOMEM;
+	h = dma_map_single_attrs(dev, r->buf, 2048, DMA_FROM_DEVICE, DMA_ATTR_SKIP_CPU_SYNC);
+	if (dma_mapping_error(dev, h))
+		return -ENOMEM;
+	dma_unmap_addr_set(r, buf_dma, h);
+	dma_unmap_len_set(r, buf_len, 2048);
+	r->desc[0] = cpu_to_le32(lower_32_bits(h));
+	r->desc[1] = cpu_to_le32(upper_32_bits(h));
+	dma_unmap_single(dev, dma_unmap_addr(r, buf_dma), dma_unmap_len(r, buf_len), DMA_FROM_DEVICE);
+	return 0;
+}
+'''
+
+SEED = '#include <dmamap/dmamap.h>\n'
+
+CASES = [
+    # (name, source, must compile, words the error must contain)
+    ('kernel headers after libc headers', LIBC + KERNEL + DRIVER, True, None),
+    ('kernel headers before libc headers', KERNEL + LIBC + DRIVER, True, None),
+    ('the userspace <linux/types.h> next to them', '#include <linux/types.h>\n' + KERNEL + DRIVER, True, None),
+    ('the 2012 API after libc headers', LIBC + SEED, True, None),
+    ('the simulator headers with the kernel ones',
+     KERNEL + '#include <dmamap/machine.h>\n#include <dmamap/device.h>\n#include <dmamap/debug.h>\n'
+     '#include <dmamap/dmabounce.h>\n#include <dmamap/dma-iommu.h>\n', True, None),
+    ('the 2012 API after the kernel headers', KERNEL + SEED, False, ['one API per file']),
+    ('the kernel headers after the 2012 API', SEED + KERNEL, False, ['one API per file']),
+    ('an unsigned long attrs in the 2012 API', SEED + '''
+void f(struct device *dev, void *p);
+void f(struct device *dev, void *p)
+{
+	unsigned long attrs = 4;
+	dma_addr_t h = dma_map_single_attrs(dev, p, 64, DMA_TO_DEVICE, attrs);
+	(void)h;
+}
+''', False, ['struct dma_attrs pointer', 'Linux 6.x']),
+    ('a literal 0 attrs in the 2012 API', SEED + '''
+void f(struct device *dev, void *p, dma_addr_t *h);
+void f(struct device *dev, void *p, dma_addr_t *h)
+{
+	p = dma_alloc_attrs(dev, 4096, h, GFP_KERNEL, 0);
+}
+''', False, ['struct dma_attrs pointer']),
+    ('NULL and a struct dma_attrs pointer in the 2012 API', SEED + '''
+void f(struct device *dev, void *p);
+void f(struct device *dev, void *p)
+{
+	DEFINE_DMA_ATTRS(attrs);
+	dma_addr_t h;
+
+	dma_set_attr(DMA_ATTR_WRITE_COMBINE, &attrs);
+	h = dma_map_single_attrs(dev, p, 64, DMA_TO_DEVICE, &attrs);
+	dma_unmap_single_attrs(dev, h, 64, DMA_TO_DEVICE, NULL);
+}
+''', True, None),
+    ('a struct dma_attrs pointer in the Linux 6.x API', KERNEL + '''
+struct dma_attrs { unsigned long flags; };
+void f(struct device *dev, void *p);
+void f(struct device *dev, void *p)
+{
+	struct dma_attrs a = { 0 };
+	dma_addr_t h = dma_map_single_attrs(dev, p, 64, DMA_TO_DEVICE, &a);
+	(void)h;
+}
+''', False, ['unsigned long of DMA_ATTR']),
+]
+
+CXX_CASES = [
+    ('kernel headers in C++', LIBC + KERNEL, True, None),
+]
+
+
+def compile_one(cmd, source, suffix):
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, 'case' + suffix)
+        with open(path, 'w', encoding='utf-8') as fh:
+            fh.write(source)
+        proc = subprocess.run(cmd + [path], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        return proc.returncode == 0, proc.stdout
+
+
+def run(cases, cmd, suffix):
+    failed = 0
+    for name, source, ok, words in cases:
+        compiled, out = compile_one(cmd, source, suffix)
+        if ok and not compiled:
+            print(f'FAIL: {name}: does not compile\n{out}')
+            failed += 1
+        elif not ok and compiled:
+            print(f'FAIL: {name}: compiles, but must not')
+            failed += 1
+        elif not ok and not all(w in out for w in words):
+            print(f'FAIL: {name}: refused, but the message does not say {words}\n{out}')
+            failed += 1
+        else:
+            print(f'ok: {name}')
+    return failed
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--cc', required=True)
+    ap.add_argument('--cxx')
+    ap.add_argument('-I', dest='incs', action='append', default=[])
+    args = ap.parse_args()
+    incs = ['-I' + i for i in args.incs]
+    flags = ['-fsyntax-only', '-Wall', '-Wextra', '-Werror', '-Wstrict-prototypes', '-Wmissing-prototypes']
+    failed = run(CASES, shlex.split(args.cc) + ['-std=gnu11'] + flags + incs, '.c')
+    failed += run(CASES[:1], shlex.split(args.cc) + ['-std=c11'] + flags + incs, '.c')
+    if args.cxx:
+        failed += run(CXX_CASES, shlex.split(args.cxx) + ['-fsyntax-only', '-Wall', '-Wextra', '-Werror'] + incs,
+                      '.cpp')
+    print(f'{failed} failed')
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,645 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The Linux 6.x API (<linux/dma-mapping.h> and friends): the attrs
+ * translation, every call the headers add, file:line in reports, and the
+ * managed resources released at device release.
+ */
+#include <linux/dma-mapping.h>
+#include <linux/dmapool.h>
+#include <linux/iommu.h>
+#include <linux/sizes.h>
+#include <linux/slab.h>
+
+#include "common.h"
+
+struct fx {
+	struct dmamap_machine *m;
+	struct device dev;
+	struct capture c;
+	unsigned long base_free;
+};
+
+static unsigned long live_mappings(struct dmamap_machine *m)
+{
+	struct dmamap_checker_stats st;
+
+	dmamap_checker_stats(m, &st);
+	return st.live_single + st.live_page + st.live_sg;
+}
+
+static int setup(void **state)
+{
+	struct fx *f = calloc(1, sizeof(*f));
+
+	if (!f)
+		return -1;
+	f->m = test_machine(16, NULL);
+	dmamap_machine_set_current(f->m);
+	if (dmamap_device_init(&f->dev, f->m, "lx")) {
+		dmamap_machine_destroy(f->m);
+		free(f);
+		return -1;
+	}
+	f->base_free = test_free_pages(f->m);
+	capture_start(&f->c, f->m);
+	*state = f;
+	return 0;
+}
+
+/* The device goes first (its managed resources with it); then nothing may be left. */
+static int teardown(void **state)
+{
+	struct fx *f = *state;
+	struct dmamap_kmalloc_stats ks;
+	int ret = 0;
+
+	if (dmamap_dev_machine(&f->dev))
+		dmamap_device_release(&f->dev);
+	/* every page is back, but for those kmalloc's quarantine still holds */
+	dmamap_kmalloc_stats(f->m, &ks);
+	if (ks.live_objects || test_free_pages(f->m) + ks.slab_pages != f->base_free) {
+		fprintf(stderr, "teardown: %lu kmalloc objects live, %lu pages not given back\n", ks.live_objects,
+			f->base_free - test_free_pages(f->m) - ks.slab_pages);
+		ret = -1;
+	}
+	if (live_mappings(f->m)) {
+		fprintf(stderr, "teardown: %lu mappings live\n", live_mappings(f->m));
+		ret = -1;
+	}
+	capture_start(&f->c, f->m);
+	dmamap_machine_destroy(f->m);
+	if (f->c.reports) {
+		fprintf(stderr, "teardown: %lu reports (last: %s)\n", f->c.reports, f->c.last);
+		ret = -1;
+	}
+	free(f);
+	return ret;
+}
+
+/* ------------------------------------------------------------ attrs */
+
+static void test_attr_bits_are_the_kernels(void **state)
+{
+	(void)state;
+	/* Linux 6.x's values: drivers and their binary interfaces rely on them */
+	assert_int_equal(DMA_ATTR_WEAK_ORDERING, 1UL << 1);
+	assert_int_equal(DMA_ATTR_WRITE_COMBINE, 1UL << 2);
+	assert_int_equal(DMA_ATTR_NO_KERNEL_MAPPING, 1UL << 4);
+	assert_int_equal(DMA_ATTR_SKIP_CPU_SYNC, 1UL << 5);
+	assert_int_equal(DMA_ATTR_FORCE_CONTIGUOUS, 1UL << 6);
+	assert_int_equal(DMA_ATTR_ALLOC_SINGLE_PAGES, 1UL << 7);
+	assert_int_equal(DMA_ATTR_NO_WARN, 1UL << 8);
+	assert_int_equal(DMA_ATTR_PRIVILEGED, 1UL << 9);
+}
+
+/* Each allocation attribute reaches the ops set: the kernel mapping's memory type shows it. */
+static void test_alloc_attrs_reach_the_ops(void **state)
+{
+	struct fx *f = *state;
+	pgprot_t prot;
+	dma_addr_t h;
+	void *p;
+
+	p = dma_alloc_coherent(&f->dev, SZ_4K, &h, GFP_KERNEL);
+	assert_non_null(p);
+	assert_int_equal(dmamap_consistent_pte(f->m, p, NULL, &prot), 0);
+	assert_int_equal(pgprot_memtype(prot), DMAMAP_MT_DMACOHERENT);
+	dma_free_coherent(&f->dev, SZ_4K, p, h);
+
+	p = dma_alloc_attrs(&f->dev, SZ_8K, &h, GFP_KERNEL, DMA_ATTR_WRITE_COMBINE);
+	assert_non_null(p);
+	assert_int_equal(dmamap_consistent_pte(f->m, p, NULL, &prot), 0);
+	assert_int_equal(pgprot_memtype(prot), DMAMAP_MT_WRITECOMBINE);
+	dma_free_attrs(&f->dev, SZ_8K, p, h, DMA_ATTR_WRITE_COMBINE);
+
+	p = dma_alloc_wc(&f->dev, SZ_4K, &h, GFP_KERNEL);
+	assert_non_null(p);
+	assert_int_equal(dmamap_consistent_pte(f->m, p, NULL, &prot), 0);
+	assert_int_equal(pgprot_memtype(prot), DMAMAP_MT_WRITECOMBINE);
+	dma_free_wc(&f->dev, SZ_4K, p, h);
+
+	p = dma_alloc_attrs(&f->dev, SZ_4K, &h, GFP_KERNEL, DMA_ATTR_NO_KERNEL_MAPPING);
+	assert_non_null(p);
+	assert_false(dmamap_consistent_contains(f->m, p)); /* a cookie, no mapping */
+	assert_false(virt_addr_valid(p));
+	dma_free_attrs(&f->dev, SZ_4K, p, h, DMA_ATTR_NO_KERNEL_MAPPING);
+
+	/* hints no simulated ops set distinguishes are accepted */
+	p = dma_alloc_attrs(&f->dev, SZ_4K, &h, GFP_KERNEL,
+			    DMA_ATTR_NO_WARN | DMA_ATTR_ALLOC_SINGLE_PAGES | DMA_ATTR_PRIVILEGED);
+	assert_non_null(p);
+	dma_free_attrs(&f->dev, SZ_4K, p, h, DMA_ATTR_NO_WARN | DMA_ATTR_ALLOC_SINGLE_PAGES | DMA_ATTR_PRIVILEGED);
+	assert_int_equal(f->c.reports, 0);
+}
+
+/* DMA_ATTR_SKIP_CPU_SYNC reaches the map: no cleaning, the device reads what RAM had. */
+static void test_skip_cpu_sync_attr(void **state)
+{
+	struct fx *f = *state;
+	u8 *buf = kmalloc(64, GFP_KERNEL), got[64];
+	dma_addr_t h;
+
+	assert_non_null(buf);
+	fill_pattern(buf, 64, 5);
+	h = dma_map_single_attrs(&f->dev, buf, 64, DMA_TO_DEVICE, DMA_ATTR_SKIP_CPU_SYNC);
+	assert_false(dma_mapping_error(&f->dev, h));
+	assert_int_equal(dmamap_dev_read(&f->dev, h, got, 64), 0);
+	assert_int_not_equal(check_pattern(got, 64, 5), 0);
+	dma_unmap_single_attrs(&f->dev, h, 64, DMA_TO_DEVICE, DMA_ATTR_SKIP_CPU_SYNC);
+	/* the same call without it: cleaned, the device reads the pattern */
+	h = dma_map_single(&f->dev, buf, 64, DMA_TO_DEVICE);
+	assert_false(dma_mapping_error(&f->dev, h));
+	assert_int_equal(dmamap_dev_read(&f->dev, h, got, 64), 0);
+	assert_int_equal(check_pattern(got, 64, 5), 0);
+	dma_unmap_single(&f->dev, h, 64, DMA_TO_DEVICE);
+	kfree(buf);
+	assert_int_equal(f->c.reports, 0);
+}
+
+/* Bits Linux 6.x does not define: reported with the caller's line, refused, nothing changed. */
+static void test_unknown_attr_bits_are_refused(void **state)
+{
+	struct fx *f = *state;
+	static const unsigned long bad[] = { 1UL << 0, 1UL << 3, 1UL << 10, DMA_ATTR_WRITE_COMBINE | (1UL << 31) };
+	u8 *buf = kmalloc(64, GFP_KERNEL);
+	unsigned long before = test_free_pages(f->m);
+	dma_addr_t h;
+	void *p;
+	int line;
+
+	assert_non_null(buf);
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		unsigned long reports = f->c.reports;
+
+		h = dma_map_single_attrs(&f->dev, buf, 64, DMA_TO_DEVICE, bad[i]); line = __LINE__;
+		assert_true(dma_mapping_error(&f->dev, h));
+		assert_int_equal(f->c.reports, reports + 1);
+		assert_int_equal(f->c.last_kind, DMAMAP_REPORT_BAD_INPUT);
+		assert_int_equal(f->c.last_line, line);
+		assert_non_null(strstr(f->c.last_file, "test-linux-api.c"));
+		assert_int_equal(live_mappings(f->m), 0);
+		p = dma_alloc_attrs(&f->dev, SZ_4K, &h, GFP_KERNEL, bad[i]);
+		assert_null(p);
+		assert_int_equal(h, DMA_MAPPING_ERROR);
+		assert_int_equal(test_free_pages(f->m), before);
+		assert_int_equal(f->c.reports, reports + 2);
+	}
+	kfree(buf);
+}
+
+/* ------------------------------------------------------------ file:line */
+
+static void test_reports_name_the_callers_line(void **state)
+{
+	struct fx *f = *state;
+	u8 *buf = kmalloc(64, GFP_KERNEL);
+	dma_addr_t h;
+	int line;
+
+	assert_non_null(buf);
+	dma_unmap_single(&f->dev, DMA_MAPPING_ERROR, 64, DMA_FROM_DEVICE); line = __LINE__;
+	assert_int_equal(f->c.reports, 1);
+	assert_int_equal(f->c.last_line, line);
+	assert_non_null(strstr(f->c.last_file, "test-linux-api.c"));
+	dma_sync_single_for_cpu(&f->dev, 0x1000, 0, DMA_FROM_DEVICE); line = __LINE__;
+	assert_int_equal(f->c.reports, 2);
+	assert_int_equal(f->c.last_line, line);
+	h = dma_map_single(&f->dev, buf, 64, 7); line = __LINE__;
+	assert_true(dma_mapping_error(&f->dev, h));
+	assert_int_equal(f->c.reports, 3);
+	assert_int_equal(f->c.last_line, line);
+	kfree(buf);
+	kfree(buf); line = __LINE__;
+	assert_int_equal(f->c.reports, 4);
+	assert_int_equal(f->c.last_kind, DMAMAP_REPORT_PAGE_MISUSE);
+	assert_int_equal(f->c.last_line, line);
+}
+
+/* ------------------------------------------------------------ sg tables */
+
+static void test_map_sgtable(void **state)
+{
+	struct fx *f = *state;
+	struct page *pages[2];
+	struct sg_table sgt;
+	struct scatterlist *sg;
+	u8 data[3 * PAGE_SIZE];
+	unsigned int i;
+	size_t off = 0;
+
+	for (i = 0; i < 2; i++) {
+		pages[i] = alloc_pages(GFP_KERNEL, 2);
+		assert_non_null(pages[i]);
+	}
+	{
+		/* pages 0 and 2 of two 4-page blocks: no two physically consecutive, four entries */
+		struct page *scattered[4] = { pages[0], pages[0] + 2, pages[1], pages[1] + 2 };
+
+		assert_int_equal(sg_alloc_table_from_pages(&sgt, scattered, 4, 100, 3 * PAGE_SIZE, GFP_KERNEL), 0);
+	}
+	assert_int_equal(sgt.orig_nents, 4);
+	sgt.nents = 0;
+	assert_int_equal(dma_map_sgtable(&f->dev, &sgt, DMA_FROM_DEVICE, 0), 0);
+	assert_true(sgt.nents >= 1 && sgt.nents <= 4);
+	assert_int_equal(live_mappings(f->m), 1);
+	/* the device writes each segment */
+	fill_pattern(data, sizeof(data), 9);
+	for_each_sgtable_dma_sg(&sgt, sg, i) {
+		assert_int_equal(dmamap_dev_write(&f->dev, sg_dma_address(sg), data + off, sg_dma_len(sg)), 0);
+		off += sg_dma_len(sg);
+	}
+	assert_int_equal(off, sizeof(data));
+	dma_sync_sgtable_for_cpu(&f->dev, &sgt, DMA_FROM_DEVICE);
+	{
+		u8 got[3 * PAGE_SIZE];
+
+		assert_int_equal(sg_copy_to_buffer(sgt.sgl, sgt.orig_nents, got, sizeof(got)), sizeof(got));
+		assert_memory_equal(got, data, sizeof(got));
+	}
+	dma_sync_sgtable_for_device(&f->dev, &sgt, DMA_FROM_DEVICE);
+	dma_unmap_sgtable(&f->dev, &sgt, DMA_FROM_DEVICE, 0);
+	assert_int_equal(live_mappings(f->m), 0);
+	/* the CPU-side walk covers every entry */
+	off = 0;
+	for_each_sgtable_sg(&sgt, sg, i)
+		off += sg->length;
+	assert_int_equal(off, 3 * PAGE_SIZE);
+	sg_free_table(&sgt);
+	for (i = 0; i < 2; i++)
+		__free_pages(pages[i], 2);
+	assert_int_equal(f->c.reports, 0);
+}
+
+static void test_map_sgtable_errors(void **state)
+{
+	struct fx *f = *state;
+	struct sg_table sgt = { 0 }, empty = { 0 };
+	u8 *buf = kmalloc(256, GFP_KERNEL);
+
+	assert_non_null(buf);
+	assert_int_equal(sg_alloc_table(&sgt, 1, GFP_KERNEL), 0);
+	sg_set_buf(sgt.sgl, buf, 256);
+	sgt.nents = 77;
+	assert_int_equal(dma_map_sgtable(&f->dev, NULL, DMA_TO_DEVICE, 0), -EINVAL);
+	assert_int_equal(dma_map_sgtable(&f->dev, &empty, DMA_TO_DEVICE, 0), -EINVAL);
+	assert_int_equal(dma_map_sgtable(&f->dev, &sgt, DMA_NONE, 0), -EINVAL);
+	assert_int_equal(dma_map_sgtable(&f->dev, &sgt, DMA_TO_DEVICE, 1UL << 3), -EINVAL);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_BAD_INPUT], 4);
+	assert_int_equal(dma_map_sgtable(NULL, &sgt, DMA_TO_DEVICE, 0), -EINVAL);
+	/* a device that cannot reach the buffer: the mapping itself fails */
+	*f->dev.dma_mask = DMA_BIT_MASK(12);
+	assert_int_equal(dma_map_sgtable(&f->dev, &sgt, DMA_TO_DEVICE, 0), -EIO);
+	*f->dev.dma_mask = DMA_BIT_MASK(32);
+	/* refused calls left the table and the tracker alone */
+	assert_int_equal(sgt.nents, 77);
+	assert_int_equal(live_mappings(f->m), 0);
+	dma_sync_sgtable_for_cpu(&f->dev, NULL, DMA_TO_DEVICE);
+	dma_unmap_sgtable(&f->dev, NULL, DMA_TO_DEVICE, 0);
+	sg_free_table(&sgt);
+	kfree(buf);
+}
+
+static void test_sg_nents_for_len(void **state)
+{
+	struct scatterlist sg[3];
+	u8 *buf = kmalloc(300, GFP_KERNEL);
+
+	(void)state;
+	assert_non_null(buf);
+	sg_init_table(sg, 3);
+	sg_set_buf(&sg[0], buf, 100);
+	sg_set_buf(&sg[1], buf + 100, 100);
+	sg_set_buf(&sg[2], buf + 200, 100);
+	assert_int_equal(sg_nents_for_len(sg, 0), 0);
+	assert_int_equal(sg_nents_for_len(sg, 1), 1);
+	assert_int_equal(sg_nents_for_len(sg, 100), 1);
+	assert_int_equal(sg_nents_for_len(sg, 101), 2);
+	assert_int_equal(sg_nents_for_len(sg, 300), 3);
+	assert_int_equal(sg_nents_for_len(sg, 301), -EINVAL);
+	kfree(buf);
+}
+
+/* ------------------------------------------------------------ noncoherent, resources */
+
+static void test_alloc_noncoherent_needs_syncs(void **state)
+{
+	struct fx *f = *state;
+	u8 got[128];
+	dma_addr_t h;
+	u8 *p;
+
+	p = dma_alloc_noncoherent(&f->dev, SZ_4K, &h, DMA_TO_DEVICE, GFP_KERNEL);
+	assert_non_null(p);
+	assert_ptr_equal(dmamap_machine_of(p), f->m); /* cached: the linear map */
+	fill_pattern(p, sizeof(got), 3);
+	assert_int_equal(dmamap_dev_read(&f->dev, h, got, sizeof(got)), 0);
+	assert_int_not_equal(check_pattern(got, sizeof(got), 3), 0); /* still in the cache */
+	dma_sync_single_for_device(&f->dev, h, sizeof(got), DMA_TO_DEVICE);
+	assert_int_equal(dmamap_dev_read(&f->dev, h, got, sizeof(got)), 0);
+	assert_int_equal(check_pattern(got, sizeof(got), 3), 0);
+	dma_free_noncoherent(&f->dev, SZ_4K, p, h, DMA_TO_DEVICE);
+
+	/* a direction is required */
+	assert_null(dma_alloc_noncoherent(&f->dev, SZ_4K, &h, DMA_NONE, GFP_KERNEL));
+	assert_int_equal(h, DMA_MAPPING_ERROR);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_BAD_INPUT], 1);
+	assert_int_equal(test_free_pages(f->m), f->base_free);
+}
+
+static void test_map_resource(void **state)
+{
+	struct fx *f = *state;
+	phys_addr_t fifo = 0x10000000; /* an MMIO register below RAM */
+	struct dmamap_machine_config cfg;
+	phys_addr_t ram;
+	dma_addr_t h;
+	u32 word;
+
+	dmamap_machine_get_config(f->m, &cfg);
+	ram = cfg.ram_base;
+
+	h = dma_map_resource(&f->dev, fifo, 4, DMA_FROM_DEVICE, 0);
+	assert_int_equal(h, fifo);
+	assert_false(dma_mapping_error(&f->dev, h));
+	/* nothing lives there on the simulated bus */
+	assert_int_equal(dmamap_dev_read(&f->dev, h, &word, 4), -EFAULT);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_DEVICE_FAULT], 1);
+	dma_unmap_resource(&f->dev, h, 4, DMA_FROM_DEVICE, 0);
+	/* RAM is not a resource */
+	assert_true(dma_mapping_error(&f->dev, dma_map_resource(&f->dev, ram, 4, DMA_TO_DEVICE, 0)));
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_API_MISUSE], 1);
+	/* a range that ends in RAM neither */
+	assert_true(dma_mapping_error(&f->dev, dma_map_resource(&f->dev, ram - 2, 4, DMA_TO_DEVICE, 0)));
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_API_MISUSE], 2);
+	/* beyond the mask: the last byte counts */
+	assert_false(dma_mapping_error(&f->dev, dma_map_resource(&f->dev, 0xfffffffc, 4, DMA_TO_DEVICE, 0)));
+	assert_true(dma_mapping_error(&f->dev, dma_map_resource(&f->dev, 0xfffffffd, 4, DMA_TO_DEVICE, 0)));
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_API_MISUSE], 3);
+	/* bad arguments */
+	assert_true(dma_mapping_error(&f->dev, dma_map_resource(&f->dev, fifo, 0, DMA_TO_DEVICE, 0)));
+	assert_true(dma_mapping_error(&f->dev, dma_map_resource(&f->dev, fifo, 4, DMA_NONE, 0)));
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_BAD_INPUT], 2);
+}
+
+/* ------------------------------------------------------------ masks and helpers */
+
+static void test_coerce_mask_and_helpers(void **state)
+{
+	struct fx *f = *state;
+	struct dmamap_machine_config cfg;
+	struct dmamap_machine *z;
+	struct device zd = { 0 };
+	DEFINE_DMA_UNMAP_ADDR(addr);
+	DEFINE_DMA_UNMAP_LEN(len);
+	struct {
+		DEFINE_DMA_UNMAP_ADDR(mapping);
+		DEFINE_DMA_UNMAP_LEN(size);
+	} st;
+
+	assert_int_equal(dma_coerce_mask_and_coherent(&f->dev, DMA_BIT_MASK(31)), 0);
+	assert_ptr_equal(f->dev.dma_mask, &f->dev.coherent_dma_mask);
+	assert_int_equal(f->dev.coherent_dma_mask, DMA_BIT_MASK(31));
+	assert_int_equal(dma_get_mask(&f->dev), DMA_BIT_MASK(31));
+	assert_int_equal(dma_set_mask_and_coherent(&f->dev, DMA_BIT_MASK(32)), 0);
+
+	/* a refused mask changes nothing, not even where dma_mask points */
+	dmamap_machine_config_init(&cfg);
+	cfg.ram_size = 16u << 20;
+	cfg.consistent_size = 1u << 20;
+	cfg.dma_zone_limit = cfg.ram_base + (8u << 20);
+	z = dmamap_machine_create(&cfg);
+	assert_non_null(z);
+	assert_int_equal(dmamap_device_init(&zd, z, "zone"), 0);
+	assert_int_equal(dma_coerce_mask_and_coherent(&zd, DMA_BIT_MASK(20)), -EIO);
+	assert_ptr_not_equal(zd.dma_mask, &zd.coherent_dma_mask);
+	assert_int_equal(*zd.dma_mask, DMA_BIT_MASK(32));
+	dmamap_device_release(&zd);
+	dmamap_machine_destroy(z);
+
+	assert_int_equal(dma_max_mapping_size(&f->dev), SIZE_MAX);
+	assert_int_equal(dma_opt_mapping_size(&f->dev), SIZE_MAX);
+	assert_true(dma_get_cache_alignment() >= 32);
+	assert_int_equal(dma_get_cache_alignment() % 32, 0);
+	assert_true(dma_need_sync(&f->dev, 0));
+	f->dev.dma_coherent = true;
+	assert_false(dma_need_sync(&f->dev, 0));
+	f->dev.dma_coherent = false;
+	assert_int_equal(dma_max_mapping_size(NULL), 0);
+	assert_true(dma_need_sync(NULL, 0));
+	assert_int_equal(dma_coerce_mask_and_coherent(NULL, DMA_BIT_MASK(32)), -EIO);
+	assert_int_equal(f->c.reports, 0);
+
+	dma_unmap_addr_set(&st, mapping, 0x1234);
+	dma_unmap_len_set(&st, size, 99);
+	addr = dma_unmap_addr(&st, mapping);
+	len = dma_unmap_len(&st, size);
+	assert_int_equal(addr, 0x1234);
+	assert_int_equal(len, 99);
+	assert_int_equal(lower_32_bits(0x123456789abcULL), 0x56789abc);
+	assert_int_equal(upper_32_bits(0x123456789abcULL), 0x1234);
+	assert_int_equal(PTR_ERR_OR_ZERO(ERR_PTR(-ENOMEM)), -ENOMEM);
+	assert_int_equal(PTR_ERR_OR_ZERO(&st), 0);
+	assert_true(IS_ERR(ERR_CAST(ERR_PTR(-EIO))));
+}
+
+static void test_iommu_helpers(void **state)
+{
+	struct fx *f = *state;
+	struct dma_iommu_mapping *map = arm_iommu_create_mapping(f->m, 0x80000000, SZ_16M, 0);
+	struct iommu_domain *d;
+	struct page *pg = alloc_page(GFP_KERNEL);
+
+	assert_false(IS_ERR(map));
+	assert_non_null(pg);
+	assert_null(iommu_get_domain_for_dev(&f->dev));
+	assert_null(iommu_get_domain_for_dev(NULL));
+	assert_int_equal(arm_iommu_attach_device(&f->dev, map), 0);
+	assert_ptr_equal(iommu_get_domain_for_dev(&f->dev), map->domain);
+	arm_iommu_detach_device(&f->dev);
+	assert_null(iommu_get_domain_for_dev(&f->dev));
+	arm_iommu_release_mapping(map);
+
+	/* iommu_map() with Linux 6.1's five arguments and 6.3's six */
+	d = iommu_domain_alloc(f->m);
+	assert_non_null(d);
+	assert_int_equal(iommu_map(d, 0x10000, page_to_phys(pg), PAGE_SIZE, IOMMU_READ), 0);
+	assert_int_equal(iommu_map(d, 0x20000, page_to_phys(pg), PAGE_SIZE, IOMMU_READ | IOMMU_WRITE, GFP_KERNEL), 0);
+	assert_int_equal(iommu_iova_to_phys(d, 0x20010), page_to_phys(pg) + 0x10);
+	assert_int_equal(iommu_unmap(d, 0x10000, PAGE_SIZE), PAGE_SIZE);
+	assert_int_equal(iommu_unmap(d, 0x20000, PAGE_SIZE), PAGE_SIZE);
+	iommu_domain_free(d);
+	__free_page(pg);
+	assert_int_equal(f->c.reports, 0);
+}
+
+/* ------------------------------------------------------------ managed resources */
+
+static int order_seen[8], order_n;
+
+static void note_action(void *data)
+{
+	order_seen[order_n++] = (int)(intptr_t)data;
+}
+
+static void test_managed_resources_go_with_the_device(void **state)
+{
+	struct fx *f = *state;
+	struct dmamap_kmalloc_stats ks;
+	struct dma_pool *pool;
+	dma_addr_t h, bh;
+	void *coh, *wc, *blk;
+	u8 *mem;
+
+	order_n = 0;
+	assert_int_equal(devm_add_action(&f->dev, note_action, (void *)1), 0);
+	mem = devm_kzalloc(&f->dev, 100, GFP_KERNEL);
+	assert_non_null(mem);
+	assert_ptr_equal(dmamap_machine_of(mem), f->m);
+	assert_int_equal(mem[99], 0);
+	coh = dmam_alloc_coherent(&f->dev, SZ_8K, &h, GFP_KERNEL);
+	assert_non_null(coh);
+	wc = dmam_alloc_attrs(&f->dev, SZ_4K, &bh, GFP_KERNEL, DMA_ATTR_WRITE_COMBINE);
+	assert_non_null(wc);
+	pool = dmam_pool_create("lx-pool", &f->dev, 64, 64, 0);
+	assert_non_null(pool);
+	blk = dma_pool_alloc(pool, GFP_KERNEL, &bh);
+	assert_non_null(blk);
+	dma_pool_free(pool, blk, bh);
+	assert_int_equal(devm_add_action_or_reset(&f->dev, note_action, (void *)2), 0);
+	assert_int_equal(dmamap_devres_count(&f->dev), 6);
+	assert_true(test_free_pages(f->m) < f->base_free);
+
+	dmamap_device_release(&f->dev);
+	/* everything went, newest first, with no report */
+	assert_int_equal(order_n, 2);
+	assert_int_equal(order_seen[0], 2);
+	assert_int_equal(order_seen[1], 1);
+	dmamap_kmalloc_stats(f->m, &ks);
+	assert_int_equal(ks.live_objects, 0);
+	assert_int_equal(f->c.reports, 0);
+	assert_int_equal(dmamap_devres_count(&f->dev), 0);
+}
+
+static void test_managed_resources_released_by_hand(void **state)
+{
+	struct fx *f = *state;
+	struct dma_pool *pool, *plain;
+	dma_addr_t h;
+	void *coh, *mem, *other;
+
+	mem = devm_kmalloc(&f->dev, 40, GFP_KERNEL);
+	coh = dmam_alloc_coherent(&f->dev, SZ_4K, &h, GFP_KERNEL);
+	pool = dmam_pool_create("p", &f->dev, 32, 32, 0);
+	assert_non_null(mem);
+	assert_non_null(coh);
+	assert_non_null(pool);
+	assert_int_equal(devm_add_action(&f->dev, note_action, (void *)3), 0);
+	assert_int_equal(dmamap_devres_count(&f->dev), 4);
+
+	devm_kfree(&f->dev, mem);
+	dmam_free_coherent(&f->dev, SZ_4K, coh, h);
+	dmam_pool_destroy(pool);
+	order_n = 0;
+	devm_release_action(&f->dev, note_action, (void *)3);
+	assert_int_equal(order_n, 1);
+	assert_int_equal(dmamap_devres_count(&f->dev), 0);
+	assert_int_equal(f->c.reports, 0);
+
+	/* what the device does not hold is reported and left alone */
+	other = kmalloc(40, GFP_KERNEL);
+	devm_kfree(&f->dev, other);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_API_MISUSE], 1);
+	kfree(other); /* still live: the plain free works */
+	coh = dmam_alloc_coherent(&f->dev, SZ_4K, &h, GFP_KERNEL);
+	assert_non_null(coh);
+	dmam_free_coherent(&f->dev, SZ_8K, coh, h); /* wrong size: kept */
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_API_MISUSE], 2);
+	assert_int_equal(dmamap_devres_count(&f->dev), 1);
+	plain = dma_pool_create("plain", &f->dev, 32, 32, 0);
+	dmam_pool_destroy(plain);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_API_MISUSE], 3);
+	dma_pool_destroy(plain);
+	devm_remove_action(&f->dev, note_action, (void *)4);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_API_MISUSE], 4);
+	assert_int_equal(f->c.reports, 4);
+	/* the wrongly freed buffer goes at release, silently */
+}
+
+/* Every allocation a managed call makes can fail: NULL or -ENOMEM, and nothing left behind. */
+static void test_managed_calls_unwind_on_failure(void **state)
+{
+	struct fx *f = *state;
+	static const enum dmamap_fault_site sites[] = { DMAMAP_FAULT_HOST_ALLOC, DMAMAP_FAULT_KMALLOC,
+							 DMAMAP_FAULT_PAGE_ALLOC, DMAMAP_FAULT_REMAP };
+
+	for (size_t s = 0; s < ARRAY_SIZE(sites); s++) {
+		for (unsigned nth = 1; nth < 8; nth++) {
+			dma_addr_t h;
+			void *mem, *coh;
+			struct dma_pool *pool;
+
+			assert_int_equal(dmamap_fault_inject(f->m, sites[s], nth, 0), 0);
+			mem = devm_kzalloc(&f->dev, 64, GFP_KERNEL);
+			coh = dmam_alloc_coherent(&f->dev, SZ_4K, &h, GFP_KERNEL);
+			pool = dmam_pool_create("f", &f->dev, 32, 32, 0);
+			assert_int_equal(dmamap_fault_inject(f->m, sites[s], 0, 0), 0);
+			assert_int_equal(dmamap_devres_count(&f->dev), (mem != NULL) + (coh != NULL) + (pool != NULL));
+			if (!coh)
+				assert_int_equal(h, DMA_MAPPING_ERROR);
+			dmamap_device_release(&f->dev);
+			assert_int_equal(dmamap_device_init(&f->dev, f->m, "lx"), 0);
+			assert_int_equal(live_mappings(f->m), 0);
+		}
+	}
+	order_n = 0;
+	assert_int_equal(dmamap_fault_inject(f->m, DMAMAP_FAULT_HOST_ALLOC, 1, 0), 0);
+	assert_int_equal(devm_add_action_or_reset(&f->dev, note_action, (void *)5), -ENOMEM);
+	assert_int_equal(order_n, 1); /* called at once */
+	assert_int_equal(dmamap_fault_inject(f->m, DMAMAP_FAULT_HOST_ALLOC, 1, 0), 0);
+	assert_int_equal(devm_add_action(&f->dev, note_action, (void *)6), -ENOMEM);
+	assert_int_equal(order_n, 1);
+	assert_int_equal(dmamap_devres_count(&f->dev), 0);
+	assert_int_equal(f->c.reports, 0);
+}
+
+static void test_managed_calls_refuse_bad_devices(void **state)
+{
+	struct fx *f = *state;
+	struct device fresh = { 0 };
+	dma_addr_t h = 0;
+
+	assert_null(devm_kzalloc(NULL, 8, GFP_KERNEL));
+	assert_null(devm_kzalloc(&fresh, 8, GFP_KERNEL));
+	assert_null(dmam_alloc_coherent(&fresh, SZ_4K, &h, GFP_KERNEL));
+	assert_int_equal(h, DMA_MAPPING_ERROR);
+	assert_null(dmam_pool_create("x", &fresh, 32, 32, 0));
+	assert_int_equal(devm_add_action(&fresh, note_action, NULL), -EINVAL);
+	assert_int_equal(devm_add_action(&f->dev, NULL, NULL), -EINVAL);
+	/* the uninitialised device's reports go process-wide; the NULL action is the device's */
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_BAD_INPUT], 1);
+	assert_int_equal(test_free_pages(f->m), f->base_free);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_attr_bits_are_the_kernels),
+		cmocka_unit_test_setup_teardown(test_alloc_attrs_reach_the_ops, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_skip_cpu_sync_attr, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unknown_attr_bits_are_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_reports_name_the_callers_line, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_map_sgtable, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_map_sgtable_errors, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sg_nents_for_len, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_alloc_noncoherent_needs_syncs, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_map_resource, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_coerce_mask_and_helpers, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_iommu_helpers, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_managed_resources_go_with_the_device, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_managed_resources_released_by_hand, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_managed_calls_unwind_on_failure, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_managed_calls_refuse_bad_devices, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
