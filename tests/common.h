@@ -23,6 +23,7 @@
 #include <dmamap/dmabounce.h>
 #include <dmamap/dma-iommu.h>
 #include <dmamap/debug.h>
+#include <dmamap/check.h>
 #else
 #include <dmamap/dmamap.h>
 #endif

@@ -67,7 +67,7 @@ static int teardown(void **state)
 		ret = -1;
 	}
 	capture_start(&f->c, f->m);
-	dmamap_machine_destroy(f->m);
+	test_machine_destroy(f->m);
 	if (f->c.reports) {
 		fprintf(stderr, "teardown: %lu reports (last: %s)\n", f->c.reports, f->c.last);
 		ret = -1;
@@ -414,7 +414,7 @@ static void test_coerce_mask_and_helpers(void **state)
 	assert_ptr_not_equal(zd.dma_mask, &zd.coherent_dma_mask);
 	assert_int_equal(*zd.dma_mask, DMA_BIT_MASK(32));
 	dmamap_device_release(&zd);
-	dmamap_machine_destroy(z);
+	test_machine_destroy(z);
 
 	assert_int_equal(dma_max_mapping_size(&f->dev), SIZE_MAX);
 	assert_int_equal(dma_opt_mapping_size(&f->dev), SIZE_MAX);

@@ -75,7 +75,7 @@ static int teardown(void **state)
 		ret = -1;
 	}
 	capture_start(&f->c, f->m);
-	dmamap_machine_destroy(f->m);
+	test_machine_destroy(f->m);
 	if (f->c.reports) {
 		fprintf(stderr, "teardown: %lu reports (last: %s)\n", f->c.reports, f->c.last);
 		ret = -1;
@@ -534,7 +534,7 @@ static void test_first_use_state_failure(void **state)
 	assert_non_null(p);
 	assert_ptr_equal(dmamap_machine_of(p), m);
 	kfree(p);
-	dmamap_machine_destroy(m);
+	test_machine_destroy(m);
 }
 
 /* ------------------------------------------------------------ leaks */
