@@ -93,7 +93,7 @@ static void release(struct device *dev, struct devres *r)
 				  r->u.coh.has_attrs ? &r->u.coh.attrs : NULL, r->file, r->line);
 		break;
 	case DR_POOL:
-		dma_pool_destroy(r->u.pool);
+		dmamap_dma_pool_destroy(r->u.pool, r->file, r->line);
 		break;
 	case DR_ACTION:
 		r->u.act.fn(r->u.act.data);
@@ -267,7 +267,7 @@ DMAMAP_API struct dma_pool *dmamap_dmam_pool_create(const char *name, struct dev
 		return NULL;
 	r = record(dev, DR_POOL, file, line);
 	if (!r) {
-		dma_pool_destroy(pool);
+		dmamap_dma_pool_destroy(pool, file, line);
 		return NULL;
 	}
 	r->u.pool = pool;
@@ -296,7 +296,7 @@ DMAMAP_API void dmamap_dmam_pool_destroy(struct dma_pool *pool, const char *file
 			      (void *)pool);
 		return;
 	}
-	dma_pool_destroy(pool);
+	dmamap_dma_pool_destroy(pool, file, line);
 	dmamap_free(r);
 }
 

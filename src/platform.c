@@ -63,14 +63,12 @@ static void object_device_gone(struct dmamap_obj *o, void *dev)
 		o->ops->device_gone(o, dev);
 }
 
-static void platform_release(struct device *dev)
+static void platform_teardown(struct device *dev)
 {
 	struct dmamap_machine *m = dev->dmamap.machine;
 	/* what the layers free below is the library's doing, not the driver's */
 	DM_CALL_AT(NULL, 0);
 
-	/* the driver's unbind: what it took with devm_/dmam_ goes first, while every layer is still there */
-	dmamap_devres_release_all(dev);
 	/* first, what the driver left, each with the line that made it */
 	dmamap_debug_device_leaks(dev);
 	/*
@@ -102,6 +100,17 @@ static void platform_release(struct device *dev)
 	dev->dma_mask = NULL;
 	dev->dma_parms = NULL;
 	dev->archdata.dma_ops = NULL;
+}
+
+static void platform_release(struct device *dev)
+{
+	/*
+	 * The driver's unbind first: what it took with devm_/dmam_ goes, newest
+	 * first, through the calls the driver would have made (so the checker
+	 * sees the driver's own pairs), while every layer is still there.
+	 */
+	dmamap_devres_release_all(dev);
+	platform_teardown(dev);
 }
 
 DMAMAP_API void dmamap_device_release(struct device *dev)
