@@ -766,11 +766,17 @@ static void mapping_census(struct dmamap_obj *o, struct dm_census *cs)
 	pthread_mutex_unlock(&mp->lock);
 }
 
+static void mapping_shrink(struct dmamap_obj *o)
+{
+	dmamap_iommu_domain_shrink(container_of(o, struct mapping_priv, obj)->pub.domain);
+}
+
 static const struct dmamap_obj_ops mapping_obj_ops = {
 	.name = "IOMMU mapping",
 	.machine_gone = mapping_machine_gone,
 	.check = mapping_check,
 	.census = mapping_census,
+	.shrink = mapping_shrink,
 };
 
 DMAMAP_API struct dma_iommu_mapping *arm_iommu_create_mapping(struct dmamap_machine *m, dma_addr_t base, size_t size,

@@ -741,6 +741,8 @@ struct iommu_domain *dmamap_iommu_domain_create(struct dmamap_machine *m);
 void dmamap_iommu_domain_kill(struct iommu_domain *domain);
 void dmamap_iommu_domain_check(struct iommu_domain *domain, struct dm_check *c);
 void dmamap_iommu_domain_census(struct iommu_domain *domain, struct dm_census *cs);
+/* Free the domain's empty tables (kept after unmap as a cache): what a shrink under memory pressure gives back. */
+void dmamap_iommu_domain_shrink(struct iommu_domain *domain);
 /* What @iova translates to: 0 and *pa, or -ENOENT when unmapped (physical address 0 is valid). */
 int dmamap_iommu_lookup(struct iommu_domain *domain, u64 iova, phys_addr_t *pa);
 /* Call @fn on every leaf (iova, bytes, physical address) of @domain, with its lock held. */

@@ -13,15 +13,22 @@
  * A mapping uses, at each step, the largest leaf whose span the range covers
  * and to which both the IOVA and the physical address are aligned.
  *
- * Invariant (whenever the lock is free): no table but the root is empty, and
- * the stats count exactly what the tree holds. So iommu_map(), having checked
- * that nothing in its range is mapped (-EEXIST), can undo a failure midway
- * (-ENOMEM) by clearing every leaf in its range and freeing the tables left
- * empty: all of them are its own, and the domain is exactly as before.
- * iommu_unmap() gets every table a block split needs before touching the
- * block, so a split that cannot be had changes nothing; it stops at the first
- * hole. Misaligned unmap arguments unmap nothing, silently, as a hole would;
- * bad map arguments are reported (BAD_INPUT), as the kernel logs them.
+ * Tables stay when their mappings go, as the kernel's io-pgtable keeps them:
+ * mapping and unmapping a page where tables already are costs a walk and an
+ * entry, not a table allocation and free. A table is freed with the domain,
+ * when an unmap covers its whole span (all it held was unmapped at once),
+ * when a block mapping takes the place of an (empty) table, or when the
+ * domain is asked to give back its idle memory (the fault sweep's shrink).
+ *
+ * Invariant (whenever the lock is free): the stats count exactly what the
+ * tree holds. iommu_map(), having checked that nothing in its range is
+ * mapped (-EEXIST), counts the tables it will need and gets them all before
+ * touching the tree, so a map that cannot have them (-ENOMEM) changes
+ * nothing. iommu_unmap() gets every table a block split needs before
+ * touching the block, so a split that cannot be had changes nothing; it
+ * stops at the first hole. Misaligned unmap arguments unmap nothing,
+ * silently, as a hole would; bad map arguments are reported (BAD_INPUT), as
+ * the kernel logs them.
  *
  * Which devices are attached is recorded in the devices themselves
  * (dev->dmamap.iommu_domain), changed under the machine's obj_lock, which also
@@ -125,21 +132,49 @@ static u64 *table_alloc(struct dmamap_machine *m)
 	return t;
 }
 
-static bool table_empty(const u64 *t)
+/* Free table @t (at @lvl) and every table below it; return how many were freed. */
+static unsigned long table_free_tree(u64 *t, int lvl)
 {
-	for (unsigned i = 0; i < ENTRIES; i++)
-		if (t[i])
-			return false;
-	return true;
-}
+	unsigned long n = 1;
 
-static void table_free_tree(u64 *t, int lvl)
-{
 	if (lvl < LEVELS - 1)
 		for (unsigned i = 0; i < ENTRIES; i++)
 			if (pte_is_table(t[i]))
-				table_free_tree(pte_table(t[i]), lvl + 1);
+				n += table_free_tree(pte_table(t[i]), lvl + 1);
 	free(t);
+	return n;
+}
+
+/*
+ * The tables a map will take, got before it touches the tree: a stack
+ * threaded through each table's first entry (zeroed when taken).
+ */
+struct table_stock {
+	u64 *head;
+	unsigned long n;
+};
+
+static void stock_put(struct table_stock *s, u64 *t)
+{
+	t[0] = (u64)(uintptr_t)s->head;
+	s->head = t;
+	s->n++;
+}
+
+static u64 *stock_take(struct table_stock *s)
+{
+	u64 *t = s->head;
+
+	s->head = (u64 *)(uintptr_t)t[0];
+	t[0] = 0;
+	s->n--;
+	return t;
+}
+
+static void stock_free(struct table_stock *s)
+{
+	while (s->head)
+		free(stock_take(s));
 }
 
 /* Entries of a table at @lvl (based at @tbase) that [start, end) touches. */
@@ -198,45 +233,48 @@ static bool range_mapped(const u64 *t, int lvl, u64 tbase, u64 start, u64 end)
 }
 
 /*
- * Clear every leaf lying wholly in [start, end) under table @t and free the
- * tables that end up empty. Leaves only partly inside are left alone (callers
- * never have any).
+ * Whether the level-@lvl entry at @eb takes a leaf in a map of [s, e) (its
+ * part of the range) with physical = iova + @delta: the range covers the
+ * whole entry and the physical address is aligned to its span.
  */
-static void clear_and_prune(struct iommu_domain *d, u64 *t, int lvl, u64 tbase, u64 start, u64 end)
+static inline bool leaf_fits(int lvl, u64 eb, u64 s, u64 e, u64 delta)
+{
+	return lvl > 0 && s == eb && e == eb + level_size(lvl) && !((eb + delta) & (level_size(lvl) - 1));
+}
+
+/*
+ * How many tables a map of [start, end) (holding no mapping) needs under
+ * table @t, NULL for one yet to be made.
+ */
+static unsigned long tables_needed(const u64 *t, int lvl, u64 tbase, u64 start, u64 end, u64 delta)
 {
 	u64 size = level_size(lvl);
+	unsigned long n = 0;
 	unsigned first, last;
 
 	index_range(tbase, lvl, start, end, &first, &last);
 	for (unsigned i = first; i <= last; i++) {
-		u64 e = t[i], eb = tbase + (u64)i * size;
+		u64 eb = tbase + (u64)i * size, s = DM_MAX(start, eb), e = DM_MIN(end, eb + size);
+		u64 ent = t ? t[i] : 0;
 
-		if (!pte_valid(e))
+		if (leaf_fits(lvl, eb, s, e, delta))
 			continue;
-		if (pte_is_table(e)) {
-			u64 *sub = pte_table(e);
-
-			clear_and_prune(d, sub, lvl + 1, eb, DM_MAX(start, eb), DM_MIN(end, eb + size));
-			if (table_empty(sub)) {
-				t[i] = 0;
-				free(sub);
-				d->st.table_pages--;
-			}
-		} else if (eb >= start && eb + size <= end) {
-			t[i] = 0;
-			d->st.mapped_bytes -= size;
-			if (lvl < LEVELS - 1)
-				d->st.block_entries--;
-		}
+		if (pte_valid(ent))
+			n += tables_needed(pte_table(ent), lvl + 1, eb, s, e, delta);
+		else
+			n += 1 + tables_needed(NULL, lvl + 1, eb, s, e, delta);
 	}
+	return n;
 }
 
 /*
- * Map [start, end) under table @t, physical = iova + @delta. The range holds
- * no mapping. -ENOMEM when a table page cannot be had (what was done stays,
- * for the caller to unwind).
+ * Map [start, end) under table @t, physical = iova + @delta, taking tables
+ * from @stock (which holds all it needs). The range holds no mapping, so a
+ * valid entry in it is a table holding nothing there: where a block fits,
+ * the block takes that table's place and the table goes.
  */
-static int map_range(struct iommu_domain *d, u64 *t, int lvl, u64 tbase, u64 start, u64 end, u64 delta, int prot)
+static void map_range(struct iommu_domain *d, u64 *t, int lvl, u64 tbase, u64 start, u64 end, u64 delta, int prot,
+		      struct table_stock *stock)
 {
 	u64 size = level_size(lvl);
 	unsigned first, last;
@@ -245,9 +283,10 @@ static int map_range(struct iommu_domain *d, u64 *t, int lvl, u64 tbase, u64 sta
 	for (unsigned i = first; i <= last; i++) {
 		u64 eb = tbase + (u64)i * size;
 		u64 s = DM_MAX(start, eb), e = DM_MIN(end, eb + size);
-		int err;
 
-		if (lvl > 0 && !pte_valid(t[i]) && s == eb && e == eb + size && !((eb + delta) & (size - 1))) {
+		if (leaf_fits(lvl, eb, s, e, delta)) {
+			if (pte_valid(t[i]))
+				d->st.table_pages -= table_free_tree(pte_table(t[i]), lvl + 1);
 			t[i] = mk_leaf(eb + delta, prot, lvl);
 			d->st.mapped_bytes += size;
 			if (lvl < LEVELS - 1)
@@ -255,18 +294,56 @@ static int map_range(struct iommu_domain *d, u64 *t, int lvl, u64 tbase, u64 sta
 			continue;
 		}
 		if (!pte_valid(t[i])) {
-			u64 *sub = table_alloc(d->obj.machine);
-
-			if (!sub)
-				return -ENOMEM;
-			t[i] = mk_table(sub);
+			t[i] = mk_table(stock_take(stock));
 			d->st.table_pages++;
 		}
-		err = map_range(d, pte_table(t[i]), lvl + 1, eb, s, e, delta, prot);
-		if (err)
-			return err;
+		map_range(d, pte_table(t[i]), lvl + 1, eb, s, e, delta, prot, stock);
 	}
-	return 0;
+}
+
+/* Free the tables under @t whose whole span lies in [start, end) (an unmap emptied them). */
+static void prune_covered(struct iommu_domain *d, u64 *t, int lvl, u64 tbase, u64 start, u64 end)
+{
+	u64 size = level_size(lvl);
+	unsigned first, last;
+
+	index_range(tbase, lvl, start, end, &first, &last);
+	for (unsigned i = first; i <= last; i++) {
+		u64 eb = tbase + (u64)i * size;
+
+		if (!pte_is_table(t[i]))
+			continue;
+		if (eb >= start && eb + size <= end) {
+			d->st.table_pages -= table_free_tree(pte_table(t[i]), lvl + 1);
+			t[i] = 0;
+		} else {
+			prune_covered(d, pte_table(t[i]), lvl + 1, eb, DM_MAX(start, eb), DM_MIN(end, eb + size));
+		}
+	}
+}
+
+/* Free every empty table under @t; return whether @t is empty then. */
+static bool prune_empty(struct iommu_domain *d, u64 *t, int lvl)
+{
+	bool empty = true;
+
+	for (unsigned i = 0; i < ENTRIES; i++) {
+		if (lvl < LEVELS - 1 && pte_is_table(t[i]) && prune_empty(d, pte_table(t[i]), lvl + 1)) {
+			free(pte_table(t[i]));
+			t[i] = 0;
+			d->st.table_pages--;
+		}
+		empty &= !t[i];
+	}
+	return empty;
+}
+
+void dmamap_iommu_domain_shrink(struct iommu_domain *d)
+{
+	pthread_mutex_lock(&d->lock);
+	if (d->root)
+		prune_empty(d, d->root, 0);
+	pthread_mutex_unlock(&d->lock);
 }
 
 /* Whether [cur, end) wholly covers the level-@lvl entry holding @cur (cur < end, both page aligned). */
@@ -368,11 +445,17 @@ static void domain_census(struct dmamap_obj *o, struct dm_census *cs)
 	dmamap_iommu_domain_census(container_of(o, struct iommu_domain, obj), cs);
 }
 
+static void domain_shrink(struct dmamap_obj *o)
+{
+	dmamap_iommu_domain_shrink(container_of(o, struct iommu_domain, obj));
+}
+
 static const struct dmamap_obj_ops domain_obj_ops = {
 	.name = "IOMMU domain",
 	.machine_gone = domain_machine_gone,
 	.check = domain_check,
 	.census = domain_census,
+	.shrink = domain_shrink,
 };
 
 static struct iommu_domain *domain_create(struct dmamap_machine *m, bool registered)
@@ -527,9 +610,21 @@ DMAMAP_API int iommu_map(struct iommu_domain *d, unsigned long iova, phys_addr_t
 	if (range_mapped(d->root, 0, 0, start, end)) {
 		err = -EEXIST;
 	} else {
-		err = map_range(d, d->root, 0, 0, start, end, paddr - start, prot);
-		if (err)
-			clear_and_prune(d, d->root, 0, 0, start, end);
+		struct table_stock stock = { 0 };
+		unsigned long need = tables_needed(d->root, 0, 0, start, end, paddr - start);
+
+		err = 0;
+		while (stock.n < need && !err) {
+			u64 *t = table_alloc(d->obj.machine);
+
+			if (t)
+				stock_put(&stock, t);
+			else
+				err = -ENOMEM;
+		}
+		if (!err)
+			map_range(d, d->root, 0, 0, start, end, paddr - start, prot, &stock);
+		stock_free(&stock);
 	}
 	pthread_mutex_unlock(&d->lock);
 	return err;
@@ -586,7 +681,7 @@ DMAMAP_API size_t iommu_unmap(struct iommu_domain *d, unsigned long iova, size_t
 		}
 	}
 	if (cur > start)
-		clear_and_prune(d, d->root, 0, 0, start, cur);
+		prune_covered(d, d->root, 0, 0, start, cur);
 	pthread_mutex_unlock(&d->lock);
 	return (size_t)(cur - start);
 }
@@ -697,11 +792,6 @@ static void count_tree(struct iommu_domain *d, const u64 *t, int lvl, u64 tbase,
 	u64 size = level_size(lvl);
 
 	tc->tables++;
-	if (lvl > 0 && table_empty(t)) {
-		dm_check_fail(c, DMAMAP_CHECK_IOMMU, "IOMMU domain %p: empty level-%d table at iova %#llx", (void *)d, lvl,
-			      (unsigned long long)tbase);
-		tc->bad++;
-	}
 	for (unsigned i = 0; i < ENTRIES; i++) {
 		u64 e = t[i], eb = tbase + (u64)i * size;
 

@@ -75,6 +75,27 @@ static void assert_stats_equal(const struct dmamap_iommu_stats *a, const struct 
 	assert_int_equal(a->attached_devices, b->attached_devices);
 }
 
+/*
+ * Nothing mapped, and @tables table pages left: tables stay after their
+ * mappings are unmapped, as the kernel's io-pgtable keeps them. A shrink (what
+ * the fault sweep does before counting) gives back all but the root.
+ */
+static void assert_empty(struct iommu_domain *d)
+{
+	struct dmamap_iommu_stats st = stats(d);
+
+	assert_int_equal(st.mapped_bytes, 0);
+	assert_int_equal(st.block_entries, 0);
+	dmamap_iommu_domain_shrink(d);
+	assert_int_equal(stats(d).table_pages, 1);
+}
+
+static void assert_empty_keeping(struct iommu_domain *d, unsigned long tables)
+{
+	assert_int_equal(stats(d).table_pages, tables);
+	assert_empty(d);
+}
+
 /* Every page of [iova, iova + len) translates to pa + offset (pa 0: is unmapped), also mid-page. */
 static void assert_maps(struct iommu_domain *d, u64 iova, u64 len, u64 pa)
 {
@@ -187,13 +208,14 @@ static void test_map_single_pages(void **state)
 	assert_int_equal(iommu_unmap(f->d, 0x10003000, PG), PG);
 	assert_unmapped(f->d, 0x10000000, 4 * PG);
 	st = stats(f->d);
-	assert_int_equal(st.table_pages, 1);
+	assert_int_equal(st.table_pages, 4); /* the tables stay */
 	assert_int_equal(st.mapped_bytes, 0);
 
 	/* the same page can be mapped again */
 	assert_int_equal(iommu_map(f->d, 0x10001000, RAM + 0x7000, PG, IOMMU_READ), 0);
 	assert_maps(f->d, 0x10001000, PG, RAM + 0x7000);
 	assert_int_equal(iommu_unmap(f->d, 0x10001000, PG), PG);
+	assert_empty_keeping(f->d, 4);
 	assert_int_equal(f->cap.reports, 0);
 }
 
@@ -236,14 +258,12 @@ static void test_block_mapping_uses_2mib_blocks(void **state)
 	assert_int_equal(sp.mapped_bytes, 2 * MiB + 2 * PG);
 	assert_maps(pages, iova - PG, 2 * MiB + 2 * PG, RAM + 2 * MiB - PG);
 	assert_int_equal(iommu_unmap(pages, iova - PG, 2 * MiB + 2 * PG), 2 * MiB + 2 * PG);
-	assert_int_equal(stats(pages).table_pages, 1);
+	/* the level-3 tables of the page-mapped ends stay; the whole-span ones went with the 4 MiB unmap */
+	assert_empty_keeping(pages, 5);
 	iommu_domain_free(pages);
 
 	assert_int_equal(iommu_unmap(f->d, iova, 4 * MiB), 4 * MiB);
-	sb = stats(f->d);
-	assert_int_equal(sb.table_pages, 1);
-	assert_int_equal(sb.block_entries, 0);
-	assert_int_equal(sb.mapped_bytes, 0);
+	assert_empty_keeping(f->d, 3);
 }
 
 static void test_unmap_page_inside_block_splits(void **state)
@@ -269,10 +289,7 @@ static void test_unmap_page_inside_block_splits(void **state)
 	assert_int_equal(iommu_unmap(f->d, iova, 4 * MiB), 2 * MiB + 5 * PG);
 	assert_int_equal(iommu_unmap(f->d, hole, 4 * MiB), 0);
 	assert_int_equal(iommu_unmap(f->d, hole + PG, 2 * MiB - 6 * PG), 2 * MiB - 6 * PG);
-	st = stats(f->d);
-	assert_int_equal(st.table_pages, 1);
-	assert_int_equal(st.block_entries, 0);
-	assert_int_equal(st.mapped_bytes, 0);
+	assert_empty_keeping(f->d, 4);
 }
 
 static void test_unmap_range_splitting_both_ends(void **state)
@@ -293,11 +310,9 @@ static void test_unmap_range_splitting_both_ends(void **state)
 	assert_maps(f->d, iova + 2 * MiB + PG, 2 * MiB - PG, RAM + 4 * MiB + PG);
 
 	assert_int_equal(iommu_unmap(f->d, iova, PG), PG);
-	assert_int_equal(stats(f->d).table_pages, 4); /* block 0's table emptied and freed */
+	assert_int_equal(stats(f->d).table_pages, 5); /* block 0's table emptied, and kept */
 	assert_int_equal(iommu_unmap(f->d, iova + 2 * MiB + PG, 2 * MiB - PG), 2 * MiB - PG);
-	st = stats(f->d);
-	assert_int_equal(st.table_pages, 1);
-	assert_int_equal(st.mapped_bytes, 0);
+	assert_empty_keeping(f->d, 5);
 }
 
 static void one_gib_ram(struct dmamap_machine_config *cfg)
@@ -353,11 +368,9 @@ static void test_1gib_block_split_twice(void **state)
 	assert_int_equal(iommu_map(d, page, RAM + 8 * PG, PG, IOMMU_WRITE), 0);
 	assert_int_equal(iommu_iova_to_phys(d, page), RAM + 8 * PG);
 
+	/* the unmap covers the split level-1 entry whole: its tables go with it */
 	assert_int_equal(iommu_unmap(d, iova, GiB), GiB);
-	st = stats(d);
-	assert_int_equal(st.table_pages, 1);
-	assert_int_equal(st.block_entries, 0);
-	assert_int_equal(st.mapped_bytes, 0);
+	assert_empty_keeping(d, 2);
 	iommu_domain_free(d);
 	test_machine_destroy(m);
 }
@@ -395,7 +408,7 @@ static void test_map_overlap_eexist_changes_nothing(void **state)
 	assert_int_equal(iommu_map(f->d, a + 4 * PG, RAM + PG, PG, IOMMU_READ), 0);
 	assert_int_equal(iommu_unmap(f->d, a - PG, 6 * PG), 6 * PG);
 	assert_int_equal(iommu_unmap(f->d, blk, 2 * MiB), 2 * MiB);
-	assert_int_equal(stats(f->d).table_pages, 1);
+	assert_empty_keeping(f->d, 5);
 }
 
 static void test_map_einval_changes_nothing(void **state)
@@ -450,7 +463,7 @@ static void test_map_einval_changes_nothing(void **state)
 	assert_int_equal(iommu_unmap(f->d, IOVA_END - PG, PG), PG);
 	assert_int_equal(iommu_unmap(f->d, 0, PG), PG);
 	assert_int_equal(iommu_unmap(f->d, a + 2 * PG, PG), PG);
-	assert_int_equal(stats(f->d).table_pages, 1);
+	assert_empty_keeping(f->d, 8);
 }
 
 static void test_unmap_stops_at_hole(void **state)
@@ -474,7 +487,7 @@ static void test_unmap_stops_at_hole(void **state)
 	assert_int_equal(iommu_unmap(f->d, a + 6 * PG, 100 * PG), 2 * PG);
 	assert_maps(f->d, a + 5 * PG, PG, RAM + 5 * PG);
 	assert_int_equal(iommu_unmap(f->d, a + 5 * PG, PG), PG);
-	assert_int_equal(stats(f->d).table_pages, 1);
+	assert_empty_keeping(f->d, 4);
 }
 
 static void test_unmap_bad_arguments_unmap_nothing(void **state)
@@ -497,12 +510,18 @@ static void test_unmap_bad_arguments_unmap_nothing(void **state)
 	assert_int_equal(iommu_unmap(f->d, a, 4 * PG), 4 * PG);
 }
 
-static void test_tables_freed_when_empty(void **state)
+/*
+ * Tables stay when the mappings under them go, so that mapping there again
+ * takes no table page; they go with an unmap that covers a table's whole
+ * span, when a block mapping takes an empty table's place, or on a shrink.
+ */
+static void test_tables_kept_after_unmap(void **state)
 {
 	struct fx *f = *state;
 	/* 5 GiB lies under the same level-0 entry as 0: its level-1 table is shared */
 	const u64 where[] = { 0, (u64)1 << 39, IOVA_END - PG, 5 * GiB + 7 * PG };
 	const unsigned long tables[] = { 4, 7, 10, 12 };
+	unsigned long attempts;
 
 	for (size_t i = 0; i < ARRAY_SIZE(where); i++) {
 		assert_int_equal(iommu_map(f->d, where[i], RAM + i * PG, PG, IOMMU_READ), 0);
@@ -511,18 +530,40 @@ static void test_tables_freed_when_empty(void **state)
 	/* a neighbour in the same level-3 table costs nothing */
 	assert_int_equal(iommu_map(f->d, PG, RAM + 9 * PG, PG, IOMMU_READ), 0);
 	assert_int_equal(stats(f->d).table_pages, 12);
-	assert_int_equal(iommu_unmap(f->d, 0, PG), PG);
-	assert_int_equal(stats(f->d).table_pages, 12);
 	assert_int_equal(iommu_unmap(f->d, PG, PG), PG);
-	assert_int_equal(stats(f->d).table_pages, 10); /* level 2 and 3 freed, level 1 shared */
-	assert_int_equal(iommu_unmap(f->d, (u64)1 << 39, PG), PG);
-	assert_int_equal(stats(f->d).table_pages, 7);
-	assert_int_equal(iommu_unmap(f->d, 5 * GiB + 7 * PG, PG), PG);
-	assert_int_equal(stats(f->d).table_pages, 4);
-	assert_int_equal(iommu_iova_to_phys(f->d, IOVA_END - PG), RAM + 2 * PG);
-	assert_int_equal(iommu_unmap(f->d, IOVA_END - PG, PG), PG);
-	assert_int_equal(stats(f->d).table_pages, 1);
+	for (size_t i = 0; i < ARRAY_SIZE(where); i++) {
+		assert_int_equal(iommu_unmap(f->d, where[i], PG), PG);
+		assert_int_equal(stats(f->d).table_pages, 12);
+	}
 	assert_int_equal(stats(f->d).mapped_bytes, 0);
+
+	/* mapping the same places again allocates no table */
+	attempts = dmamap_fault_attempts(f->m, DMAMAP_FAULT_IOMMU_PGTABLE);
+	for (size_t i = 0; i < ARRAY_SIZE(where); i++)
+		assert_int_equal(iommu_map(f->d, where[i], RAM + i * PG, PG, IOMMU_READ), 0);
+	assert_int_equal(dmamap_fault_attempts(f->m, DMAMAP_FAULT_IOMMU_PGTABLE), attempts);
+	assert_int_equal(stats(f->d).table_pages, 12);
+	for (size_t i = 0; i < ARRAY_SIZE(where); i++) {
+		assert_maps(f->d, where[i], PG, RAM + i * PG);
+		assert_int_equal(iommu_unmap(f->d, where[i], PG), PG);
+	}
+
+	/* an unmap covering a table's whole span takes the table with it */
+	assert_int_equal(iommu_map(f->d, GiB, RAM + PG, 2 * MiB, IOMMU_READ), 0);
+	assert_int_equal(stats(f->d).table_pages, 14); /* a level-2 and a level-3 table */
+	assert_int_equal(iommu_unmap(f->d, GiB, 2 * MiB), 2 * MiB);
+	assert_int_equal(stats(f->d).table_pages, 13);
+	assert_unmapped(f->d, GiB, 2 * MiB);
+
+	/* a block takes the place of the empty level-3 table under iova 0 */
+	assert_int_equal(iommu_map(f->d, 0, RAM + 2 * MiB, 2 * MiB, IOMMU_READ), 0);
+	assert_int_equal(stats(f->d).table_pages, 12);
+	assert_int_equal(stats(f->d).block_entries, 1);
+	assert_maps(f->d, 0, 2 * MiB, RAM + 2 * MiB);
+	assert_int_equal(xlate_len(f->d, PG, RAM + 2 * MiB + PG), 2 * MiB - PG);
+	assert_int_equal(iommu_unmap(f->d, 0, 2 * MiB), 2 * MiB);
+	assert_empty_keeping(f->d, 12);
+	assert_int_equal(f->cap.reports, 0);
 }
 
 /*
@@ -574,7 +615,8 @@ static void test_map_enomem_unwinds_at_each_table(void **state)
 		assert_int_equal(iommu_unmap(f->d, lo, len), len);
 		if (shared)
 			assert_int_equal(iommu_unmap(f->d, neighbour, PG), PG);
-		assert_int_equal(stats(f->d).table_pages, 1);
+		/* the tables stay; given back, the next round starts from the root alone */
+		assert_empty_keeping(f->d, 7);
 	}
 	assert_int_equal(f->cap.reports, 0);
 }
@@ -604,7 +646,7 @@ static void test_split_enomem_changes_nothing(void **state)
 	assert_unmapped(f->d, iova, 2 * MiB);
 	assert_maps(f->d, iova + 2 * MiB, 2 * MiB, RAM + 4 * MiB);
 	assert_int_equal(iommu_unmap(f->d, iova + 2 * MiB, 2 * MiB), 2 * MiB);
-	assert_int_equal(stats(f->d).table_pages, 1);
+	assert_empty_keeping(f->d, 3);
 }
 
 static void test_translate_permissions(void **state)
@@ -745,9 +787,7 @@ static void test_random_against_model_with_injection(void **state)
 	for (unsigned i = 0; i < WIN_PAGES; i++)
 		if (model[i])
 			assert_int_equal(iommu_unmap(f->d, WIN_BASE + i * PG, PG), PG);
-	assert_int_equal(stats(f->d).table_pages, 1);
-	assert_int_equal(stats(f->d).mapped_bytes, 0);
-	assert_int_equal(stats(f->d).block_entries, 0);
+	assert_empty(f->d);
 	assert_int_equal(f->cap.reports, 0);
 	free(model);
 }
@@ -840,7 +880,7 @@ static void scatter_unmap(struct devfx *x, struct scattered *s)
 	assert_int_equal(iommu_unmap(x->f.d, DEV_IOVA, NPAGES * PG), NPAGES * PG);
 	for (unsigned i = 0; i < NPAGES; i++)
 		dmamap_free_pages(s->pg[i], 0);
-	assert_int_equal(stats(x->f.d).table_pages, 1);
+	assert_empty(x->f.d);
 }
 
 static void test_device_reads_scattered_pages_as_one_range(void **state)
@@ -1144,7 +1184,6 @@ static void test_two_threads_map_unmap_disjoint_ranges(void **state)
 	struct fx *f = *state;
 	struct worker w[2];
 	pthread_t t[2];
-	struct dmamap_iommu_stats st;
 
 	for (unsigned i = 0; i < 2; i++) {
 		w[i] = (struct worker){ .d = f->d, .id = i, .iterations = under_valgrind() ? 300 : 3000 };
@@ -1154,10 +1193,7 @@ static void test_two_threads_map_unmap_disjoint_ranges(void **state)
 		assert_int_equal(pthread_join(t[i], NULL), 0);
 		assert_int_equal(w[i].bad, 0);
 	}
-	st = stats(f->d);
-	assert_int_equal(st.table_pages, 1);
-	assert_int_equal(st.mapped_bytes, 0);
-	assert_int_equal(st.block_entries, 0);
+	assert_empty(f->d);
 	assert_int_equal(f->cap.reports, 0);
 }
 
@@ -1175,7 +1211,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_map_einval_changes_nothing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unmap_stops_at_hole, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unmap_bad_arguments_unmap_nothing, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_tables_freed_when_empty, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_tables_kept_after_unmap, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_map_enomem_unwinds_at_each_table, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_split_enomem_changes_nothing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_translate_permissions, setup, teardown),

@@ -62,9 +62,11 @@ DMAMAP_API void iommu_detach_device(struct iommu_domain *domain, struct device *
  * @prot: IOMMU_READ and/or IOMMU_WRITE (at least one)
  *
  * Blocks are used where iova and paddr are aligned to them and the range
- * covers them. Return: 0; -EINVAL (bad alignment, range or prot), -EEXIST
- * (some page of the range is already mapped), -ENOMEM (a table page could
- * not be allocated). On error nothing is mapped.
+ * covers them (a block takes the place of an empty table there). The table
+ * pages the map needs are all allocated before anything changes. Return: 0;
+ * -EINVAL (bad alignment, range or prot), -EEXIST (some page of the range is
+ * already mapped), -ENOMEM (a table page could not be allocated). On error
+ * nothing is mapped and the tables are as they were.
  */
 DMAMAP_API DMAMAP_MUST_CHECK int iommu_map(struct iommu_domain *domain, unsigned long iova, phys_addr_t paddr,
 					    size_t size, int prot);
@@ -74,7 +76,9 @@ DMAMAP_API DMAMAP_MUST_CHECK int iommu_map(struct iommu_domain *domain, unsigned
  *
  * Unmapping stops at the first page that is not mapped (a hole unmaps
  * nothing). A block only partly covered is split, so the rest stays mapped.
- * Return: bytes unmapped (0 for a hole at @iova, misaligned arguments, or when
+ * Page-table pages stay when the mappings under them go, as the kernel's
+ * io-pgtable keeps them, so that mapping there again costs no allocation; a
+ * table whose whole span the unmap covers is freed with it. Return: bytes unmapped (0 for a hole at @iova, misaligned arguments, or when
  * splitting a block needs a table page that cannot be had).
  */
 DMAMAP_API size_t iommu_unmap(struct iommu_domain *domain, unsigned long iova, size_t size);
@@ -101,7 +105,7 @@ DMAMAP_API void iommu_set_fault_handler(struct iommu_domain *domain, iommu_fault
 DMAMAP_API struct iommu_domain *iommu_get_domain_for_dev(struct device *dev);
 
 struct dmamap_iommu_stats {
-	unsigned long table_pages;      /* page-table pages in use (the root included) */
+	unsigned long table_pages;      /* page-table pages in the tables (the root included), empty ones kept after unmap too */
 	unsigned long mapped_bytes;     /* bytes currently mapped */
 	unsigned long block_entries;    /* 2 MiB / 1 GiB block entries in use */
 	unsigned long faults;           /* faults so far */
