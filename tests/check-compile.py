@@ -38,6 +38,7 @@ KERNEL = '''
 #include <linux/device.h>
 #include <linux/err.h>
 #include <linux/gfp.h>
+#include <linux/io.h>
 #include <linux/iommu.h>
 #include <linux/mm.h>
 #include <linux/scatterlist.h>

@@ -85,8 +85,9 @@ static inline struct scatterlist *sg_next(struct scatterlist *sg)
 	return sg;
 }
 
+/* The count is compared in the counter's type: an int counter over sgt->nents draws no sign warning. */
 #define for_each_sg(sglist, sg, nr, __i) \
-	for (__i = 0, sg = (sglist); __i < (nr); __i++, sg = sg_next(sg))
+	for (__i = 0, sg = (sglist); __i < (__typeof__(__i))(nr); __i++, sg = sg_next(sg))
 /* Every entry of a table (its orig_nents), and every DMA segment of a mapped one (its nents). */
 #define for_each_sgtable_sg(sgt, sg, i) for_each_sg((sgt)->sgl, sg, (sgt)->orig_nents, i)
 #define for_each_sgtable_dma_sg(sgt, sg, i) for_each_sg((sgt)->sgl, sg, (sgt)->nents, i)
