@@ -51,10 +51,13 @@ static void transmit(struct device *dev, bool map_it)
 	dma_addr_t bus;
 
 	fill_frame(frame, map_it ? 1 : 4);
-	if (map_it)
+	if (map_it) {
 		bus = dma_map_single(dev, frame, FRAME, DMA_TO_DEVICE);
-	else
+		if (dma_mapping_error(dev, bus))
+			failures++;
+	} else {
 		bus = virt_to_phys(frame); /* the bug: handing the device a bus address with no map */
+	}
 	if (dmamap_dev_read(dev, bus, wire, FRAME) != 0)
 		failures++;
 	verdict(map_it ? "TX: dma_map_single(DMA_TO_DEVICE), device reads"
@@ -74,6 +77,8 @@ static void receive(struct device *dev, bool unmap_it)
 	bool good;
 
 	bus = dma_map_single(dev, buf, FRAME, DMA_FROM_DEVICE);
+	if (dma_mapping_error(dev, bus))
+		failures++;
 	fill_frame(wire, unmap_it ? 2 : 5);
 	if (dmamap_dev_write(dev, bus, wire, FRAME) != 0)
 		failures++;

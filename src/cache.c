@@ -47,9 +47,20 @@
  * every plane (zero_first..zero_end): they update bits and counters and
  * move no bytes, as copying zeroes onto zeroes would change nothing.
  *
- * Speculation: invalidated ranges are remembered in a ring; at each
- * speculation point their nonres lines may become resident again (and, with
- * an outer cache, allocated there too), freezing the bytes they mirror.
+ * Speculation: a line leaves a cache level only by an invalidate, and every
+ * invalidate hands its lines to spec_track(), which marks the ones not yet
+ * pending (spec_pending) and queues them as runs (spec_runs, a list that
+ * grows: nothing is ever dropped). At each speculation point every pending
+ * line may become resident again with the prefetch rate (and, with an outer
+ * cache, be allocated there too from RAM, so the outer level is refilled
+ * during a DMA as well), freezing the bytes it mirrors; a line pulled in, or
+ * found held at both levels, stops being pending. So *every* nonres line -- in
+ * particular every line of every live FROM_DEVICE or BIDIRECTIONAL buffer,
+ * however many -- can be prefetched at every point until it is, whether or
+ * not the DMA-API checker tracks the mapping: the model needs no help from
+ * above to be the hardware. Lines invalidated at unmap are pulled back in
+ * too, harmlessly (they mirror what the device wrote). Each line is in at
+ * most one queued run, so the queue never holds more runs than lines.
  *
  * Locking: one mutex per machine for all line state and for the ram, shadow
  * and outer planes; the library's accesses to the cpu plane made on the
@@ -160,7 +171,11 @@ void dmamap_cache_fini(struct dmamap_machine *m)
 	dmamap_lazy_free(c->inner_nonres, bytes);
 	dmamap_lazy_free(c->outer_res, bytes);
 	dmamap_lazy_free(c->outer_dirty, bytes);
-	c->inner_nonres = c->outer_res = c->outer_dirty = NULL;
+	dmamap_lazy_free(c->spec_pending, bytes);
+	free(c->spec_runs);
+	c->inner_nonres = c->outer_res = c->outer_dirty = c->spec_pending = NULL;
+	c->spec_runs = NULL;
+	c->spec_nr = c->spec_cap = 0;
 }
 
 /* ------------------------------------------- one line at a time (reference) */
@@ -232,21 +247,27 @@ static void outer_inv_line(struct dmamap_machine *m, unsigned long l)
 	}
 }
 
-/* Pull line @l into the inner cache (and the outer one on the way). */
+/*
+ * A prefetch of line @l: the inner cache pulls it in (from the outer copy
+ * when there is one, else RAM: the bytes it mirrors), and the outer cache
+ * allocates it from RAM if it does not hold it -- on its own too, as an L2
+ * that prefetches does, so the outer level can be refilled while a device
+ * owns the line.
+ */
 static void prefetch_line(struct dmamap_machine *m, unsigned long l)
 {
 	struct dmamap_cache *c = &m->cache;
 
-	if (!tbit(c->inner_nonres, l))
-		return;
-	cbit(c->inner_nonres, l);
+	if (tbit(c->inner_nonres, l)) {
+		cbit(c->inner_nonres, l);
+		c->stats.lines_prefetched++;
+	}
 	if (m->outer && !tbit(c->outer_res, l)) {
 		size_t off = line_off(m, l);
 
 		memcpy(m->outer + off, m->ram + off, line_size(m));
 		sbit(c->outer_res, l);
 	}
-	c->stats.lines_prefetched++;
 }
 
 /*
@@ -481,21 +502,23 @@ static void outer_inv_word(struct dmamap_machine *m, unsigned long w, unsigned l
 	sync_lines(m, m->shadow, m->ram, w, nonres & ~dirty);
 }
 
+/* prefetch_line() of the lines of @mask in word @w. */
 static void prefetch_word(struct dmamap_machine *m, unsigned long w, unsigned long mask)
 {
 	struct dmamap_cache *c = &m->cache;
 	unsigned long pull = c->inner_nonres[w] & mask;
 
-	if (!pull)
-		return;
-	c->inner_nonres[w] &= ~pull;
+	if (pull) {
+		c->inner_nonres[w] &= ~pull;
+		c->stats.lines_prefetched += count_lines(pull);
+	}
 	if (m->outer) {
-		unsigned long fill = pull & ~c->outer_res[w];
+		unsigned long fill = mask & ~c->outer_res[w];
 
-		copy_lines(m, m->outer, m->ram, w, fill);
+		/* a nonres inner line mirrors RAM, which the outer copy now holds too */
+		sync_lines(m, m->outer, m->ram, w, fill);
 		c->outer_res[w] |= fill;
 	}
-	c->stats.lines_prefetched += count_lines(pull);
 }
 
 /* ------------------------------------------------------------ range walks */
@@ -518,21 +541,66 @@ static bool range_lines(struct dmamap_machine *m, phys_addr_t start, size_t size
 	return true;
 }
 
+/* Queue lines [first, last] (none pending) for speculation; false when the queue cannot grow. Lock held. */
+static bool spec_queue(struct dmamap_cache *c, unsigned long first, unsigned long last)
+{
+	if (c->spec_nr && c->spec_runs[c->spec_nr - 1].last + 1 == first) {
+		c->spec_runs[c->spec_nr - 1].last = last;
+		return true;
+	}
+	if (c->spec_nr == c->spec_cap) {
+		size_t cap = c->spec_cap ? 2 * c->spec_cap : 64;
+		struct dmamap_spec_range *r = realloc(c->spec_runs, cap * sizeof(*r));
+
+		if (!r)
+			return false;
+		c->spec_runs = r;
+		c->spec_cap = cap;
+	}
+	c->spec_runs[c->spec_nr].first = first;
+	c->spec_runs[c->spec_nr].last = last;
+	c->spec_nr++;
+	return true;
+}
+
+static bool prefetch_range(struct dmamap_machine *m, unsigned long first, unsigned long last);
+
+/*
+ * Lines [first, last] were just invalidated (at either level): queue the
+ * ones not already waiting. Should the host refuse the memory, the CPU is
+ * taken to have pulled them in at once, a prefetch it may always make.
+ * Lock held.
+ */
 static void spec_track(struct dmamap_machine *m, unsigned long first, unsigned long last)
 {
 	struct dmamap_cache *c = &m->cache;
-	unsigned slot;
 
 	if (!m->cfg.speculative_prefetch)
 		return;
-	if (c->ring_len == DM_SPEC_RING) {
-		c->ring_head = (c->ring_head + 1) % DM_SPEC_RING;
-		c->ring_len--;
+	if (!c->spec_pending) {
+		c->spec_pending = dmamap_lazy_zalloc((c->nr_lines / BITS_PER_LONG + 1) * sizeof(long));
+		if (!c->spec_pending) {
+			prefetch_range(m, first, last);
+			return;
+		}
 	}
-	slot = (c->ring_head + c->ring_len) % DM_SPEC_RING;
-	c->ring[slot].first = first;
-	c->ring[slot].last = last;
-	c->ring_len++;
+	for_each_word(w, mask, first, last) {
+		unsigned long fresh = mask & ~c->spec_pending[w];
+
+		while (fresh) {
+			unsigned b = (unsigned)__builtin_ctzl(fresh);
+			unsigned long from = fresh >> b;
+			unsigned len = ~from ? (unsigned)__builtin_ctzl(~from) : (unsigned)(BITS_PER_LONG - b);
+			unsigned long bits = (len == BITS_PER_LONG ? ALL_LINES : (1UL << len) - 1) << b;
+			unsigned long l = w * BITS_PER_LONG + b;
+
+			if (spec_queue(c, l, l + len - 1))
+				c->spec_pending[w] |= bits;
+			else
+				prefetch_range(m, l, l + len - 1);
+			fresh &= ~bits;
+		}
+	}
 }
 
 /* Lines [first, last] of level @lvl, one at a time: the reference the word walks must match. */
@@ -590,7 +658,7 @@ static void level_op(struct dmamap_machine *m, enum dmamap_cache_level lvl, enum
 			}
 		}
 	}
-	if (lvl == DMAMAP_CACHE_INNER && op != OP_CLEAN)
+	if (op != OP_CLEAN)
 		spec_track(m, first, last);
 }
 
@@ -705,41 +773,64 @@ DMAMAP_API int dmamap_cache_set_line_by_line(struct dmamap_machine *m, bool on)
  * Pull the nonres lines of [first, last] in, each with the prefetch rate;
  * return whether some nonres line was left out. Lock held.
  */
+/* The lines of @mask in word @w that a cache level does not hold. */
+static unsigned long unheld_word(struct dmamap_machine *m, unsigned long w, unsigned long mask)
+{
+	struct dmamap_cache *c = &m->cache;
+
+	return mask & (c->inner_nonres[w] | (m->outer ? ~c->outer_res[w] : 0));
+}
+
+/*
+ * Prefetch the lines of [first, last] some level does not hold, each with
+ * the prefetch rate; return whether some were left out. Lock held.
+ */
 static bool prefetch_range(struct dmamap_machine *m, unsigned long first, unsigned long last)
 {
 	struct dmamap_cache *c = &m->cache;
 	bool left = false;
 
-	if (c->prefetch_permille >= 1000 && !c->by_line) {
-		for_each_word(w, mask, first, last)
-			prefetch_word(m, w, mask);
-		return false;
-	}
-	for (unsigned long l = first; l <= last; l++) {
-		if (c->prefetch_permille >= 1000 || dmamap_rng_next(&c->rng) % 1000 < c->prefetch_permille)
-			prefetch_line(m, l);
-		else if (tbit(c->inner_nonres, l))
-			left = true;
+	for_each_word(w, mask, first, last) {
+		unsigned long want = unheld_word(m, w, mask);
+
+		if (!want)
+			continue;
+		if (c->prefetch_permille >= 1000 && !c->by_line) {
+			prefetch_word(m, w, want);
+			continue;
+		}
+		for (; want; want &= want - 1) {
+			unsigned long l = w * BITS_PER_LONG + (unsigned long)__builtin_ctzl(want);
+
+			if (c->prefetch_permille >= 1000 || dmamap_rng_next(&c->rng) % 1000 < c->prefetch_permille)
+				prefetch_line(m, l);
+			else
+				left = true;
+		}
 	}
 	return left;
 }
 
-/* A speculation point. Lock held. */
+/* A speculation point: every pending line may be pulled in; the runs still waiting stay queued. Lock held. */
 static void speculate_locked(struct dmamap_machine *m)
 {
 	struct dmamap_cache *c = &m->cache;
+	size_t kept = 0;
 
 	c->stats.speculation_points++;
-	for (unsigned n = c->ring_len; n; n--) {
-		struct dmamap_spec_range r = c->ring[c->ring_head];
+	if (!c->prefetch_permille)
+		return;
+	for (size_t i = 0; i < c->spec_nr; i++) {
+		struct dmamap_spec_range r = c->spec_runs[i];
+		bool left = prefetch_range(m, r.first, r.last);
 
-		c->ring_head = (c->ring_head + 1) % DM_SPEC_RING;
-		c->ring_len--;
-		if (prefetch_range(m, r.first, r.last)) {
-			c->ring[(c->ring_head + c->ring_len) % DM_SPEC_RING] = r;
-			c->ring_len++;
-		}
+		/* a line stops waiting once held at both levels; a run waits while one of its lines does */
+		for_each_word(w, mask, r.first, r.last)
+			c->spec_pending[w] &= ~(left ? mask & ~unheld_word(m, w, mask) : mask);
+		if (left)
+			c->spec_runs[kept++] = r;
 	}
+	c->spec_nr = kept;
 }
 
 DMAMAP_API void dmamap_cache_speculate(struct dmamap_machine *m)

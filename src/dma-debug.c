@@ -43,9 +43,11 @@
  *
  * Locking
  *
- *   One mutex per machine (dbg->lock) guards the index, the free records,
- *   the device lists and the counters. It is never held across a DMA
- *   operation, nor while a report is delivered.
+ *   One spinlock per machine (dbg->lock) guards the index, the free records,
+ *   the device lists and the counters: every critical section is a few
+ *   bucket walks, the rare table growth aside. It is never held across a
+ *   DMA operation, nor while a report is delivered, nor while calling any
+ *   other module but the host allocator and fault injection.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -118,7 +120,7 @@ struct dm_tomb {
 #define DBG_TOMBS 512
 
 struct dmamap_debug {
-	pthread_mutex_t lock;
+	pthread_spinlock_t lock;
 	struct dm_tomb tombs[DBG_TOMBS]; /* the last release at each hash slot */
 	struct dm_link **buckets;
 	unsigned long nbuckets;        /* a power of two */
@@ -329,7 +331,7 @@ int dmamap_debug_machine_init(struct dmamap_machine *m)
 		return -ENOMEM;
 	}
 	dbg->nbuckets = DBG_BUCKETS_MIN;
-	pthread_mutex_init(&dbg->lock, NULL);
+	pthread_spin_init(&dbg->lock, PTHREAD_PROCESS_PRIVATE);
 	atomic_store_explicit(&m->debug, dbg, memory_order_release);
 	pthread_mutex_unlock(&m->obj_lock);
 	return 0;
@@ -360,9 +362,9 @@ void dmamap_debug_machine_fini(struct dmamap_machine *m)
 
 	if (!dbg)
 		return;
-	pthread_mutex_lock(&dbg->lock);
+	pthread_spin_lock(&dbg->lock);
 	forget_all(dbg);
-	pthread_mutex_unlock(&dbg->lock);
+	pthread_spin_unlock(&dbg->lock);
 	while (dbg->chunks) {
 		struct dm_chunk *c = dbg->chunks;
 
@@ -370,7 +372,7 @@ void dmamap_debug_machine_fini(struct dmamap_machine *m)
 		free(c);
 	}
 	free(dbg->buckets);
-	pthread_mutex_destroy(&dbg->lock);
+	pthread_spin_destroy(&dbg->lock);
 	atomic_store(&m->debug, NULL);
 	free(dbg);
 }
@@ -381,7 +383,7 @@ void dmamap_debug_device_release(struct device *dev)
 
 	if (!dbg)
 		return;
-	pthread_mutex_lock(&dbg->lock);
+	pthread_spin_lock(&dbg->lock);
 	while (dev->dmamap.debug) {
 		struct dm_map *map = dev->dmamap.debug;
 
@@ -391,7 +393,7 @@ void dmamap_debug_device_release(struct device *dev)
 	for (unsigned i = 0; i < DBG_TOMBS; i++)
 		if (dbg->tombs[i].dev == dev)
 			dbg->tombs[i].dev = NULL;
-	pthread_mutex_unlock(&dbg->lock);
+	pthread_spin_unlock(&dbg->lock);
 }
 
 DMAMAP_API int dmamap_checker_enable(struct dmamap_machine *m, bool on)
@@ -410,12 +412,12 @@ DMAMAP_API int dmamap_checker_enable(struct dmamap_machine *m, bool on)
 	}
 	dbg = dbg_of(m);
 	if (dbg)
-		pthread_mutex_lock(&dbg->lock);
+		pthread_spin_lock(&dbg->lock);
 	atomic_store(&m->checker_off, true);
 	atomic_store(&m->checker_untracked, 0);
 	if (dbg) {
 		forget_all(dbg);
-		pthread_mutex_unlock(&dbg->lock);
+		pthread_spin_unlock(&dbg->lock);
 	}
 	return 0;
 }
@@ -438,14 +440,14 @@ DMAMAP_API void dmamap_checker_stats(struct dmamap_machine *m, struct dmamap_che
 	dbg = dbg_of(m);
 	if (!dbg)
 		return;
-	pthread_mutex_lock(&dbg->lock);
+	pthread_spin_lock(&dbg->lock);
 	st->live_single = dbg->live[DK_SINGLE];
 	st->live_page = dbg->live[DK_PAGE];
 	st->live_sg = dbg->live[DK_SG];
 	st->live_coherent = dbg->live[DK_COHERENT] - dbg->internal_live[DK_COHERENT];
 	st->live_pool = dbg->live[DK_POOL] - dbg->internal_live[DK_POOL];
 	st->tracked = dbg->tracked;
-	pthread_mutex_unlock(&dbg->lock);
+	pthread_spin_unlock(&dbg->lock);
 }
 
 /* --------------------------------------------------------------- reports */
@@ -662,9 +664,9 @@ static struct dm_map *prepare(struct device *dev, unsigned long nlinks, const ch
 
 	if (!dbg)
 		return NULL;
-	pthread_mutex_lock(&dbg->lock);
+	pthread_spin_lock(&dbg->lock);
 	map = map_alloc(m, dbg, nlinks);
-	pthread_mutex_unlock(&dbg->lock);
+	pthread_spin_unlock(&dbg->lock);
 	if (!map)
 		dmamap_log(m, DMAMAP_LOG_WARN, dev->dmamap.name, "%s: the DMA-API checker has no memory to track it", what);
 	return map;
@@ -680,9 +682,9 @@ static void unprepare(struct dm_map *map, struct device *dev)
 {
 	struct dmamap_debug *dbg = dbg_of(dm_dev_machine(dev));
 
-	pthread_mutex_lock(&dbg->lock);
+	pthread_spin_lock(&dbg->lock);
 	map_free(dbg, map);
-	pthread_mutex_unlock(&dbg->lock);
+	pthread_spin_unlock(&dbg->lock);
 }
 
 /* The fields every record has. */
@@ -715,9 +717,8 @@ static void enter_map(struct dmamap_debug *dbg, struct dm_map *map)
 	dbg->tracked++;
 }
 
-void dmamap_debug_map_done(struct dm_map *map, struct device *dev, bool page_call, struct page *page,
-			   unsigned long offset, size_t size, int dir, struct dma_attrs *attrs, dma_addr_t addr,
-			   bool failed, const char *file, int line)
+void dmamap_debug_map_done(struct dm_map *map, struct device *dev, bool page_call, phys_addr_t phys, size_t size,
+			   int dir, struct dma_attrs *attrs, dma_addr_t addr, bool failed, const char *file, int line)
 {
 	struct dmamap_debug *dbg = dbg_of(dm_dev_machine(dev));
 
@@ -726,13 +727,13 @@ void dmamap_debug_map_done(struct dm_map *map, struct device *dev, bool page_cal
 		return;
 	}
 	fill(map, dev, page_call ? DK_PAGE : DK_SINGLE, dir, attrs, addr, size, file, line);
-	map->phys = page_to_phys(page) + offset;
-	pthread_mutex_lock(&dbg->lock);
+	map->phys = phys;
+	pthread_spin_lock(&dbg->lock);
 	index_range(dbg, map, dev, addr, size);
 	index_range(dbg, map, NULL, map->phys, size);
 	enter_map(dbg, map);
 	maybe_grow(dm_dev_machine(dev), dbg);
-	pthread_mutex_unlock(&dbg->lock);
+	pthread_spin_unlock(&dbg->lock);
 }
 
 void dmamap_debug_mapping_error(struct device *dev, dma_addr_t addr)
@@ -741,21 +742,21 @@ void dmamap_debug_mapping_error(struct device *dev, dma_addr_t addr)
 
 	if (!dbg)
 		return;
-	pthread_mutex_lock(&dbg->lock);
+	pthread_spin_lock(&dbg->lock);
 	for (struct dm_link *l = dbg->buckets[bucket_of(dbg, dev, addr >> PAGE_SHIFT)]; l; l = l->next)
 		if (l->space == dev && l->page == addr >> PAGE_SHIFT && l->start == addr)
 			l->map->checked = true;
-	pthread_mutex_unlock(&dbg->lock);
+	pthread_spin_unlock(&dbg->lock);
 }
 
-/* Take @map out for a release made at @file:@line; the caller holds it until its put. Lock held. */
+/* Take @map out for a release made at @file:@line (its last holder frees it). Lock held. */
 static void release_map(struct dmamap_debug *dbg, struct dm_map *map, struct dm_map **hold, const char *file,
 			int line)
 {
 	take_out(dbg, map);
 	bury(dbg, map, file, line);
-	map->refs++;
-	*hold = map;
+	drop(dbg, map);
+	*hold = NULL;
 }
 
 bool dmamap_debug_unmap(struct device *dev, bool page_call, dma_addr_t addr, size_t size, int dir, const char *file,
@@ -765,14 +766,15 @@ bool dmamap_debug_unmap(struct device *dev, bool page_call, dma_addr_t addr, siz
 	enum dm_kind kind = page_call ? DK_PAGE : DK_SINGLE;
 	const char *what = kind_unmap_call[kind];
 	struct dm_want w = { kind, size, dir, NULL };
-	struct dm_reports rs = { 0 };
+	struct dm_reports rs;
 	struct dm_map *map;
 	bool ok = false;
 
 	*hold = NULL;
+	rs.n = 0;
 	if (!dbg)
 		return true;
-	pthread_mutex_lock(&dbg->lock);
+	pthread_spin_lock(&dbg->lock);
 	map = find_bus_start(dbg, dev, addr, &w);
 	if (!map || (map->kind != DK_SINGLE && map->kind != DK_PAGE && buried(dbg, dev, addr, kind))) {
 		missing(dbg, &rs, dev, what, addr, size, dir, true);
@@ -808,7 +810,7 @@ bool dmamap_debug_unmap(struct device *dev, bool page_call, dma_addr_t addr, siz
 		if (ok)
 			release_map(dbg, map, hold, file, line);
 	}
-	pthread_mutex_unlock(&dbg->lock);
+	pthread_spin_unlock(&dbg->lock);
 	rep_flush(dev, &rs);
 	return ok;
 }
@@ -818,15 +820,16 @@ bool dmamap_debug_sync(struct device *dev, dma_addr_t addr, size_t size, int dir
 {
 	struct dmamap_debug *dbg = dbg_of(dm_dev_machine(dev));
 	const char *what = for_cpu ? "dma_sync_single_for_cpu" : "dma_sync_single_for_device";
-	struct dm_reports rs = { 0 };
+	struct dm_reports rs;
 	struct dm_link *l;
 	struct dm_map *map;
 	bool ok = false;
 
 	*hold = NULL;
+	rs.n = 0;
 	if (!dbg)
 		return true;
-	pthread_mutex_lock(&dbg->lock);
+	pthread_spin_lock(&dbg->lock);
 	l = find_bus_containing(dbg, dev, addr);
 	if (!l) {
 		missing(dbg, &rs, dev, what, addr, size, dir, false);
@@ -852,7 +855,7 @@ bool dmamap_debug_sync(struct device *dev, dma_addr_t addr, size_t size, int dir
 			*hold = map;
 		}
 	}
-	pthread_mutex_unlock(&dbg->lock);
+	pthread_spin_unlock(&dbg->lock);
 	rep_flush(dev, &rs);
 	return ok;
 }
@@ -864,10 +867,10 @@ void dmamap_debug_put(struct dm_map *map, struct device *dev)
 	if (!map)
 		return;
 	dbg = dbg_of(dm_dev_machine(dev));
-	pthread_mutex_lock(&dbg->lock);
+	pthread_spin_lock(&dbg->lock);
 	if (!--map->refs && !map->live)
 		map_free(dbg, map);
-	pthread_mutex_unlock(&dbg->lock);
+	pthread_spin_unlock(&dbg->lock);
 }
 
 /* ------------------------------------------------------------------ lists */
@@ -899,7 +902,7 @@ void dmamap_debug_map_sg_done(struct dm_map *map, struct device *dev, struct sca
 	map->nents = nents;
 	map->mapped = mapped;
 	map->phys = sg_phys(sg);
-	pthread_mutex_lock(&dbg->lock);
+	pthread_spin_lock(&dbg->lock);
 	for_each_sg(sg, s, mapped, i)
 		if (sg_dma_len(s))
 			index_range(dbg, map, dev, sg_dma_address(s), sg_dma_len(s));
@@ -909,7 +912,7 @@ void dmamap_debug_map_sg_done(struct dm_map *map, struct device *dev, struct sca
 	}
 	enter_map(dbg, map);
 	maybe_grow(dm_dev_machine(dev), dbg);
-	pthread_mutex_unlock(&dbg->lock);
+	pthread_spin_unlock(&dbg->lock);
 }
 
 /*
@@ -954,14 +957,15 @@ bool dmamap_debug_unmap_sg(struct device *dev, struct scatterlist *sg, int nents
 			   struct dm_map **hold)
 {
 	struct dmamap_debug *dbg = dbg_of(dm_dev_machine(dev));
-	struct dm_reports rs = { 0 };
+	struct dm_reports rs;
 	struct dm_map *map;
 	bool ok = false;
 
 	*hold = NULL;
+	rs.n = 0;
 	if (!dbg)
 		return true;
-	pthread_mutex_lock(&dbg->lock);
+	pthread_spin_lock(&dbg->lock);
 	map = sg_lookup(dbg, &rs, dev, sg, nents, dir, "dma_unmap_sg", true);
 	if (map && dir != map->dir) {
 		rep_add(&rs, DMAMAP_REPORT_DIR_MISMATCH, map, map->bus, map->size, dir,
@@ -973,7 +977,7 @@ bool dmamap_debug_unmap_sg(struct device *dev, struct scatterlist *sg, int nents
 		release_map(dbg, map, hold, file, line);
 		ok = true;
 	}
-	pthread_mutex_unlock(&dbg->lock);
+	pthread_spin_unlock(&dbg->lock);
 	rep_flush(dev, &rs);
 	return ok;
 }
@@ -983,13 +987,14 @@ bool dmamap_debug_sync_sg(struct device *dev, struct scatterlist *sg, int nents,
 {
 	struct dmamap_debug *dbg = dbg_of(dm_dev_machine(dev));
 	const char *what = for_cpu ? "dma_sync_sg_for_cpu" : "dma_sync_sg_for_device";
-	struct dm_reports rs = { 0 };
+	struct dm_reports rs;
 	struct dm_map *map;
 
 	*hold = NULL;
+	rs.n = 0;
 	if (!dbg)
 		return true;
-	pthread_mutex_lock(&dbg->lock);
+	pthread_spin_lock(&dbg->lock);
 	map = sg_lookup(dbg, &rs, dev, sg, nents, dir, what, false);
 	if (map && map->dir != DMA_BIDIRECTIONAL && dir != map->dir) {
 		rep_add(&rs, DMAMAP_REPORT_SYNC_DIRECTION, map, map->bus, map->size, dir,
@@ -1001,7 +1006,7 @@ bool dmamap_debug_sync_sg(struct device *dev, struct scatterlist *sg, int nents,
 		map->refs++;
 		*hold = map;
 	}
-	pthread_mutex_unlock(&dbg->lock);
+	pthread_spin_unlock(&dbg->lock);
 	rep_flush(dev, &rs);
 	return map != NULL;
 }
@@ -1027,11 +1032,11 @@ static void alloc_done(struct dm_map *map, struct device *dev, enum dm_kind kind
 	map->cpu = cpu;
 	map->pool = pool;
 	map->checked = true;
-	pthread_mutex_lock(&dbg->lock);
+	pthread_spin_lock(&dbg->lock);
 	index_range(dbg, map, dev, handle, size);
 	enter_map(dbg, map);
 	maybe_grow(dm_dev_machine(dev), dbg);
-	pthread_mutex_unlock(&dbg->lock);
+	pthread_spin_unlock(&dbg->lock);
 }
 
 void dmamap_debug_alloc_done(struct dm_map *map, struct device *dev, size_t size, const void *cpu, dma_addr_t handle,
@@ -1092,17 +1097,18 @@ static bool buffer_release(struct device *dev, enum dm_kind kind, struct dma_poo
 			   dma_addr_t handle, const char *file, int line, struct dm_map **hold)
 {
 	struct dmamap_debug *dbg = dbg_of(dm_dev_machine(dev));
-	struct dm_reports rs = { 0 };
+	struct dm_reports rs;
 	struct dm_map *map;
 
 	*hold = NULL;
+	rs.n = 0;
 	if (!dbg)
 		return true;
-	pthread_mutex_lock(&dbg->lock);
+	pthread_spin_lock(&dbg->lock);
 	map = buffer_lookup(dbg, &rs, dev, kind, pool, cpu, handle, size, kind_unmap_call[kind]);
 	if (map)
 		release_map(dbg, map, hold, file, line);
-	pthread_mutex_unlock(&dbg->lock);
+	pthread_spin_unlock(&dbg->lock);
 	rep_flush(dev, &rs);
 	return map != NULL;
 }
@@ -1117,13 +1123,14 @@ bool dmamap_debug_buffer_use(struct device *dev, const void *cpu, dma_addr_t han
 {
 	struct dmamap_debug *dbg = dbg_of(dm_dev_machine(dev));
 	struct dm_want w = { DK_COHERENT, size, DMA_NONE, NULL };
-	struct dm_reports rs = { 0 };
+	struct dm_reports rs;
 	struct dm_map *map;
 	bool ok = false;
 
 	if (!dbg)
 		return true;
-	pthread_mutex_lock(&dbg->lock);
+	rs.n = 0;
+	pthread_spin_lock(&dbg->lock);
 	map = find_bus_start(dbg, dev, handle, &w);
 	if (!map)
 		missing(dbg, &rs, dev, what, handle, size, DMA_NONE, false);
@@ -1136,7 +1143,7 @@ bool dmamap_debug_buffer_use(struct device *dev, const void *cpu, dma_addr_t han
 			"%s of %#zx bytes: the buffer is %#zx bytes; refused", what, size, map->size);
 	else
 		ok = true;
-	pthread_mutex_unlock(&dbg->lock);
+	pthread_spin_unlock(&dbg->lock);
 	rep_flush(dev, &rs);
 	return ok;
 }
@@ -1171,7 +1178,7 @@ static void report_leaks(struct device *dev, struct dma_pool *pool, const char *
 
 	if (!dbg)
 		return;
-	pthread_mutex_lock(&dbg->lock);
+	pthread_spin_lock(&dbg->lock);
 	for (map = dev->dmamap.debug; map; map = next) {
 		next = map->next;
 		if (map->internal || (pool && map->pool != pool))
@@ -1180,7 +1187,7 @@ static void report_leaks(struct device *dev, struct dma_pool *pool, const char *
 		map->next = gone;
 		gone = map;
 	}
-	pthread_mutex_unlock(&dbg->lock);
+	pthread_spin_unlock(&dbg->lock);
 
 	for (map = gone; map; map = map->next) {
 		struct dm_detail d = { .map_file = map->file, .map_line = map->line, .map_bus = map->bus,
@@ -1192,12 +1199,12 @@ static void report_leaks(struct device *dev, struct dma_pool *pool, const char *
 				     when, what, map->kind == DK_COHERENT || map->kind == DK_POOL ? "allocated" : "mapped");
 	}
 
-	pthread_mutex_lock(&dbg->lock);
+	pthread_spin_lock(&dbg->lock);
 	for (map = gone; map; map = next) {
 		next = map->next;
 		drop(dbg, map);
 	}
-	pthread_mutex_unlock(&dbg->lock);
+	pthread_spin_unlock(&dbg->lock);
 }
 
 void dmamap_debug_device_leaks(struct device *dev)

@@ -86,23 +86,25 @@ static bool size_ok(struct device *dev, size_t size, const char *what, const cha
 }
 
 /* The page range [page + offset, +size) is RAM of the device's machine. */
-static bool page_range_ok(struct device *dev, struct page *page, unsigned long offset, size_t size,
+static bool page_range_ok(struct device *dev, struct page *page, unsigned long offset, size_t size, phys_addr_t *phys,
 			  const char *what, const char *file, int line)
 {
 	struct dmamap_machine *m = dm_dev_machine(dev);
-	phys_addr_t p;
+	phys_addr_t base, p;
 
 	if (!page || dm_page_machine(page) != m) {
 		refuse(dev, DMAMAP_REPORT_BAD_ADDRESS, WHERE, "%s: page %p is not a page of the device's machine",
 		       what, (void *)page);
 		return false;
 	}
-	p = page_to_phys(page) + offset;
-	if (p < page_to_phys(page) || !dm_phys_in_ram(m, p, size)) {
+	base = page_to_phys(page);
+	p = base + offset;
+	if (p < base || !dm_phys_in_ram(m, p, size)) {
 		refuse(dev, DMAMAP_REPORT_BAD_ADDRESS, WHERE, "%s: %#zx bytes at offset %#lx run outside RAM", what,
 		       size, offset);
 		return false;
 	}
+	*phys = p;
 	return true;
 }
 
@@ -136,11 +138,12 @@ static dma_addr_t map_page(struct device *dev, struct page *page, unsigned long 
 	const struct dma_map_ops *ops = OPS(dev, what, map_page);
 	struct dm_map *map = NULL;
 	struct dmamap_machine *m;
+	phys_addr_t phys;
 	dma_addr_t addr;
 	bool failed;
 
 	if (!ops || !dir_ok(dev, dir, what, WHERE) || !size_ok(dev, size, what, WHERE) ||
-	    !page_range_ok(dev, page, offset, size, what, WHERE))
+	    !page_range_ok(dev, page, offset, size, &phys, what, WHERE))
 		return DMA_MAPPING_ERROR;
 	m = dm_dev_machine(dev);
 	if (dmamap_debug_on(m)) {
@@ -152,7 +155,7 @@ static dma_addr_t map_page(struct device *dev, struct page *page, unsigned long 
 	addr = ops->map_page(dev, page, offset, size, (enum dma_data_direction)dir, attrs);
 	if (map) {
 		failed = is_error(ops, dev, addr);
-		dmamap_debug_map_done(map, dev, page_call, page, offset, size, dir, attrs, addr, failed, WHERE);
+		dmamap_debug_map_done(map, dev, page_call, phys, size, dir, attrs, addr, failed, WHERE);
 	} else if (addr != DMA_MAPPING_ERROR) {
 		dmamap_debug_untracked(m, 1); /* not asking ops->mapping_error: the count is a guard, not a check */
 	}
@@ -262,6 +265,7 @@ static bool sg_ok(struct device *dev, struct scatterlist *sg, int nents, const c
 		  int line)
 {
 	struct scatterlist *s;
+	phys_addr_t phys;
 	int i;
 
 	if (!sg || nents <= 0) {
@@ -275,7 +279,7 @@ static bool sg_ok(struct device *dev, struct scatterlist *sg, int nents, const c
 			return false;
 		}
 		if (!size_ok(dev, s->length, what, WHERE) ||
-		    !page_range_ok(dev, sg_page(s), s->offset, s->length, what, WHERE))
+		    !page_range_ok(dev, sg_page(s), s->offset, s->length, &phys, what, WHERE))
 			return false;
 	}
 	return true;

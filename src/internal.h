@@ -190,8 +190,6 @@ struct dmamap_page_alloc {
 
 /* --------------------------------------------------------------- cache */
 
-#define DM_SPEC_RING 256
-
 struct dmamap_spec_range {
 	unsigned long first, last;                   /* line indexes, inclusive */
 };
@@ -206,11 +204,12 @@ struct dmamap_cache {
 	unsigned long *outer_dirty;                  /* outer copy newer than RAM */
 	bool by_line;                                /* debug: every operation one line at a time */
 	unsigned long zero_first, zero_end;          /* lines known zero on every plane (a clear in progress) */
-	/* speculation */
+	/* speculation: the invalidated lines not yet pulled back (see cache.c) */
 	struct dmamap_rng rng;
 	unsigned prefetch_permille;
-	struct dmamap_spec_range ring[DM_SPEC_RING];
-	unsigned ring_head, ring_len;
+	unsigned long *spec_pending;                 /* per line: waiting in spec_runs; lazily made */
+	struct dmamap_spec_range *spec_runs;         /* runs of pending lines, oldest first */
+	size_t spec_nr, spec_cap;
 	struct dmamap_cache_stats stats;
 };
 
@@ -774,9 +773,8 @@ void dmamap_debug_untracked(struct dmamap_machine *m, long delta);
 void dmamap_debug_device_leaks(struct device *dev);
 
 struct dm_map *dmamap_debug_map_prepare(struct device *dev, unsigned long offset, size_t size);
-void dmamap_debug_map_done(struct dm_map *map, struct device *dev, bool page_call, struct page *page,
-			   unsigned long offset, size_t size, int dir, struct dma_attrs *attrs, dma_addr_t addr,
-			   bool failed, const char *file, int line);
+void dmamap_debug_map_done(struct dm_map *map, struct device *dev, bool page_call, phys_addr_t phys, size_t size,
+			   int dir, struct dma_attrs *attrs, dma_addr_t addr, bool failed, const char *file, int line);
 /* dma_mapping_error() was asked about @addr. */
 void dmamap_debug_mapping_error(struct device *dev, dma_addr_t addr);
 /*

@@ -103,6 +103,12 @@ unsigned long test_free_pages(struct dmamap_machine *m)
 	return st.free_pages[DMAMAP_ZONE_DMA] + st.free_pages[DMAMAP_ZONE_NORMAL];
 }
 
+void simple_machine(struct dmamap_machine_config *cfg)
+{
+	cfg->outer_cache = false;
+	cfg->speculative_prefetch = false;
+}
+
 static unsigned char pattern_byte(size_t i, unsigned seed)
 {
 	uint32_t x = (uint32_t)i * 2654435761u + seed * 40503u + 0x9e37u;

@@ -72,8 +72,19 @@ void capture_start(struct capture *c, struct dmamap_machine *m);
 /* Restore the default handler. */
 void capture_stop(struct dmamap_machine *m);
 
-/* A small machine (16 MiB unless @ram_mib), defaults otherwise; fails the test if it cannot be made. */
+/*
+ * A small machine (16 MiB unless @ram_mib), defaults otherwise -- the
+ * demanding machine, with an outer cache and speculative prefetch -- then
+ * @tweak; fails the test if it cannot be made.
+ */
 struct dmamap_machine *test_machine(unsigned ram_mib, void (*tweak)(struct dmamap_machine_config *cfg));
+
+/*
+ * Tweaks for test_machine(). simple_machine: no outer cache, no speculative
+ * prefetch, for tests about one thing that those would blur (what the
+ * inner cache alone does, where the bytes are right after a call).
+ */
+void simple_machine(struct dmamap_machine_config *cfg);
 
 /*
  * dmamap_machine_check() must find nothing: each finding is printed and the

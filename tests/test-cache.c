@@ -17,12 +17,23 @@ struct fixture {
 	struct capture cap;
 };
 
+static void (*fixture_tweak)(struct dmamap_machine_config *cfg);
+
+/* This file's machines start simple (no outer cache, no prefetch): each test adds what it studies. */
+static void simple_then_tweak(struct dmamap_machine_config *cfg)
+{
+	simple_machine(cfg);
+	if (fixture_tweak)
+		fixture_tweak(cfg);
+}
+
 static struct fixture *fixture_new(void (*tweak)(struct dmamap_machine_config *cfg))
 {
 	struct fixture *f = calloc(1, sizeof(*f));
 
 	assert_non_null(f);
-	f->m = test_machine(16, tweak);
+	fixture_tweak = tweak;
+	f->m = test_machine(16, simple_then_tweak);
 	capture_start(&f->cap, f->m);
 	assert_int_equal(dmamap_device_init(&f->dev, f->m, "cachedev"), 0);
 	f->page = dmamap_alloc_pages(f->m, GFP_KERNEL | __GFP_ZERO, 1);
@@ -669,6 +680,167 @@ static void test_device_byte_counters(void **state)
 	fixture_free(f);
 }
 
+/* --------------------------------------------- speculation, through the DMA API */
+
+/* The default machine (outer cache, speculative prefetch): a receive buffer read before sync_for_cpu is stale. */
+static void test_default_machine_shows_missing_sync(void **state)
+{
+	struct dmamap_machine *m = test_machine(16, NULL);
+	struct device dev = { 0 };
+	struct page *pg = dmamap_alloc_pages(m, GFP_KERNEL | __GFP_ZERO, 0);
+	u8 *buf = page_address(pg), data[512];
+	dma_addr_t h;
+
+	(void)state;
+	assert_int_equal(dmamap_device_init(&dev, m, "rx"), 0);
+	h = dma_map_single(&dev, buf, sizeof(data), DMA_FROM_DEVICE);
+	assert_false(dma_mapping_error(&dev, h));
+	fill_pattern(data, sizeof(data), 50);
+	assert_int_equal(dmamap_dev_write(&dev, h, data, sizeof(data)), 0);
+	for (size_t i = 0; i < sizeof(data); i++)
+		assert_int_equal(buf[i], 0); /* every line was pulled back in before the device wrote */
+	dma_sync_single_for_cpu(&dev, h, sizeof(data), DMA_FROM_DEVICE);
+	assert_int_equal(check_pattern(buf, sizeof(data), 50), 0);
+	dma_unmap_single(&dev, h, sizeof(data), DMA_FROM_DEVICE);
+	dmamap_free_pages(pg, 0);
+	dmamap_device_release(&dev);
+	assert_int_equal(dmamap_report_count(m), 0);
+	test_machine_destroy(m);
+}
+
+/*
+ * Thousands of receive buffers live at once, the CPU prefetching each
+ * line with a small chance (0.2%) per speculation point, so that thousands
+ * of invalidated ranges wait at once (a ring of 256 dropped a fifth of the
+ * lines here): every line of every one is eventually pulled in while the
+ * device owns it, so a read without
+ * sync_for_cpu is stale everywhere -- none escapes because too many were
+ * invalidated at once. The same with the checker off: speculation is the
+ * cache model's own.
+ */
+static void run_many_receive_buffers(bool checker)
+{
+	enum { N = 3000, LEN = 1024 };
+	struct dmamap_machine *m = test_machine(16, NULL);
+	struct page *big = dmamap_alloc_pages(m, GFP_KERNEL | __GFP_ZERO, 10); /* 4 MiB */
+	struct device dev = { 0 };
+	dma_addr_t *h = calloc(N, sizeof(*h));
+	u8 data[LEN], *va;
+	unsigned n = under_valgrind() ? 300 : N;
+
+	assert_non_null(big);
+	assert_non_null(h);
+	va = page_address(big);
+	assert_int_equal(dmamap_checker_enable(m, checker), 0);
+	assert_int_equal(dmamap_device_init(&dev, m, "rx"), 0);
+	assert_int_equal(dmamap_cache_set_prefetch_rate(m, 2), 0);
+	for (unsigned i = 0; i < n; i++) {
+		h[i] = dma_map_single(&dev, va + (size_t)i * LEN, LEN, DMA_FROM_DEVICE);
+		assert_false(dma_mapping_error(&dev, h[i]));
+	}
+	for (int k = 0; k < 12000; k++)
+		dmamap_cache_speculate(m); /* the CPU runs on: 0.998^12000 (4e-11) leaves no line out */
+	for (unsigned i = 0; i < n; i++) {
+		fill_pattern(data, LEN, i);
+		assert_int_equal(dmamap_dev_write(&dev, h[i], data, LEN), 0);
+	}
+	for (size_t i = 0; i < (size_t)n * LEN; i++)
+		if (va[i])
+			fail_msg("byte %zu of the receive buffers is fresh without a sync", i);
+	for (unsigned i = 0; i < n; i++) {
+		dma_unmap_single(&dev, h[i], LEN, DMA_FROM_DEVICE);
+		assert_int_equal(check_pattern(va + (size_t)i * LEN, LEN, i), 0);
+	}
+	dmamap_free_pages(big, 10);
+	dmamap_device_release(&dev);
+	assert_int_equal(dmamap_report_count(m), 0);
+	free(h);
+	test_machine_destroy(m);
+}
+
+static void test_many_receive_buffers_all_stale(void **state)
+{
+	(void)state;
+	run_many_receive_buffers(true);
+}
+
+static void test_many_receive_buffers_checker_off(void **state)
+{
+	(void)state;
+	run_many_receive_buffers(false);
+}
+
+/* dev->cpu in the wrong order: outer_inv_range does nothing, dmac_unmap_area invalidates inner, then outer. */
+static void wrong_unmap_area(struct dmamap_machine *m, const void *k, size_t size, int dir)
+{
+	dmamap_default_cache_ops.dmac_unmap_area(m, k, size, dir);
+	if (dir != DMA_TO_DEVICE)
+		dmamap_default_cache_ops.outer_inv_range(m, virt_to_phys(k), virt_to_phys(k) + size);
+}
+
+static void map_area_with_outer(struct dmamap_machine *m, const void *k, size_t size, int dir)
+{
+	dmamap_default_cache_ops.dmac_map_area(m, k, size, dir);
+	if (dir == DMA_FROM_DEVICE)
+		dmamap_default_cache_ops.outer_inv_range(m, virt_to_phys(k), virt_to_phys(k) + size);
+}
+
+static void no_outer_inv(struct dmamap_machine *m, phys_addr_t start, phys_addr_t end)
+{
+	(void)m, (void)start, (void)end;
+}
+
+static const struct dmamap_cache_ops wrong_order_ops = {
+	.dmac_map_area = map_area_with_outer,
+	.dmac_unmap_area = wrong_unmap_area,
+	.dmac_flush_range = NULL, /* filled in below */
+};
+
+/*
+ * Rule 6 for a FROM_DEVICE mapping: the outer cache is refilled from RAM
+ * during the DMA (the prefetch goes through it), so invalidating inner
+ * before outer lets the CPU refill the inner line from the stale outer one.
+ */
+static void run_from_device_order(bool wrong)
+{
+	struct dmamap_machine *m = test_machine(16, NULL);
+	struct dmamap_cache_ops ops = dmamap_default_cache_ops;
+	struct page *pg = dmamap_alloc_pages(m, GFP_KERNEL | __GFP_ZERO, 0);
+	struct device dev = { 0 };
+	u8 *buf = page_address(pg), data[256];
+	dma_addr_t h;
+
+	if (wrong) {
+		ops.dmac_map_area = wrong_order_ops.dmac_map_area;
+		ops.dmac_unmap_area = wrong_order_ops.dmac_unmap_area;
+		ops.outer_inv_range = no_outer_inv;
+		assert_int_equal(dmamap_cache_set_ops(m, &ops), 0);
+	}
+	assert_int_equal(dmamap_device_init(&dev, m, "rx"), 0);
+	h = dma_map_single(&dev, buf, sizeof(data), DMA_FROM_DEVICE);
+	assert_false(dma_mapping_error(&dev, h));
+	fill_pattern(data, sizeof(data), 60);
+	assert_int_equal(dmamap_dev_write(&dev, h, data, sizeof(data)), 0);
+	assert_int_equal(dmamap_cache_line_state(m, DMAMAP_CACHE_OUTER, page_to_phys(pg)), DMAMAP_LINE_CLEAN);
+	dma_unmap_single(&dev, h, sizeof(data), DMA_FROM_DEVICE);
+	if (wrong)
+		for (size_t i = 0; i < sizeof(data); i++)
+			assert_int_equal(buf[i], 0);
+	else
+		assert_int_equal(check_pattern(buf, sizeof(data), 60), 0);
+	dmamap_free_pages(pg, 0);
+	dmamap_device_release(&dev);
+	assert_int_equal(dmamap_cache_set_ops(m, NULL), 0);
+	test_machine_destroy(m);
+}
+
+static void test_rule6_from_device_mapping_order(void **state)
+{
+	(void)state;
+	run_from_device_order(false);
+	run_from_device_order(true);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -693,6 +865,10 @@ int main(void)
 		cmocka_unit_test(test_library_store_dirties_equal_bytes),
 		cmocka_unit_test(test_bad_ranges_reported),
 		cmocka_unit_test(test_device_byte_counters),
+		cmocka_unit_test(test_default_machine_shows_missing_sync),
+		cmocka_unit_test(test_many_receive_buffers_all_stale),
+		cmocka_unit_test(test_many_receive_buffers_checker_off),
+		cmocka_unit_test(test_rule6_from_device_mapping_order),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

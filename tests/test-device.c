@@ -26,12 +26,26 @@ static void settle(struct dmamap_machine *m, struct page *p, size_t len, int c)
 	dmamap_cache_clean(m, DMAMAP_CACHE_INNER, page_to_phys(p), len);
 }
 
+static void (*fx_tweak)(struct dmamap_machine_config *cfg);
+
+/*
+ * The bus is studied against RAM and the inner cache alone: these machines
+ * start simple (no outer cache, no prefetch), then take the test's tweak.
+ */
+static void simple_then_tweak(struct dmamap_machine_config *cfg)
+{
+	simple_machine(cfg);
+	if (fx_tweak)
+		fx_tweak(cfg);
+}
+
 static struct fx *fx_new(void (*tweak)(struct dmamap_machine_config *cfg))
 {
 	struct fx *f = calloc(1, sizeof(*f));
 
 	assert_non_null(f);
-	f->m = test_machine(16, tweak);
+	fx_tweak = tweak;
+	f->m = test_machine(16, simple_then_tweak);
 	assert_int_equal(dmamap_device_init(&f->dev, f->m, "busdev"), 0);
 	f->page = dmamap_alloc_pages(f->m, GFP_KERNEL, 1);
 	assert_non_null(f->page);
@@ -193,7 +207,7 @@ static void test_init_null_machine_uses_current(void **state)
 static void test_init_refusals(void **state)
 {
 	struct fx *f = *state;
-	struct dmamap_machine *other = test_machine(16, NULL);
+	struct dmamap_machine *other = test_machine(16, simple_machine);
 	struct capture c;
 
 	/* already initialised: -EBUSY, nothing changed */
@@ -272,7 +286,7 @@ static void test_release_and_reinit(void **state)
 /* The machine's device list: release from the middle, the head, the tail; destroy reports only the rest. */
 static void test_release_order_and_destroy(void **state)
 {
-	struct dmamap_machine *m = test_machine(16, NULL);
+	struct dmamap_machine *m = test_machine(16, simple_machine);
 	struct device d[5] = { { 0 } };
 	struct capture c;
 	(void)state;

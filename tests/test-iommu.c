@@ -25,7 +25,7 @@ struct fx {
 
 static void fx_init(struct fx *f)
 {
-	f->m = test_machine(16, NULL);
+	f->m = test_machine(16, simple_machine); /* what the device reads is prepared with inner cleans */
 	capture_start(&f->cap, f->m);
 	f->d = iommu_domain_alloc(f->m);
 	assert_non_null(f->d);

@@ -58,8 +58,9 @@ static void test_config_init_defaults(void **state)
 	assert_int_equal(cfg.dma_zone_limit, 0);
 	assert_int_equal(cfg.cache_line_size, 32);
 	assert_false(cfg.coherent);
-	assert_false(cfg.outer_cache);
-	assert_false(cfg.speculative_prefetch);
+	/* the demanding ARMv7 machine: an outer cache and a CPU that prefetches */
+	assert_true(cfg.outer_cache);
+	assert_true(cfg.speculative_prefetch);
 	assert_int_equal(cfg.consistent_size, 16 * MiB);
 	assert_int_equal(cfg.seed, 1);
 

@@ -58,7 +58,7 @@ static void zone_4m(struct dmamap_machine_config *cfg)
 
 static int setup16(void **state)
 {
-	*state = test_machine(16, NULL);
+	*state = test_machine(16, simple_machine); /* __GFP_ZERO is checked against RAM through inner flushes */
 	return 0;
 }
 

@@ -27,6 +27,7 @@ struct fx {
 
 static void consistent_8m(struct dmamap_machine_config *cfg)
 {
+	simple_machine(cfg); /* mappings are checked against RAM through inner cleans */
 	cfg->consistent_size = 8 * MiB;
 }
 

@@ -20,7 +20,7 @@ static int setup(void **state)
 	struct fixture *f = calloc(1, sizeof(*f));
 
 	assert_non_null(f);
-	f->m = test_machine(16, NULL);
+	f->m = test_machine(16, simple_machine); /* the copies are checked against RAM through inner cleans */
 	dmamap_machine_set_current(f->m);
 	capture_start(&f->cap, f->m);
 	assert_int_equal(dmamap_device_init(&f->dev, f->m, "sgdev"), 0);

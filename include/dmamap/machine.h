@@ -15,14 +15,35 @@
 
 DMAMAP_BEGIN_DECLS
 
+/*
+ * What each option makes a driver bug show as, on this machine:
+ *   outer_cache           an outer (PL310-like L2) level: maintenance of the
+ *                         inner level only (dmac_* without outer_*), or in the
+ *                         wrong order (dev->cpu must be outer then inner),
+ *                         leaves stale or lost data, as on hardware
+ *   speculative_prefetch  the CPU pulls invalidated lines back in at every
+ *                         API call and device access (and the outer level
+ *                         refills from RAM): a receive buffer read before
+ *                         dma_sync_single_for_cpu()/unmap is stale, an
+ *                         invalidate done only at map time is not enough
+ *   coherent              caches snooped (arch_is_coherent()): no
+ *                         maintenance is needed, so none of the above shows
+ *   cache_line_size       the granule of every edge effect: a FROM_DEVICE
+ *                         buffer sharing a line with other data loses bytes
+ *   dma_zone_limit        RAM some devices cannot reach: what dmabounce is for
+ *   kmalloc_packed        kmalloc objects sharing cache lines: the edge
+ *                         effect above, for buffers from kmalloc
+ * The default machine has an outer cache and speculative prefetch: a driver
+ * correct on it is correct on the simpler ones.
+ */
 struct dmamap_machine_config {
 	uint64_t ram_base;            /* default 0x40000000; page aligned */
 	uint64_t ram_size;            /* default 256 MiB; page multiple, >= 1 MiB */
 	uint64_t dma_zone_limit;      /* arm_dma_limit: GFP_DMA pages lie below it; 0 = none */
 	unsigned cache_line_size;     /* default 32; a power of two from 16 to 256 */
 	bool coherent;                /* arch_is_coherent(): caches snooped, no maintenance */
-	bool outer_cache;             /* model an outer (L2) cache level */
-	bool speculative_prefetch;    /* the CPU may pull lines into cache at any time */
+	bool outer_cache;             /* model an outer (L2) cache level; default on */
+	bool speculative_prefetch;    /* the CPU may pull lines into cache at any time; default on */
 	size_t consistent_size;       /* coherent remap region; default 16 MiB; page multiple */
 	uint64_t seed;                /* all simulated randomness derives from it */
 	bool kmalloc_packed;          /* kmalloc packs small objects 8-byte aligned, sharing cache
@@ -34,9 +55,12 @@ struct dmamap_machine_config {
  * dmamap_machine_config_init() - fill @cfg with the defaults
  * @cfg: caller-owned configuration to overwrite
  *
- * Defaults: 256 MiB of RAM at 0x40000000, no DMA zone limit, 32-byte lines,
- * non-coherent, no outer cache, no speculative prefetch, 16 MiB consistent
- * region, seed 1, kmalloc objects cache-line aligned (not packed).
+ * Defaults: the demanding ARMv7 machine (Cortex-A9 + PL310-like): 256 MiB of
+ * RAM at 0x40000000, no DMA zone limit, 32-byte lines, non-coherent, an outer
+ * cache and speculative prefetch (the meson options default_outer_cache and
+ * default_speculative_prefetch can change these two at build time), 16 MiB
+ * consistent region, seed 1, kmalloc objects cache-line aligned (not
+ * packed). Clear outer_cache and speculative_prefetch for a simpler machine.
  */
 DMAMAP_API void dmamap_machine_config_init(struct dmamap_machine_config *cfg);
 
