@@ -86,6 +86,11 @@ struct dm_map {
 	bool checked;                  /* dma_mapping_error() was asked about its handle */
 	bool unchecked_told;           /* ... and its absence was reported */
 	bool internal;                 /* made by the library within another call (a pool's page...) */
+	bool cpu_all;                  /* the CPU owns all of it (synced for the CPU) */
+	bool dev_wrote;                /* the device wrote it since the CPU last took it */
+	u64 own_lo, own_hi;            /* else the CPU owns bus [own_lo, own_hi) of it (a partial sync) */
+	const char *own_file;          /* the sync that gave it to the CPU */
+	int own_line;
 	unsigned long attrs;
 	dma_addr_t bus;                /* the handle (a list: its first segment's) */
 	size_t size;                   /* bytes mapped (a list: the sum of its entries) */
@@ -475,9 +480,12 @@ static int describe(const struct dm_map *map, char *buf, size_t n)
 	if (map->kind == DK_SG)
 		return snprintf(buf, n, "dma_map_sg(%s) of %d entries (%d segments) at bus %#llx",
 				dmamap_dir_name(map->dir), map->nents, map->mapped, (unsigned long long)map->bus);
-	if (map->kind == DK_COHERENT || map->kind == DK_POOL)
+	if ((map->kind == DK_COHERENT || map->kind == DK_POOL) && map->cpu)
 		return snprintf(buf, n, "%s of %#zx bytes at bus %#llx (cpu %p)", kind_map_call[map->kind], map->size,
 				(unsigned long long)map->bus, map->cpu);
+	if (map->kind == DK_COHERENT || map->kind == DK_POOL)
+		return snprintf(buf, n, "%s of %#zx bytes at bus %#llx", kind_map_call[map->kind], map->size,
+				(unsigned long long)map->bus);
 	return snprintf(buf, n, "%s(%s) of %#zx bytes at bus %#llx", kind_map_call[map->kind],
 			dmamap_dir_name(map->dir), map->size, (unsigned long long)map->bus);
 }
@@ -589,6 +597,15 @@ static bool buried(struct dmamap_debug *dbg, const struct device *dev, dma_addr_
 	return t->dev == dev && t->bus == addr && t->kind == kind;
 }
 
+/* What a report needs of a released record. */
+static struct dm_map tomb_ghost(const struct dm_tomb *t)
+{
+	struct dm_map ghost = { .kind = t->kind, .dir = t->dir, .bus = t->bus, .size = t->size, .file = t->file,
+				.line = t->line };
+
+	return ghost;
+}
+
 /* Remember that @map was released at @file:@line. Lock held. */
 static void bury(struct dmamap_debug *dbg, const struct dm_map *map, const char *file, int line)
 {
@@ -616,8 +633,7 @@ static void missing(struct dmamap_debug *dbg, struct dm_reports *rs, struct devi
 	struct dm_link *l;
 
 	if (t->dev == dev && t->bus == addr) {
-		struct dm_map ghost = { .kind = t->kind, .dir = t->dir, .bus = t->bus, .size = t->size,
-					.file = t->file, .line = t->line };
+		struct dm_map ghost = tomb_ghost(t);
 
 		rep_add(rs, release ? DMAMAP_REPORT_DOUBLE_UNMAP : DMAMAP_REPORT_NOT_MAPPED, &ghost, addr, size, dir,
 			"%s of bus %#llx+%#zx: that mapping was already released at %s:%d; refused", what,
@@ -646,6 +662,62 @@ static void check_checked(struct dm_reports *rs, struct dm_map *map, const char 
 	rep_add(rs, DMAMAP_REPORT_UNCHECKED_ERROR, map, addr, size, dir,
 		"%s of bus %#llx: dma_mapping_error() was never called on the handle %s returned", what,
 		(unsigned long long)addr, kind_map_call[map->kind]);
+}
+
+/* ------------------------------------------------------------- ownership */
+
+/* Whether the CPU owns bus address @a of streaming record @map. */
+static bool cpu_owns(const struct dm_map *map, u64 a)
+{
+	return map->cpu_all || (a >= map->own_lo && a < map->own_hi);
+}
+
+/* Bus [lo, hi) of @map goes to the CPU (a sync for the CPU at @file:@line). Lock held. */
+static void own_cpu(struct dm_map *map, u64 lo, u64 hi, bool whole, const char *file, int line)
+{
+	if (whole) {
+		map->cpu_all = true;
+	} else if (map->own_lo == map->own_hi) {
+		map->own_lo = lo;
+		map->own_hi = hi;
+	} else {
+		map->own_lo = DM_MIN(map->own_lo, lo);
+		map->own_hi = DM_MAX(map->own_hi, hi);
+	}
+	map->dev_wrote = false;
+	map->own_file = file;
+	map->own_line = line;
+}
+
+/*
+ * Bus [lo, hi) of @map goes back to the device. The CPU's part is kept as
+ * one range: what is left of it when the device takes an end of it, all of
+ * it when the device takes a piece from its middle. Lock held.
+ */
+static void own_device(struct dm_map *map, u64 lo, u64 hi, bool whole)
+{
+	u64 clo, chi;
+
+	if (whole) {
+		map->cpu_all = false;
+		map->own_lo = map->own_hi = 0;
+		return;
+	}
+	if (map->cpu_all) {
+		map->cpu_all = false;
+		map->own_lo = map->bus;
+		map->own_hi = map->bus + map->size;
+	}
+	clo = map->own_lo;
+	chi = map->own_hi;
+	if (lo <= clo && hi >= chi)
+		clo = chi = 0;
+	else if (lo <= clo && hi > clo)
+		clo = hi;
+	else if (hi >= chi && lo < chi)
+		chi = lo;
+	map->own_lo = clo;
+	map->own_hi = chi;
 }
 
 /* ------------------------------------------------------------- streaming */
@@ -815,8 +887,32 @@ bool dmamap_debug_unmap(struct device *dev, bool page_call, dma_addr_t addr, siz
 	return ok;
 }
 
-bool dmamap_debug_sync(struct device *dev, dma_addr_t addr, size_t size, int dir, bool for_cpu,
-		       struct dm_map **hold)
+/*
+ * A sync of bus [addr, addr + size) of @map (@whole: all of it) passes
+ * ownership; handing back to the device what the device wrote and the CPU
+ * never took is a missing sync_for_cpu. Lock held.
+ */
+static void hand_over(struct dm_reports *rs, struct dm_map *map, dma_addr_t addr, size_t size, bool for_cpu,
+		      bool whole, const char *what, const char *file, int line)
+{
+	if (map->dir == DMA_NONE)
+		return; /* coherent memory: shared all along */
+	whole = whole || (addr == map->bus && size == map->size);
+	if (for_cpu) {
+		own_cpu(map, addr, addr + size, whole, file, line);
+		return;
+	}
+	if (map->dev_wrote && map->dir != DMA_TO_DEVICE && !cpu_owns(map, addr))
+		rep_add(rs, DMAMAP_REPORT_MISSING_SYNC, map, addr, size, map->dir,
+			"%s of bus %#llx+%#zx: the device wrote the buffer and the CPU never took it back "
+			"(no dma_sync_*_for_cpu since): whatever the CPU read there was stale", what,
+			(unsigned long long)addr, size);
+	map->dev_wrote = false;
+	own_device(map, addr, addr + size, whole);
+}
+
+bool dmamap_debug_sync(struct device *dev, dma_addr_t addr, size_t size, int dir, bool for_cpu, const char *file,
+		       int line, struct dm_map **hold)
 {
 	struct dmamap_debug *dbg = dbg_of(dm_dev_machine(dev));
 	const char *what = for_cpu ? "dma_sync_single_for_cpu" : "dma_sync_single_for_device";
@@ -851,6 +947,7 @@ bool dmamap_debug_sync(struct device *dev, dma_addr_t addr, size_t size, int dir
 		}
 		check_checked(&rs, map, what, addr, size, dir);
 		if (ok) {
+			hand_over(&rs, map, addr, size, for_cpu, map->kind == DK_SG, what, file, line);
 			map->refs++;
 			*hold = map;
 		}
@@ -983,7 +1080,7 @@ bool dmamap_debug_unmap_sg(struct device *dev, struct scatterlist *sg, int nents
 }
 
 bool dmamap_debug_sync_sg(struct device *dev, struct scatterlist *sg, int nents, int dir, bool for_cpu,
-			  struct dm_map **hold)
+			  const char *file, int line, struct dm_map **hold)
 {
 	struct dmamap_debug *dbg = dbg_of(dm_dev_machine(dev));
 	const char *what = for_cpu ? "dma_sync_sg_for_cpu" : "dma_sync_sg_for_device";
@@ -1003,6 +1100,7 @@ bool dmamap_debug_sync_sg(struct device *dev, struct scatterlist *sg, int nents,
 		map = NULL;
 	}
 	if (map) {
+		hand_over(&rs, map, map->bus, map->size, for_cpu, true, what, file, line);
 		map->refs++;
 		*hold = map;
 	}
@@ -1163,6 +1261,92 @@ bool dmamap_debug_pool_free(struct device *dev, struct dma_pool *pool, size_t si
 			    dma_addr_t handle, const char *file, int line, struct dm_map **hold)
 {
 	return buffer_release(dev, DK_POOL, pool, size, cpu, handle, file, line, hold);
+}
+
+/* ------------------------------------------------------------ the bus side */
+
+/* The link of @dev holding bus @a that speaks for the driver: a streaming mapping first, then a buffer. Lock held. */
+static struct dm_link *bus_owner(struct dmamap_debug *dbg, struct device *dev, dma_addr_t a)
+{
+	struct dm_link *best = NULL;
+	int best_rank = 0;
+
+	for (struct dm_link *l = dbg->buckets[bucket_of(dbg, dev, a >> PAGE_SHIFT)]; l; l = l->next) {
+		int rank;
+
+		if (l->space != dev || l->page != a >> PAGE_SHIFT || a - l->start >= l->len)
+			continue;
+		/* the library's own buffers (a pool's page, a freed safe buffer) are no licence */
+		rank = l->map->internal ? 1 : l->map->dir != DMA_NONE ? 3 : 2;
+		if (rank > best_rank) {
+			best = l;
+			best_rank = rank;
+		}
+	}
+	return best;
+}
+
+void dmamap_debug_dev_access(struct device *dev, dma_addr_t addr, size_t len, bool write)
+{
+	struct dmamap_debug *dbg = dbg_of(dm_dev_machine(dev));
+	const char *what = write ? "device write" : "device read";
+	bool iommu = dev->dmamap.iommu_domain != NULL;
+	struct dm_reports rs;
+	u64 pos = addr, end = addr + len;
+
+	if (!dbg)
+		return;
+	rs.n = 0;
+	pthread_spin_lock(&dbg->lock);
+	while (pos < end && !rs.n) {
+		struct dm_link *l = bus_owner(dbg, dev, pos);
+		struct dm_map *map = l ? l->map : NULL;
+
+		if (!map || map->internal) {
+			struct dm_tomb *t = tomb_slot(dbg, dev, pos);
+
+			if (iommu)
+				break; /* the IOMMU has let it through: whatever is mapped there, the driver mapped */
+			if (t->dev == dev && t->bus == pos) {
+				struct dm_map ghost = tomb_ghost(t);
+
+				rep_add(&rs, DMAMAP_REPORT_DEV_UNMAPPED, &ghost, addr, len, DMA_NONE,
+					"%s of %#zx bytes at bus %#llx: that mapping was released at %s:%d; the device "
+					"must not use it any more",
+					what, len, (unsigned long long)addr, t->gone_file ? t->gone_file : "?",
+					t->gone_line);
+			} else {
+				rep_add(&rs, DMAMAP_REPORT_DEV_UNMAPPED, NULL, addr, len, DMA_NONE,
+					"%s of %#zx bytes at bus %#llx: no live mapping, coherent buffer or pool block of "
+					"the device covers bus %#llx",
+					what, len, (unsigned long long)addr, (unsigned long long)pos);
+			}
+			break;
+		}
+		if (map->dir != DMA_NONE) {
+			if (cpu_owns(map, pos))
+				rep_add(&rs, DMAMAP_REPORT_DEV_CPU_OWNED, map, addr, len, map->dir,
+					"%s of %#zx bytes at bus %#llx: the CPU owns bus %#llx (given to it by the sync at "
+					"%s:%d, not handed back by a dma_sync_*_for_device)",
+					what, len, (unsigned long long)addr, (unsigned long long)pos,
+					map->own_file ? map->own_file : "?", map->own_line);
+			else if (write && map->dir == DMA_TO_DEVICE)
+				rep_add(&rs, DMAMAP_REPORT_DEV_WRITE_TO_DEVICE, map, addr, len, map->dir,
+					"%s of %#zx bytes at bus %#llx into a DMA_TO_DEVICE mapping: the device may only "
+					"read it, and the CPU is never made to see what it writes",
+					what, len, (unsigned long long)addr);
+			else if (!write && map->dir == DMA_FROM_DEVICE)
+				rep_add(&rs, DMAMAP_REPORT_DEV_READ_FROM_DEVICE, map, addr, len, map->dir,
+					"%s of %#zx bytes at bus %#llx from a DMA_FROM_DEVICE mapping: nothing was cleaned "
+					"for the device, it reads whatever RAM holds",
+					what, len, (unsigned long long)addr);
+			else if (write)
+				map->dev_wrote = true;
+		}
+		pos = DM_MIN(l->start + l->len, end);
+	}
+	pthread_spin_unlock(&dbg->lock);
+	rep_flush(dev, &rs);
 }
 
 /* -------------------------------------------------------------- releases */

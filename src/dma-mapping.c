@@ -234,7 +234,7 @@ static void sync_single(struct device *dev, dma_addr_t addr, size_t size, int di
 
 	if (!ops || !dir_ok(dev, dir, what, WHERE) || !size_ok(dev, size, what, WHERE))
 		return;
-	if (dmamap_debug_on(dm_dev_machine(dev)) && !dmamap_debug_sync(dev, addr, size, dir, for_cpu, &map))
+	if (dmamap_debug_on(dm_dev_machine(dev)) && !dmamap_debug_sync(dev, addr, size, dir, for_cpu, WHERE, &map))
 		return;
 	enter(dev);
 	if (for_cpu)
@@ -340,7 +340,7 @@ static void sync_sg(struct device *dev, struct scatterlist *sg, int nents, int d
 
 	if (!ops || !dir_ok(dev, dir, what, WHERE) || !sg_ok(dev, sg, nents, what, WHERE))
 		return;
-	if (dmamap_debug_on(dm_dev_machine(dev)) && !dmamap_debug_sync_sg(dev, sg, nents, dir, for_cpu, &map))
+	if (dmamap_debug_on(dm_dev_machine(dev)) && !dmamap_debug_sync_sg(dev, sg, nents, dir, for_cpu, WHERE, &map))
 		return;
 	enter(dev);
 	if (for_cpu)

@@ -784,15 +784,17 @@ void dmamap_debug_mapping_error(struct device *dev, dma_addr_t addr);
  */
 bool dmamap_debug_unmap(struct device *dev, bool page_call, dma_addr_t addr, size_t size, int dir, const char *file,
 			int line, struct dm_map **hold);
-bool dmamap_debug_sync(struct device *dev, dma_addr_t addr, size_t size, int dir, bool for_cpu,
-		       struct dm_map **hold);
+bool dmamap_debug_sync(struct device *dev, dma_addr_t addr, size_t size, int dir, bool for_cpu, const char *file,
+		       int line, struct dm_map **hold);
 struct dm_map *dmamap_debug_map_sg_prepare(struct device *dev, struct scatterlist *sg, int nents);
 void dmamap_debug_map_sg_done(struct dm_map *map, struct device *dev, struct scatterlist *sg, int nents, int mapped,
 			      int dir, struct dma_attrs *attrs, const char *file, int line);
 bool dmamap_debug_unmap_sg(struct device *dev, struct scatterlist *sg, int nents, int dir, const char *file, int line,
 			   struct dm_map **hold);
 bool dmamap_debug_sync_sg(struct device *dev, struct scatterlist *sg, int nents, int dir, bool for_cpu,
-			  struct dm_map **hold);
+			  const char *file, int line, struct dm_map **hold);
+/* The device is about to read (or write) bus [addr, addr + len): check it against what @dev has mapped. */
+void dmamap_debug_dev_access(struct device *dev, dma_addr_t addr, size_t len, bool write);
 /* Coherent buffers (dma_alloc_attrs) and pool blocks, as the streaming calls above. */
 struct dm_map *dmamap_debug_alloc_prepare(struct device *dev, size_t size);
 void dmamap_debug_alloc_done(struct dm_map *map, struct device *dev, size_t size, const void *cpu, dma_addr_t handle,

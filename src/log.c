@@ -30,6 +30,11 @@ static const char *const kind_names[DMAMAP_REPORT_KIND_NR] = {
 	[DMAMAP_REPORT_SYNC_DIRECTION] = "sync-direction",
 	[DMAMAP_REPORT_UNCHECKED_ERROR] = "unchecked-mapping-error",
 	[DMAMAP_REPORT_ADDR_MISMATCH] = "address-mismatch",
+	[DMAMAP_REPORT_MISSING_SYNC] = "missing-sync-for-cpu",
+	[DMAMAP_REPORT_DEV_CPU_OWNED] = "device-access-cpu-owned",
+	[DMAMAP_REPORT_DEV_WRITE_TO_DEVICE] = "device-write-to-device",
+	[DMAMAP_REPORT_DEV_READ_FROM_DEVICE] = "device-read-from-device",
+	[DMAMAP_REPORT_DEV_UNMAPPED] = "device-access-unmapped",
 };
 
 /* The category of each fine-grained kind; categories (and NONE) map to themselves. */
@@ -44,6 +49,11 @@ static const enum dmamap_report_kind kind_category[DMAMAP_REPORT_KIND_NR] = {
 	[DMAMAP_REPORT_SYNC_DIRECTION] = DMAMAP_REPORT_API_MISUSE,
 	[DMAMAP_REPORT_UNCHECKED_ERROR] = DMAMAP_REPORT_API_MISUSE,
 	[DMAMAP_REPORT_ADDR_MISMATCH] = DMAMAP_REPORT_API_MISUSE,
+	[DMAMAP_REPORT_MISSING_SYNC] = DMAMAP_REPORT_API_MISUSE,
+	[DMAMAP_REPORT_DEV_CPU_OWNED] = DMAMAP_REPORT_DEVICE_FAULT,
+	[DMAMAP_REPORT_DEV_WRITE_TO_DEVICE] = DMAMAP_REPORT_DEVICE_FAULT,
+	[DMAMAP_REPORT_DEV_READ_FROM_DEVICE] = DMAMAP_REPORT_DEVICE_FAULT,
+	[DMAMAP_REPORT_DEV_UNMAPPED] = DMAMAP_REPORT_DEVICE_FAULT,
 };
 
 _Thread_local struct dm_call dmamap_call_now DM_TLS_MODEL;

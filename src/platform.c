@@ -207,8 +207,10 @@ enum bus_op { BUS_READ, BUS_WRITE, BUS_FILL };
  * faulting access touches nothing; an access longer than BUS_CHUNKS pieces
  * is checked whole before the first byte moves, then done piece by piece.
  */
-static int bus_access(struct device *dev, dma_addr_t addr, void *buf, int c, size_t len, enum bus_op op)
+static int bus_access(struct device *dev, dma_addr_t addr, void *buf, int c, size_t len, enum bus_op op,
+		      const char *file, int line)
 {
+	DM_CALL();
 	static const char *const names[] = { "dmamap_dev_read", "dmamap_dev_write", "dmamap_dev_fill" };
 	struct bus_piece pieces[BUS_CHUNKS];
 	struct dmamap_machine *m;
@@ -231,6 +233,9 @@ static int bus_access(struct device *dev, dma_addr_t addr, void *buf, int c, siz
 			left -= pieces[i].len;
 		}
 	}
+	/* what the hardware may do, the driver may not have allowed: say so, then do it */
+	if (dmamap_debug_on(m))
+		dmamap_debug_dev_access(dev, addr, len, op != BUS_READ);
 	/* second pass: move the bytes */
 	for (a = addr, left = len, done = 0; left;) {
 		n = bus_to_phys(dev, a, left, op != BUS_READ, pieces, BUS_CHUNKS, op == BUS_READ ? "read" : "write");
@@ -251,17 +256,34 @@ static int bus_access(struct device *dev, dma_addr_t addr, void *buf, int c, siz
 	return 0;
 }
 
-DMAMAP_API int dmamap_dev_read(struct device *dev, dma_addr_t addr, void *dst, size_t len)
+DMAMAP_API int dmamap_dev_read_loc(struct device *dev, dma_addr_t addr, void *dst, size_t len, const char *file,
+				   int line)
 {
-	return bus_access(dev, addr, dst, 0, len, BUS_READ);
+	return bus_access(dev, addr, dst, 0, len, BUS_READ, file, line);
 }
 
-DMAMAP_API int dmamap_dev_write(struct device *dev, dma_addr_t addr, const void *src, size_t len)
+DMAMAP_API int dmamap_dev_write_loc(struct device *dev, dma_addr_t addr, const void *src, size_t len, const char *file,
+				    int line)
 {
-	return bus_access(dev, addr, (void *)src, 0, len, BUS_WRITE);
+	return bus_access(dev, addr, (void *)src, 0, len, BUS_WRITE, file, line);
 }
 
-DMAMAP_API int dmamap_dev_fill(struct device *dev, dma_addr_t addr, int c, size_t len)
+DMAMAP_API int dmamap_dev_fill_loc(struct device *dev, dma_addr_t addr, int c, size_t len, const char *file, int line)
 {
-	return bus_access(dev, addr, NULL, c, len, BUS_FILL);
+	return bus_access(dev, addr, NULL, c, len, BUS_FILL, file, line);
+}
+
+DMAMAP_API int (dmamap_dev_read)(struct device *dev, dma_addr_t addr, void *dst, size_t len)
+{
+	return bus_access(dev, addr, dst, 0, len, BUS_READ, NULL, 0);
+}
+
+DMAMAP_API int (dmamap_dev_write)(struct device *dev, dma_addr_t addr, const void *src, size_t len)
+{
+	return bus_access(dev, addr, (void *)src, 0, len, BUS_WRITE, NULL, 0);
+}
+
+DMAMAP_API int (dmamap_dev_fill)(struct device *dev, dma_addr_t addr, int c, size_t len)
+{
+	return bus_access(dev, addr, NULL, c, len, BUS_FILL, NULL, 0);
 }

@@ -907,6 +907,204 @@ static void test_leak_at_machine_destroy(void **state)
 	capture_stop(NULL);
 }
 
+/* ------------------------------------------------------------ the bus side */
+
+/* A device access reported: the access's own line, and the mapping's (0: none). */
+static void expect_dev_report_(unsigned long before, enum dmamap_report_kind kind, int line, int map_line, int at)
+{
+	const struct captured *r = expect_report_(before, kind, line, map_line, at);
+
+	assert_int_equal(r->category, DMAMAP_REPORT_DEVICE_FAULT);
+}
+
+#define expect_dev_report(before, kind, line, map_line) \
+	expect_dev_report_((before), (kind), (line), (map_line), __LINE__)
+
+/* Touching what is not mapped: reported at the access's line, and done as the hardware would. */
+static void test_device_touches_unmapped(void **state)
+{
+	u8 data[64], got[64];
+	unsigned long n;
+	dma_addr_t h;
+	int lm, lu, l;
+	char at[64];
+
+	(void)state;
+	fill_pattern(data, sizeof(data), 7);
+	n = F.cap.reports;
+	assert_int_equal(dmamap_dev_write(&F.dev, virt_to_phys(F.buf), data, sizeof(data)), 0); l = __LINE__;
+	expect_dev_report(n, DMAMAP_REPORT_DEV_UNMAPPED, l, 0);
+	assert_int_equal(F.cap.rec_last.bus_addr, virt_to_phys(F.buf));
+	assert_int_equal(F.cap.rec_last.size, sizeof(data));
+	assert_int_equal((dmamap_dev_read)(&F.dev, virt_to_phys(F.buf), got, sizeof(got)), 0);
+	assert_memory_equal(got, data, sizeof(data)); /* the write happened */
+	assert_int_equal(F.cap.reports, n + 2);
+	assert_string_equal(F.cap.rec_last.file, ""); /* the plain function knows no line */
+
+	/* after an unmap, the handle is dead: the report says where it died */
+	h = dma_map_single(&F.dev, F.buf + 1024, 128, DMA_FROM_DEVICE); lm = __LINE__;
+	assert_false(dma_mapping_error(&F.dev, h));
+	assert_int_equal(dmamap_dev_write(&F.dev, h, data, sizeof(data)), 0);
+	dma_unmap_single(&F.dev, h, 128, DMA_FROM_DEVICE); lu = __LINE__;
+	n = F.cap.reports;
+	assert_int_equal(dmamap_dev_write(&F.dev, h, data, sizeof(data)), 0); l = __LINE__;
+	expect_dev_report(n, DMAMAP_REPORT_DEV_UNMAPPED, l, lm);
+	snprintf(at, sizeof(at), "test-dma-debug.c:%d", lu);
+	assert_non_null(strstr(F.cap.rec_last.message, at));
+
+	/* a freed coherent buffer, a freed pool block */
+	{
+		struct dma_pool *pool = dma_pool_create("p", &F.dev, 64, 0, 0);
+		dma_addr_t hc, hp, hq;
+		void *c, *p, *q;
+
+		assert_non_null(pool);
+		c = dma_alloc_coherent(&F.dev, PAGE_SIZE, &hc, GFP_KERNEL); lm = __LINE__;
+		assert_non_null(c);
+		dma_free_coherent(&F.dev, PAGE_SIZE, c, hc);
+		n = F.cap.reports;
+		assert_int_equal(dmamap_dev_read(&F.dev, hc + 8, got, 8), 0); l = __LINE__;
+		expect_dev_report(n, DMAMAP_REPORT_DEV_UNMAPPED, l, 0);
+
+		p = dma_pool_alloc(pool, GFP_KERNEL, &hp); lm = __LINE__;
+		q = dma_pool_alloc(pool, GFP_KERNEL, &hq); /* keeps the pool's page */
+		assert_non_null(p);
+		assert_non_null(q);
+		assert_int_equal(dmamap_dev_write(&F.dev, hp, data, 64), 0);
+		assert_int_equal(F.cap.reports, n + 1);
+		dma_pool_free(pool, p, hp);
+		assert_int_equal(dmamap_dev_write(&F.dev, hp, data, 64), 0); l = __LINE__;
+		expect_dev_report(n + 1, DMAMAP_REPORT_DEV_UNMAPPED, l, lm);
+		dma_pool_free(pool, q, hq);
+		dma_pool_destroy(pool);
+	}
+}
+
+/* The CPU's part: synced for the CPU, the buffer is not the device's until synced back. */
+static void test_device_touches_cpu_owned(void **state)
+{
+	u8 data[256];
+	unsigned long n;
+	int lm, ls, l;
+	char at[64];
+	dma_addr_t h;
+
+	(void)state;
+	h = rx_mapping(0, sizeof(data), 8, &lm);
+	dma_sync_single_for_cpu(&F.dev, h, sizeof(data), DMA_FROM_DEVICE); ls = __LINE__;
+	n = F.cap.reports;
+	assert_int_equal(dmamap_dev_write(&F.dev, h + 16, data, 16), 0); l = __LINE__;
+	expect_dev_report(n, DMAMAP_REPORT_DEV_CPU_OWNED, l, lm);
+	snprintf(at, sizeof(at), "test-dma-debug.c:%d", ls);
+	assert_non_null(strstr(F.cap.rec_last.message, at));
+	dma_sync_single_for_device(&F.dev, h, sizeof(data), DMA_FROM_DEVICE);
+	assert_int_equal(dmamap_dev_write(&F.dev, h, data, sizeof(data)), 0);
+	assert_int_equal(F.cap.reports, n + 1);
+
+	/* a partial sync: only that part is the CPU's */
+	dma_sync_single_range_for_cpu(&F.dev, h, 0, 64, DMA_FROM_DEVICE);
+	assert_int_equal(dmamap_dev_write(&F.dev, h + 64, data, 64), 0);
+	assert_int_equal(F.cap.reports, n + 1);
+	assert_int_equal(dmamap_dev_write(&F.dev, h + 63, data, 2), 0); l = __LINE__;
+	expect_dev_report(n + 1, DMAMAP_REPORT_DEV_CPU_OWNED, l, lm);
+	dma_sync_single_range_for_device(&F.dev, h, 0, 64, DMA_FROM_DEVICE);
+	assert_int_equal(dmamap_dev_write(&F.dev, h, data, sizeof(data)), 0);
+	assert_int_equal(F.cap.reports, n + 2);
+
+	/* all of it to the CPU, then its first part back: the rest stays the CPU's */
+	dma_sync_single_for_cpu(&F.dev, h, sizeof(data), DMA_FROM_DEVICE);
+	dma_sync_single_range_for_device(&F.dev, h, 0, 128, DMA_FROM_DEVICE);
+	assert_int_equal(dmamap_dev_write(&F.dev, h, data, 128), 0);
+	assert_int_equal(F.cap.reports, n + 2);
+	assert_int_equal(dmamap_dev_write(&F.dev, h + 128, data, 1), 0); l = __LINE__;
+	expect_dev_report(n + 2, DMAMAP_REPORT_DEV_CPU_OWNED, l, lm);
+	/* and its last part: only the middle stays the CPU's */
+	dma_sync_single_range_for_device(&F.dev, h, 192, sizeof(data) - 192, DMA_FROM_DEVICE);
+	assert_int_equal(dmamap_dev_write(&F.dev, h + 192, data, sizeof(data) - 192), 0);
+	assert_int_equal(F.cap.reports, n + 3);
+	dma_sync_single_range_for_device(&F.dev, h, 128, 64, DMA_FROM_DEVICE);
+	assert_int_equal(dmamap_dev_write(&F.dev, h, data, sizeof(data)), 0);
+	assert_int_equal(F.cap.reports, n + 3);
+	dma_sync_single_for_cpu(&F.dev, h, sizeof(data), DMA_FROM_DEVICE);
+	dma_unmap_single(&F.dev, h, sizeof(data), DMA_FROM_DEVICE);
+	assert_int_equal(F.cap.reports, n + 3);
+}
+
+/* The direction is the device's too. */
+static void test_device_direction(void **state)
+{
+	u8 data[64];
+	unsigned long n = F.cap.reports;
+	dma_addr_t tx, rx;
+	int lt, lr, l;
+
+	(void)state;
+	tx = dma_map_single(&F.dev, F.buf, 64, DMA_TO_DEVICE); lt = __LINE__;
+	rx = dma_map_single(&F.dev, F.buf + PAGE_SIZE, 64, DMA_FROM_DEVICE); lr = __LINE__;
+	assert_false(dma_mapping_error(&F.dev, tx) || dma_mapping_error(&F.dev, rx));
+	assert_int_equal(dmamap_dev_read(&F.dev, tx, data, 64), 0);
+	assert_int_equal(dmamap_dev_write(&F.dev, rx, data, 64), 0);
+	assert_int_equal(F.cap.reports, n);
+	assert_int_equal(dmamap_dev_write(&F.dev, tx, data, 64), 0); l = __LINE__;
+	expect_dev_report(n, DMAMAP_REPORT_DEV_WRITE_TO_DEVICE, l, lt);
+	assert_int_equal(F.cap.rec_last.map_direction, DMA_TO_DEVICE);
+	assert_int_equal(dmamap_dev_read(&F.dev, rx, data, 64), 0); l = __LINE__;
+	expect_dev_report(n + 1, DMAMAP_REPORT_DEV_READ_FROM_DEVICE, l, lr);
+	dma_unmap_single(&F.dev, tx, 64, DMA_TO_DEVICE);
+	dma_unmap_single(&F.dev, rx, 64, DMA_FROM_DEVICE);
+	assert_int_equal(F.cap.reports, n + 2);
+}
+
+/* A buffer the device wrote handed back to it with no sync for the CPU: the read between was stale. */
+static void test_missing_sync_for_cpu(void **state)
+{
+	unsigned long n;
+	int lm, l;
+	dma_addr_t h;
+
+	(void)state;
+	h = rx_mapping(0, 256, 9, &lm);
+	n = F.cap.reports;
+	dma_sync_single_for_device(&F.dev, h, 256, DMA_FROM_DEVICE); l = __LINE__;
+	expect_report(n, DMAMAP_REPORT_MISSING_SYNC, l, lm);
+	/* nothing written since: no report; written, then taken and given back: none either */
+	dma_sync_single_for_device(&F.dev, h, 256, DMA_FROM_DEVICE);
+	assert_int_equal(dmamap_dev_fill(&F.dev, h, 0x42, 256), 0);
+	dma_sync_single_for_cpu(&F.dev, h, 256, DMA_FROM_DEVICE);
+	dma_sync_single_for_device(&F.dev, h, 256, DMA_FROM_DEVICE);
+	dma_unmap_single(&F.dev, h, 256, DMA_FROM_DEVICE);
+	assert_int_equal(F.cap.reports, n + 1);
+}
+
+/* Behind an IOMMU the IOMMU judges what is mapped (one fault, no second report); ownership is still checked. */
+static void test_device_behind_iommu(void **state)
+{
+	struct dma_iommu_mapping *map = arm_iommu_create_mapping(F.m, 0x80000000ULL, 16u << 20, 0);
+	u8 data[64];
+	unsigned long n;
+	dma_addr_t h;
+	int lm, l;
+
+	(void)state;
+	assert_false(IS_ERR(map));
+	assert_int_equal(arm_iommu_attach_device(&F.dev, map), 0);
+	n = F.cap.reports;
+	assert_int_equal(dmamap_dev_read(&F.dev, 0x80400000ULL, data, 8), -EFAULT); l = __LINE__;
+	assert_int_equal(F.cap.reports, n + 1);
+	assert_int_equal(F.cap.rec_last.kind, DMAMAP_REPORT_IOMMU_FAULT);
+	assert_int_equal(F.cap.rec_last.line, l); /* the fault names the access's line too */
+
+	h = dma_map_single(&F.dev, F.buf, 64, DMA_BIDIRECTIONAL); lm = __LINE__;
+	assert_false(dma_mapping_error(&F.dev, h));
+	dma_sync_single_for_cpu(&F.dev, h, 64, DMA_BIDIRECTIONAL);
+	n = F.cap.reports;
+	assert_int_equal(dmamap_dev_read(&F.dev, h, data, 64), 0); l = __LINE__;
+	expect_dev_report(n, DMAMAP_REPORT_DEV_CPU_OWNED, l, lm);
+	dma_unmap_single(&F.dev, h, 64, DMA_BIDIRECTIONAL);
+	arm_iommu_detach_device(&F.dev);
+	arm_iommu_release_mapping(map);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -934,6 +1132,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_user_ops_are_covered, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reports_below_name_the_line, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_leak_at_machine_destroy, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_device_touches_unmapped, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_device_touches_cpu_owned, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_device_direction, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_missing_sync_for_cpu, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_device_behind_iommu, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -107,6 +107,9 @@
 #pragma weak dmamap_dev_read
 #pragma weak dmamap_dev_write
 #pragma weak dmamap_dev_fill
+#pragma weak dmamap_dev_read_loc
+#pragma weak dmamap_dev_write_loc
+#pragma weak dmamap_dev_fill_loc
 /* <dmamap/iova.h> */
 #pragma weak dmamap_iova_create
 #pragma weak dmamap_iova_destroy
@@ -340,6 +343,9 @@ static const struct export functions[] = {
 	F(dmamap_dev_read),
 	F(dmamap_dev_write),
 	F(dmamap_dev_fill),
+	F(dmamap_dev_read_loc),
+	F(dmamap_dev_write_loc),
+	F(dmamap_dev_fill_loc),
 	/* <dmamap/iova.h> */
 	F(dmamap_iova_create),
 	F(dmamap_iova_destroy),

@@ -435,6 +435,11 @@ static void test_report_kind_names(void **state)
 		[DMAMAP_REPORT_SYNC_DIRECTION] = "sync-direction",
 		[DMAMAP_REPORT_UNCHECKED_ERROR] = "unchecked-mapping-error",
 		[DMAMAP_REPORT_ADDR_MISMATCH] = "address-mismatch",
+		[DMAMAP_REPORT_MISSING_SYNC] = "missing-sync-for-cpu",
+		[DMAMAP_REPORT_DEV_CPU_OWNED] = "device-access-cpu-owned",
+		[DMAMAP_REPORT_DEV_WRITE_TO_DEVICE] = "device-write-to-device",
+		[DMAMAP_REPORT_DEV_READ_FROM_DEVICE] = "device-read-from-device",
+		[DMAMAP_REPORT_DEV_UNMAPPED] = "device-access-unmapped",
 	};
 	(void)state;
 

@@ -149,6 +149,42 @@ DMAMAP_API DMAMAP_MUST_CHECK int dmamap_dev_write(struct device *dev, dma_addr_t
  */
 DMAMAP_API DMAMAP_MUST_CHECK int dmamap_dev_fill(struct device *dev, dma_addr_t addr, int c, size_t len);
 
+/*
+ * With the DMA-API checker on (<dmamap/debug.h>), every access is also held
+ * against what the driver mapped for @dev, and done all the same, as the
+ * hardware would -- unless an IOMMU faults it first. Each access raises at
+ * most one report, naming the access's file:line and the mapping's:
+ *   DMAMAP_REPORT_DEV_UNMAPPED          a byte no live mapping, coherent
+ *                                       buffer or pool block of @dev covers
+ *                                       (unmapped, freed, never mapped); not
+ *                                       checked behind an IOMMU, which faults
+ *   DMAMAP_REPORT_DEV_CPU_OWNED         a byte of a streaming mapping the CPU
+ *                                       owns (synced for the CPU, not yet
+ *                                       synced back for the device)
+ *   DMAMAP_REPORT_DEV_WRITE_TO_DEVICE   a write into a DMA_TO_DEVICE mapping
+ *   DMAMAP_REPORT_DEV_READ_FROM_DEVICE  a read of a DMA_FROM_DEVICE mapping
+ * The return value is the hardware's: such an access still returns 0.
+ */
+
+/*
+ * The forms that carry the caller's file:line, behind the macros below (as
+ * the DMA API wrappers do): `(dmamap_dev_read)(...)` reaches the plain
+ * function. @file may be NULL.
+ */
+/** dmamap_dev_read_loc() - dmamap_dev_read() made at @file:@line. */
+DMAMAP_API DMAMAP_MUST_CHECK int dmamap_dev_read_loc(struct device *dev, dma_addr_t addr, void *dst, size_t len,
+						     const char *file, int line);
+/** dmamap_dev_write_loc() - dmamap_dev_write() made at @file:@line. */
+DMAMAP_API DMAMAP_MUST_CHECK int dmamap_dev_write_loc(struct device *dev, dma_addr_t addr, const void *src, size_t len,
+						      const char *file, int line);
+/** dmamap_dev_fill_loc() - dmamap_dev_fill() made at @file:@line. */
+DMAMAP_API DMAMAP_MUST_CHECK int dmamap_dev_fill_loc(struct device *dev, dma_addr_t addr, int c, size_t len,
+						     const char *file, int line);
+
+#define dmamap_dev_read(d, a, p, l) dmamap_dev_read_loc((d), (a), (p), (l), __FILE__, __LINE__)
+#define dmamap_dev_write(d, a, p, l) dmamap_dev_write_loc((d), (a), (p), (l), __FILE__, __LINE__)
+#define dmamap_dev_fill(d, a, c, l) dmamap_dev_fill_loc((d), (a), (c), (l), __FILE__, __LINE__)
+
 DMAMAP_END_DECLS
 
 #endif /* DMAMAP_DEVICE_H */

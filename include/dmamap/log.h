@@ -58,6 +58,11 @@ enum dmamap_report_kind {
 	DMAMAP_REPORT_SYNC_DIRECTION, /* [api-misuse] sync in a direction the mapping forbids */
 	DMAMAP_REPORT_UNCHECKED_ERROR, /* [api-misuse] a handle used without dma_mapping_error() asked first */
 	DMAMAP_REPORT_ADDR_MISMATCH,  /* [api-misuse] coherent or pool free whose CPU address (or pool) is not the allocation's */
+	DMAMAP_REPORT_MISSING_SYNC,   /* [api-misuse] a buffer the device wrote handed back to it with no sync_for_cpu between */
+	DMAMAP_REPORT_DEV_CPU_OWNED,  /* [device-fault] the device touched a buffer the CPU owns (synced for the CPU) */
+	DMAMAP_REPORT_DEV_WRITE_TO_DEVICE, /* [device-fault] the device wrote a DMA_TO_DEVICE mapping */
+	DMAMAP_REPORT_DEV_READ_FROM_DEVICE, /* [device-fault] the device read a DMA_FROM_DEVICE mapping */
+	DMAMAP_REPORT_DEV_UNMAPPED,   /* [device-fault] the device touched a bus address no live mapping of it covers */
 	DMAMAP_REPORT_KIND_NR
 };
 

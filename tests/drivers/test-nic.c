@@ -57,6 +57,7 @@ struct traffic {
 	bool bounce;                   /* a 26-bit device behind dmabounce */
 	unsigned long reports;
 	struct dmabounce_stats bstats;
+	struct capture cap;            /* the machine's reports, to its destroy */
 };
 
 /* Send @n frames through the loopback; return how many came back intact. */
@@ -70,6 +71,7 @@ static unsigned run_traffic_on(struct traffic *t, unsigned n)
 	u8 frame[TOY_BUF], out[TOY_BUF];
 
 	dmamap_machine_set_current(m);
+	capture_start(&t->cap, m);
 	dmamap_set_log_level(m, DMAMAP_LOG_ERR);
 	assert_int_equal(dmamap_device_init(&dev, m, "toy-nic"), 0);
 	if (t->bounce) {
@@ -100,11 +102,26 @@ static unsigned run_traffic_on(struct traffic *t, unsigned n)
 		assert_int_equal(dmabounce_unregister_dev(&dev), 0);
 	}
 	dmamap_page_stats(m, &after);
-	assert_memory_equal(before.free_pages, after.free_pages, sizeof(before.free_pages));
-	t->reports = dmamap_report_count(m);
+	if (t->bug != TOY_LEAK_RX_BUFFERS)
+		assert_memory_equal(before.free_pages, after.free_pages, sizeof(before.free_pages));
 	dmamap_device_release(&dev);
+	t->reports = t->cap.reports;
 	test_machine_destroy(m);
 	return intact;
+}
+
+/* Every report of the run was of @kind and named a mapping made in toy-nic.c; how many. */
+static unsigned long only_kind(const struct traffic *t, enum dmamap_report_kind kind)
+{
+	for (unsigned long i = 0; i < t->cap.reports && i < CAPTURE_KEEP; i++) {
+		if (t->cap.rec[i].kind != kind)
+			fail_msg("report %lu is %s, not %s: %s", i, dmamap_report_kind_name(t->cap.rec[i].kind),
+				 dmamap_report_kind_name(kind), t->cap.rec[i].message);
+		assert_non_null(strstr(t->cap.rec[i].map_file, "toy-nic.c"));
+		assert_true(t->cap.rec[i].map_line > 0);
+	}
+	assert_int_equal(t->cap.by_kind[kind], t->cap.reports);
+	return t->cap.reports;
 }
 
 static unsigned run_traffic(enum toy_bug bug, unsigned n, unsigned long *reports)
@@ -142,20 +159,44 @@ static void test_correct_driver_loses_nothing(void **state)
 	assert_int_equal(reports, 0);
 }
 
+/* The receive path reads before dma_sync_single_for_cpu: stale frames, and each hand-back says why. */
 static void test_missing_rx_sync_reads_stale_frames(void **state)
 {
-	unsigned long reports;
+	struct traffic t = { .bug = TOY_NO_RX_SYNC_FOR_CPU };
 
 	(void)state;
-	assert_true(run_traffic(TOY_NO_RX_SYNC_FOR_CPU, 64, &reports) < 64);
+	assert_true(run_traffic_on(&t, 64) < 64);
+	assert_int_equal(only_kind(&t, DMAMAP_REPORT_MISSING_SYNC), 64);
+	assert_non_null(strstr(t.cap.rec[0].file, "toy-nic.c")); /* at the driver's dma_sync_single_for_device */
 }
 
+/* TX buffers mapped DMA_FROM_DEVICE: the device reads what was never cleaned for it, and is told so. */
 static void test_wrong_tx_direction_sends_garbage(void **state)
 {
-	unsigned long reports;
+	struct traffic t = { .bug = TOY_TX_WRONG_DIRECTION };
 
 	(void)state;
-	assert_int_equal(run_traffic(TOY_TX_WRONG_DIRECTION, 64, &reports), 0);
+	assert_int_equal(run_traffic_on(&t, 64), 0);
+	assert_int_equal(only_kind(&t, DMAMAP_REPORT_DEV_READ_FROM_DEVICE), 64);
+	assert_non_null(strstr(t.cap.rec[0].file, "test-nic.c")); /* at the simulated hardware's read */
+	assert_int_equal(t.cap.rec[0].map_direction, DMA_FROM_DEVICE);
+}
+
+/* Close without unmapping the receive ring: every buffer listed at device release, with its line. */
+static void test_leaked_rx_ring_listed(void **state)
+{
+	struct traffic t = { .bug = TOY_LEAK_RX_BUFFERS };
+
+	(void)state;
+	assert_int_equal(run_traffic_on(&t, 32), 32);
+	for (unsigned i = 0; i < TOY_RING; i++) {
+		assert_int_equal(t.cap.rec[i].kind, DMAMAP_REPORT_LEAK);
+		assert_non_null(strstr(t.cap.rec[i].map_file, "toy-nic.c"));
+		assert_int_equal(t.cap.rec[i].map_line, t.cap.rec[0].map_line);
+		assert_int_equal(t.cap.rec[i].map_direction, DMA_FROM_DEVICE);
+	}
+	/* then the pages under them, at machine destroy: nothing else */
+	assert_int_equal(t.cap.by_kind[DMAMAP_REPORT_LEAK], t.cap.reports);
 }
 
 /*
@@ -274,6 +315,7 @@ int main(void)
 		cmocka_unit_test(test_driver_unchanged_behind_dmabounce),
 		cmocka_unit_test(test_missing_rx_sync_reads_stale_frames),
 		cmocka_unit_test(test_wrong_tx_direction_sends_garbage),
+		cmocka_unit_test(test_leaked_rx_ring_listed),
 		cmocka_unit_test(test_fault_sweep_open_traffic_close),
 		cmocka_unit_test(test_fault_sweep_behind_dmabounce),
 	};

@@ -53,7 +53,7 @@ void toy_nic_close(struct toy_nic *nic)
 		free_pages((unsigned long)nic->tx_buf[slot], 0);
 		nic->tx_buf[slot] = NULL;
 	}
-	for (i = 0; i < TOY_RING; i++) {
+	for (i = 0; i < TOY_RING && nic->bug != TOY_LEAK_RX_BUFFERS; i++) {
 		if (nic->rx_buf[i]) {
 			dma_unmap_single(nic->dev, nic->rx_buf_dma[i], TOY_BUF, DMA_FROM_DEVICE);
 			free_pages((unsigned long)nic->rx_buf[i], 0);

@@ -25,6 +25,7 @@ enum toy_bug {
 	TOY_CORRECT,
 	TOY_NO_RX_SYNC_FOR_CPU,  /* reads a received frame without dma_sync_single_for_cpu */
 	TOY_TX_WRONG_DIRECTION,  /* maps TX buffers DMA_FROM_DEVICE */
+	TOY_LEAK_RX_BUFFERS,     /* close leaves its receive buffers mapped (and allocated) */
 };
 
 struct toy_nic {
