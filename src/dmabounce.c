@@ -33,6 +33,15 @@
  *   A sync may name any address inside a mapping (patch 1): the offset is
  *   addr - safe_dma_addr and only [offset, offset + size) is copied.
  *
+ *   A coherent allocation of a mapping's own is not given back at unmap but
+ *   kept for the next large mapping (up to IDLE_MAX per device, each used
+ *   for mappings of at least half its size), as the kernel's bounce buffers
+ *   are reused: a stream of large mappings costs a copy each, not an
+ *   allocation, a clear and a remap. The kept buffers go at unregister and
+ *   at device release, and whenever the machine shrinks its caches (the
+ *   fault sweep does, before counting). The map's copy in overwrites what an
+ *   earlier mapping left in the bytes it maps.
+ *
  * Where the kernel BUG()s, this reports and refuses, with nothing changed:
  *   - unmap with a size or direction other than the mapping's, or at an
  *     address inside a safe buffer that is not its start: reported
@@ -80,6 +89,7 @@ struct safe_buffer {
 	void *safe;                 /* CPU address of the safe buffer */
 	size_t size;                /* bytes mapped */
 	u8 *orig;                   /* linear-map address of the original */
+	size_t bytes;               /* of the coherent allocation (SAFE_ALLOC): at least size */
 	enum dma_data_direction direction;
 	enum safe_kind kind;
 };
@@ -87,6 +97,15 @@ struct safe_buffer {
 struct dmabounce_pool {
 	struct dma_pool *pool;
 	unsigned long size;         /* block size asked for; 0: no pool */
+};
+
+#define IDLE_MAX 4
+
+/* A coherent allocation kept for reuse after its mapping went. */
+struct idle_buffer {
+	void *safe;
+	dma_addr_t dma;
+	size_t bytes;
 };
 
 struct dmabounce_device_info {
@@ -102,6 +121,11 @@ struct dmabounce_device_info {
 
 	atomic_ulong map_calls, direct_maps, bounces[SAFE_KIND_NR];
 	atomic_ulong bytes_to_device, bytes_from_device, failures;
+
+	pthread_mutex_t idle_lock;  /* idle[] */
+	struct idle_buffer idle[IDLE_MAX];
+	unsigned nr_idle;
+	struct dmamap_obj obj;      /* so that a shrink gives the idle buffers back */
 };
 
 /* ------------------------------------------------------------- the tree */
@@ -264,6 +288,57 @@ static void copy_out(struct dmabounce_device_info *info, struct safe_buffer *b, 
 
 /* --------------------------------------------------------- safe buffers */
 
+/* Take the smallest idle allocation fit for @b (of at least its size, at most twice). */
+static bool idle_take(struct dmabounce_device_info *info, struct safe_buffer *b)
+{
+	size_t need = PAGE_ALIGN(b->size);
+	unsigned best = IDLE_MAX;
+
+	pthread_mutex_lock(&info->idle_lock);
+	for (unsigned i = 0; i < info->nr_idle; i++)
+		if (info->idle[i].bytes >= need && info->idle[i].bytes / 2 <= need &&
+		    (best == IDLE_MAX || info->idle[i].bytes < info->idle[best].bytes))
+			best = i;
+	if (best < IDLE_MAX) {
+		b->safe = info->idle[best].safe;
+		b->safe_dma_addr = info->idle[best].dma;
+		b->bytes = info->idle[best].bytes;
+		info->idle[best] = info->idle[--info->nr_idle];
+	}
+	pthread_mutex_unlock(&info->idle_lock);
+	return best < IDLE_MAX;
+}
+
+/* Keep @b's allocation for reuse; false when there is no room (the caller frees it). */
+static bool idle_put(struct dmabounce_device_info *info, const struct safe_buffer *b)
+{
+	bool kept = false;
+
+	pthread_mutex_lock(&info->idle_lock);
+	if (info->nr_idle < IDLE_MAX) {
+		info->idle[info->nr_idle++] = (struct idle_buffer){ b->safe, b->safe_dma_addr, b->bytes };
+		kept = true;
+	}
+	pthread_mutex_unlock(&info->idle_lock);
+	return kept;
+}
+
+/* Free every idle allocation: at unregister, release and shrink. */
+static void idle_free_all(struct dmabounce_device_info *info)
+{
+	struct idle_buffer idle[IDLE_MAX];
+	unsigned n;
+	DM_CALL_AT(NULL, 0); /* the library's own allocations, freed by the library */
+
+	pthread_mutex_lock(&info->idle_lock);
+	n = info->nr_idle;
+	memcpy(idle, info->idle, n * sizeof(idle[0]));
+	info->nr_idle = 0;
+	pthread_mutex_unlock(&info->idle_lock);
+	for (unsigned i = 0; i < n; i++)
+		dma_free_coherent(info->dev, idle[i].bytes, idle[i].safe, idle[i].dma);
+}
+
 static bool alloc_safe(struct dmabounce_device_info *info, struct safe_buffer *b)
 {
 	struct device *dev = info->dev;
@@ -291,7 +366,10 @@ static bool alloc_safe(struct dmabounce_device_info *info, struct safe_buffer *b
 			   b->size);
 	}
 	b->kind = SAFE_ALLOC;
-	b->safe = dma_alloc_coherent(dev, b->size, &b->safe_dma_addr, GFP_KERNEL);
+	if (idle_take(info, b))
+		return true;
+	b->bytes = PAGE_ALIGN(b->size);
+	b->safe = dma_alloc_coherent(dev, b->bytes, &b->safe_dma_addr, GFP_KERNEL);
 	return b->safe != NULL;
 }
 
@@ -305,7 +383,8 @@ static void free_safe(struct dmabounce_device_info *info, struct safe_buffer *b)
 		dma_pool_free(info->large.pool, b->safe, b->safe_dma_addr);
 		break;
 	default:
-		dma_free_coherent(info->dev, b->size, b->safe, b->safe_dma_addr);
+		if (!idle_put(info, b))
+			dma_free_coherent(info->dev, b->bytes, b->safe, b->safe_dma_addr);
 		break;
 	}
 }
@@ -575,10 +654,34 @@ static int init_pool(struct dmabounce_device_info *info, struct dmabounce_pool *
 	return pool->pool ? 0 : -ENOMEM;
 }
 
+static void bounce_shrink(struct dmamap_obj *o)
+{
+	dmamap_dmabounce_shrink(container_of(o, struct dmabounce_device_info, obj)->dev);
+}
+
+/* The machine goes before the device is released only if the device outlives it: nothing is left to free. */
+static void bounce_machine_gone(struct dmamap_obj *o)
+{
+	struct dmabounce_device_info *info = container_of(o, struct dmabounce_device_info, obj);
+
+	pthread_mutex_lock(&info->idle_lock);
+	info->nr_idle = 0;
+	pthread_mutex_unlock(&info->idle_lock);
+}
+
+static const struct dmamap_obj_ops bounce_obj_ops = {
+	.name = "dmabounce safe buffers",
+	.machine_gone = bounce_machine_gone,
+	.shrink = bounce_shrink,
+};
+
 static void info_destroy(struct dmabounce_device_info *info)
 {
+	idle_free_all(info);
+	dmamap_obj_del(&info->obj);
 	dma_pool_destroy(info->small.pool);
 	dma_pool_destroy(info->large.pool);
+	pthread_mutex_destroy(&info->idle_lock);
 	pthread_rwlock_destroy(&info->lock);
 	dmamap_free(info);
 }
@@ -620,6 +723,12 @@ DMAMAP_API int dmabounce_register_dev(struct device *dev, unsigned long small_bu
 		dmamap_free(info);
 		return -ENOMEM;
 	}
+	if (pthread_mutex_init(&info->idle_lock, NULL)) {
+		pthread_rwlock_destroy(&info->lock);
+		dmamap_free(info);
+		return -ENOMEM;
+	}
+	dmamap_obj_add(m, &info->obj, &bounce_obj_ops);
 	info->dev = dev;
 	info->m = m;
 	info->needs_bounce = needs_bounce_fn;
@@ -820,6 +929,14 @@ void dmamap_dmabounce_check(struct device *dev, struct dm_check *c)
 			dm_check_fail(c, DMAMAP_CHECK_DMABOUNCE, "%s: %lu safe buffers from the %s in the tree, %lu counted",
 				      dev->dmamap.name, w.count[k], kind_name[k], info->live[k]);
 	pthread_rwlock_unlock(&info->lock);
+}
+
+void dmamap_dmabounce_shrink(struct device *dev)
+{
+	struct dmabounce_device_info *info = info_of(dev);
+
+	if (info)
+		idle_free_all(info);
 }
 
 void dmamap_dmabounce_census(struct device *dev, struct dm_census *cs)

@@ -721,6 +721,8 @@ void dmamap_iova_fail_next_grows(struct dmamap_iova *a, unsigned long n);
 void dmamap_dmabounce_release(struct device *dev);
 void dmamap_dmabounce_check(struct device *dev, struct dm_check *c);
 void dmamap_dmabounce_census(struct device *dev, struct dm_census *cs);
+/* Give back the coherent safe buffers kept for reuse (what a shrink of the machine does). */
+void dmamap_dmabounce_shrink(struct device *dev);
 
 /* -------------------------------------------------------------- iommu */
 

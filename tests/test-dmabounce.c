@@ -551,6 +551,69 @@ static void test_sg_mixed(void **state)
 	fx_free(f);
 }
 
+/*
+ * A mapping larger than a large-pool block gets a coherent allocation of its
+ * own, kept when it is unmapped and taken again by the next large mapping
+ * (of at least half its size): no allocation, the same bus address, each
+ * mapping's own bytes. Unregistering gives the kept allocations back.
+ */
+static void test_large_safe_buffer_kept_for_reuse(void **state)
+{
+	struct fx *f = fx_new(NULL);
+	u8 *buf = hi_buf(f, 3), *got = malloc(20000);
+	struct dmamap_consistent_stats c0, c;
+	struct dmamap_page_stats p0, p;
+	dma_addr_t h1, h2, h3;
+
+	(void)state;
+	assert_non_null(got);
+	dmamap_consistent_stats(f->m, &c0);
+	fill_pattern(buf, 20000, 3);
+	h1 = dma_map_single(&f->dev, buf, 20000, DMA_TO_DEVICE);
+	assert_int_equal(dmamap_dev_read(&f->dev, h1, got, 20000), 0);
+	assert_int_equal(check_pattern(got, 20000, 3), 0);
+	dma_unmap_single(&f->dev, h1, 20000, DMA_TO_DEVICE);
+	dmamap_consistent_stats(f->m, &c);
+	assert_int_equal(c.regions, c0.regions + 1); /* kept, mapped uncached */
+	dmamap_page_stats(f->m, &p0);
+
+	/* a smaller FROM_DEVICE mapping takes it: no allocation */
+	fill_pattern(buf, 16384, 4);
+	h2 = dma_map_single(&f->dev, buf, 16384, DMA_FROM_DEVICE);
+	assert_int_equal(h2, h1);
+	dmamap_page_stats(f->m, &p);
+	assert_int_equal(p.allocations, p0.allocations);
+	/* the device writes half: the other half keeps the original's bytes, not the last mapping's */
+	fill_pattern(got, 8192, 5);
+	assert_int_equal(dmamap_dev_write(&f->dev, h2, got, 8192), 0);
+	dma_unmap_single(&f->dev, h2, 16384, DMA_FROM_DEVICE);
+	assert_int_equal(check_pattern(buf, 8192, 5), 0);
+	assert_int_equal(range_is(buf, 8192, 8192, 4), 0);
+
+	/* one under half its size makes its own; both are kept then */
+	h3 = dma_map_single(&f->dev, buf, 6000, DMA_TO_DEVICE);
+	assert_int_not_equal(h3, h1);
+	dma_unmap_single(&f->dev, h3, 6000, DMA_TO_DEVICE);
+	dmamap_consistent_stats(f->m, &c);
+	assert_int_equal(c.regions, c0.regions + 2);
+	assert_int_equal(stats(f).bounces_alloc, 3);
+	assert_int_equal(stats(f).live_buffers, 0);
+
+	/* a shrink gives them back; so does unregistering */
+	dmamap_dmabounce_shrink(&f->dev);
+	dmamap_consistent_stats(f->m, &c);
+	assert_int_equal(c.regions, c0.regions);
+	h1 = dma_map_single(&f->dev, buf, 20000, DMA_TO_DEVICE);
+	dma_unmap_single(&f->dev, h1, 20000, DMA_TO_DEVICE);
+	assert_int_equal(dmabounce_unregister_dev(&f->dev), 0);
+	dmamap_consistent_stats(f->m, &c);
+	assert_int_equal(c.regions, c0.regions);
+	assert_int_equal(f->cap.reports, 0);
+	free(got);
+	free_buf(buf, 3);
+	fx_free(f);
+}
+
 /* An sg entry that cannot be bounced unwinds the entries mapped before it. */
 static void test_sg_failure_unwinds(void **state)
 {
@@ -569,6 +632,7 @@ static void test_sg_failure_unwinds(void **state)
 	assert_int_equal(dma_map_sg(&f->dev, sg, 3, DMA_TO_DEVICE), 3);
 	dma_unmap_sg(&f->dev, sg, 3, DMA_TO_DEVICE);
 	/* the third entry's own coherent allocation fails: the first two are unmapped */
+	dmamap_dmabounce_shrink(&f->dev); /* the one kept from the first map is given back */
 	assert_int_equal(dmamap_fault_inject(f->m, DMAMAP_FAULT_PAGE_ALLOC, 1, 0), 0);
 	assert_int_equal(dma_map_sg(&f->dev, sg, 3, DMA_TO_DEVICE), 0);
 	assert_int_equal(dmamap_fault_injected(f->m, DMAMAP_FAULT_PAGE_ALLOC), 1);
@@ -853,6 +917,8 @@ static unsigned fail_each_step(struct fx *f, u8 *buf, size_t size, enum dmamap_f
 		unsigned long inj = dmamap_fault_injected(f->m, site);
 		dma_addr_t h;
 
+		/* no allocation kept from the last round: this bounce makes its own */
+		dmamap_dmabounce_shrink(&f->dev);
 		snap(f, &a);
 		assert_int_equal(dmamap_fault_inject(f->m, site, nth, 0), 0);
 		h = dma_map_single(&f->dev, buf, size, DMA_TO_DEVICE);
@@ -1263,6 +1329,7 @@ int main(void)
 		cmocka_unit_test(test_reachable_buffer_not_bounced_but_maintained),
 		cmocka_unit_test(test_sg_mixed),
 		cmocka_unit_test(test_sg_failure_unwinds),
+		cmocka_unit_test(test_large_safe_buffer_kept_for_reuse),
 		cmocka_unit_test(test_many_live_mappings),
 		cmocka_unit_test(test_random_map_unmap_lookup),
 		cmocka_unit_test(test_pool_failure_falls_back),
