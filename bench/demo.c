@@ -4,10 +4,11 @@
  * simulated non-coherent ARM machine.
  *
  * A toy network device transmits a frame the CPU built and receives one into
- * a buffer the CPU then reads. Each path is run the right way and with one
- * mistake; the simulated hardware shows what the device and the CPU really
- * see. Exit status 0 when every mistake was visible and every right way
- * worked.
+ * a buffer the CPU then reads. Each path is run the right way and with a
+ * mistake; for each, the demo prints what the CPU and the device really saw
+ * (the first bytes) and every report the library raised, with the line of
+ * this file that caused it. Exit status 0 when every mistake showed (stale
+ * data or a report) and every right way worked without a report.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,15 +17,56 @@
 #include <dmamap/dmamap.h>
 
 #define FRAME 1500
+#define MAX_SEEN 4
 
 static int failures;
 
-static void verdict(const char *what, bool correct_data, bool expect_correct)
-{
-	bool ok = correct_data == expect_correct;
+/* The reports raised since the last case began. */
+static struct {
+	unsigned n;
+	char text[MAX_SEEN][240];
+} seen;
 
-	printf("  %-58s %-14s %s\n", what, correct_data ? "correct data" : "STALE data",
-	       ok ? (expect_correct ? "ok" : "caught") : "UNEXPECTED");
+static void keep_report(const struct dmamap_log_record *rec, void *ctx)
+{
+	(void)ctx;
+	if (rec->kind == DMAMAP_REPORT_NONE)
+		return;
+	if (seen.n < MAX_SEEN)
+		snprintf(seen.text[seen.n], sizeof(seen.text[0]), "[%s] %s:%d: %s", dmamap_report_kind_name(rec->kind),
+			 rec->file ? rec->file : "?", rec->line, rec->message);
+	seen.n++;
+}
+
+static void case_begin(void)
+{
+	seen.n = 0;
+}
+
+static void bytes(const char *who, const unsigned char *p)
+{
+	printf("      %-13s %02x %02x %02x %02x %02x %02x %02x %02x ...\n", who, p[0], p[1], p[2], p[3], p[4], p[5], p[6],
+	       p[7]);
+}
+
+/*
+ * One case: what the CPU and the device saw, the reports, and whether that
+ * is what the hardware would do (a mistake must show as stale data or a
+ * report; the right way as neither).
+ */
+static void verdict(const char *what, const unsigned char *cpu, const unsigned char *device, bool correct_data,
+		    bool mistake)
+{
+	bool showed = !correct_data || seen.n;
+	bool ok = mistake ? showed : (correct_data && !seen.n);
+
+	printf("  %-62s %s\n", what, ok ? (mistake ? "caught" : "ok") : "UNEXPECTED");
+	bytes("CPU view:", cpu);
+	bytes("device view:", device);
+	if (!seen.n)
+		printf("      no report\n");
+	for (unsigned i = 0; i < seen.n && i < MAX_SEEN; i++)
+		printf("      report %s\n", seen.text[i]);
 	if (!ok)
 		failures++;
 }
@@ -50,6 +92,7 @@ static void transmit(struct device *dev, bool map_it)
 	unsigned char wire[FRAME];
 	dma_addr_t bus;
 
+	case_begin();
 	fill_frame(frame, map_it ? 1 : 4);
 	if (map_it) {
 		bus = dma_map_single(dev, frame, FRAME, DMA_TO_DEVICE);
@@ -62,7 +105,7 @@ static void transmit(struct device *dev, bool map_it)
 		failures++;
 	verdict(map_it ? "TX: dma_map_single(DMA_TO_DEVICE), device reads"
 		       : "TX: no dma_map_single (bus = virt_to_phys), device reads",
-		frame_ok(wire, map_it ? 1 : 4), map_it);
+		frame, wire, frame_ok(wire, map_it ? 1 : 4), !map_it);
 	if (map_it)
 		dma_unmap_single(dev, bus, FRAME, DMA_TO_DEVICE);
 	free_pages((unsigned long)frame, 0);
@@ -76,6 +119,7 @@ static void receive(struct device *dev, bool unmap_it)
 	dma_addr_t bus;
 	bool good;
 
+	case_begin();
 	bus = dma_map_single(dev, buf, FRAME, DMA_FROM_DEVICE);
 	if (dma_mapping_error(dev, bus))
 		failures++;
@@ -87,9 +131,29 @@ static void receive(struct device *dev, bool unmap_it)
 	good = frame_ok(buf, unmap_it ? 2 : 5); /* the CPU reads the frame */
 	verdict(unmap_it ? "RX: device writes, dma_unmap_single, CPU reads"
 			 : "RX: device writes, CPU reads before dma_unmap_single",
-		good, unmap_it);
+		buf, wire, good, !unmap_it);
 	if (!unmap_it)
 		dma_unmap_single(dev, bus, FRAME, DMA_FROM_DEVICE);
+	free_pages((unsigned long)buf, 0);
+}
+
+/* Receive, unmapped with the wrong size: the checker refuses the unmap, and the CPU never gets the frame. */
+static void receive_wrong_size(struct device *dev)
+{
+	unsigned char *buf = (unsigned char *)get_zeroed_page(GFP_KERNEL);
+	unsigned char wire[FRAME];
+	dma_addr_t bus;
+
+	case_begin();
+	bus = dma_map_single(dev, buf, FRAME, DMA_FROM_DEVICE);
+	if (dma_mapping_error(dev, bus))
+		failures++;
+	fill_frame(wire, 6);
+	if (dmamap_dev_write(dev, bus, wire, FRAME) != 0)
+		failures++;
+	dma_unmap_single(dev, bus, PAGE_SIZE, DMA_FROM_DEVICE); /* the mistake: not the mapped size */
+	verdict("RX: dma_unmap_single with another size than the map's", buf, wire, frame_ok(buf, 6), true);
+	dma_unmap_single(dev, bus, FRAME, DMA_FROM_DEVICE);
 	free_pages((unsigned long)buf, 0);
 }
 
@@ -98,13 +162,14 @@ static void descriptors(struct device *dev)
 {
 	dma_addr_t bus;
 	unsigned char *ring = dma_alloc_coherent(dev, PAGE_SIZE, &bus, GFP_KERNEL);
-	unsigned char seen[64];
+	unsigned char dev_saw[64];
 
+	case_begin();
 	fill_frame(ring, 3);
-	if (!ring || dmamap_dev_read(dev, bus, seen, sizeof(seen)) != 0)
+	if (!ring || dmamap_dev_read(dev, bus, dev_saw, sizeof(dev_saw)) != 0)
 		failures++;
-	verdict("descriptors in dma_alloc_coherent memory, device reads", ring && memcmp(seen, ring, sizeof(seen)) == 0,
-		true);
+	verdict("descriptors in dma_alloc_coherent memory, device reads", ring, dev_saw,
+		ring && memcmp(dev_saw, ring, sizeof(dev_saw)) == 0, false);
 	dma_free_coherent(dev, PAGE_SIZE, ring, bus);
 }
 
@@ -125,6 +190,7 @@ int main(void)
 		return 2;
 	}
 	dmamap_set_log_level(m, DMAMAP_LOG_WARN);
+	dmamap_set_log_handler(m, keep_report, NULL);
 
 	printf("libdmamap %s demo: a toy NIC on a non-coherent ARM machine\n", DMAMAP_VERSION_STRING);
 	printf("(64 MiB RAM, %u-byte lines, inner + outer cache, speculative prefetch)\n\n", cfg.cache_line_size);
@@ -132,6 +198,7 @@ int main(void)
 	transmit(&dev, false);
 	receive(&dev, true);
 	receive(&dev, false);
+	receive_wrong_size(&dev);
 	descriptors(&dev);
 
 	dmamap_cache_get_stats(m, &st);

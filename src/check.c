@@ -122,6 +122,7 @@ static void take_census(struct dmamap_machine *m, struct dm_census *cs)
 	dmamap_obj_for_each(m, obj_shrink, NULL);
 	memset(cs, 0, sizeof(*cs));
 	cs->v[DM_CENSUS_PAGES] = dmamap_page_alloc_allocated(m);
+	dmamap_kmalloc_census(m, cs);
 	dmamap_consistent_stats(m, &st);
 	cs->v[DM_CENSUS_CONSISTENT] = st.regions;
 	cs->v[DM_CENSUS_CONSISTENT_BYTES] = st.used;

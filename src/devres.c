@@ -119,6 +119,12 @@ void dmamap_devres_release_all(struct device *dev)
 	}
 }
 
+DMAMAP_API void dmamap_device_unbind(struct device *dev)
+{
+	if (dev_ok(dev, "dmamap_device_unbind", NULL, 0))
+		dmamap_devres_release_all(dev);
+}
+
 DMAMAP_API unsigned long dmamap_devres_count(struct device *dev)
 {
 	struct dmamap_machine *m;

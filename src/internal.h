@@ -6,7 +6,8 @@
  * log, machine, page_alloc, cache, kmalloc (slab.c), pgtable/vma, iova,
  * device, iommu, debug, dma core (with dma-api.c, the Linux 6.x entry
  * points), devres, arm ops, dmabounce, iommu mapper, platform,
- * check (the invariant checker and fault sweep, which ask every layer).
+ * check (the invariant checker and fault sweep, which ask every layer),
+ * testing (the test kit of <dmamap/testing.h>, over the public API).
  */
 #ifndef DMAMAP_INTERNAL_H
 #define DMAMAP_INTERNAL_H
@@ -322,6 +323,9 @@ enum dm_census_item {
 struct dm_census {
 	unsigned long v[DM_CENSUS_NR];
 };
+
+/* kmalloc's part of a census (slab.c): its live objects; its slab pages taken out of DM_CENSUS_PAGES. */
+void dmamap_kmalloc_census(struct dmamap_machine *m, struct dm_census *cs);
 
 struct dmamap_vma_private {
 	struct dmamap_obj obj;                       /* on the machine's object list */

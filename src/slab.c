@@ -605,6 +605,18 @@ DMAMAP_API void dmamap_kmalloc_stats(struct dmamap_machine *m, struct dmamap_kma
 	pthread_mutex_unlock(&k->lock);
 }
 
+void dmamap_kmalloc_census(struct dmamap_machine *m, struct dm_census *cs)
+{
+	struct dmamap_kmalloc *k = state_of(m);
+
+	if (!k)
+		return;
+	pthread_mutex_lock(&k->lock);
+	cs->v[DM_CENSUS_PAGES] -= k->st.slab_pages;
+	cs->v[DM_CENSUS_KMALLOC] = k->st.live_objects;
+	pthread_mutex_unlock(&k->lock);
+}
+
 void dmamap_kmalloc_fini(struct dmamap_machine *m)
 {
 	struct dmamap_kmalloc *k = state_of(m);

@@ -211,6 +211,18 @@
 #pragma weak devm_remove_action
 #pragma weak devm_release_action
 #pragma weak dmamap_devres_count
+#pragma weak dmamap_device_unbind
+/* <dmamap/testing.h> */
+#pragma weak dmamap_test_demanding_config
+#pragma weak dmamap_test_init
+#pragma weak dmamap_test_init_on
+#pragma weak dmamap_test_fini
+#pragma weak dmamap_test_reset_reports
+#pragma weak dmamap_test_find_report
+#pragma weak dmamap_test_no_reports
+#pragma weak dmamap_test_no_outstanding
+#pragma weak dmamap_test_device_sees
+#pragma weak dmamap_test_fault_sweep
 /* <dmamap/dmabounce.h> */
 #pragma weak dmabounce_register_dev
 #pragma weak dmabounce_unregister_dev
@@ -447,6 +459,18 @@ static const struct export functions[] = {
 	F(devm_remove_action),
 	F(devm_release_action),
 	F(dmamap_devres_count),
+	F(dmamap_device_unbind),
+	/* <dmamap/testing.h> */
+	F(dmamap_test_demanding_config),
+	F(dmamap_test_init),
+	F(dmamap_test_init_on),
+	F(dmamap_test_fini),
+	F(dmamap_test_reset_reports),
+	F(dmamap_test_find_report),
+	F(dmamap_test_no_reports),
+	F(dmamap_test_no_outstanding),
+	F(dmamap_test_device_sees),
+	F(dmamap_test_fault_sweep),
 	/* <dmamap/dmabounce.h> */
 	F(dmabounce_register_dev),
 	F(dmabounce_unregister_dev),

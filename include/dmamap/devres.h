@@ -161,6 +161,17 @@ DMAMAP_API void devm_remove_action(struct device *dev, void (*action)(void *), v
 DMAMAP_API void devm_release_action(struct device *dev, void (*action)(void *), void *data);
 
 /**
+ * dmamap_device_unbind() - release @dev's managed resources now
+ * @dev: an initialised device
+ *
+ * What the driver core does when a driver's probe fails or the driver
+ * unbinds: every devm_/dmam_ resource goes, newest first. The device stays
+ * initialised, ready for another probe. A NULL or uninitialised device is
+ * reported.
+ */
+DMAMAP_API void dmamap_device_unbind(struct device *dev);
+
+/**
  * dmamap_devres_count() - how many managed resources @dev holds now
  * @dev: the device
  *

@@ -31,5 +31,6 @@
 #include <dmamap/dma-iommu.h>
 #include <dmamap/debug.h>
 #include <dmamap/check.h>
+#include <dmamap/testing.h>
 
 #endif /* DMAMAP_DMAMAP_H */

@@ -18,6 +18,8 @@
 /* This translation unit uses the Linux 6.x API. */
 #define DMAMAP_LINUX_API 6
 
+#include <string.h> /* memcpy(), memset()...: what the kernel's <linux/string.h> gives its drivers */
+
 #include <dmamap/types.h>
 
 #if defined(__has_include)

@@ -5,13 +5,31 @@
  * directly or through an IOMMU: every output byte checked, and each broken
  * variant caught.
  */
+#include <setjmp.h>
+#include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <linux/slab.h>
+
+#include <dmamap/testing.h>
 
 #include "toy-crypto.h"
-#include "../common.h"
 
 #define MAX_JOB (3 * PAGE_SIZE)
 #define POISON 0x5a
+
+/* The plaintext of job @seed. */
+static void fill_pattern(u8 *p, size_t len, unsigned seed)
+{
+	for (size_t i = 0; i < len; i++)
+		p[i] = (u8)(((u32)i * 2654435761u + seed * 40503u) >> 13);
+}
 
 /* ------------------------------------------------------------ the engine */
 
@@ -210,43 +228,22 @@ static void job_free(struct job *j)
 
 /* ------------------------------------------------------------ a run */
 
-/* Every report of a run, kept for the assertions. */
-struct reports {
-	unsigned n;
-	struct {
-		enum dmamap_report_kind kind;
-		char file[64];
-		int line;
-	} r[256];
-	unsigned long by_kind[DMAMAP_REPORT_KIND_NR];
-};
-
-static void keep_report(const struct dmamap_log_record *rec, void *ctx)
-{
-	struct reports *rs = ctx;
-
-	if (rec->kind == DMAMAP_REPORT_NONE)
-		return;
-	rs->by_kind[rec->kind]++;
-	if (rs->n < ARRAY_SIZE(rs->r)) {
-		rs->r[rs->n].kind = rec->kind;
-		snprintf(rs->r[rs->n].file, sizeof(rs->r[0].file), "%s", rec->file ? rec->file : "");
-		rs->r[rs->n].line = rec->line;
-	}
-	rs->n++;
-	if (getenv("DMAMAP_TEST_VERBOSE"))
-		fprintf(stderr, "[%s] %s:%d: %s\n", dmamap_report_kind_name(rec->kind), rec->file ? rec->file : "?",
-			rec->line, rec->message);
-}
-
-/* How many reports of @kind name a line of the driver. */
-static unsigned driver_reports(const struct reports *rs, enum dmamap_report_kind kind)
+/* How many captured reports of @kind name a line of the driver. */
+static unsigned driver_reports(const struct dmamap_test *t, enum dmamap_report_kind kind)
 {
 	unsigned n = 0;
 
-	for (unsigned i = 0; i < rs->n && i < ARRAY_SIZE(rs->r); i++)
-		n += rs->r[i].kind == kind && strstr(rs->r[i].file, "toy-crypto.c") && rs->r[i].line > 0;
+	for (unsigned i = 0; i < t->nr_kept; i++)
+		n += t->kept[i].kind == kind && strstr(t->kept[i].file, "toy-crypto.c") && t->kept[i].line > 0;
 	return n;
+}
+
+static unsigned long pages_free(struct dmamap_machine *m)
+{
+	struct dmamap_page_stats st;
+
+	dmamap_page_stats(m, &st);
+	return st.free_pages[DMAMAP_ZONE_DMA] + st.free_pages[DMAMAP_ZONE_NORMAL];
 }
 
 struct run {
@@ -254,40 +251,26 @@ struct run {
 	bool iommu;
 	unsigned jobs;
 	unsigned intact;
-	struct reports rs;
+	struct dmamap_test t;      /* the fixture: its captured reports stay readable after the run */
 };
-
-static void demanding(struct dmamap_machine_config *cfg)
-{
-	cfg->outer_cache = true;
-	cfg->speculative_prefetch = true;
-}
 
 static void run_engine(struct run *r)
 {
-	struct dmamap_machine *m = test_machine(32, demanding);
-	struct dma_iommu_mapping *mapping = NULL;
+	struct dmamap_test_traits traits = { .name = "toy-crypto", .iommu = r->iommu, .quiet = true };
+	struct dmamap_test *t = &r->t;
 	struct dmamap_kmalloc_stats ks;
-	struct device dev = { 0 };
 	struct tc_hw hw = { 0 };
 	unsigned long free_before;
 	static struct job jobs[TC_RING];
 	unsigned done = 0;
 
-	dmamap_machine_set_current(m);
-	dmamap_set_log_handler(m, keep_report, &r->rs);
-	assert_int_equal(dmamap_device_init(&dev, m, "toy-crypto"), 0);
-	if (r->iommu) {
-		mapping = arm_iommu_create_mapping(m, 0x80000000u, 64u << 20, 0);
-		assert_false(IS_ERR(mapping));
-		assert_int_equal(arm_iommu_attach_device(&dev, mapping), 0);
-	}
-	free_before = test_free_pages(m);
-	hw.dev = &dev;
-	assert_int_equal(tc_probe(&dev, hw.regs, r->bug), 0);
+	assert_int_equal(dmamap_test_init(t, &traits), 0);
+	free_before = pages_free(t->machine);
+	hw.dev = &t->dev;
+	assert_int_equal(tc_probe(&t->dev, hw.regs, r->bug), 0);
 
 	while (done < r->jobs) {
-		struct tc_engine *tc = dev_get_drvdata(&dev);
+		struct tc_engine *tc = dev_get_drvdata(&t->dev);
 		unsigned batch = min_t(unsigned, r->jobs - done, TC_RING);
 
 		for (unsigned i = 0; i < batch; i++) {
@@ -302,19 +285,18 @@ static void run_engine(struct run *r)
 		}
 		done += batch;
 	}
-	tc_remove(&dev);
-	dmamap_device_release(&dev);
-	if (mapping)
-		arm_iommu_release_mapping(mapping);
-	dmamap_kmalloc_stats(m, &ks);
+	tc_remove(&t->dev);
+	if (r->bug == TC_CORRECT)
+		dmamap_assert_no_outstanding_mappings(t);
+	dmamap_device_unbind(&t->dev);
+	dmamap_kmalloc_stats(t->machine, &ks);
 	assert_int_equal(ks.live_objects, 0);
 	if (r->bug == TC_CORRECT) {
 		/* everything went back: pages (but what kmalloc's quarantine holds) */
-		assert_int_equal(test_free_pages(m) + ks.slab_pages, free_before);
+		assert_int_equal(pages_free(t->machine) + ks.slab_pages, free_before);
 		assert_int_equal(hw.faults, 0);
 	}
-	test_machine_destroy(m);
-	dmamap_set_log_handler(NULL, NULL, NULL);
+	dmamap_test_fini(t);
 }
 
 /* ------------------------------------------------------------ the tests */
@@ -326,7 +308,7 @@ static void test_correct_driver_direct(void **state)
 	(void)state;
 	run_engine(&r);
 	assert_int_equal(r.intact, 48);
-	assert_int_equal(r.rs.n, 0);
+	assert_int_equal(r.t.reports, 0);
 }
 
 static void test_correct_driver_behind_iommu(void **state)
@@ -336,7 +318,7 @@ static void test_correct_driver_behind_iommu(void **state)
 	(void)state;
 	run_engine(&r);
 	assert_int_equal(r.intact, 48);
-	assert_int_equal(r.rs.n, 0);
+	assert_int_equal(r.t.reports, 0);
 }
 
 /*
@@ -352,7 +334,7 @@ static void test_destination_mapped_to_device(void **state)
 	/* the in-place jobs (a third) map BIDIRECTIONAL and stay right; the others lose their output */
 	assert_int_equal(r.intact, 8);
 	/* the API calls themselves pair up: nothing to report on the CPU side */
-	assert_int_equal(r.rs.by_kind[DMAMAP_REPORT_DIR_MISMATCH], 0);
+	assert_int_equal(r.t.by_kind[DMAMAP_REPORT_DIR_MISMATCH], 0);
 }
 
 /*
@@ -367,7 +349,7 @@ static void test_unmap_with_mapped_count(void **state)
 	(void)state;
 	run_engine(&direct);
 	assert_int_equal(direct.intact, 24);
-	assert_int_equal(direct.rs.n, 0);
+	assert_int_equal(direct.t.reports, 0);
 	run_engine(&iommu);
 	/*
 	 * Each in-place job's three pages merge into one IOVA segment: its unmap
@@ -375,9 +357,9 @@ static void test_unmap_with_mapped_count(void **state)
 	 * gets the data back (reported again as a leak at release).
 	 */
 	assert_int_equal(iommu.intact, 16);
-	assert_int_equal(iommu.rs.by_kind[DMAMAP_REPORT_SG_MISMATCH], 8);
-	assert_int_equal(driver_reports(&iommu.rs, DMAMAP_REPORT_SG_MISMATCH), 8);
-	assert_true(iommu.rs.by_kind[DMAMAP_REPORT_LEAK] >= 8);
+	assert_int_equal(iommu.t.by_kind[DMAMAP_REPORT_SG_MISMATCH], 8);
+	assert_int_equal(driver_reports(&iommu.t, DMAMAP_REPORT_SG_MISMATCH), 8);
+	assert_true(iommu.t.by_kind[DMAMAP_REPORT_LEAK] >= 8);
 }
 
 /* A descriptor never given back: the pool's destruction at remove lists each, with the line that took it. */
@@ -388,9 +370,71 @@ static void test_leaked_descriptors(void **state)
 	(void)state;
 	run_engine(&r);
 	assert_int_equal(r.intact, 12);
-	assert_int_equal(r.rs.n, 12);
-	assert_int_equal(r.rs.by_kind[DMAMAP_REPORT_LEAK], 12);
-	assert_int_equal(driver_reports(&r.rs, DMAMAP_REPORT_LEAK), 12);
+	assert_int_equal(r.t.reports, 12);
+	assert_int_equal(r.t.by_kind[DMAMAP_REPORT_LEAK], 12);
+	assert_int_equal(driver_reports(&r.t, DMAMAP_REPORT_LEAK), 12);
+}
+
+/*
+ * Probe, one out-of-place job, remove and unbind, with each allocation and
+ * mapping on the way failed in turn: every failure surfaces and unwinds.
+ */
+static int probe_and_encrypt(struct dmamap_test *t, void *ctx)
+{
+	struct tc_hw *hw = ctx;
+	struct scatterlist s, d;
+	struct sg_table src = { .sgl = &s, .nents = 1, .orig_nents = 1 };
+	struct sg_table dst = { .sgl = &d, .nents = 1, .orig_nents = 1 };
+	struct job *j = calloc(1, sizeof(*j));
+	u8 *in = NULL, *out = NULL;
+	struct tc_engine *tc;
+	int err;
+
+	assert_non_null(j);
+	memset(hw, 0, sizeof(*hw));
+	hw->dev = &t->dev;
+	err = tc_probe(&t->dev, hw->regs, TC_CORRECT);
+	if (err)
+		goto unbind;
+	tc = dev_get_drvdata(&t->dev);
+	in = kmalloc(300, GFP_KERNEL);
+	out = kmalloc(300, GFP_KERNEL);
+	if (!in || !out) {
+		err = -ENOMEM;
+		goto remove;
+	}
+	memset(in, 0x3c, 300);
+	sg_init_one(&s, in, 300);
+	sg_init_one(&d, out, 300);
+	j->req.src = &src;
+	j->req.dst = &dst;
+	j->req.key = 7;
+	j->req.complete = job_done;
+	j->req.ctx = j;
+	err = tc_encrypt(tc, &j->req);
+	if (!err) {
+		hw_run(hw);
+		err = tc_irq(tc) == 1 ? j->err : -EIO;
+	}
+remove:
+	kfree(out);
+	kfree(in);
+	tc_remove(&t->dev);
+unbind:
+	dmamap_device_unbind(&t->dev);
+	free(j);
+	return err;
+}
+
+static void test_every_failure_unwinds(void **state)
+{
+	struct dmamap_test_traits direct = { .name = "toy-crypto", .quiet = true };
+	struct dmamap_test_traits iommu = { .name = "toy-crypto", .iommu = true, .quiet = true };
+	struct tc_hw hw;
+
+	(void)state;
+	dmamap_assert_fault_sweep_clean(&direct, probe_and_encrypt, NULL, &hw);
+	dmamap_assert_fault_sweep_clean(&iommu, probe_and_encrypt, NULL, &hw);
 }
 
 int main(void)
@@ -401,6 +445,7 @@ int main(void)
 		cmocka_unit_test(test_destination_mapped_to_device),
 		cmocka_unit_test(test_unmap_with_mapped_count),
 		cmocka_unit_test(test_leaked_descriptors),
+		cmocka_unit_test(test_every_failure_unwinds),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

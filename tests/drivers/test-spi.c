@@ -5,15 +5,32 @@
  * checked, and each broken variant (of the controller driver or of its
  * client) caught.
  */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
 #include <linux/slab.h>
 
+#include <dmamap/testing.h>
+
 #include "toy-spi.h"
-#include "../common.h"
 
 #define EE_SIZE 256
 #define EE_READ 0x03
 #define EE_WRITE 0x02
 #define MAX_XFER 300
+
+/* The bytes the test writes to the EEPROM: never zero, so a read that returns stale zeroes shows. */
+static u8 pattern(size_t i)
+{
+	return (u8)(((i * 2654435761u) >> 13) | 0x80);
+}
 
 /* ------------------------------------------------------------ the controller and the EEPROM */
 
@@ -161,6 +178,23 @@ static int ee_read(struct client *c, u8 addr, u8 *out, unsigned n)
 
 /* ------------------------------------------------------------ a run */
 
+static unsigned long pages_free(struct dmamap_machine *m)
+{
+	struct dmamap_page_stats st;
+
+	dmamap_page_stats(m, &st);
+	return st.free_pages[DMAMAP_ZONE_DMA] + st.free_pages[DMAMAP_ZONE_NORMAL];
+}
+
+/* Pages kmalloc holds (freed objects wait in its quarantine for a while). */
+static unsigned long pages_in_kmalloc(struct dmamap_machine *m)
+{
+	struct dmamap_kmalloc_stats st;
+
+	dmamap_kmalloc_stats(m, &st);
+	return st.slab_pages;
+}
+
 struct run {
 	enum ts_bug bug;
 	enum client_bug client;
@@ -172,63 +206,37 @@ struct run {
 	unsigned failed;           /* transfers that returned an error */
 	bool neighbours_share_a_line;
 	unsigned long devres_after_release;
-	struct capture c;
+	struct dmamap_test t;      /* the fixture: its captured reports stay readable after the run */
 };
-
-static void demanding(struct dmamap_machine_config *cfg)
-{
-	cfg->outer_cache = true;
-	cfg->speculative_prefetch = true;
-}
-
-static void demanding_packed(struct dmamap_machine_config *cfg)
-{
-	demanding(cfg);
-	cfg->kmalloc_packed = true;
-	cfg->cache_line_size = 64;
-}
-
-/* RAM at 0, 128 MiB, of which a 26-bit controller reaches the first 64 MiB: the DMA zone. */
-static void limited_window(struct dmamap_machine_config *cfg)
-{
-	demanding(cfg);
-	cfg->ram_base = 0;
-	cfg->ram_size = 128u << 20;
-	cfg->dma_zone_limit = 64u << 20;
-}
 
 static void run_spi(struct run *r)
 {
-	struct dmamap_machine *m = test_machine(r->bounce ? 128 : 32,
-						 r->bounce ? limited_window : r->packed ? demanding_packed : demanding);
-	struct device dev = { 0 };
-	struct ts_hw hw = { 0 };
 	struct dmamap_machine_config cfg;
+	struct dmamap_test_traits traits = { .cfg = &cfg, .name = "toy-spi", .bounce = r->bounce, .quiet = true };
+	struct dmamap_test *t = &r->t;
+	struct ts_hw hw = { 0 };
 	struct client cl;
 	u8 data[EE_SIZE], got[EE_SIZE];
 	unsigned long free_before;
 	unsigned max_read = r->max_read ? r->max_read : 40;
 
-	dmamap_machine_set_current(m);
-	capture_start(&r->c, m);
-	assert_int_equal(dmamap_device_init(&dev, m, "toy-spi"), 0);
-	if (r->bounce) {
-		/* what the board code of an IXP4xx-like SoC does before the driver probes */
-		*dev.dma_mask = DMA_BIT_MASK(26);
-		dev.coherent_dma_mask = DMA_BIT_MASK(26);
-		assert_int_equal(dmabounce_register_dev(&dev, 512, 4096, NULL), 0);
+	dmamap_test_demanding_config(&cfg, r->bounce);
+	if (r->packed) {
+		cfg.kmalloc_packed = true;
+		cfg.cache_line_size = 64;
 	}
-	free_before = test_free_pages(m);
-	hw.dev = &dev;
-	assert_int_equal(ts_probe(&dev, hw.regs, r->bug), 0);
-	client_init(&cl, dev_get_drvdata(&dev), &hw, r->client, max_read + 2);
-	dmamap_machine_get_config(m, &cfg);
-	r->neighbours_share_a_line = (uintptr_t)cl.rx / cfg.cache_line_size == (uintptr_t)cl.reads / cfg.cache_line_size ||
-				     (uintptr_t)(cl.rx + cl.rx_size - 1) / cfg.cache_line_size ==
-					     (uintptr_t)cl.reads / cfg.cache_line_size;
+	assert_int_equal(dmamap_test_init(t, &traits), 0);
+	free_before = pages_free(t->machine);
+	hw.dev = &t->dev;
+	assert_int_equal(ts_probe(&t->dev, hw.regs, r->bug), 0);
+	client_init(&cl, dev_get_drvdata(&t->dev), &hw, r->client, max_read + 2);
+	r->neighbours_share_a_line =
+		(uintptr_t)cl.rx / cfg.cache_line_size == (uintptr_t)cl.reads / cfg.cache_line_size ||
+		(uintptr_t)(cl.rx + cl.rx_size - 1) / cfg.cache_line_size == (uintptr_t)cl.reads / cfg.cache_line_size;
 
 	/* fill the EEPROM in 16-byte pages, as a real one wants */
-	fill_pattern(data, sizeof(data), 77);
+	for (size_t i = 0; i < EE_SIZE; i++)
+		data[i] = pattern(i);
 	for (unsigned a = 0; a < EE_SIZE; a += 16)
 		r->failed += ee_write(&cl, (u8)a, data + a, 16) != 0;
 	/* then read it back 40 times, every length from 1 to max_read bytes, at moving addresses */
@@ -252,21 +260,16 @@ static void run_spi(struct run *r)
 		assert_memory_equal(hw.eeprom, data, EE_SIZE);
 
 	client_fini(&cl);
-	ts_remove(&dev);
-	if (r->bounce)
-		assert_int_equal(dmabounce_unregister_dev(&dev), r->bug == TS_CORRECT ? 0 : -EBUSY);
-	dmamap_device_release(&dev);
-	r->devres_after_release = dmamap_devres_count(&dev);
+	ts_remove(&t->dev);
 	if (r->bug == TS_CORRECT) {
-		struct dmamap_kmalloc_stats ks;
-
-		/* the managed ring and private data went with the device: every page is back */
-		dmamap_kmalloc_stats(m, &ks);
-		assert_int_equal(ks.live_objects, 0);
-		assert_int_equal(test_free_pages(m) + ks.slab_pages, free_before);
+		/* the managed ring and private data go at unbind: then nothing is held, every page is back */
+		dmamap_device_unbind(&t->dev);
+		dmamap_assert_no_outstanding_mappings(t);
+		r->devres_after_release = dmamap_devres_count(&t->dev);
+		if (!r->bounce) /* dmabounce keeps its safe-buffer pools until the device goes */
+			assert_int_equal(pages_free(t->machine) + pages_in_kmalloc(t->machine), free_before);
 	}
-	test_machine_destroy(m);
-	dmamap_machine_set_current(NULL);
+	dmamap_test_fini(t);
 }
 
 /* ------------------------------------------------------------ the tests */
@@ -279,7 +282,7 @@ static void test_correct_driver_and_client(void **state)
 	run_spi(&r);
 	assert_int_equal(r.failed, 0);
 	assert_int_equal(r.intact, 40);
-	assert_int_equal(r.c.reports, 0);
+	assert_int_equal(r.t.reports, 0);
 	assert_int_equal(r.devres_after_release, 0);
 }
 
@@ -291,7 +294,7 @@ static void test_correct_driver_behind_dmabounce(void **state)
 	run_spi(&r);
 	assert_int_equal(r.failed, 0);
 	assert_int_equal(r.intact, 40);
-	assert_int_equal(r.c.reports, 0);
+	assert_int_equal(r.t.reports, 0);
 }
 
 /* A receive buffer on the stack is not DMA-safe: the map refuses it at the driver's line, the tx mapping unwinds. */
@@ -303,10 +306,11 @@ static void test_client_reads_into_its_stack(void **state)
 	run_spi(&r);
 	assert_int_equal(r.failed, 40);
 	assert_int_equal(r.intact, 0);
-	assert_int_equal(r.c.reports, 40);
-	assert_int_equal(r.c.by_kind[DMAMAP_REPORT_BAD_ADDRESS], 40);
-	assert_non_null(strstr(r.c.last_file, "toy-spi.c"));
-	assert_non_null(strstr(r.c.last, "linear map"));
+	assert_int_equal(r.t.reports, 40);
+	assert_int_equal(r.t.by_kind[DMAMAP_REPORT_BAD_ADDRESS], 40);
+	dmamap_assert_reported(&r.t, DMAMAP_REPORT_BAD_ADDRESS, "toy-spi.c", 0);
+	assert_non_null(strstr(dmamap_test_find_report(&r.t, DMAMAP_REPORT_BAD_ADDRESS, "toy-spi.c", 0)->message,
+			       "linear map"));
 }
 
 /*
@@ -325,7 +329,7 @@ static void test_client_rx_shares_a_line_on_a_packed_machine(void **state)
 	run_spi(&aligned);
 	assert_false(aligned.neighbours_share_a_line);
 	assert_int_equal(aligned.intact, 40);
-	assert_int_equal(aligned.c.reports, 0);
+	dmamap_assert_no_reports(&aligned.t);
 	run_spi(&packed);
 	assert_true(packed.neighbours_share_a_line);
 	assert_int_equal(packed.failed, 0);
@@ -342,8 +346,63 @@ static void test_driver_leaks_tx_mappings(void **state)
 	run_spi(&r);
 	assert_int_equal(r.intact, 40);
 	/* 16 writes and 40 reads, each left mapped */
-	assert_int_equal(r.c.by_kind[DMAMAP_REPORT_LEAK], 56);
-	assert_int_equal(r.c.reports, 56);
+	assert_int_equal(r.t.by_kind[DMAMAP_REPORT_LEAK], 56);
+	assert_int_equal(r.t.reports, 56);
+}
+
+/*
+ * Probe, one read transfer, remove and unbind, with each allocation and
+ * mapping on the way failed in turn: the driver surfaces every failure and
+ * leaves nothing behind.
+ */
+static int probe_and_read(struct dmamap_test *t, void *ctx)
+{
+	struct ts_hw *hw = ctx;
+	struct ts_transfer x = { 0 };
+	struct ts_ctlr *ts;
+	u8 *tx = NULL, *rx = NULL;
+	int err;
+
+	memset(hw, 0, sizeof(*hw));
+	hw->dev = &t->dev;
+	err = ts_probe(&t->dev, hw->regs, TS_CORRECT);
+	if (err)
+		goto unbind;
+	ts = dev_get_drvdata(&t->dev);
+	tx = kzalloc(6, GFP_KERNEL);
+	rx = kmalloc(6, GFP_KERNEL);
+	if (!tx || !rx) {
+		err = -ENOMEM;
+		goto out;
+	}
+	tx[0] = EE_READ;
+	x.tx_buf = tx;
+	x.rx_buf = rx;
+	x.len = 6;
+	err = ts_transfer_one(ts, &x);
+	if (!err) {
+		hw_run(hw);
+		err = ts_irq(ts) == 1 ? x.status : -EIO;
+	}
+out:
+	kfree(rx);
+	kfree(tx);
+	ts_remove(&t->dev);
+unbind:
+	dmamap_device_unbind(&t->dev);
+	return err;
+}
+
+static void test_every_failure_unwinds(void **state)
+{
+	struct dmamap_test_traits direct = { .name = "toy-spi", .quiet = true };
+	/* behind an IOMMU every map allocates (IOVA, page tables), so each can fail */
+	struct dmamap_test_traits iommu = { .name = "toy-spi", .iommu = true, .quiet = true };
+	struct ts_hw hw;
+
+	(void)state;
+	dmamap_assert_fault_sweep_clean(&direct, probe_and_read, NULL, &hw);
+	dmamap_assert_fault_sweep_clean(&iommu, probe_and_read, NULL, &hw);
 }
 
 int main(void)
@@ -354,6 +413,7 @@ int main(void)
 		cmocka_unit_test(test_client_reads_into_its_stack),
 		cmocka_unit_test(test_client_rx_shares_a_line_on_a_packed_machine),
 		cmocka_unit_test(test_driver_leaks_tx_mappings),
+		cmocka_unit_test(test_every_failure_unwinds),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
