@@ -312,8 +312,8 @@ DMAMAP_API bool dmamap_test_no_outstanding(struct dmamap_test *t, char *why, siz
 	return false;
 }
 
-DMAMAP_API bool dmamap_test_device_sees(struct dmamap_test *t, dma_addr_t addr, const void *bytes, size_t len,
-					char *why, size_t wlen)
+DMAMAP_API bool dmamap_test_device_sees_loc(struct dmamap_test *t, dma_addr_t addr, const void *bytes, size_t len,
+					    char *why, size_t wlen, const char *file, int line)
 {
 	const u8 *want = bytes;
 	u8 *got;
@@ -328,7 +328,7 @@ DMAMAP_API bool dmamap_test_device_sees(struct dmamap_test *t, dma_addr_t addr, 
 		say(why, wlen, "dmamap_test_device_sees: no memory");
 		return false;
 	}
-	err = dmamap_dev_read(&t->dev, addr, got, len);
+	err = dmamap_dev_read_loc(&t->dev, addr, got, len, file, line);
 	if (err) {
 		say(why, wlen, "the device cannot read bus %#llx+%#zx (%d): see the report", (unsigned long long)addr, len,
 		    err);

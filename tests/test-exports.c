@@ -221,7 +221,7 @@
 #pragma weak dmamap_test_find_report
 #pragma weak dmamap_test_no_reports
 #pragma weak dmamap_test_no_outstanding
-#pragma weak dmamap_test_device_sees
+#pragma weak dmamap_test_device_sees_loc
 #pragma weak dmamap_test_fault_sweep
 /* <dmamap/dmabounce.h> */
 #pragma weak dmabounce_register_dev
@@ -469,7 +469,7 @@ static const struct export functions[] = {
 	F(dmamap_test_find_report),
 	F(dmamap_test_no_reports),
 	F(dmamap_test_no_outstanding),
-	F(dmamap_test_device_sees),
+	F(dmamap_test_device_sees_loc),
 	F(dmamap_test_fault_sweep),
 	/* <dmamap/dmabounce.h> */
 	F(dmabounce_register_dev),
@@ -541,6 +541,7 @@ static const struct export inlines[] = {
 	F(dmam_pool_destroy),
 	F(devm_add_action),
 	F(devm_add_action_or_reset),
+	F(dmamap_test_device_sees),
 };
 
 static void *library(void)

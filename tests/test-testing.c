@@ -152,6 +152,7 @@ static void test_device_sees(void **state)
 	u8 *buf, want[100];
 	dma_addr_t h;
 	char why[512];
+	int unmapped_line, fault_line;
 
 	(void)state;
 	assert_int_equal(dmamap_test_init(&t, &tr), 0);
@@ -159,7 +160,7 @@ static void test_device_sees(void **state)
 	for (int i = 0; i < 100; i++)
 		want[i] = buf[i] = (u8)(i + 1);
 	h = virt_to_phys(buf); /* no map: the bytes are still in the CPU's cache */
-	assert_false(dmamap_test_device_sees(&t, h, want, 100, why, sizeof(why)));
+	assert_false(dmamap_test_device_sees(&t, h, want, 100, why, sizeof(why))); unmapped_line = __LINE__;
 	assert_non_null(strstr(why, "byte 0 of 100"));
 	h = dma_map_single(&t.dev, buf, 100, DMA_TO_DEVICE);
 	assert_false(dma_mapping_error(&t.dev, h));
@@ -170,13 +171,15 @@ static void test_device_sees(void **state)
 	assert_non_null(strstr(why, "byte 99 of 100"));
 	assert_non_null(strstr(why, "1 bytes differ"));
 	/* a fault is said so */
-	assert_false(dmamap_test_device_sees(&t, 0x10, want, 4, why, sizeof(why)));
+	assert_false(dmamap_test_device_sees(&t, 0x10, want, 4, why, sizeof(why))); fault_line = __LINE__;
 	assert_non_null(strstr(why, "cannot read"));
 	dma_unmap_single(&t.dev, h, 100, DMA_TO_DEVICE);
 	kfree(buf);
 	dmamap_test_fini(&t);
-	assert_int_equal(t.reports, 1); /* the fault */
-	assert_int_equal(t.by_kind[DMAMAP_REPORT_DEVICE_FAULT], 1);
+	/* the read of memory the driver never mapped, and the fault, both at this file's lines */
+	assert_int_equal(t.reports, 2);
+	dmamap_assert_reported(&t, DMAMAP_REPORT_DEV_UNMAPPED, "test-testing.c", unmapped_line);
+	dmamap_assert_reported(&t, DMAMAP_REPORT_DEVICE_FAULT, "test-testing.c", fault_line);
 }
 
 /* A scenario that unwinds its failures, and one that leaks a mapping when its second allocation fails. */

@@ -183,20 +183,34 @@ DMAMAP_API bool dmamap_test_no_reports(const struct dmamap_test *t, char *why, s
 DMAMAP_API bool dmamap_test_no_outstanding(struct dmamap_test *t, char *why, size_t len);
 
 /**
- * dmamap_test_device_sees() - whether the device reads @bytes at bus address @addr
+ * dmamap_test_device_sees_loc() - whether the device reads @bytes at bus address @addr
  * @t: the fixture
  * @addr: a bus address of the device (an IOVA behind an IOMMU)
  * @bytes: what it should read
  * @len: bytes, non-zero
  * @why: receives the first difference, or the fault (may be NULL)
  * @wlen: bytes at @why
+ * @file: the test's source file, named by what the read reports (may be NULL)
+ * @line: the test's source line
  *
  * Reads as the device would (dmamap_dev_read(): through its IOMMU, from RAM
- * unless it snoops): what a driver made visible to the hardware.
+ * unless it snoops): what a driver made visible to the hardware. The read is
+ * the device's: the checker holds it against what the driver mapped, as any
+ * device access, and reports a read of memory the device does not own.
  * Return: true when every byte matches.
  */
-DMAMAP_API bool dmamap_test_device_sees(struct dmamap_test *t, dma_addr_t addr, const void *bytes, size_t len,
-					char *why, size_t wlen);
+DMAMAP_API bool dmamap_test_device_sees_loc(struct dmamap_test *t, dma_addr_t addr, const void *bytes, size_t len,
+					    char *why, size_t wlen, const char *file, int line);
+
+/** dmamap_test_device_sees() - dmamap_test_device_sees_loc() at the caller's line. */
+static inline bool dmamap_test_device_sees(struct dmamap_test *t, dma_addr_t addr, const void *bytes, size_t len,
+					   char *why, size_t wlen)
+{
+	return dmamap_test_device_sees_loc(t, addr, bytes, len, why, wlen, NULL, 0);
+}
+
+#define dmamap_test_device_sees(t, a, b, l, w, wl) \
+	dmamap_test_device_sees_loc((t), (a), (b), (l), (w), (wl), __FILE__, __LINE__)
 
 /**
  * dmamap_test_fault_sweep() - run a scenario once per allocation point, with that allocation failed

@@ -333,8 +333,18 @@ static void test_destination_mapped_to_device(void **state)
 	run_engine(&r);
 	/* the in-place jobs (a third) map BIDIRECTIONAL and stay right; the others lose their output */
 	assert_int_equal(r.intact, 8);
-	/* the API calls themselves pair up: nothing to report on the CPU side */
+	/* the API calls pair up; the engine's writes into the DMA_TO_DEVICE mappings do not: one per destination piece */
 	assert_int_equal(r.t.by_kind[DMAMAP_REPORT_DIR_MISMATCH], 0);
+	assert_int_equal(r.t.by_kind[DMAMAP_REPORT_DEV_WRITE_TO_DEVICE], 24);
+	assert_int_equal(r.t.reports, 24);
+	{
+		const struct dmamap_test_report *w =
+			dmamap_test_find_report(&r.t, DMAMAP_REPORT_DEV_WRITE_TO_DEVICE, "test-crypto.c", 0);
+
+		/* named at the engine model's write, and at the driver's map */
+		assert_non_null(w);
+		assert_non_null(strstr(w->map_file, "toy-crypto.c"));
+	}
 }
 
 /*

@@ -348,6 +348,8 @@ static void test_driver_leaks_tx_mappings(void **state)
 	/* 16 writes and 40 reads, each left mapped */
 	assert_int_equal(r.t.by_kind[DMAMAP_REPORT_LEAK], 56);
 	assert_int_equal(r.t.reports, 56);
+	/* each names the driver's line that made the mapping */
+	assert_non_null(strstr(dmamap_test_find_report(&r.t, DMAMAP_REPORT_LEAK, NULL, 0)->map_file, "toy-spi.c"));
 }
 
 /*
