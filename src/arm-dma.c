@@ -9,6 +9,8 @@
  * inner unless TO_DEVICE. Coherent allocations are zeroed pages remapped
  * uncached (or write-combining) in the consistent region.
  */
+#include <limits.h>
+
 #include "internal.h"
 
 static const struct dmamap_cache_ops *hooks(struct dmamap_machine *m)
@@ -176,17 +178,53 @@ static void free_buffer_pages(struct dmamap_machine *m, struct page *page, size_
 		dmamap_free_pages(page + i, 0);
 }
 
+/* Give back a buffer of pages whose record is gone: its kernel mapping (if remapped), then its pages. */
+static void release_buffer(struct device *dev, struct page *page, unsigned long count, void *cpu_addr)
+{
+	struct dmamap_machine *m = dm_dev_machine(dev);
+	struct dmamap_vmregion *r = dmamap_vmregion_find(m, cpu_addr);
+
+	if (r)
+		dmamap_vmregion_free(m, r);
+	free_buffer_pages(m, page, count << PAGE_SHIFT);
+}
+
+void dmamap_arm_release_buffers(struct device *dev)
+{
+	dmamap_coherent_buf_release(dev, release_buffer);
+}
+
+/* @size rounded up to pages, refused (reported) when it cannot be: 0 then. */
+static size_t coherent_size(struct device *dev, size_t size, const char *what)
+{
+	size_t aligned = dm_page_align_size(size);
+
+	if (!aligned)
+		dmamap_report(dm_dev_machine(dev), DMAMAP_REPORT_BAD_INPUT, dev->dmamap.name, NULL, 0,
+			      "%s: size %#zx cannot be rounded up to pages", what, size);
+	return aligned;
+}
+
 static void *arm_dma_alloc(struct device *dev, size_t size, dma_addr_t *handle, gfp_t gfp, struct dma_attrs *attrs)
 {
 	struct dmamap_machine *m = dm_dev_machine(dev);
 	u64 mask = dev->coherent_dma_mask;
 	bool coherent = dm_dev_coherent(dev), cached = coherent || dma_get_attr(DMA_ATTR_NON_CONSISTENT, attrs);
 	enum dmamap_coherent_source src = DM_SRC_PAGES;
-	struct dmamap_vmregion *r;
+	struct dmamap_vmregion *r = NULL;
 	struct page *page;
 	void *ret;
 
-	size = PAGE_ALIGN(size);
+	size = coherent_size(dev, size, "dma_alloc");
+	if (!size)
+		return NULL;
+	if (gfp & ~DM_GFP_KNOWN) {
+		dmamap_report(m, DMAMAP_REPORT_BAD_INPUT, dev->dmamap.name, NULL, 0, "dma_alloc: unknown gfp bits %#x",
+			      gfp & ~DM_GFP_KNOWN);
+		return NULL;
+	}
+	if (size > m->cfg.ram_size)
+		goto fail; /* no source can serve it */
 	if (dmamap_declared_alloc(dev, size, handle, &ret)) {
 		dmamap_coherent_count(m, DM_SRC_DECLARED);
 		return ret;
@@ -203,7 +241,7 @@ static void *arm_dma_alloc(struct device *dev, size_t size, dma_addr_t *handle, 
 
 	if (!cached && !gfpflags_allow_blocking(gfp)) {
 		/* atomic context: no remapping, the pool is already mapped uncached */
-		ret = dmamap_atomic_pool_alloc(m, size, &page);
+		ret = dmamap_atomic_pool_alloc(dev, size, &page);
 		if (!ret)
 			goto fail;
 		*handle = dm_phys_to_dma(dev, page_to_phys(page));
@@ -227,17 +265,20 @@ static void *arm_dma_alloc(struct device *dev, size_t size, dma_addr_t *handle, 
 		r = dmamap_vmregion_alloc(m, size, __builtin_return_address(0));
 		if (!r)
 			goto fail_pages;
-		if (dmamap_vmregion_map(m, r, 0, NULL, page_to_pfn(page), size >> PAGE_SHIFT, kernel_prot(attrs))) {
-			dmamap_vmregion_free(m, r);
-			goto fail_pages;
-		}
+		if (dmamap_vmregion_map(m, r, 0, NULL, page_to_pfn(page), size >> PAGE_SHIFT, kernel_prot(attrs)))
+			goto fail_region;
 		r->priv = page;
 		ret = (void *)r->start;
 	}
+	if (dmamap_coherent_buf_add(dev, page, size >> PAGE_SHIFT, ret))
+		goto fail_region;
 	*handle = dm_phys_to_dma(dev, page_to_phys(page));
 	dmamap_coherent_count(m, src);
 	return ret;
 
+fail_region:
+	if (r)
+		dmamap_vmregion_free(m, r);
 fail_pages:
 	free_buffer_pages(m, page, size);
 fail:
@@ -245,74 +286,77 @@ fail:
 	return NULL;
 }
 
-static void arm_dma_free(struct device *dev, size_t size, void *cpu_addr, dma_addr_t handle, struct dma_attrs *attrs)
+/* The pages behind a coherent handle of @size bytes, or NULL (reported). */
+static struct page *handle_pages(struct device *dev, dma_addr_t handle, size_t size, const char *what)
 {
 	struct dmamap_machine *m = dm_dev_machine(dev);
-	bool cached = dm_dev_coherent(dev) || dma_get_attr(DMA_ATTR_NON_CONSISTENT, attrs);
-	struct dmamap_vmregion *r = NULL;
-	struct page *page;
-	phys_addr_t phys;
+	phys_addr_t phys = dm_dma_to_phys(dev, handle);
 
-	size = PAGE_ALIGN(size);
-	if (dmamap_declared_release(dev, cpu_addr, size))
-		return;
-	phys = dm_dma_to_phys(dev, handle);
-	page = dmamap_phys_to_page(m, phys);
-	if (!page || (phys & ~PAGE_MASK) || !dm_phys_in_ram(m, phys, size)) {
+	if (phys < handle || (phys & ~PAGE_MASK) || !dm_phys_in_ram(m, phys, size)) {
 		dmamap_report(m, DMAMAP_REPORT_BAD_ADDRESS, dev->dmamap.name, NULL, 0,
-			      "dma_free: handle %#llx+%#zx is not a buffer of this machine", (unsigned long long)handle,
+			      "%s: handle %#llx+%#zx is not a buffer of this machine", what, (unsigned long long)handle,
 			      size);
-		return;
+		return NULL;
 	}
-	if (dmamap_atomic_pool_contains(m, cpu_addr)) {
-		if (!dmamap_atomic_pool_free(m, cpu_addr, size))
-			dmamap_report(m, DMAMAP_REPORT_API_MISUSE, dev->dmamap.name, NULL, 0,
-				      "dma_free: %p+%#zx is not an atomic-pool allocation", cpu_addr, size);
-		return;
-	}
-	if (cached) {
-		if (cpu_addr != page_address(page))
-			goto mismatch;
-	} else if (dma_get_attr(DMA_ATTR_NO_KERNEL_MAPPING, attrs)) {
-		if (cpu_addr != (void *)page)
-			goto mismatch;
-	} else {
-		r = dmamap_vmregion_find(m, cpu_addr);
-		if (!r || (void *)r->start != cpu_addr || r->priv != page)
-			goto mismatch;
-		if (r->end - r->start != size) {
-			dmamap_report(m, DMAMAP_REPORT_API_MISUSE, dev->dmamap.name, NULL, 0,
-				      "dma_free: size %#zx differs from the allocation's %#lx", size,
-				      (unsigned long)(r->end - r->start));
-			return;
-		}
-		dmamap_vmregion_free(m, r);
-	}
-	free_buffer_pages(m, page, size);
-	return;
+	return dmamap_phys_to_page(m, phys);
+}
 
-mismatch:
-	dmamap_report(m, DMAMAP_REPORT_API_MISUSE, dev->dmamap.name, NULL, 0,
-		      "dma_free: cpu_addr %p and handle %#llx are not one allocation (or the attrs differ)", cpu_addr,
-		      (unsigned long long)handle);
+/*
+ * Whether [cpu_addr, handle) names a live coherent buffer of @dev of at
+ * least @size bytes (exactly, when @remove, which then takes it out of the
+ * records): an atomic-pool allocation or a buffer of pages. Reported if not.
+ */
+static bool buffer_ok(struct device *dev, void *cpu_addr, dma_addr_t handle, size_t size, bool remove,
+		      const char *what)
+{
+	struct dmamap_machine *m = dm_dev_machine(dev);
+	const char *why;
+
+	if (dmamap_atomic_pool_contains(m, cpu_addr)) {
+		why = dmamap_atomic_pool_take(dev, cpu_addr, size, handle, remove);
+	} else {
+		if (!handle_pages(dev, handle, size, what))
+			return false;
+		why = dmamap_coherent_buf_take(dev, dm_dma_to_phys(dev, handle), size >> PAGE_SHIFT, cpu_addr, remove);
+	}
+	if (why)
+		dmamap_report(m, DMAMAP_REPORT_API_MISUSE, dev->dmamap.name, NULL, 0,
+			      "%s of %p (handle %#llx, %#zx bytes) refused: %s", what, cpu_addr,
+			      (unsigned long long)handle, size, why);
+	return !why;
+}
+
+static void arm_dma_free(struct device *dev, size_t size, void *cpu_addr, dma_addr_t handle, struct dma_attrs *attrs)
+{
+	(void)attrs;
+	size = coherent_size(dev, size, "dma_free");
+	if (!size || dmamap_declared_release(dev, cpu_addr, size, handle))
+		return;
+	if (!buffer_ok(dev, cpu_addr, handle, size, true, "dma_free"))
+		return;
+	if (!dmamap_atomic_pool_contains(dm_dev_machine(dev), cpu_addr))
+		release_buffer(dev, handle_pages(dev, handle, size, "dma_free"), size >> PAGE_SHIFT, cpu_addr);
 }
 
 static int arm_dma_mmap(struct device *dev, struct vm_area_struct *vma, void *cpu_addr, dma_addr_t dma_addr,
 			size_t size, struct dma_attrs *attrs)
 {
-	struct dmamap_machine *m = dm_dev_machine(dev);
 	unsigned long nr_vma = (vma->vm_end - vma->vm_start) >> PAGE_SHIFT;
-	unsigned long nr_pages = PAGE_ALIGN(size) >> PAGE_SHIFT;
+	unsigned long nr_pages;
 	unsigned long off = vma->vm_pgoff;
 	phys_addr_t phys;
 	pgprot_t prot;
 	int ret;
 
+	size = coherent_size(dev, size, "dma_mmap");
+	if (!size)
+		return -EINVAL;
 	if (dmamap_declared_mmap(dev, vma, cpu_addr, size, &ret))
 		return ret;
-	phys = dm_dma_to_phys(dev, dma_addr);
-	if ((phys & ~PAGE_MASK) || !dm_phys_in_ram(m, phys, nr_pages << PAGE_SHIFT))
+	if (!buffer_ok(dev, cpu_addr, dma_addr, size, false, "dma_mmap"))
 		return -ENXIO;
+	nr_pages = size >> PAGE_SHIFT;
+	phys = dm_dma_to_phys(dev, dma_addr);
 	if (off >= nr_pages || nr_vma > nr_pages - off)
 		return -ENXIO;
 	if (dm_dev_coherent(dev) || dma_get_attr(DMA_ATTR_NON_CONSISTENT, attrs))
@@ -327,19 +371,20 @@ static int arm_dma_mmap(struct device *dev, struct vm_area_struct *vma, void *cp
 static int arm_dma_get_sgtable(struct device *dev, struct sg_table *sgt, void *cpu_addr, dma_addr_t handle,
 			       size_t size, struct dma_attrs *attrs)
 {
-	struct dmamap_machine *m = dm_dev_machine(dev);
-	phys_addr_t phys = dm_dma_to_phys(dev, handle);
-	struct page *page = dmamap_phys_to_page(m, phys);
+	struct page *page;
 	int ret;
 
-	(void)cpu_addr;
 	(void)attrs;
-	if (!page || !dm_phys_in_ram(m, phys, PAGE_ALIGN(size)))
+	size = coherent_size(dev, size, "dma_get_sgtable");
+	if (!size || size > UINT_MAX)
+		return -EINVAL;
+	if (!buffer_ok(dev, cpu_addr, handle, size, false, "dma_get_sgtable"))
 		return -ENXIO;
+	page = handle_pages(dev, handle, size, "dma_get_sgtable");
 	ret = sg_alloc_table(sgt, 1, GFP_KERNEL);
 	if (ret)
 		return ret;
-	sg_set_page(sgt->sgl, page, (unsigned int)PAGE_ALIGN(size), 0);
+	sg_set_page(sgt->sgl, page, (unsigned int)size, 0);
 	return 0;
 }
 

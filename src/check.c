@@ -86,6 +86,7 @@ static const char *const census_names[DM_CENSUS_NR] = {
 	[DM_CENSUS_ATOMIC_POOL] = "atomic-pool pages",
 	[DM_CENSUS_CMA] = "contiguous-area pages",
 	[DM_CENSUS_DECLARED] = "declared-memory pages",
+	[DM_CENSUS_COHERENT_BUFS] = "coherent buffers",
 	[DM_CENSUS_IOMMU_BYTES] = "IOMMU bytes mapped",
 	[DM_CENSUS_IOMMU_TABLES] = "IOMMU table pages",
 	[DM_CENSUS_IOMMU_ATTACHED] = "IOMMU attached devices",

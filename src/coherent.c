@@ -76,8 +76,25 @@ static int bm_init(struct dm_bitmap *b, unsigned long bits)
 
 /* ------------------------------------------------------- machine-wide state */
 
+/*
+ * A coherent buffer made of pages from the page allocator or the contiguous
+ * area: the record its free must match (first page, length, device, the
+ * address the driver was given). Kept in a hash by first page frame.
+ */
+struct dm_cbuf {
+	struct dm_cbuf *next;
+	unsigned long pfn;
+	unsigned long count;       /* pages */
+	const struct device *dev;  /* compared, never dereferenced */
+	const void *cpu_addr;
+};
+
+#define CBUF_BUCKETS 256
+
 struct dm_coherent {
 	pthread_mutex_t lock;
+	struct dm_cbuf *bufs[CBUF_BUCKETS];
+	unsigned long nr_bufs;
 	/* contiguous area: pages [cma_first, cma_first + cma.bits) */
 	unsigned long cma_first;
 	struct dm_bitmap cma;
@@ -87,6 +104,7 @@ struct dm_coherent {
 	struct dmamap_vmregion *pool_region;
 	struct dm_bitmap pool;
 	unsigned long *pool_len; /* per pool page: pages of the allocation starting there */
+	const struct device **pool_owner; /* per pool page: the device the allocation starting there is for */
 	unsigned long counts[DM_SRC_FAILED + 1];
 };
 
@@ -114,7 +132,8 @@ static void atomic_pool_create(struct dmamap_machine *m, struct dm_coherent *c)
 	if (dmamap_vmregion_map(m, r, 0, NULL, page_to_pfn(page), pages, pgprot_dmacoherent(PAGE_KERNEL)))
 		goto fail_region;
 	c->pool_len = calloc(pages, sizeof(*c->pool_len));
-	if (!c->pool_len || bm_init(&c->pool, pages))
+	c->pool_owner = calloc(pages, sizeof(*c->pool_owner));
+	if (!c->pool_len || !c->pool_owner || bm_init(&c->pool, pages))
 		goto fail_map;
 	c->pool_page = page;
 	c->pool_region = r;
@@ -122,7 +141,9 @@ static void atomic_pool_create(struct dmamap_machine *m, struct dm_coherent *c)
 
 fail_map:
 	free(c->pool_len);
+	free(c->pool_owner);
 	c->pool_len = NULL;
+	c->pool_owner = NULL;
 fail_region:
 	dmamap_vmregion_free(m, r);
 fail_pages:
@@ -167,6 +188,7 @@ void dmamap_coherent_machine_fini(struct dmamap_machine *m)
 		dmamap_free_pages(c->pool_page, ATOMIC_POOL_ORDER);
 		free(c->pool.map);
 		free(c->pool_len);
+		free(c->pool_owner);
 	}
 	if (c->cma.map) {
 		if (c->cma.free != c->cma.bits)
@@ -177,9 +199,128 @@ void dmamap_coherent_machine_fini(struct dmamap_machine *m)
 		free(c->cma.map);
 		free(c->cma_len);
 	}
+	for (unsigned i = 0; i < CBUF_BUCKETS; i++) {
+		while (c->bufs[i]) {
+			struct dm_cbuf *b = c->bufs[i];
+
+			c->bufs[i] = b->next;
+			free(b); /* devices are released first: these were reported then */
+		}
+	}
 	pthread_mutex_destroy(&c->lock);
 	free(c);
 	m->layer[DMAMAP_LAYER_COHERENT] = NULL;
+}
+
+/* ---------------------------------------------------- coherent buffers */
+
+static struct dm_cbuf **cbuf_bucket(struct dm_coherent *c, unsigned long pfn)
+{
+	return &c->bufs[(pfn ^ (pfn >> 8)) % CBUF_BUCKETS];
+}
+
+int dmamap_coherent_buf_add(struct device *dev, struct page *page, unsigned long count, const void *cpu_addr)
+{
+	struct dmamap_machine *m = dm_dev_machine(dev);
+	struct dm_coherent *c = coh(m);
+	struct dm_cbuf *b, **head;
+
+	b = dmamap_zalloc(m, sizeof(*b));
+	if (!b)
+		return -ENOMEM;
+	b->pfn = page_to_pfn(page);
+	b->count = count;
+	b->dev = dev;
+	b->cpu_addr = cpu_addr;
+	pthread_mutex_lock(&c->lock);
+	head = cbuf_bucket(c, b->pfn);
+	b->next = *head;
+	*head = b;
+	c->nr_bufs++;
+	pthread_mutex_unlock(&c->lock);
+	return 0;
+}
+
+const char *dmamap_coherent_buf_take(struct device *dev, phys_addr_t phys, unsigned long count, const void *cpu_addr,
+				     bool remove)
+{
+	struct dm_coherent *c = coh(dm_dev_machine(dev));
+	unsigned long pfn = PFN_DOWN(phys);
+	const char *why = NULL;
+	struct dm_cbuf **pp, *b = NULL;
+
+	if (!c)
+		return "it is not a coherent buffer";
+	pthread_mutex_lock(&c->lock);
+	for (pp = cbuf_bucket(c, pfn); *pp; pp = &(*pp)->next)
+		if ((*pp)->pfn == pfn)
+			break;
+	b = *pp;
+	if (!b || (phys & ~PAGE_MASK))
+		why = "it is not a coherent buffer (freed already?)";
+	else if (b->cpu_addr != cpu_addr)
+		why = "the CPU address and the handle are not one buffer";
+	else if (b->dev != dev)
+		why = "the buffer belongs to another device";
+	else if (remove ? b->count != count : count > b->count)
+		why = remove ? "the size differs from the buffer's" : "the size exceeds the buffer's";
+	if (!why && remove) {
+		*pp = b->next;
+		c->nr_bufs--;
+	}
+	pthread_mutex_unlock(&c->lock);
+	if (!why && remove)
+		dmamap_free(b);
+	return why;
+}
+
+/* The device's buffers still allocated at its release: reported, then handed to @free_fn one by one. */
+void dmamap_coherent_buf_release(struct device *dev,
+				 void (*free_fn)(struct device *dev, struct page *page, unsigned long count, void *cpu_addr))
+{
+	struct dmamap_machine *m = dm_dev_machine(dev);
+	struct dm_coherent *c = coh(m);
+	unsigned long n = 0, pages = 0;
+
+	if (!c)
+		return;
+	for (;;) {
+		struct dm_cbuf *b = NULL;
+
+		pthread_mutex_lock(&c->lock);
+		for (unsigned i = 0; i < CBUF_BUCKETS && !b; i++) {
+			for (struct dm_cbuf **pp = &c->bufs[i]; *pp; pp = &(*pp)->next) {
+				if ((*pp)->dev == dev) {
+					b = *pp;
+					*pp = b->next;
+					c->nr_bufs--;
+					break;
+				}
+			}
+		}
+		pthread_mutex_unlock(&c->lock);
+		if (!b)
+			break;
+		n++;
+		pages += b->count;
+		free_fn(dev, dmamap_pfn_to_page(m, b->pfn), b->count, (void *)(uintptr_t)b->cpu_addr);
+		dmamap_free(b);
+	}
+	pthread_mutex_lock(&c->lock);
+	for (unsigned long i = 0; c->pool_owner && i < c->pool.bits; i++) {
+		if (c->pool_owner[i] == dev && c->pool_len[i]) {
+			n++;
+			pages += c->pool_len[i];
+			bm_assign(&c->pool, i, c->pool_len[i], false);
+			c->pool_len[i] = 0;
+			c->pool_owner[i] = NULL;
+		}
+	}
+	pthread_mutex_unlock(&c->lock);
+	if (n)
+		dmamap_report(m, DMAMAP_REPORT_LEAK, dev->dmamap.name, NULL, 0,
+			      "%lu coherent buffer%s (%lu pages) still allocated at device release; freed", n,
+			      n == 1 ? "" : "s", pages);
 }
 
 void dmamap_coherent_count(struct dmamap_machine *m, enum dmamap_coherent_source src)
@@ -297,20 +438,21 @@ bool dmamap_atomic_pool_contains(struct dmamap_machine *m, const void *va)
 	return c && c->pool_region && a >= c->pool_region->start && a < c->pool_region->end;
 }
 
-void *dmamap_atomic_pool_alloc(struct dmamap_machine *m, size_t size, struct page **page)
+void *dmamap_atomic_pool_alloc(struct device *dev, size_t size, struct page **page)
 {
-	struct dm_coherent *c = coh(m);
+	struct dm_coherent *c = coh(dm_dev_machine(dev));
 	unsigned long count = PAGE_ALIGN(size) >> PAGE_SHIFT;
 	void *va = NULL;
 	long start;
 
-	if (!c || !c->pool_region)
+	if (!c || !c->pool_region || !count || count > c->pool.bits)
 		return NULL;
 	pthread_mutex_lock(&c->lock);
 	start = bm_find(&c->pool, count, 1UL << get_order(count << PAGE_SHIFT));
 	if (start >= 0) {
 		bm_assign(&c->pool, (unsigned long)start, count, true);
 		c->pool_len[start] = count;
+		c->pool_owner[start] = dev;
 		va = (u8 *)c->pool_region->start + ((size_t)start << PAGE_SHIFT);
 		*page = c->pool_page + start;
 	}
@@ -320,22 +462,32 @@ void *dmamap_atomic_pool_alloc(struct dmamap_machine *m, size_t size, struct pag
 	return va;
 }
 
-bool dmamap_atomic_pool_free(struct dmamap_machine *m, void *va, size_t size)
+const char *dmamap_atomic_pool_take(struct device *dev, const void *va, size_t size, dma_addr_t handle, bool remove)
 {
-	struct dm_coherent *c = coh(m);
-	unsigned long count = PAGE_ALIGN(size) >> PAGE_SHIFT;
+	struct dm_coherent *c = coh(dm_dev_machine(dev));
+	unsigned long count = size >> PAGE_SHIFT;
 	uintptr_t off = (uintptr_t)va - c->pool_region->start;
 	unsigned long start = off >> PAGE_SHIFT;
-	bool ok;
+	const char *why = NULL;
 
 	pthread_mutex_lock(&c->lock);
-	ok = !(off & ~PAGE_MASK) && c->pool_len[start] == count && bm_all(&c->pool, start, count, true);
-	if (ok) {
+	if (off & ~PAGE_MASK)
+		why = "it is not the start of an atomic-pool allocation";
+	else if (!c->pool_len[start] || !bm_test(&c->pool, start))
+		why = "it is not an atomic-pool allocation (freed already?)";
+	else if (c->pool_owner[start] != dev)
+		why = "the allocation belongs to another device";
+	else if (remove ? c->pool_len[start] != count : count > c->pool_len[start])
+		why = remove ? "the size differs from the allocation's" : "the size exceeds the allocation's";
+	else if (handle != dm_phys_to_dma(dev, page_to_phys(c->pool_page + start)))
+		why = "the CPU address and the handle are not one allocation";
+	if (!why && remove) {
 		bm_assign(&c->pool, start, count, false);
 		c->pool_len[start] = 0;
+		c->pool_owner[start] = NULL;
 	}
 	pthread_mutex_unlock(&c->lock);
-	return ok;
+	return why;
 }
 
 DMAMAP_API void dmamap_coherent_stats(struct dmamap_machine *m, struct dmamap_coherent_stats *st)
@@ -447,7 +599,7 @@ bool dmamap_declared_alloc(struct device *dev, size_t size, dma_addr_t *handle, 
 	unsigned long count = PAGE_ALIGN(size) >> PAGE_SHIFT;
 	long start;
 
-	if (!mem)
+	if (!mem || !count || count > mem->bm.bits)
 		return false;
 	pthread_mutex_lock(&mem->lock);
 	start = bm_find(&mem->bm, count, 1UL << get_order(count << PAGE_SHIFT));
@@ -471,27 +623,35 @@ static bool declared_owns(const struct dma_coherent_mem *mem, const void *vaddr)
 	return mem && a >= mem->region->start && a < mem->region->end;
 }
 
-bool dmamap_declared_release(struct device *dev, void *vaddr, size_t size)
+bool dmamap_declared_release(struct device *dev, void *vaddr, size_t size, dma_addr_t handle)
 {
 	struct dma_coherent_mem *mem = dev->dma_mem;
-	unsigned long count = PAGE_ALIGN(size) >> PAGE_SHIFT, start;
+	unsigned long count = size >> PAGE_SHIFT, start;
+	const char *why = NULL;
 	uintptr_t off;
-	bool ok;
 
 	if (!declared_owns(mem, vaddr))
 		return false;
 	off = (uintptr_t)vaddr - mem->region->start;
 	start = off >> PAGE_SHIFT;
 	pthread_mutex_lock(&mem->lock);
-	ok = !(off & ~PAGE_MASK) && mem->len[start] == count && bm_all(&mem->bm, start, count, true);
-	if (ok) {
+	if (off & ~PAGE_MASK)
+		why = "is not the start of an allocation";
+	else if (!mem->len[start] || !bm_test(&mem->bm, start))
+		why = "is not an allocation (freed already?)";
+	else if (mem->len[start] != count)
+		why = "has a size other than the allocation's";
+	else if (handle != mem->device_base + off)
+		why = "does not go with the handle given";
+	if (!why) {
 		bm_assign(&mem->bm, start, count, false);
 		mem->len[start] = 0;
 	}
 	pthread_mutex_unlock(&mem->lock);
-	if (!ok)
+	if (why)
 		dmamap_report(dm_dev_machine(dev), DMAMAP_REPORT_API_MISUSE, dev->dmamap.name, NULL, 0,
-			      "dma_free: %p+%#zx is not an allocation of the device's declared memory", vaddr, size);
+			      "dma_free: %p+%#zx (handle %#llx) of the device's declared memory %s; not freed", vaddr,
+			      size, (unsigned long long)handle, why);
 	return true;
 }
 
@@ -499,6 +659,7 @@ bool dmamap_declared_mmap(struct device *dev, struct vm_area_struct *vma, void *
 {
 	struct dma_coherent_mem *mem = dev->dma_mem;
 	unsigned long off, nr_vma, nr_pages, pfn;
+	bool live;
 
 	if (!declared_owns(mem, vaddr))
 		return false;
@@ -506,7 +667,10 @@ bool dmamap_declared_mmap(struct device *dev, struct vm_area_struct *vma, void *
 	nr_vma = (vma->vm_end - vma->vm_start) >> PAGE_SHIFT;
 	nr_pages = PAGE_ALIGN(size) >> PAGE_SHIFT;
 	pfn = PFN_DOWN(mem->phys) + off;
-	if (vma->vm_pgoff >= nr_pages || nr_vma > nr_pages - vma->vm_pgoff || off + nr_pages > mem->bm.bits) {
+	pthread_mutex_lock(&mem->lock);
+	live = !(((uintptr_t)vaddr - mem->region->start) & ~PAGE_MASK) && mem->len[off] >= nr_pages;
+	pthread_mutex_unlock(&mem->lock);
+	if (!live || vma->vm_pgoff >= nr_pages || nr_vma > nr_pages - vma->vm_pgoff) {
 		*ret = -ENXIO;
 		return true;
 	}
@@ -550,6 +714,30 @@ static void bm_check(struct dm_check *c, const struct dm_bitmap *b, const unsign
 		dm_check_fail(c, DMAMAP_CHECK_COHERENT, "%s: %lu pages free, %lu counted", what, b->bits - used, b->free);
 }
 
+/* Every recorded buffer: its pages allocated, one page each (split or from the contiguous area). Lock held. */
+static void cbuf_check(struct dmamap_machine *m, struct dm_coherent *co, struct dm_check *c)
+{
+	unsigned long n = 0;
+
+	for (unsigned i = 0; i < CBUF_BUCKETS; i++) {
+		for (const struct dm_cbuf *b = co->bufs[i]; b; b = b->next) {
+			n++;
+			for (unsigned long j = 0; j < b->count; j++) {
+				const struct page *p = dmamap_pfn_to_page(m, b->pfn + j);
+
+				if (!p || !PageFlag(p, PG_head) || p->dmamap_order) {
+					dm_check_fail(c, DMAMAP_CHECK_COHERENT,
+						      "coherent buffer at pfn %#lx: page %lu of %lu is not allocated", b->pfn,
+						      j, b->count);
+					break;
+				}
+			}
+		}
+	}
+	if (n != co->nr_bufs)
+		dm_check_fail(c, DMAMAP_CHECK_COHERENT, "%lu coherent buffers recorded, %lu counted", n, co->nr_bufs);
+}
+
 void dmamap_coherent_check(struct dmamap_machine *m, struct dm_check *c)
 {
 	struct dm_coherent *co = coh(m);
@@ -557,6 +745,7 @@ void dmamap_coherent_check(struct dmamap_machine *m, struct dm_check *c)
 	if (!co)
 		return;
 	pthread_mutex_lock(&co->lock);
+	cbuf_check(m, co, c);
 	if (co->pool_page)
 		bm_check(c, &co->pool, co->pool_len, "atomic pool");
 	if (co->cma.map) {
@@ -596,6 +785,7 @@ void dmamap_coherent_census(struct dmamap_machine *m, struct dm_census *cs)
 	pthread_mutex_lock(&co->lock);
 	cs->v[DM_CENSUS_ATOMIC_POOL] += co->pool.bits - co->pool.free;
 	cs->v[DM_CENSUS_CMA] += co->cma.bits - co->cma.free;
+	cs->v[DM_CENSUS_COHERENT_BUFS] += co->nr_bufs;
 	pthread_mutex_unlock(&co->lock);
 }
 

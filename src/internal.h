@@ -308,6 +308,7 @@ enum dm_census_item {
 	DM_CENSUS_ATOMIC_POOL,       /* atomic-pool pages in use */
 	DM_CENSUS_CMA,               /* contiguous-area pages in use */
 	DM_CENSUS_DECLARED,          /* declared-memory pages in use */
+	DM_CENSUS_COHERENT_BUFS,     /* coherent buffers of pages (arm ops) */
 	DM_CENSUS_IOMMU_BYTES,       /* bytes mapped in IOMMU domains */
 	DM_CENSUS_IOMMU_TABLES,      /* IOMMU page-table pages */
 	DM_CENSUS_IOMMU_ATTACHED,    /* devices attached to domains */
@@ -403,6 +404,12 @@ static inline phys_addr_t dm_ram_end(const struct dmamap_machine *m)
 }
 
 /* [phys, phys+len) wholly in RAM (len > 0) */
+/* @size rounded up to whole pages; 0 when that overflows (or for 0). */
+static inline size_t dm_page_align_size(size_t size)
+{
+	return size > SIZE_MAX - (PAGE_SIZE - 1) ? 0 : (size_t)PAGE_ALIGN(size);
+}
+
 static inline bool dm_phys_in_ram(const struct dmamap_machine *m, phys_addr_t phys, size_t len)
 {
 	return len && phys >= m->cfg.ram_base && phys < dm_ram_end(m) && len <= dm_ram_end(m) - phys;
@@ -674,22 +681,44 @@ void dmamap_coherent_count(struct dmamap_machine *m, enum dmamap_coherent_source
 struct page *dmamap_cma_alloc(struct dmamap_machine *m, unsigned long count, unsigned align_order);
 /* Give pages back to the contiguous area; false when they are not from it (a bad release inside it is reported). */
 bool dmamap_cma_release(struct dmamap_machine *m, struct page *page, unsigned long count);
+/*
+ * Coherent buffers made of pages (page allocator or contiguous area): what
+ * their free must match. _add records one (0, or -ENOMEM); _take checks a
+ * free, mmap or sgtable of @count pages at @phys against the record --
+ * the reason it does not match, or NULL (the record removed when @remove:
+ * only one of two racing frees gets it); _release hands the device's
+ * leftovers to @free_fn at its release and frees its atomic-pool
+ * allocations, reported.
+ */
+int dmamap_coherent_buf_add(struct device *dev, struct page *page, unsigned long count, const void *cpu_addr);
+const char *dmamap_coherent_buf_take(struct device *dev, phys_addr_t phys, unsigned long count, const void *cpu_addr,
+				     bool remove);
+void dmamap_coherent_buf_release(struct device *dev,
+				 void (*free_fn)(struct device *dev, struct page *page, unsigned long count, void *cpu_addr));
 /* Atomic pool: zeroed, uncached memory without remapping. */
-void *dmamap_atomic_pool_alloc(struct dmamap_machine *m, size_t size, struct page **page);
+void *dmamap_atomic_pool_alloc(struct device *dev, size_t size, struct page **page);
 bool dmamap_atomic_pool_contains(struct dmamap_machine *m, const void *va);
-/* Free @size bytes at @va in the pool; false (reported by the caller) when not an allocation. */
-bool dmamap_atomic_pool_free(struct dmamap_machine *m, void *va, size_t size);
+/*
+ * Check @size bytes (page aligned) at @va, handle @handle of @dev, against
+ * the pool's allocation there: NULL, or why it is not one (the caller reports
+ * it). @remove: the size must be the allocation's and it is freed.
+ */
+const char *dmamap_atomic_pool_take(struct device *dev, const void *va, size_t size, dma_addr_t handle, bool remove);
 /*
  * A device's declared memory: alloc returns true when it served the request
- * (*ret set); release/mmap return true when @vaddr belongs to it.
+ * (*ret set); release/mmap return true when @vaddr belongs to it (a release
+ * that does not name one live allocation with its handle is reported and
+ * frees nothing). Sizes are page aligned.
  */
 bool dmamap_declared_alloc(struct device *dev, size_t size, dma_addr_t *handle, void **ret);
-bool dmamap_declared_release(struct device *dev, void *vaddr, size_t size);
+bool dmamap_declared_release(struct device *dev, void *vaddr, size_t size, dma_addr_t handle);
 bool dmamap_declared_mmap(struct device *dev, struct vm_area_struct *vma, void *vaddr, size_t size, int *ret);
 
 /* ARM cache maintenance for a buffer at @phys (arm-dma.c), through the machine's hooks. */
 void dmamap_arm_cpu_to_dev(struct dmamap_machine *m, phys_addr_t phys, size_t size, int dir);
 void dmamap_arm_dev_to_cpu(struct dmamap_machine *m, phys_addr_t phys, size_t size, int dir);
+/* Device release: the arm coherent buffers the driver left, reported and freed. */
+void dmamap_arm_release_buffers(struct device *dev);
 /* Zero a linear-map range through the cache and push the zeroes to RAM (__dma_clear_buffer). */
 void dmamap_arm_clear_buffer(struct dmamap_machine *m, phys_addr_t phys, size_t size);
 

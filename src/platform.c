@@ -79,6 +79,7 @@ static void platform_teardown(struct device *dev)
 	if (dev->archdata.dmabounce)
 		dmamap_dmabounce_release(dev);
 	dmamap_obj_for_each(m, object_device_gone, dev);
+	dmamap_arm_release_buffers(dev);
 	if (dev->archdata.mapping)
 		arm_iommu_detach_device(dev);
 	else if (dev->dmamap.iommu_domain)

@@ -641,6 +641,282 @@ static void test_pfn_offset(void **state)
 	fx_free(f);
 }
 
+/* ----------------------------------------------- coherent frees and sizes */
+
+/* What a refused call must leave alone: free pages, the consistent region, the coherent sources. */
+struct snap {
+	unsigned long free_pages[DMAMAP_ZONE_NR];
+	struct dmamap_consistent_stats cons;
+	size_t pool_free, cma_free;
+};
+
+static void snap_take(struct dmamap_machine *m, struct snap *s)
+{
+	struct dmamap_page_stats ps;
+	struct dmamap_coherent_stats cs;
+
+	memset(s, 0, sizeof(*s));
+	dmamap_page_stats(m, &ps);
+	memcpy(s->free_pages, ps.free_pages, sizeof(s->free_pages));
+	dmamap_consistent_stats(m, &s->cons);
+	s->cons.failures = 0;
+	dmamap_coherent_stats(m, &cs);
+	s->pool_free = cs.atomic_pool_free;
+	s->cma_free = cs.contiguous_free;
+}
+
+static void assert_unchanged(struct dmamap_machine *m, const struct snap *before)
+{
+	struct snap now;
+
+	snap_take(m, &now);
+	assert_memory_equal(before, &now, sizeof(now));
+	assert_machine_consistent(m);
+}
+
+/*
+ * A size within a page of SIZE_MAX cannot be rounded up to pages: refused
+ * whatever the attributes and context, and nothing is handed out: not a free
+ * page, not a live atomic-pool buffer.
+ */
+static void test_alloc_size_that_cannot_be_rounded(void **state)
+{
+	struct fx *f = fx_new(NULL);
+	const size_t sizes[] = { SIZE_MAX, SIZE_MAX - 1, SIZE_MAX - (PAGE_SIZE - 2) };
+	const enum dma_attr kinds[] = { DMA_ATTR_WRITE_BARRIER, DMA_ATTR_NON_CONSISTENT, DMA_ATTR_NO_KERNEL_MAPPING };
+	const gfp_t gfps[] = { GFP_KERNEL, GFP_ATOMIC };
+	dma_addr_t live_h, h, h1, h2;
+	unsigned long reports = 0;
+	void *live, *p1, *p2;
+	struct snap before;
+
+	(void)state;
+	live = dma_alloc_coherent(&f->dev, PAGE_SIZE, &live_h, GFP_ATOMIC);
+	assert_non_null(live);
+	memset(live, 0x3c, PAGE_SIZE);
+	snap_take(f->m, &before);
+	for (unsigned i = 0; i < ARRAY_SIZE(sizes); i++) {
+		for (unsigned k = 0; k < ARRAY_SIZE(kinds); k++) {
+			for (unsigned g = 0; g < ARRAY_SIZE(gfps); g++) {
+				DEFINE_DMA_ATTRS(attrs);
+
+				dma_set_attr(kinds[k], &attrs);
+				h = 0;
+				assert_null(dma_alloc_attrs(&f->dev, sizes[i], &h, gfps[g], &attrs));
+				assert_int_equal(h, DMA_MAPPING_ERROR);
+				assert_int_equal(f->cap.by_kind[DMAMAP_REPORT_BAD_INPUT], ++reports);
+				assert_unchanged(f->m, &before);
+			}
+		}
+	}
+	/* the live pool buffer kept its bytes and its length: only its own free takes it */
+	for (unsigned i = 0; i < PAGE_SIZE; i++)
+		assert_int_equal(((u8 *)live)[i], 0x3c);
+	dma_free_coherent(&f->dev, 2 * PAGE_SIZE, live, live_h);
+	assert_int_equal(f->cap.by_kind[DMAMAP_REPORT_API_MISUSE], 1);
+	dma_free_coherent(&f->dev, PAGE_SIZE, live, live_h);
+	assert_int_equal(f->cap.reports, reports + 1);
+
+	/* a size that rounds but no machine can hold fails plainly, without a report */
+	assert_null(dma_alloc_coherent(&f->dev, SIZE_MAX - PAGE_SIZE, &h, GFP_KERNEL));
+	assert_null(dma_alloc_coherent(&f->dev, (size_t)1 << 42, &h, GFP_ATOMIC));
+	assert_int_equal(f->cap.reports, reports + 1);
+
+	/* the allocator still hands out distinct frames */
+	p1 = dma_alloc_coherent(&f->dev, PAGE_SIZE, &h1, GFP_KERNEL);
+	p2 = dma_alloc_coherent(&f->dev, PAGE_SIZE, &h2, GFP_KERNEL);
+	assert_non_null(p1);
+	assert_non_null(p2);
+	assert_int_not_equal(h1, h2);
+	dma_free_coherent(&f->dev, PAGE_SIZE, p1, h1);
+	dma_free_coherent(&f->dev, PAGE_SIZE, p2, h2);
+	assert_int_equal(f->cap.reports, reports + 1);
+	fx_free(f);
+}
+
+/* Run @fn with the DMA-API checker on, then off: a misuse is reported once either way. */
+static void both_checker_modes(struct fx *f, void (*fn)(struct fx *f))
+{
+	for (int on = 1; on >= 0; on--) {
+		assert_int_equal(dmamap_checker_enable(f->m, on), 0);
+		fn(f);
+	}
+	assert_int_equal(dmamap_checker_enable(f->m, true), 0);
+}
+
+/*
+ * Cached (or device-coherent) and NO_KERNEL_MAPPING buffers have no kernel
+ * mapping to carry their size: a free larger than the buffer, a second free,
+ * and a free after the pages went to someone else are each reported once and
+ * free nothing.
+ */
+static void bad_frees_of_unmapped_buffers(struct fx *f)
+{
+	const enum dma_attr kinds[] = { DMA_ATTR_NON_CONSISTENT, DMA_ATTR_NO_KERNEL_MAPPING };
+
+	for (unsigned k = 0; k < ARRAY_SIZE(kinds); k++) {
+		DEFINE_DMA_ATTRS(attrs);
+		struct snap before;
+		struct page *other;
+		dma_addr_t h;
+		void *p;
+
+		dma_set_attr(kinds[k], &attrs);
+		f->cap.reports = 0;
+		p = dma_alloc_attrs(&f->dev, 2 * PAGE_SIZE, &h, GFP_KERNEL, &attrs);
+		assert_non_null(p);
+		snap_take(f->m, &before);
+		dma_free_attrs(&f->dev, 3 * PAGE_SIZE, p, h, &attrs); /* one page more than it has */
+		assert_int_equal(f->cap.reports, 1);
+		assert_int_equal(f->cap.last_kind, DMAMAP_REPORT_API_MISUSE);
+		assert_unchanged(f->m, &before);
+		dma_free_attrs(&f->dev, 2 * PAGE_SIZE, p, h, &attrs);
+		assert_int_equal(f->cap.reports, 1);
+
+		/* the same buffer again: nothing left to free */
+		snap_take(f->m, &before);
+		dma_free_attrs(&f->dev, 2 * PAGE_SIZE, p, h, &attrs);
+		assert_int_equal(f->cap.reports, 2);
+		assert_unchanged(f->m, &before);
+
+		/* the frame now belongs to someone else: a stale free must not take it */
+		other = dmamap_alloc_pages(f->m, GFP_KERNEL, 1);
+		assert_non_null(other);
+		snap_take(f->m, &before);
+		dma_free_attrs(&f->dev, 2 * PAGE_SIZE, page_to_phys(other) == h ? p : p, page_to_phys(other), &attrs);
+		assert_int_equal(f->cap.reports, 3);
+		assert_unchanged(f->m, &before);
+		assert_int_equal(page_count(other), 1);
+		dmamap_free_pages(other, 1);
+	}
+}
+
+static void test_free_of_unmapped_buffer_must_match(void **state)
+{
+	struct fx *f = fx_new(NULL);
+
+	(void)state;
+	both_checker_modes(f, bad_frees_of_unmapped_buffers);
+	fx_free(f);
+}
+
+/*
+ * The atomic pool and declared memory keep their own records: a free with the
+ * handle of another allocation, or through another device of the machine, is
+ * reported once and frees nothing; so is a buffer of the page allocator freed
+ * through another device.
+ */
+static void bad_frees_of_pool_and_declared(struct fx *f)
+{
+	struct device other = { 0 };
+	struct page *decl = dmamap_alloc_pages(f->m, GFP_KERNEL, 2);
+	void *a, *b, *d1, *d2, *pg;
+	dma_addr_t ha, hb, hd1, hd2, hpg;
+	struct snap before;
+
+	assert_non_null(decl);
+	assert_int_equal(dmamap_device_init(&other, f->m, "other"), 0);
+	a = dma_alloc_coherent(&f->dev, PAGE_SIZE, &ha, GFP_ATOMIC);
+	b = dma_alloc_coherent(&f->dev, PAGE_SIZE, &hb, GFP_ATOMIC);
+	/* declared memory serves every later allocation that fits in it */
+	assert_int_equal(dma_declare_coherent_memory(&f->dev, page_to_phys(decl), 0x20000000, 4 * PAGE_SIZE), 0);
+	d1 = dma_alloc_coherent(&f->dev, PAGE_SIZE, &hd1, GFP_KERNEL);
+	d2 = dma_alloc_coherent(&f->dev, PAGE_SIZE, &hd2, GFP_KERNEL);
+	dma_release_declared_memory(&other); /* nothing declared there: a no-op */
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_non_null(d1);
+	assert_non_null(d2);
+	assert_int_equal(hd1 & 0xf0000000, 0x20000000);
+	f->cap.reports = 0;
+	snap_take(f->m, &before);
+
+	dma_free_coherent(&f->dev, PAGE_SIZE, a, hb); /* the pool: another allocation's handle */
+	assert_int_equal(f->cap.reports, 1);
+	dma_free_coherent(&f->dev, PAGE_SIZE, d1, hd2); /* declared memory: likewise */
+	assert_int_equal(f->cap.reports, 2);
+	dma_free_coherent(&other, PAGE_SIZE, a, ha); /* the pool, through another device */
+	assert_int_equal(f->cap.reports, 3);
+	assert_unchanged(f->m, &before);
+	{
+		u8 probe = 0x5a;
+
+		/* both pool buffers still reach the device */
+		memset(a, 0x11, PAGE_SIZE);
+		assert_int_equal(dmamap_dev_read(&f->dev, ha, &probe, 1), 0);
+		assert_int_equal(probe, 0x11);
+	}
+
+	/* a buffer of pages, through another device */
+	pg = dma_alloc_coherent(&f->dev, 64 * PAGE_SIZE, &hpg, GFP_KERNEL); /* too big for declared memory */
+	assert_non_null(pg);
+	snap_take(f->m, &before);
+	dma_free_coherent(&other, 64 * PAGE_SIZE, pg, hpg);
+	assert_int_equal(f->cap.reports, 4);
+	assert_unchanged(f->m, &before);
+
+	dma_free_coherent(&f->dev, 64 * PAGE_SIZE, pg, hpg);
+	dma_free_coherent(&f->dev, PAGE_SIZE, d2, hd2);
+	dma_free_coherent(&f->dev, PAGE_SIZE, d1, hd1);
+	dma_free_coherent(&f->dev, PAGE_SIZE, b, hb);
+	dma_free_coherent(&f->dev, PAGE_SIZE, a, ha);
+	assert_int_equal(f->cap.reports, 4);
+	dma_release_declared_memory(&f->dev);
+	dmamap_device_release(&other);
+	dmamap_free_pages(decl, 2);
+}
+
+static void test_free_with_wrong_handle_or_device(void **state)
+{
+	struct fx *f = fx_new(NULL);
+
+	(void)state;
+	both_checker_modes(f, bad_frees_of_pool_and_declared);
+	fx_free(f);
+}
+
+/* Unknown gfp bits are refused as the page allocator refuses them, in atomic context too. */
+static void test_alloc_unknown_gfp_refused(void **state)
+{
+	struct fx *f = fx_new(NULL);
+	const gfp_t bad[] = { GFP_KERNEL | 0x40000000u, GFP_ATOMIC | 0x4u, 0x80000000u };
+	struct snap before;
+	dma_addr_t h;
+
+	(void)state;
+	snap_take(f->m, &before);
+	for (unsigned i = 0; i < ARRAY_SIZE(bad); i++) {
+		assert_null(dma_alloc_coherent(&f->dev, PAGE_SIZE, &h, bad[i]));
+		assert_int_equal(h, DMA_MAPPING_ERROR);
+		assert_int_equal(f->cap.by_kind[DMAMAP_REPORT_BAD_INPUT], i + 1);
+		assert_unchanged(f->m, &before);
+	}
+	assert_int_equal(f->cap.reports, ARRAY_SIZE(bad));
+	fx_free(f);
+}
+
+/* Coherent buffers the driver leaves at device release are reported and given back. */
+static void test_release_frees_leftover_buffers(void **state)
+{
+	struct fx *f = fx_new(NULL);
+	struct snap before;
+	dma_addr_t h1, h2;
+	DEFINE_DMA_ATTRS(nokmap);
+
+	(void)state;
+	dma_set_attr(DMA_ATTR_NO_KERNEL_MAPPING, &nokmap);
+	snap_take(f->m, &before);
+	assert_non_null(dma_alloc_coherent(&f->dev, 3 * PAGE_SIZE, &h1, GFP_KERNEL));
+	assert_non_null(dma_alloc_attrs(&f->dev, PAGE_SIZE, &h2, GFP_KERNEL, &nokmap));
+	assert_non_null(dma_alloc_coherent(&f->dev, PAGE_SIZE, &h2, GFP_ATOMIC));
+	dmamap_device_release(&f->dev);
+	assert_int_equal(f->cap.by_kind[DMAMAP_REPORT_LEAK], 1);
+	assert_non_null(strstr(f->cap.last, "3 coherent buffers (5 pages)"));
+	assert_unchanged(f->m, &before);
+	assert_int_equal(dmamap_device_init(&f->dev, f->m, "armdev"), 0);
+	fx_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -663,6 +939,11 @@ int main(void)
 		cmocka_unit_test(test_free_mismatch_refused),
 		cmocka_unit_test(test_get_sgtable),
 		cmocka_unit_test(test_pfn_offset),
+		cmocka_unit_test(test_alloc_size_that_cannot_be_rounded),
+		cmocka_unit_test(test_free_of_unmapped_buffer_must_match),
+		cmocka_unit_test(test_free_with_wrong_handle_or_device),
+		cmocka_unit_test(test_alloc_unknown_gfp_refused),
+		cmocka_unit_test(test_release_frees_leftover_buffers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

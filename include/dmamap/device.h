@@ -86,10 +86,12 @@ DMAMAP_API DMAMAP_MUST_CHECK int dmamap_device_init(struct device *dev, struct d
  * device from behind its IOMMU mapping or domain (the mapping keeps
  * its own IOVAs and buffers, reported when it is released), unregisters it
  * from dmabounce (safe buffers still mapped are reported as
- * DMAMAP_REPORT_LEAK and freed), releases its declared coherent memory
- * (allocations still out are reported), and leaves @dev uninitialised: it may
- * be initialised again. The driver's own pages and streaming mappings on the
- * direct ops are the driver's to release.
+ * DMAMAP_REPORT_LEAK and freed), frees the dma_pools and the coherent
+ * buffers the driver left (reported as DMAMAP_REPORT_LEAK), releases its
+ * declared coherent memory (allocations still out are reported), and leaves
+ * @dev uninitialised: it may be initialised again. The driver's own pages and
+ * streaming mappings on the direct ops are the driver's to release; a pool
+ * left is emptied but stays the driver's to dma_pool_destroy().
  */
 DMAMAP_API void dmamap_device_release(struct device *dev);
 

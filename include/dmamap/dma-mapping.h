@@ -235,7 +235,12 @@ static inline void dma_unmap_sg(struct device *dev, struct scatterlist *sg, int 
  * The memory comes, in order, from the device's declared coherent memory,
  * the machine's contiguous area for large blocking requests, or the page
  * allocator (the DMA zone when the coherent mask needs it), and is zeroed.
- * Return: the CPU address (or cookie), or NULL.
+ * The buffer belongs to @dev: only a free through @dev with the same size
+ * and handle gives it back; what is left at dmamap_device_release() is
+ * reported (DMAMAP_REPORT_LEAK) and freed.
+ * Return: the CPU address (or cookie), or NULL: no memory, a size that
+ * cannot be rounded up to pages or unknown gfp bits (both reported,
+ * DMAMAP_REPORT_BAD_INPUT), a coherent mask below the DMA zone (reported).
  */
 static inline void *dma_alloc_attrs(struct device *dev, size_t size, dma_addr_t *dma_handle, gfp_t gfp,
 				    struct dma_attrs *attrs)
@@ -243,7 +248,13 @@ static inline void *dma_alloc_attrs(struct device *dev, size_t size, dma_addr_t 
 	return dmamap_alloc_attrs(dev, size, dma_handle, gfp, attrs, NULL, 0);
 }
 
-/** dma_free_attrs() - free a dma_alloc_attrs() buffer: same size, handle and attrs. */
+/**
+ * dma_free_attrs() - free a dma_alloc_attrs() buffer: same device, size, handle and attrs
+ *
+ * A free that does not name one live buffer of @dev exactly (another size,
+ * another allocation's handle, another device, a buffer freed already) is
+ * reported (DMAMAP_REPORT_API_MISUSE) and frees nothing.
+ */
 static inline void dma_free_attrs(struct device *dev, size_t size, void *cpu_addr, dma_addr_t dma_handle,
 				  struct dma_attrs *attrs)
 {
@@ -255,8 +266,9 @@ static inline void dma_free_attrs(struct device *dev, size_t size, void *cpu_add
  *
  * vma->vm_pgoff pages into the buffer are mapped at vm_start, with the
  * protection the attrs imply.
- * Return: 0; -ENXIO when the vma (from vm_pgoff) is larger than the buffer;
- * another -errno from the mapping.
+ * Return: 0; -ENXIO when the vma (from vm_pgoff) is larger than the buffer,
+ * or when @cpu_addr and @dma_addr are not a live buffer of @dev at least
+ * @size long (reported); another -errno from the mapping.
  */
 static inline int dma_mmap_attrs(struct device *dev, struct vm_area_struct *vma, void *cpu_addr, dma_addr_t dma_addr,
 				 size_t size, struct dma_attrs *attrs)

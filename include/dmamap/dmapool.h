@@ -37,6 +37,9 @@ DMAMAP_API struct dma_pool *dma_pool_create(const char *name, struct device *dev
  * Blocks still allocated are reported (DMAMAP_REPORT_LEAK; with the DMA-API
  * checker on, one report per block naming the file:line that took it) and
  * freed anyway.
+ * A pool still alive when its device is released gives its memory back then
+ * (reported); one alive when its machine is destroyed is dead from then on:
+ * every call on it is refused with a report, and this one only frees it.
  */
 DMAMAP_API void dma_pool_destroy(struct dma_pool *pool);
 
@@ -47,7 +50,9 @@ DMAMAP_API void dma_pool_destroy(struct dma_pool *pool);
  *             __GFP_ZERO to zero the block
  * @handle: receives the block's bus address
  *
- * Return: the block's CPU address, or NULL (and *handle = DMA_MAPPING_ERROR).
+ * Return: the block's CPU address, or NULL (and *handle = DMA_MAPPING_ERROR)
+ * for no memory, or a pool whose device was released or whose machine was
+ * destroyed (both reported).
  */
 DMAMAP_API void *dma_pool_alloc(struct dma_pool *pool, gfp_t mem_flags, dma_addr_t *handle);
 

@@ -40,6 +40,9 @@ DMAMAP_API struct iommu_domain *iommu_domain_alloc(struct dmamap_machine *m);
  * iommu_domain_free() - free a domain and its page tables; NULL is ignored
  *
  * Devices still attached are reported (DMAMAP_REPORT_API_MISUSE) and detached.
+ * A domain alive when its machine is destroyed is reported then and its
+ * tables freed; from then on every call on it is refused with a report
+ * (iommu_map() -ENODEV, iommu_unmap() 0...), and this one only frees it.
  */
 DMAMAP_API void iommu_domain_free(struct iommu_domain *domain);
 
