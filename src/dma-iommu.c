@@ -20,6 +20,7 @@ static const struct dma_map_ops iommu_ops;
 
 /* A coherent allocation made by the mapper, found again by its IOVA. */
 struct iommu_buffer {
+	const struct device *dev;    /* what it was allocated for: compared, never dereferenced */
 	dma_addr_t iova;
 	size_t size;                 /* page aligned */
 	void *cpu_addr;              /* kernel mapping, or the pages array as cookie */
@@ -32,8 +33,9 @@ struct iommu_buffer {
 struct mapping_priv {
 	struct dma_iommu_mapping pub;
 	struct dmamap_obj obj;       /* on the machine's object list */
-	pthread_mutex_t lock;        /* the buffer list */
+	pthread_mutex_t lock;        /* the buffer list, attached, and kref changes */
 	struct iommu_buffer *buffers;
+	unsigned long attached;      /* devices attached: references only their detach may drop */
 };
 
 static struct mapping_priv *priv_of(struct dma_iommu_mapping *mapping)
@@ -73,9 +75,9 @@ static void maintain_iova(struct device *dev, dma_addr_t iova, size_t size, int 
 
 	while (size) {
 		size_t chunk = DM_MIN(size, PAGE_SIZE - (size_t)(iova & ~PAGE_MASK));
-		phys_addr_t phys = iommu_iova_to_phys(domain, (unsigned long)(iova & PAGE_MASK));
+		phys_addr_t phys;
 
-		if (phys) {
+		if (!dmamap_iommu_lookup(domain, iova & PAGE_MASK, &phys, NULL)) {
 			phys += iova & ~PAGE_MASK;
 			if (to_device)
 				dmamap_arm_cpu_to_dev(m, phys, chunk, dir);
@@ -135,48 +137,69 @@ static void remove_mapping(struct dma_iommu_mapping *mapping, dma_addr_t iova, s
 	dmamap_iova_free(mapping->iova, iova, len);
 }
 
+/*
+ * Why [handle, handle + size) is not a live streaming mapping made for @dir
+ * (every page mapped, not one of a coherent buffer, with the permissions
+ * @dir gives), or NULL. @whole: it must also be exactly one mapping's range,
+ * as an unmap names it; else any part of one will do, as for a sync. All in
+ * integers: the range must lie in the mapping's window.
+ */
+static const char *streaming_refusal(struct dma_iommu_mapping *mapping, dma_addr_t handle, size_t size, int dir,
+				     bool whole)
+{
+	dma_addr_t end;
+
+	if (!size || handle < mapping->base || size > mapping->size || handle - mapping->base > mapping->size - size)
+		return "is not inside the mapping's IOVA window";
+	end = handle + size; /* <= base + size: no overflow (the window does not wrap) */
+	for (dma_addr_t a = handle & PAGE_MASK; a < end; a += PAGE_SIZE) {
+		phys_addr_t pa;
+		int prot;
+
+		if (dmamap_iommu_lookup(mapping->domain, a, &pa, &prot))
+			return "is not a live mapping of this device";
+		if (prot & DM_IOMMU_TAG)
+			return "is a coherent buffer's (free it with dma_free_coherent)";
+		if (prot != dir_prot(dir))
+			return "has a direction other than the mapping's";
+	}
+	if (whole && !dmamap_iova_owns(mapping->iova, handle & PAGE_MASK, PAGE_ALIGN((handle & ~PAGE_MASK) + size)))
+		return "is not exactly one mapping (another size?)";
+	return NULL;
+}
+
+/* Check a streaming range before anything is done to it; report and return false when it is refused. */
+static bool streaming_ok(struct device *dev, dma_addr_t handle, size_t size, int dir, bool whole, const char *what)
+{
+	const char *why = streaming_refusal(dev_mapping(dev), handle, size, dir, whole);
+
+	if (why)
+		misuse(dev, "%s of %#llx+%#zx (%s) refused: it %s", what, (unsigned long long)handle, size,
+		       dmamap_dir_name(dir), why);
+	return !why;
+}
+
 static void iommu_unmap_page(struct device *dev, dma_addr_t handle, size_t size, enum dma_data_direction dir,
 			     struct dma_attrs *attrs)
 {
-	struct dma_iommu_mapping *mapping = dev_mapping(dev);
-	dma_addr_t iova = handle & PAGE_MASK;
-	size_t len = PAGE_ALIGN((handle & ~PAGE_MASK) + size);
-
-	if (!dmamap_iova_owns(mapping->iova, iova, len)) {
-		misuse(dev, "dma_unmap of %#llx+%#zx: not a live mapping of this device (or not its size)",
-		       (unsigned long long)handle, size);
+	if (!streaming_ok(dev, handle, size, (int)dir, true, "dma_unmap"))
 		return;
-	}
 	if (maintain(dev, attrs))
 		maintain_iova(dev, handle, size, (int)dir, false);
-	remove_mapping(mapping, iova, len);
-}
-
-static bool sync_ok(struct device *dev, dma_addr_t handle, size_t size)
-{
-	struct dma_iommu_mapping *mapping = dev_mapping(dev);
-
-	for (dma_addr_t a = handle & PAGE_MASK; a < handle + size; a += PAGE_SIZE) {
-		if (!dmamap_iova_is_allocated(mapping->iova, a) || !iommu_iova_to_phys(mapping->domain, (unsigned long)a)) {
-			misuse(dev, "dma_sync of %#llx+%#zx: %#llx is not mapped for this device",
-			       (unsigned long long)handle, size, (unsigned long long)a);
-			return false;
-		}
-	}
-	return true;
+	remove_mapping(dev_mapping(dev), handle & PAGE_MASK, PAGE_ALIGN((handle & ~PAGE_MASK) + size));
 }
 
 static void iommu_sync_single_for_cpu(struct device *dev, dma_addr_t handle, size_t size,
 				      enum dma_data_direction dir)
 {
-	if (sync_ok(dev, handle, size) && maintain(dev, NULL))
+	if (streaming_ok(dev, handle, size, (int)dir, false, "dma_sync_single_for_cpu") && maintain(dev, NULL))
 		maintain_iova(dev, handle, size, (int)dir, false);
 }
 
 static void iommu_sync_single_for_device(struct device *dev, dma_addr_t handle, size_t size,
 					 enum dma_data_direction dir)
 {
-	if (sync_ok(dev, handle, size) && maintain(dev, NULL))
+	if (streaming_ok(dev, handle, size, (int)dir, false, "dma_sync_single_for_device") && maintain(dev, NULL))
 		maintain_iova(dev, handle, size, (int)dir, true);
 }
 
@@ -304,6 +327,27 @@ bad:
 	return 0;
 }
 
+/* Each DMA segment of @sg (those with a length: map_sg wrote them first) is live, made for @dir. Reported if not. */
+static bool segments_ok(struct device *dev, struct scatterlist *sg, int nents, int dir, bool whole, const char *what)
+{
+	struct scatterlist *s;
+	int i;
+
+	for_each_sg(sg, s, nents, i) {
+		const char *why;
+
+		if (!sg_dma_len(s))
+			continue;
+		why = streaming_refusal(dev_mapping(dev), sg_dma_address(s), sg_dma_len(s), dir, whole);
+		if (why) {
+			misuse(dev, "%s refused: segment %d (%#llx+%#x, %s) %s; nothing done", what, i,
+			       (unsigned long long)sg_dma_address(s), sg_dma_len(s), dmamap_dir_name(dir), why);
+			return false;
+		}
+	}
+	return true;
+}
+
 static void iommu_unmap_sg(struct device *dev, struct scatterlist *sg, int nents, enum dma_data_direction dir,
 			   struct dma_attrs *attrs)
 {
@@ -312,14 +356,8 @@ static void iommu_unmap_sg(struct device *dev, struct scatterlist *sg, int nents
 	int i;
 
 	/* every segment must be live before anything is undone */
-	for_each_sg(sg, s, nents, i) {
-		if (sg_dma_len(s) && !dmamap_iova_owns(mapping->iova, sg_dma_address(s) & PAGE_MASK,
-						       PAGE_ALIGN((sg_dma_address(s) & ~PAGE_MASK) + sg_dma_len(s)))) {
-			misuse(dev, "dma_unmap_sg: segment %d (%#llx+%#x) is not a live mapping of this device", i,
-			       (unsigned long long)sg_dma_address(s), sg_dma_len(s));
-			return;
-		}
-	}
+	if (!segments_ok(dev, sg, nents, (int)dir, true, "dma_unmap_sg"))
+		return;
 	if (maintain(dev, attrs)) {
 		for_each_sg(sg, s, nents, i) {
 			unsigned long off;
@@ -340,7 +378,8 @@ static void iommu_sync_sg(struct device *dev, struct scatterlist *sg, int nents,
 	struct scatterlist *s;
 	int i;
 
-	if (!maintain(dev, NULL))
+	if (!segments_ok(dev, sg, nents, dir, false, to_device ? "dma_sync_sg_for_device" : "dma_sync_sg_for_cpu") ||
+	    !maintain(dev, NULL))
 		return;
 	for_each_sg(sg, s, nents, i) {
 		unsigned long off;
@@ -426,8 +465,9 @@ static int map_pages(struct dma_iommu_mapping *mapping, dma_addr_t iova, struct 
 
 		while (done + run < count && page_to_pfn(pages[done + run]) == page_to_pfn(pages[done]) + run)
 			run++;
-		err = iommu_map(mapping->domain, (unsigned long)(iova + (done << PAGE_SHIFT)), page_to_phys(pages[done]),
-				run << PAGE_SHIFT, IOMMU_READ | IOMMU_WRITE);
+		err = dmamap_iommu_map_tagged(mapping->domain, (unsigned long)(iova + (done << PAGE_SHIFT)),
+					      page_to_phys(pages[done]), run << PAGE_SHIFT,
+					      IOMMU_READ | IOMMU_WRITE | DM_IOMMU_TAG);
 		if (err) {
 			if (done)
 				iommu_unmap(mapping->domain, (unsigned long)iova, done << PAGE_SHIFT);
@@ -455,7 +495,18 @@ static void *iommu_alloc(struct device *dev, size_t size, dma_addr_t *handle, gf
 	struct iommu_buffer *buf;
 	dma_addr_t iova;
 
-	size = PAGE_ALIGN(size);
+	count = size;
+	size = dm_page_align_size(size);
+	if (!size || (gfp & ~DM_GFP_KNOWN)) {
+		dmamap_report(m, DMAMAP_REPORT_BAD_INPUT, dev->dmamap.name, NULL, 0, "dma_alloc: %s (size %#zx, gfp %#x)",
+			      size ? "unknown gfp bits" : "the size cannot be rounded up to pages", count, gfp);
+		return NULL;
+	}
+	/* up front: neither the IOVA window nor RAM could hold it */
+	if (size > mapping->size || size > m->cfg.ram_size) {
+		dmamap_log(m, DMAMAP_LOG_WARN, dev->dmamap.name, "dma_alloc: %#zx bytes exceed the IOVA window or RAM", size);
+		return NULL;
+	}
 	count = size >> PAGE_SHIFT;
 	buf = dmamap_zalloc(m, sizeof(*buf));
 	if (!buf)
@@ -481,6 +532,7 @@ static void *iommu_alloc(struct device *dev, size_t size, dma_addr_t *handle, gf
 		buf->region->priv = buf->pages;
 		buf->cpu_addr = (void *)buf->region->start;
 	}
+	buf->dev = dev;
 	buf->iova = iova;
 	buf->size = size;
 	pthread_mutex_lock(&mp->lock);
@@ -502,38 +554,60 @@ fail_buf:
 	return NULL;
 }
 
-/* The buffer allocated at @iova whose CPU address is @cpu_addr; unlinked when @unlink. */
-static struct iommu_buffer *find_buffer(struct dma_iommu_mapping *mapping, dma_addr_t iova, const void *cpu_addr,
-					bool unlink)
+/*
+ * The buffer of @dev allocated at @iova whose CPU address is @cpu_addr and
+ * size at least @size (exactly, when @unlink, which takes it out: of two
+ * racing frees only one gets it), or NULL and the reason in *why.
+ */
+static struct iommu_buffer *find_buffer(struct device *dev, dma_addr_t iova, const void *cpu_addr, size_t size,
+					bool unlink, const char **why)
 {
-	struct mapping_priv *mp = priv_of(mapping);
+	struct mapping_priv *mp = priv_of(dev_mapping(dev));
 	struct iommu_buffer **pp, *buf = NULL;
 
+	*why = NULL;
+	size = dm_page_align_size(size);
 	pthread_mutex_lock(&mp->lock);
-	for (pp = &mp->buffers; *pp; pp = &(*pp)->next) {
-		if ((*pp)->iova == iova && (*pp)->cpu_addr == cpu_addr) {
-			buf = *pp;
-			if (unlink)
-				*pp = buf->next;
+	for (pp = &mp->buffers; *pp; pp = &(*pp)->next)
+		if ((*pp)->iova == iova)
 			break;
-		}
-	}
+	buf = *pp;
+	if (!buf)
+		*why = "not a coherent buffer of this mapping (freed already?)";
+	else if (buf->cpu_addr != cpu_addr)
+		*why = "the CPU address and the handle are not one buffer";
+	else if (buf->dev != dev)
+		*why = "the buffer belongs to another device";
+	else if (!size || (unlink ? size != buf->size : size > buf->size))
+		*why = unlink ? "the size differs from the buffer's" : "the size exceeds the buffer's";
+	if (*why)
+		buf = NULL;
+	else if (unlink)
+		*pp = buf->next;
 	pthread_mutex_unlock(&mp->lock);
+	return buf;
+}
+
+static struct iommu_buffer *buffer_of(struct device *dev, dma_addr_t iova, const void *cpu_addr, size_t size,
+				      bool unlink, const char *what)
+{
+	const char *why;
+	struct iommu_buffer *buf = find_buffer(dev, iova, cpu_addr, size, unlink, &why);
+
+	if (!buf)
+		misuse(dev, "%s of %p (handle %#llx, %#zx bytes) refused: %s", what, cpu_addr, (unsigned long long)iova,
+		       size, why);
 	return buf;
 }
 
 static void iommu_free(struct device *dev, size_t size, void *cpu_addr, dma_addr_t handle, struct dma_attrs *attrs)
 {
 	struct dma_iommu_mapping *mapping = dev_mapping(dev);
-	struct iommu_buffer *buf = find_buffer(mapping, handle, cpu_addr, false);
+	struct iommu_buffer *buf = buffer_of(dev, handle, cpu_addr, size, true, "dma_free");
 
 	(void)attrs;
-	if (!buf || buf->size != PAGE_ALIGN(size)) {
-		misuse(dev, "dma_free of %p (handle %#llx, %#zx bytes): %s", cpu_addr, (unsigned long long)handle, size,
-		       buf ? "the size differs from the allocation's" : "not an allocation of this device");
+	if (!buf)
 		return;
-	}
-	find_buffer(mapping, handle, cpu_addr, true);
 	if (buf->region)
 		dmamap_vmregion_free(mapping->machine, buf->region);
 	remove_mapping(mapping, buf->iova, buf->size);
@@ -545,17 +619,14 @@ static void iommu_free(struct device *dev, size_t size, void *cpu_addr, dma_addr
 static int iommu_mmap(struct device *dev, struct vm_area_struct *vma, void *cpu_addr, dma_addr_t dma_addr,
 		      size_t size, struct dma_attrs *attrs)
 {
-	struct iommu_buffer *buf = find_buffer(dev_mapping(dev), dma_addr, cpu_addr, false);
+	struct iommu_buffer *buf = buffer_of(dev, dma_addr, cpu_addr, size, false, "dma_mmap");
 	unsigned long nr_vma = (vma->vm_end - vma->vm_start) >> PAGE_SHIFT;
-	unsigned long nr_pages = PAGE_ALIGN(size) >> PAGE_SHIFT;
+	unsigned long nr_pages = dm_page_align_size(size) >> PAGE_SHIFT;
 	unsigned long off = vma->vm_pgoff;
 	pgprot_t saved = vma->vm_page_prot;
 
-	if (!buf || nr_pages > buf->size >> PAGE_SHIFT) {
-		misuse(dev, "dma_mmap of %p (handle %#llx): not an allocation of this device", cpu_addr,
-		       (unsigned long long)dma_addr);
+	if (!buf)
 		return -ENXIO;
-	}
 	if (off >= nr_pages || nr_vma > nr_pages - off)
 		return -ENXIO;
 	if (!dm_dev_coherent(dev))
@@ -576,10 +647,10 @@ static int iommu_mmap(struct device *dev, struct vm_area_struct *vma, void *cpu_
 static int iommu_get_sgtable(struct device *dev, struct sg_table *sgt, void *cpu_addr, dma_addr_t dma_addr,
 			     size_t size, struct dma_attrs *attrs)
 {
-	struct iommu_buffer *buf = find_buffer(dev_mapping(dev), dma_addr, cpu_addr, false);
+	struct iommu_buffer *buf = buffer_of(dev, dma_addr, cpu_addr, size, false, "dma_get_sgtable");
 
 	(void)attrs;
-	if (!buf || PAGE_ALIGN(size) > buf->size)
+	if (!buf)
 		return -ENXIO;
 	return sg_alloc_table_from_pages(sgt, buf->pages, (unsigned int)(PAGE_ALIGN(size) >> PAGE_SHIFT), 0, size,
 					 GFP_KERNEL);
@@ -664,8 +735,7 @@ static void mapping_machine_gone(struct dmamap_obj *o)
 
 	dmamap_report(mp->pub.machine, DMAMAP_REPORT_LEAK, NULL, NULL, 0,
 		      "IOMMU mapping %#llx+%#zx still referenced (%d) at machine destroy (arm_iommu_release_mapping() "
-		      "it to free it)", (unsigned long long)mp->pub.base, mp->pub.size,
-		      __atomic_load_n(&mp->pub.kref, __ATOMIC_ACQUIRE));
+		      "it to free it)", (unsigned long long)mp->pub.base, mp->pub.size, mp->pub.kref);
 	free_leftover_buffers(mp, "destroyed with its machine");
 	dmamap_iommu_domain_kill(mp->pub.domain);
 	__atomic_store_n(&mp->pub.machine, NULL, __ATOMIC_RELEASE);
@@ -734,9 +804,10 @@ static void mapping_check(struct dmamap_obj *o, struct dm_check *c)
 				      (unsigned long long)b->iova, b->size);
 		for (size_t i = 0; i < b->size >> PAGE_SHIFT; i++) {
 			phys_addr_t pa;
+			int prot;
 
-			if (dmamap_iommu_lookup(mapping->domain, b->iova + (i << PAGE_SHIFT), &pa) ||
-			    pa != page_to_phys(b->pages[i]) || !PageFlag(b->pages[i], PG_head)) {
+			if (dmamap_iommu_lookup(mapping->domain, b->iova + (i << PAGE_SHIFT), &pa, &prot) ||
+			    pa != page_to_phys(b->pages[i]) || !(prot & DM_IOMMU_TAG) || !PageFlag(b->pages[i], PG_head)) {
 				dm_check_fail(c, DMAMAP_CHECK_IOVA, "IOMMU mapping %#llx+%#zx: page %zu of coherent buffer "
 					      "%#llx is not mapped to its allocated page", (unsigned long long)mapping->base,
 					      mapping->size, i, (unsigned long long)b->iova);
@@ -814,7 +885,7 @@ DMAMAP_API struct dma_iommu_mapping *arm_iommu_create_mapping(struct dmamap_mach
 	mp->pub.size = size;
 	mp->pub.order = (unsigned)order;
 	mp->pub.machine = m;
-	__atomic_store_n(&mp->pub.kref, 1, __ATOMIC_RELAXED);
+	mp->pub.kref = 1;
 	dmamap_obj_add(m, &mp->obj, &mapping_obj_ops);
 	return &mp->pub;
 
@@ -824,18 +895,33 @@ nomem:
 	return ERR_PTR(-ENOMEM);
 }
 
-DMAMAP_API void arm_iommu_release_mapping(struct dma_iommu_mapping *mapping)
+/* Drop a reference; free the mapping with the last one. @detach: the reference of a device being detached. */
+static void put_mapping(struct dma_iommu_mapping *mapping, bool detach)
 {
-	struct mapping_priv *mp;
+	struct mapping_priv *mp = priv_of(mapping);
+	unsigned long attached;
+	int left = -1;
 
-	if (IS_ERR_OR_NULL(mapping))
+	pthread_mutex_lock(&mp->lock);
+	attached = mp->attached - (detach ? 1 : 0);
+	if (mapping->kref > (int)attached) {
+		mp->attached = attached;
+		left = --mapping->kref;
+	}
+	pthread_mutex_unlock(&mp->lock);
+	if (left < 0) {
+		/* only attached devices hold references: this release is one too many */
+		dmamap_report(mapping->machine, DMAMAP_REPORT_API_MISUSE, NULL, NULL, 0,
+			      "arm_iommu_release_mapping: mapping %#llx+%#zx released once too often: %lu device%s "
+			      "still attached; refused", (unsigned long long)mapping->base, mapping->size, attached,
+			      attached == 1 ? "" : "s");
 		return;
-	if (__atomic_sub_fetch(&mapping->kref, 1, __ATOMIC_ACQ_REL) != 0)
-		return;
-	mp = priv_of(mapping);
-	if (dmamap_obj_dead(&mp->obj)) {
+	}
+	if (dmamap_obj_dead(&mp->obj))
 		dmamap_obj_dead_report(&mp->obj, "arm_iommu_release_mapping");
-	} else {
+	if (left)
+		return;
+	if (!dmamap_obj_dead(&mp->obj)) {
 		dmamap_obj_del(&mp->obj);
 		free_leftover_buffers(mp, "released");
 	}
@@ -845,10 +931,22 @@ DMAMAP_API void arm_iommu_release_mapping(struct dma_iommu_mapping *mapping)
 	dmamap_free(mp);
 }
 
+DMAMAP_API void arm_iommu_release_mapping(struct dma_iommu_mapping *mapping)
+{
+	if (IS_ERR_OR_NULL(mapping))
+		return;
+	put_mapping(mapping, false);
+}
+
 DMAMAP_API int arm_iommu_attach_device(struct device *dev, struct dma_iommu_mapping *mapping)
 {
+	struct mapping_priv *mp;
 	int err;
 
+	if (!IS_ERR_OR_NULL(mapping) && dmamap_obj_dead(&priv_of(mapping)->obj)) {
+		dmamap_obj_dead_report(&priv_of(mapping)->obj, "arm_iommu_attach_device");
+		return -ENODEV;
+	}
 	if (!dm_dev_live(dev) || IS_ERR_OR_NULL(mapping) || mapping->machine != dm_dev_machine(dev)) {
 		dmamap_report(dm_dev_live(dev) ? dm_dev_machine(dev) : NULL, DMAMAP_REPORT_BAD_INPUT,
 			      dm_dev_live(dev) ? dev->dmamap.name : NULL, NULL, 0,
@@ -860,7 +958,11 @@ DMAMAP_API int arm_iommu_attach_device(struct device *dev, struct dma_iommu_mapp
 	err = iommu_attach_device(mapping->domain, dev);
 	if (err)
 		return err;
-	__atomic_add_fetch(&mapping->kref, 1, __ATOMIC_ACQ_REL);
+	mp = priv_of(mapping);
+	pthread_mutex_lock(&mp->lock);
+	mapping->kref++;
+	mp->attached++;
+	pthread_mutex_unlock(&mp->lock);
 	dev->archdata.mapping = mapping;
 	set_dma_ops(dev, &iommu_ops);
 	dmamap_log(mapping->machine, DMAMAP_LOG_INFO, dev->dmamap.name, "attached to IOMMU mapping %#llx+%#zx",
@@ -882,5 +984,5 @@ DMAMAP_API void arm_iommu_detach_device(struct device *dev)
 	set_dma_ops(dev, NULL);
 	iommu_detach_device(mapping->domain, dev);
 	dev->archdata.mapping = NULL;
-	arm_iommu_release_mapping(mapping);
+	put_mapping(mapping, true);
 }

@@ -777,8 +777,18 @@ void dmamap_iommu_domain_check(struct iommu_domain *domain, struct dm_check *c);
 void dmamap_iommu_domain_census(struct iommu_domain *domain, struct dm_census *cs);
 /* Free the domain's empty tables (kept after unmap as a cache): what a shrink under memory pressure gives back. */
 void dmamap_iommu_domain_shrink(struct iommu_domain *domain);
-/* What @iova translates to: 0 and *pa, or -ENOENT when unmapped (physical address 0 is valid). */
-int dmamap_iommu_lookup(struct iommu_domain *domain, u64 iova, phys_addr_t *pa);
+/*
+ * An IOMMU permission bit the hardware ignores, kept in the entry for the
+ * mapper: its coherent buffers carry it, its streaming mappings do not.
+ * iommu_map() refuses it; dmamap_iommu_map_tagged() is iommu_map() allowing it.
+ */
+#define DM_IOMMU_TAG (1 << 2)
+int dmamap_iommu_map_tagged(struct iommu_domain *domain, unsigned long iova, phys_addr_t paddr, size_t size, int prot);
+/*
+ * What @iova translates to: 0, *pa and *prot (IOMMU_READ/WRITE, DM_IOMMU_TAG;
+ * @prot may be NULL), or -ENOENT when unmapped (physical address 0 is valid).
+ */
+int dmamap_iommu_lookup(struct iommu_domain *domain, u64 iova, phys_addr_t *pa, int *prot);
 /* Call @fn on every leaf (iova, bytes, physical address) of @domain, with its lock held. */
 void dmamap_iommu_for_each_leaf(struct iommu_domain *domain,
 				void (*fn)(void *arg, u64 iova, u64 size, phys_addr_t pa), void *arg);

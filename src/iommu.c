@@ -7,6 +7,7 @@
  * spans 512 GiB, level 1 1 GiB, level 2 2 MiB, level 3 4 KiB. Each table is a
  * page-aligned host allocation ("table page"). An entry is
  *   bits 63..12  physical address (leaf) or host address (table)
+ *   bit   5      the mapper's tag (DM_IOMMU_TAG: a coherent buffer's page)
  *   bits  4..3   IOMMU_READ / IOMMU_WRITE (leaves)
  *   bits  2..1   type: table, block (a level-1 or level-2 leaf), page (level 3)
  *   bit   0      valid
@@ -52,7 +53,7 @@
 #define PTE_BLOCK ((u64)2 << PTE_TYPE_SHIFT)
 #define PTE_PAGE ((u64)3 << PTE_TYPE_SHIFT)
 #define PTE_PROT_SHIFT 3
-#define PTE_PROT_MASK ((u64)(IOMMU_READ | IOMMU_WRITE) << PTE_PROT_SHIFT)
+#define PTE_PROT_MASK ((u64)(IOMMU_READ | IOMMU_WRITE | DM_IOMMU_TAG) << PTE_PROT_SHIFT)
 #define PTE_ADDR_MASK (~(u64)(PAGE_SIZE - 1))
 
 struct iommu_domain {
@@ -578,7 +579,8 @@ DMAMAP_API void iommu_detach_device(struct iommu_domain *d, struct device *dev)
 
 /* -------------------------------------------------------- map / unmap */
 
-DMAMAP_API int iommu_map(struct iommu_domain *d, unsigned long iova, phys_addr_t paddr, size_t size, int prot)
+static int domain_map(struct iommu_domain *d, unsigned long iova, phys_addr_t paddr, size_t size, int prot,
+		      int allowed)
 {
 	const char *why = NULL;
 	u64 start = iova, end;
@@ -596,7 +598,7 @@ DMAMAP_API int iommu_map(struct iommu_domain *d, unsigned long iova, phys_addr_t
 		why = "range beyond the IOVA space";
 	else if (!dm_phys_in_ram(d->obj.machine, paddr, size))
 		why = "physical range is not RAM";
-	else if (!(prot & (IOMMU_READ | IOMMU_WRITE)) || (prot & ~(IOMMU_READ | IOMMU_WRITE)))
+	else if (!(prot & (IOMMU_READ | IOMMU_WRITE)) || (prot & ~allowed))
 		why = "bad prot";
 	if (why) {
 		dmamap_report(d ? d->obj.machine : NULL, DMAMAP_REPORT_BAD_INPUT, NULL, NULL, 0,
@@ -628,6 +630,16 @@ DMAMAP_API int iommu_map(struct iommu_domain *d, unsigned long iova, phys_addr_t
 	}
 	pthread_mutex_unlock(&d->lock);
 	return err;
+}
+
+DMAMAP_API int iommu_map(struct iommu_domain *d, unsigned long iova, phys_addr_t paddr, size_t size, int prot)
+{
+	return domain_map(d, iova, paddr, size, prot, IOMMU_READ | IOMMU_WRITE);
+}
+
+int dmamap_iommu_map_tagged(struct iommu_domain *d, unsigned long iova, phys_addr_t paddr, size_t size, int prot)
+{
+	return domain_map(d, iova, paddr, size, prot, IOMMU_READ | IOMMU_WRITE | DM_IOMMU_TAG);
 }
 
 DMAMAP_API size_t iommu_unmap(struct iommu_domain *d, unsigned long iova, size_t size)
@@ -879,7 +891,7 @@ void dmamap_iommu_for_each_leaf(struct iommu_domain *d, void (*fn)(void *arg, u6
 	pthread_mutex_unlock(&d->lock);
 }
 
-int dmamap_iommu_lookup(struct iommu_domain *d, u64 iova, phys_addr_t *pa)
+int dmamap_iommu_lookup(struct iommu_domain *d, u64 iova, phys_addr_t *pa, int *prot)
 {
 	int lvl, ret = -ENOENT;
 	u64 e;
@@ -888,6 +900,8 @@ int dmamap_iommu_lookup(struct iommu_domain *d, u64 iova, phys_addr_t *pa)
 	e = d->root ? walk(d, iova, NULL, &lvl) : 0;
 	if (e) {
 		*pa = pte_phys(e) + (iova & (level_size(lvl) - 1));
+		if (prot)
+			*prot = pte_prot(e);
 		ret = 0;
 	}
 	pthread_mutex_unlock(&d->lock);

@@ -632,6 +632,293 @@ static void test_release_detaches(void **state)
 	test_machine_destroy(m);
 }
 
+/* ------------------------------------------------ misuse refused by the mapper */
+
+/* Run @fn with the DMA-API checker on, then off: each misuse in it must be reported once either way. */
+static void both_checker_modes(struct fx *f, void (*fn)(struct fx *f))
+{
+	for (int on = 1; on >= 0; on--) {
+		assert_int_equal(dmamap_checker_enable(f->m, on), 0);
+		f->cap.reports = 0;
+		fn(f);
+	}
+	assert_int_equal(dmamap_checker_enable(f->m, true), 0);
+}
+
+struct iommu_snap {
+	struct dmamap_iommu_stats dom;
+	struct dmamap_iova_stats iova;
+	unsigned long free_pages[DMAMAP_ZONE_NR];
+};
+
+static void isnap(struct fx *f, struct iommu_snap *s)
+{
+	struct dmamap_page_stats ps;
+
+	memset(s, 0, sizeof(*s));
+	dmamap_iommu_stats(f->map->domain, &s->dom);
+	dmamap_iova_stats(f->map->iova, &s->iova);
+	s->iova.refused_frees = 0;
+	dmamap_page_stats(f->m, &ps);
+	memcpy(s->free_pages, ps.free_pages, sizeof(s->free_pages));
+}
+
+static void assert_isnap(struct fx *f, const struct iommu_snap *before)
+{
+	struct iommu_snap now;
+
+	isnap(f, &now);
+	assert_memory_equal(before, &now, sizeof(now));
+	assert_machine_consistent(f->m);
+}
+
+/*
+ * A coherent buffer's bus address is no streaming mapping: unmapping or
+ * syncing it is refused, its IOVA stays, and the next mapping gets another
+ * bus range.
+ */
+static void unmap_of_coherent_buffer(struct fx *f)
+{
+	u8 *buf = kbuf(f, 0), got = 0;
+	struct iommu_snap before;
+	dma_addr_t ch, h;
+	u8 *cpu = dma_alloc_coherent(&f->dev, 2 * PAGE_SIZE, &ch, GFP_KERNEL);
+
+	assert_non_null(cpu);
+	isnap(f, &before);
+	dma_unmap_single(&f->dev, ch, 2 * PAGE_SIZE, DMA_BIDIRECTIONAL);
+	assert_int_equal(f->cap.reports, 1);
+	dma_sync_single_for_cpu(&f->dev, ch, 64, DMA_BIDIRECTIONAL);
+	assert_int_equal(f->cap.reports, 2);
+	assert_isnap(f, &before);
+	cpu[5] = 0x77;
+	assert_int_equal(dmamap_dev_read(&f->dev, ch + 5, &got, 1), 0);
+	assert_int_equal(got, 0x77);
+	h = dma_map_single(&f->dev, buf, 2 * PAGE_SIZE, DMA_TO_DEVICE);
+	assert_false(dma_mapping_error(&f->dev, h));
+	assert_true(h + 2 * PAGE_SIZE <= ch || h >= ch + 2 * PAGE_SIZE);
+	dma_unmap_single(&f->dev, h, 2 * PAGE_SIZE, DMA_TO_DEVICE);
+	dma_free_coherent(&f->dev, 2 * PAGE_SIZE, cpu, ch);
+	assert_int_equal(f->cap.reports, 2);
+	kfree_buf(buf, 0);
+}
+
+static void test_unmap_of_coherent_buffer_refused(void **state)
+{
+	struct fx *f = fx_new(NULL);
+
+	(void)state;
+	both_checker_modes(f, unmap_of_coherent_buffer);
+	fx_free(f);
+}
+
+/* A sync whose end wraps around the address space returns at once, refused; so does one beyond the window. */
+static void sync_that_wraps(struct fx *f)
+{
+	u8 *buf = kbuf(f, 0);
+	struct iommu_snap before;
+	dma_addr_t h = dma_map_single(&f->dev, buf, 128, DMA_FROM_DEVICE);
+
+	assert_false(dma_mapping_error(&f->dev, h));
+	isnap(f, &before);
+	dma_sync_single_for_cpu(&f->dev, h, SIZE_MAX - h + 2, DMA_FROM_DEVICE);
+	dma_sync_single_for_device(&f->dev, h, SIZE_MAX - h + 2, DMA_FROM_DEVICE);
+	dma_sync_single_for_cpu(&f->dev, h, SIZE_MAX, DMA_FROM_DEVICE);
+	dma_sync_single_for_cpu(&f->dev, h, WIN_SIZE, DMA_FROM_DEVICE); /* runs out of the window */
+	dma_unmap_single(&f->dev, h, SIZE_MAX - h + 2, DMA_FROM_DEVICE);
+	assert_int_equal(f->cap.reports, 5);
+	assert_isnap(f, &before);
+	dma_unmap_single(&f->dev, h, 128, DMA_FROM_DEVICE);
+	assert_int_equal(f->cap.reports, 5);
+	kfree_buf(buf, 0);
+}
+
+static void test_sync_whose_end_wraps_refused(void **state)
+{
+	struct fx *f = fx_new(NULL);
+
+	(void)state;
+	both_checker_modes(f, sync_that_wraps);
+	fx_free(f);
+}
+
+/* The direction an unmap or sync names must be the mapping's, as dmabounce requires. */
+static void wrong_direction(struct fx *f)
+{
+	u8 *buf = kbuf(f, 0), got[16];
+	struct scatterlist sg[2];
+	struct iommu_snap before;
+	dma_addr_t h = dma_map_single(&f->dev, buf, 300, DMA_TO_DEVICE);
+
+	assert_false(dma_mapping_error(&f->dev, h));
+	sg_init_table(sg, 2);
+	sg_set_buf(&sg[0], buf + 1024, 100);
+	sg_set_buf(&sg[1], buf + 2048, 100);
+	assert_true(dma_map_sg(&f->dev, sg, 2, DMA_FROM_DEVICE) > 0);
+	isnap(f, &before);
+	dma_unmap_single(&f->dev, h, 300, DMA_FROM_DEVICE);
+	dma_unmap_single(&f->dev, h, 300, DMA_BIDIRECTIONAL);
+	dma_sync_single_for_cpu(&f->dev, h, 300, DMA_BIDIRECTIONAL);
+	dma_unmap_sg(&f->dev, sg, 2, DMA_TO_DEVICE);
+	dma_sync_sg_for_cpu(&f->dev, sg, 2, DMA_TO_DEVICE);
+	assert_int_equal(f->cap.reports, 5);
+	assert_isnap(f, &before);
+	assert_int_equal(dmamap_dev_read(&f->dev, h, got, sizeof(got)), 0); /* still mapped */
+	dma_unmap_sg(&f->dev, sg, 2, DMA_FROM_DEVICE);
+	dma_unmap_single(&f->dev, h, 300, DMA_TO_DEVICE);
+	assert_int_equal(f->cap.reports, 5);
+	assert_int_equal(iova_used(f), 0);
+	kfree_buf(buf, 0);
+}
+
+static void test_wrong_direction_refused(void **state)
+{
+	struct fx *f = fx_new(NULL);
+
+	(void)state;
+	both_checker_modes(f, wrong_direction);
+	fx_free(f);
+}
+
+/* Coherent buffers: a free through another device of the mapping, with another size, or twice, frees nothing. */
+static void bad_coherent_frees(struct fx *f)
+{
+	struct device other = { 0 };
+	struct iommu_snap before;
+	dma_addr_t h;
+	void *cpu;
+
+	assert_int_equal(dmamap_device_init(&other, f->m, "other"), 0);
+	assert_int_equal(arm_iommu_attach_device(&other, f->map), 0);
+	cpu = dma_alloc_coherent(&f->dev, 3 * PAGE_SIZE, &h, GFP_KERNEL);
+	assert_non_null(cpu);
+	isnap(f, &before);
+	dma_free_coherent(&other, 3 * PAGE_SIZE, cpu, h);
+	dma_free_coherent(&f->dev, 4 * PAGE_SIZE, cpu, h);
+	dma_free_coherent(&f->dev, 3 * PAGE_SIZE, (u8 *)cpu + PAGE_SIZE, h);
+	assert_int_equal(f->cap.reports, 3);
+	assert_isnap(f, &before);
+	dma_free_coherent(&f->dev, 3 * PAGE_SIZE, cpu, h);
+	isnap(f, &before);
+	dma_free_coherent(&f->dev, 3 * PAGE_SIZE, cpu, h);
+	assert_int_equal(f->cap.reports, 4);
+	assert_isnap(f, &before);
+	arm_iommu_detach_device(&other);
+	dmamap_device_release(&other);
+}
+
+static void test_bad_coherent_frees_refused(void **state)
+{
+	struct fx *f = fx_new(NULL);
+
+	(void)state;
+	both_checker_modes(f, bad_coherent_frees);
+	fx_free(f);
+}
+
+/* Sizes that cannot be rounded, no window could hold, and unknown gfp bits: refused before anything is allocated. */
+static void test_impossible_coherent_sizes_refused_up_front(void **state)
+{
+	struct fx *f = fx_new(NULL);
+	unsigned long pages0 = dmamap_fault_attempts(f->m, DMAMAP_FAULT_PAGE_ALLOC);
+	unsigned long host0 = dmamap_fault_attempts(f->m, DMAMAP_FAULT_HOST_ALLOC);
+	struct iommu_snap before;
+	dma_addr_t h;
+
+	(void)state;
+	isnap(f, &before);
+	assert_null(dma_alloc_coherent(&f->dev, (size_t)1 << 42, &h, GFP_KERNEL));
+	assert_null(dma_alloc_coherent(&f->dev, WIN_SIZE + PAGE_SIZE, &h, GFP_KERNEL));
+	assert_int_equal(f->cap.reports, 0); /* too big is a failure, not a misuse */
+	assert_null(dma_alloc_coherent(&f->dev, SIZE_MAX - 5, &h, GFP_KERNEL));
+	assert_null(dma_alloc_coherent(&f->dev, PAGE_SIZE, &h, GFP_KERNEL | 0x10000000u));
+	assert_int_equal(f->cap.by_kind[DMAMAP_REPORT_BAD_INPUT], 2);
+	assert_int_equal(h, DMA_MAPPING_ERROR);
+	assert_int_equal(dmamap_fault_attempts(f->m, DMAMAP_FAULT_PAGE_ALLOC), pages0);
+	assert_int_equal(dmamap_fault_attempts(f->m, DMAMAP_FAULT_HOST_ALLOC), host0);
+	assert_isnap(f, &before);
+	fx_free(f);
+}
+
+/*
+ * Releasing a mapping still attached once too often is refused: only the
+ * devices' references are left, each dropped by its detach.
+ */
+static void test_release_of_attached_mapping_refused(void **state)
+{
+	struct fx *f = fx_new(NULL); /* the device holds the only reference */
+	u8 *buf = kbuf(f, 0);
+	dma_addr_t h;
+
+	(void)state;
+	assert_int_equal(f->map->kref, 1);
+	arm_iommu_release_mapping(f->map);
+	assert_int_equal(f->cap.by_kind[DMAMAP_REPORT_API_MISUSE], 1);
+	assert_int_equal(f->map->kref, 1);
+	h = dma_map_single(&f->dev, buf, 64, DMA_TO_DEVICE); /* the mapping is alive */
+	assert_false(dma_mapping_error(&f->dev, h));
+	dma_unmap_single(&f->dev, h, 64, DMA_TO_DEVICE);
+	/* an extra reference may be dropped once, not twice */
+	assert_int_equal(arm_iommu_attach_device(&f->dev, f->map), -EBUSY);
+	f->map->kref++; /* as a second owner's arm_iommu_create_mapping() reference would be */
+	arm_iommu_release_mapping(f->map);
+	arm_iommu_release_mapping(f->map);
+	assert_int_equal(f->cap.by_kind[DMAMAP_REPORT_API_MISUSE], 2);
+	assert_int_equal(f->map->kref, 1);
+	kfree_buf(buf, 0);
+	assert_int_equal(f->cap.reports, 2);
+	fx_free(f);
+}
+
+struct racer {
+	struct fx *f;
+	pthread_barrier_t *go;
+	void *cpu;
+	dma_addr_t h;
+};
+
+static void *racer_fn(void *arg)
+{
+	struct racer *r = arg;
+
+	pthread_barrier_wait(r->go);
+	dma_free_coherent(&r->f->dev, 2 * PAGE_SIZE, r->cpu, r->h);
+	return NULL;
+}
+
+/* Two threads freeing one coherent buffer: one frees it, the other is refused and reported. */
+static void test_concurrent_double_free_one_wins(void **state)
+{
+	struct fx *f = fx_new(NULL);
+	unsigned rounds = under_valgrind() ? 20 : 2000;
+	struct iommu_snap before;
+
+	(void)state;
+	capture_stop(f->m); /* counted with dmamap_report_count(): the capture is not thread-safe */
+	isnap(f, &before);
+	for (unsigned i = 0; i < rounds; i++) {
+		unsigned long reports = dmamap_report_count(f->m);
+		pthread_barrier_t go;
+		struct racer r[2];
+		pthread_t t[2];
+		dma_addr_t h;
+		void *cpu = dma_alloc_coherent(&f->dev, 2 * PAGE_SIZE, &h, GFP_KERNEL);
+
+		assert_non_null(cpu);
+		pthread_barrier_init(&go, NULL, 2);
+		for (int k = 0; k < 2; k++) {
+			r[k] = (struct racer){ f, &go, cpu, h };
+			assert_int_equal(pthread_create(&t[k], NULL, racer_fn, &r[k]), 0);
+		}
+		for (int k = 0; k < 2; k++)
+			pthread_join(t[k], NULL);
+		pthread_barrier_destroy(&go);
+		assert_int_equal(dmamap_report_count(f->m), reports + 1);
+		assert_isnap(f, &before);
+	}
+	fx_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -648,6 +935,13 @@ int main(void)
 		cmocka_unit_test(test_alloc_fault_injection),
 		cmocka_unit_test(test_two_threads_one_mapping),
 		cmocka_unit_test(test_release_detaches),
+		cmocka_unit_test(test_unmap_of_coherent_buffer_refused),
+		cmocka_unit_test(test_sync_whose_end_wraps_refused),
+		cmocka_unit_test(test_wrong_direction_refused),
+		cmocka_unit_test(test_bad_coherent_frees_refused),
+		cmocka_unit_test(test_impossible_coherent_sizes_refused_up_front),
+		cmocka_unit_test(test_release_of_attached_mapping_refused),
+		cmocka_unit_test(test_concurrent_double_free_one_wins),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -42,6 +42,14 @@ DMAMAP_API struct dma_iommu_mapping *arm_iommu_create_mapping(struct dmamap_mach
 /**
  * arm_iommu_release_mapping() - drop a reference; the last one frees the
  * mapping, its domain and its allocator. NULL and ERR_PTR values are ignored.
+ *
+ * Each attached device holds a reference of its own, dropped only by its
+ * detach (kref semantics): a release that would leave fewer references than
+ * attached devices -- the mapping released once too often while still in
+ * use -- is refused and reported (DMAMAP_REPORT_API_MISUSE), nothing changed.
+ * A mapping still referenced when its machine is destroyed is reported then
+ * and its memory given back; the struct stays until its last reference is
+ * released (each such call reported: the machine is gone).
  */
 DMAMAP_API void arm_iommu_release_mapping(struct dma_iommu_mapping *mapping);
 
