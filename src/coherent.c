@@ -532,8 +532,11 @@ DMAMAP_API int dma_declare_coherent_memory(struct device *dev, phys_addr_t phys_
 	struct dma_coherent_mem *mem;
 	unsigned long pages;
 
-	if (!dm_dev_live(dev))
+	if (!dm_dev_live(dev)) {
+		dmamap_report(NULL, DMAMAP_REPORT_BAD_INPUT, dev ? "(uninitialised device)" : NULL, NULL, 0,
+			      "dma_declare_coherent_memory: %s", dev ? "device not initialised" : "NULL device");
 		return -EINVAL;
+	}
 	m = dm_dev_machine(dev);
 	if (!size || size & ~PAGE_MASK || phys_addr & ~PAGE_MASK || device_addr & ~PAGE_MASK ||
 	    !dm_phys_in_ram(m, phys_addr, size)) {
@@ -577,7 +580,12 @@ DMAMAP_API void dma_release_declared_memory(struct device *dev)
 	struct dma_coherent_mem *mem;
 	struct dmamap_machine *m;
 
-	if (!dm_dev_live(dev) || !dev->dma_mem)
+	if (!dm_dev_live(dev)) {
+		dmamap_report(NULL, DMAMAP_REPORT_BAD_INPUT, dev ? "(uninitialised device)" : NULL, NULL, 0,
+			      "dma_release_declared_memory: %s", dev ? "device not initialised" : "NULL device");
+		return;
+	}
+	if (!dev->dma_mem)
 		return;
 	mem = dev->dma_mem;
 	m = dm_dev_machine(dev);

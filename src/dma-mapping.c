@@ -549,21 +549,34 @@ DMAMAP_API int dma_set_mask_and_coherent(struct device *dev, u64 mask)
 	return dma_set_coherent_mask(dev, mask);
 }
 
+/*
+ * The device helpers read and write the device itself: one that was never
+ * initialised (dmamap_device_init()) may hold anything, so it is refused
+ * (reported) before anything is read through it.
+ */
+static bool helper_dev_ok(struct device *dev, const char *what)
+{
+	if (dm_dev_live(dev))
+		return true;
+	refuse(dev, DMAMAP_REPORT_BAD_INPUT, NULL, 0, "%s: %s", what, dev ? "device not initialised" : "NULL device");
+	return false;
+}
+
 DMAMAP_API u64 dma_get_mask(struct device *dev)
 {
-	if (dev && dev->dma_mask && *dev->dma_mask)
+	if (helper_dev_ok(dev, "dma_get_mask") && dev->dma_mask && *dev->dma_mask)
 		return *dev->dma_mask;
 	return DMA_BIT_MASK(32);
 }
 
 DMAMAP_API unsigned int dma_get_max_seg_size(struct device *dev)
 {
-	return dev && dev->dma_parms ? dev->dma_parms->max_segment_size : 65536u;
+	return helper_dev_ok(dev, "dma_get_max_seg_size") && dev->dma_parms ? dev->dma_parms->max_segment_size : 65536u;
 }
 
 DMAMAP_API int dma_set_max_seg_size(struct device *dev, unsigned int size)
 {
-	if (!dev || !dev->dma_parms)
+	if (!helper_dev_ok(dev, "dma_set_max_seg_size") || !dev->dma_parms)
 		return -EIO;
 	if (!size)
 		return -EINVAL;
@@ -573,12 +586,13 @@ DMAMAP_API int dma_set_max_seg_size(struct device *dev, unsigned int size)
 
 DMAMAP_API unsigned long dma_get_seg_boundary(struct device *dev)
 {
-	return dev && dev->dma_parms ? dev->dma_parms->segment_boundary_mask : 0xffffffffUL;
+	return helper_dev_ok(dev, "dma_get_seg_boundary") && dev->dma_parms ? dev->dma_parms->segment_boundary_mask
+									     : 0xffffffffUL;
 }
 
 DMAMAP_API int dma_set_seg_boundary(struct device *dev, unsigned long mask)
 {
-	if (!dev || !dev->dma_parms)
+	if (!helper_dev_ok(dev, "dma_set_seg_boundary") || !dev->dma_parms)
 		return -EIO;
 	dev->dma_parms->segment_boundary_mask = mask;
 	return 0;

@@ -346,8 +346,9 @@ static void pool_device_gone(struct dmamap_obj *o, struct device *dev)
 	pool->dev = NULL;
 	pthread_mutex_unlock(&pool->lock);
 	dmamap_report(o->machine, DMAMAP_REPORT_LEAK, pool->devname, NULL, 0,
-		      "dma_pool %s still exists at device release (%lu block%s in use); its %lu page%s are freed "
-		      "with the device", pool->name, in_use, in_use == 1 ? "" : "s", pages, pages == 1 ? "" : "s");
+		      "dma_pool %s still exists at device release (%lu block%s in use); its memory (%lu page%s) "
+		      "is freed with the device", pool->name, in_use, in_use == 1 ? "" : "s", pages,
+		      pages == 1 ? "" : "s");
 	free_pages_list(dev, pg);
 }
 

@@ -194,6 +194,63 @@ static void test_dev_name_and_machine_of_nothing(void **state)
 	assert_null(dmamap_dev_machine(&dev));
 }
 
+/*
+ * A device that was never initialised -- here full of garbage, its pointers
+ * pointing nowhere -- is refused by every call that takes a device, each
+ * reported, and not one byte of it is read through or written.
+ */
+static void test_garbage_device_refused_everywhere(void **state)
+{
+	struct fx *f = *state;
+	struct device dev, copy;
+	struct scatterlist sg;
+	struct capture c;
+	dma_addr_t h;
+	u8 b[4];
+	unsigned long n = 0;
+
+	memset(&dev, 0xa5, sizeof(dev));
+	memcpy(&copy, &dev, sizeof(dev));
+	sg_init_one(&sg, page_address(dmamap_phys_to_page(f->m, f->pa)), 16);
+	capture_start(&c, NULL);
+	assert_int_equal(dma_get_mask(&dev), DMA_BIT_MASK(32));
+	assert_int_equal(c.by_kind[DMAMAP_REPORT_BAD_INPUT], ++n);
+	assert_int_equal(dma_get_max_seg_size(&dev), 65536);
+	assert_int_equal(c.by_kind[DMAMAP_REPORT_BAD_INPUT], ++n);
+	assert_int_equal(dma_set_max_seg_size(&dev, 4096), -EIO);
+	assert_int_equal(c.by_kind[DMAMAP_REPORT_BAD_INPUT], ++n);
+	assert_true(dma_get_seg_boundary(&dev) == 0xffffffffUL);
+	assert_int_equal(c.by_kind[DMAMAP_REPORT_BAD_INPUT], ++n);
+	assert_int_equal(dma_set_seg_boundary(&dev, 0xfff), -EIO);
+	assert_int_equal(c.by_kind[DMAMAP_REPORT_BAD_INPUT], ++n);
+	assert_int_equal(dma_set_mask(&dev, DMA_BIT_MASK(32)), -EIO);
+	assert_int_equal(dma_set_coherent_mask(&dev, DMA_BIT_MASK(32)), -EIO);
+	assert_int_equal(dma_supported(&dev, DMA_BIT_MASK(32)), 0);
+	assert_null(get_dma_ops(&dev));
+	set_dma_ops(&dev, &arm_dma_ops);
+	assert_true(dma_mapping_error(&dev, 0x1000));
+	h = dma_map_single(&dev, sg_virt(&sg), 16, DMA_TO_DEVICE);
+	assert_int_equal(h, DMA_MAPPING_ERROR);
+	dma_unmap_single(&dev, 0x1000, 16, DMA_TO_DEVICE);
+	dma_sync_single_for_cpu(&dev, 0x1000, 16, DMA_FROM_DEVICE);
+	assert_int_equal(dma_map_sg(&dev, &sg, 1, DMA_TO_DEVICE), 0);
+	assert_null(dma_alloc_coherent(&dev, PAGE_SIZE, &h, GFP_KERNEL));
+	assert_int_equal(dmamap_dev_read(&dev, 0x1000, b, sizeof(b)), -EINVAL);
+	assert_null(dma_pool_create("p", &dev, 64, 8, 0));
+	assert_int_equal(dmabounce_register_dev(&dev, 512, 0, NULL), -EINVAL);
+	assert_int_equal(arm_iommu_attach_device(&dev, NULL), -EINVAL);
+	assert_int_equal(dma_declare_coherent_memory(&dev, f->pa, 0, PAGE_SIZE), -EINVAL);
+	dma_release_declared_memory(&dev);
+	dmamap_device_release(&dev);
+	assert_string_equal(dev_name(&dev), "(uninitialised device)");
+	assert_null(dmamap_dev_machine(&dev));
+	assert_int_equal(c.reports, 22);
+	assert_int_equal(c.by_kind[DMAMAP_REPORT_BAD_INPUT], 22);
+	capture_stop(NULL);
+	assert_memory_equal(&dev, &copy, sizeof(dev));
+	assert_int_equal(dmamap_report_count(f->m), 0);
+}
+
 static void test_init_null_machine_uses_current(void **state)
 {
 	struct fx *f = *state;
@@ -635,6 +692,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_outside_ram, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_arguments, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_dma_pfn_offset, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_garbage_device_refused_everywhere, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -919,6 +919,39 @@ static void test_concurrent_double_free_one_wins(void **state)
 	fx_free(f);
 }
 
+/*
+ * A mapping still referenced when its machine is destroyed: its buffers and
+ * tables go with the machine (reported); attach is refused; the last release
+ * frees what is left.
+ */
+static void test_mapping_outlives_its_machine(void **state)
+{
+	struct dmamap_machine *m = test_machine(16, NULL), *m2 = test_machine(16, NULL);
+	struct dma_iommu_mapping *map = arm_iommu_create_mapping(m, WIN_BASE, 1u << 20, 0);
+	struct device dev = { 0 }, dev2 = { 0 };
+	struct capture c, cg;
+	dma_addr_t h;
+
+	(void)state;
+	assert_false(IS_ERR(map));
+	assert_int_equal(dmamap_device_init(&dev, m, "d"), 0);
+	assert_int_equal(dmamap_device_init(&dev2, m2, "d2"), 0);
+	assert_int_equal(arm_iommu_attach_device(&dev, map), 0);
+	assert_non_null(dma_alloc_coherent(&dev, 2 * PAGE_SIZE, &h, GFP_KERNEL));
+	capture_start(&c, m);
+	test_machine_destroy(m); /* the device (detached), then the mapping and its buffer */
+	assert_true(c.by_kind[DMAMAP_REPORT_LEAK] >= 2);
+	assert_int_equal(map->kref, 1);
+	capture_start(&cg, NULL);
+	assert_int_equal(arm_iommu_attach_device(&dev2, map), -ENODEV);
+	assert_int_equal(cg.by_kind[DMAMAP_REPORT_API_MISUSE], 1);
+	arm_iommu_release_mapping(map);
+	assert_int_equal(cg.by_kind[DMAMAP_REPORT_API_MISUSE], 2);
+	capture_stop(NULL);
+	dmamap_device_release(&dev2);
+	test_machine_destroy(m2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -942,6 +975,7 @@ int main(void)
 		cmocka_unit_test(test_impossible_coherent_sizes_refused_up_front),
 		cmocka_unit_test(test_release_of_attached_mapping_refused),
 		cmocka_unit_test(test_concurrent_double_free_one_wins),
+		cmocka_unit_test(test_mapping_outlives_its_machine),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

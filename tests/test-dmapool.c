@@ -1097,6 +1097,78 @@ static void test_two_threads_share_a_pool(void **state)
 	pthread_mutex_destroy(&sh.lock);
 }
 
+/*
+ * A pool still alive when its device is released: its memory goes back then
+ * (one leak report), later allocations are refused, frees of its old blocks
+ * too, and dma_pool_destroy() only frees it.
+ */
+static void test_pool_outlives_its_device(void **state)
+{
+	struct dmamap_machine *m = test_machine(RAM_MIB, NULL);
+	struct device dev = { 0 };
+	struct dma_pool *pool;
+	unsigned long free0;
+	struct capture c;
+	dma_addr_t h;
+	void *blk;
+
+	(void)state;
+	assert_int_equal(dmamap_device_init(&dev, m, "gone"), 0);
+	free0 = nfree_pages(m);
+	pool = dma_pool_create("orphan", &dev, 200, 32, 0);
+	assert_non_null(pool);
+	blk = dma_pool_alloc(pool, GFP_KERNEL, &h);
+	assert_non_null(blk);
+	capture_start(&c, m);
+	dmamap_device_release(&dev);
+	assert_int_equal(c.by_kind[DMAMAP_REPORT_LEAK], 1);
+	assert_non_null(strstr(c.last, "orphan"));
+	assert_int_equal(nfree_pages(m), free0); /* the pool's page came back with the device */
+	assert_machine_consistent(m);
+	assert_null(dma_pool_alloc(pool, GFP_KERNEL, &h));
+	assert_int_equal(h, DMA_MAPPING_ERROR);
+	dma_pool_free(pool, blk, h);
+	assert_int_equal(c.by_kind[DMAMAP_REPORT_API_MISUSE], 2);
+	dma_pool_destroy(pool);
+	assert_int_equal(c.reports, 3);
+	assert_int_equal(nfree_pages(m), free0);
+	capture_stop(m);
+	test_machine_destroy(m);
+}
+
+/* A pool alive when its machine is destroyed: calls on it are refused (reported process-wide), destroy frees it. */
+static void test_pool_outlives_its_machine(void **state)
+{
+	struct dmamap_machine *m = test_machine(RAM_MIB, NULL);
+	struct device dev = { 0 };
+	struct dmamap_dma_pool_stats st;
+	struct dma_pool *pool;
+	struct capture c, cg;
+	dma_addr_t h;
+	void *blk;
+
+	(void)state;
+	assert_int_equal(dmamap_device_init(&dev, m, "dev"), 0);
+	pool = dma_pool_create("stays", &dev, 64, 8, 0);
+	assert_non_null(pool);
+	blk = dma_pool_alloc(pool, GFP_KERNEL, &h);
+	assert_non_null(blk);
+	capture_start(&c, m);
+	test_machine_destroy(m); /* the device, then the pool's memory, reported */
+	assert_true(c.by_kind[DMAMAP_REPORT_LEAK] >= 2);
+	capture_start(&cg, NULL);
+	assert_null(dma_pool_alloc(pool, GFP_KERNEL, &h));
+	dma_pool_free(pool, blk, h);
+	assert_int_equal(cg.by_kind[DMAMAP_REPORT_API_MISUSE], 2);
+	assert_non_null(strstr(cg.last, "machine has been destroyed"));
+	dmamap_dma_pool_stats(pool, &st);
+	assert_int_equal(st.blocks_in_use, 0);
+	assert_int_equal(st.pages, 0);
+	dma_pool_destroy(pool);
+	assert_int_equal(cg.by_kind[DMAMAP_REPORT_API_MISUSE], 3);
+	capture_stop(NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1122,6 +1194,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_pool_fault_fails_next_alloc_cleanly, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_growth_failures_unwind, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_two_threads_share_a_pool, setup, teardown),
+		cmocka_unit_test(test_pool_outlives_its_device),
+		cmocka_unit_test(test_pool_outlives_its_machine),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1197,6 +1197,37 @@ static void test_two_threads_map_unmap_disjoint_ranges(void **state)
 	assert_int_equal(f->cap.reports, 0);
 }
 
+/* A domain alive when its machine is destroyed: reported then, refused after, freed by its free. */
+static void test_domain_outlives_its_machine(void **state)
+{
+	struct dmamap_machine *m = test_machine(16, NULL);
+	struct iommu_domain *d = iommu_domain_alloc(m);
+	struct dmamap_iommu_stats st;
+	struct device dev = { 0 };
+	struct capture c, cg;
+
+	(void)state;
+	assert_non_null(d);
+	assert_int_equal(iommu_map(d, 0x100000, RAM, 2 * PG, IOMMU_READ), 0);
+	capture_start(&c, m);
+	test_machine_destroy(m);
+	assert_int_equal(c.by_kind[DMAMAP_REPORT_LEAK], 1);
+	capture_start(&cg, NULL);
+	assert_int_equal(iommu_map(d, 0x200000, RAM, PG, IOMMU_READ), -ENODEV);
+	assert_int_equal(iommu_unmap(d, 0x100000, PG), 0);
+	assert_int_equal(iommu_iova_to_phys(d, 0x100000), 0);
+	assert_int_equal(iommu_attach_device(d, &dev), -ENODEV);
+	iommu_detach_device(d, &dev);
+	iommu_set_fault_handler(d, NULL, NULL);
+	assert_int_equal(cg.by_kind[DMAMAP_REPORT_API_MISUSE], 6);
+	dmamap_iommu_stats(d, &st); /* the last counts, still readable */
+	assert_int_equal(st.mapped_bytes, 2 * PG);
+	iommu_domain_free(d);
+	assert_int_equal(cg.by_kind[DMAMAP_REPORT_API_MISUSE], 7);
+	assert_int_equal(cg.reports, 7);
+	capture_stop(NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1225,6 +1256,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_detach_of_device_not_attached_is_reported, dev_setup, dev_teardown),
 		cmocka_unit_test_setup_teardown(test_domain_free_detaches_attached_devices, dev_setup, dev_teardown),
 		cmocka_unit_test_setup_teardown(test_two_threads_map_unmap_disjoint_ranges, setup, teardown),
+		cmocka_unit_test(test_domain_outlives_its_machine),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

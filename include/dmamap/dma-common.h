@@ -118,6 +118,12 @@ DMAMAP_API DMAMAP_MUST_CHECK int dma_set_coherent_mask(struct device *dev, u64 m
 /** dma_set_mask_and_coherent() - both of the above; -EIO leaves both unchanged. */
 DMAMAP_API DMAMAP_MUST_CHECK int dma_set_mask_and_coherent(struct device *dev, u64 mask);
 
+/*
+ * The device helpers below refuse a NULL or uninitialised device (reported,
+ * DMAMAP_REPORT_BAD_INPUT): the getters then return their default, the
+ * setters -EIO, and nothing of the device is read or written.
+ */
+
 /** dma_get_mask() - the streaming mask of @dev (32-bit when it has none). */
 DMAMAP_API u64 dma_get_mask(struct device *dev);
 
@@ -126,14 +132,15 @@ DMAMAP_API unsigned int dma_get_max_seg_size(struct device *dev);
 
 /**
  * dma_set_max_seg_size() - set the largest DMA segment @dev takes
- * Return: 0, -EIO when the device has no dma_parms, -EINVAL for 0.
+ * Return: 0, -EIO for a device without dma_parms (or not initialised), -EINVAL
+ * for 0.
  */
 DMAMAP_API int dma_set_max_seg_size(struct device *dev, unsigned int size);
 
 /** dma_get_seg_boundary() - the boundary mask no segment may cross (4 GiB without dma_parms). */
 DMAMAP_API unsigned long dma_get_seg_boundary(struct device *dev);
 
-/** dma_set_seg_boundary() - set it; 0, or -EIO without dma_parms. */
+/** dma_set_seg_boundary() - set it; 0, or -EIO without dma_parms (or not initialised). */
 DMAMAP_API int dma_set_seg_boundary(struct device *dev, unsigned long mask);
 
 /**
