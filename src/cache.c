@@ -1016,7 +1016,7 @@ bool dmamap_cache_clear_flush(struct dmamap_machine *m, phys_addr_t phys, size_t
 static bool kaddr_range(struct dmamap_machine *m, const void *kaddr, size_t size, phys_addr_t *phys,
 			const char *what)
 {
-	if (!size || !dm_virt_in_linear(m, kaddr) || !dm_virt_in_linear(m, (const u8 *)kaddr + size - 1)) {
+	if (!dm_linear_range(m, kaddr, size)) {
 		dmamap_report(m, DMAMAP_REPORT_BAD_ADDRESS, NULL, NULL, 0,
 			      "%s(%p, %#zx): not a linear-map range of this machine; ignored", what, kaddr, size);
 		return false;
@@ -1051,12 +1051,13 @@ static void v7_dma_unmap_area(struct dmamap_machine *m, const void *kaddr, size_
 
 static void v7_dma_flush_range(struct dmamap_machine *m, const void *start, const void *end)
 {
+	size_t len = (uintptr_t)end > (uintptr_t)start ? (size_t)((uintptr_t)end - (uintptr_t)start) : 0;
 	phys_addr_t p;
 
 	dmamap_cache_speculate(m);
-	if (end <= start || !kaddr_range(m, start, (size_t)((const u8 *)end - (const u8 *)start), &p, "dmac_flush_range"))
+	if (!len || !kaddr_range(m, start, len, &p, "dmac_flush_range"))
 		return;
-	range_op(m, DMAMAP_CACHE_INNER, OP_FLUSH, p, (size_t)((const u8 *)end - (const u8 *)start), "dmac_flush_range");
+	range_op(m, DMAMAP_CACHE_INNER, OP_FLUSH, p, len, "dmac_flush_range");
 }
 
 static bool outer_args(struct dmamap_machine *m, phys_addr_t start, phys_addr_t end)

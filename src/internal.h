@@ -421,6 +421,14 @@ static inline bool dm_virt_in_linear(const struct dmamap_machine *m, const volat
 	return a >= b && a - b < m->cfg.ram_size;
 }
 
+/* [p, p + len) lies wholly in @m's linear map (len > 0): checked in integers, p + len is never formed. */
+static inline bool dm_linear_range(const struct dmamap_machine *m, const volatile void *p, size_t len)
+{
+	uintptr_t a = (uintptr_t)p, b = (uintptr_t)m->cpu;
+
+	return len && a >= b && a - b < m->cfg.ram_size && len <= m->cfg.ram_size - (a - b);
+}
+
 static inline phys_addr_t dm_virt_to_phys(const struct dmamap_machine *m, const volatile void *p)
 {
 	return m->cfg.ram_base + ((uintptr_t)p - (uintptr_t)m->cpu);

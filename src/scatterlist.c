@@ -310,15 +310,15 @@ static u8 *entry_data(struct scatterlist *s, size_t want, struct dmamap_machine 
 			      (void *)s);
 		return NULL;
 	}
-	va = (u8 *)page_address(page) + s->offset;
-	if (!dm_virt_in_linear(m, va) || !dm_virt_in_linear(m, va + want - 1)) {
+	va = page_address(page);
+	if (!dm_linear_range(m, va, (size_t)s->offset + want)) {
 		dmamap_report(m, DMAMAP_REPORT_BAD_ADDRESS, NULL, NULL, 0,
 			      "%s: entry %p (pfn %#lx, offset %u, length %u) runs outside RAM", what, (void *)s,
 			      page_to_pfn(page), s->offset, s->length);
 		return NULL;
 	}
 	*mp = m;
-	return va;
+	return va + s->offset;
 }
 
 /* Copy between the list's data and @buf: to the list through the CPU's stores, or from it. */

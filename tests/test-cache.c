@@ -657,6 +657,11 @@ static void test_bad_ranges_reported(void **state)
 	/* a range running off the end of the linear map */
 	f->m->cache.ops->dmac_map_area(f->m, f->m->cpu + f->m->cfg.ram_size - 16, 64, DMA_TO_DEVICE);
 	assert_int_equal(f->cap.by_kind[DMAMAP_REPORT_BAD_ADDRESS], 4);
+	/* sizes whose end wraps the address space: refused, no pointer formed past it */
+	dmac_map_area(f->va, SIZE_MAX, DMA_TO_DEVICE);
+	dmac_unmap_area(f->va + 1, SIZE_MAX - 1, DMA_FROM_DEVICE);
+	dmac_flush_range(f->va + 64, f->va); /* end before start */
+	assert_int_equal(f->cap.by_kind[DMAMAP_REPORT_BAD_ADDRESS], 6);
 
 	dmamap_cache_get_stats(f->m, &after);
 	assert_memory_equal(&before, &after, sizeof(before));

@@ -4,6 +4,8 @@
  * generic sg operations of patch 3, checked through a recording ops table
  * plugged into a device, then through the real API (dma_map_sg on arm_dma_ops).
  */
+#include <limits.h>
+
 #include "common.h"
 #include "internal.h"
 
@@ -643,6 +645,27 @@ static void test_copy_entry_without_page(void **state)
 	dmamap_free_pages(p, 0);
 }
 
+/* An entry whose offset and length run past the end of RAM (or of the address space): refused, nothing copied. */
+static void test_copy_entry_beyond_ram(void **state)
+{
+	struct fixture *f = *state;
+	struct page *last = dmamap_pfn_to_page(f->m, f->m->base_pfn + f->m->nr_pages - 1);
+	struct page *p = pages_of(f, GFP_KERNEL | __GFP_ZERO, 0);
+	struct scatterlist sg;
+	u8 buf[64];
+
+	memset(buf, 0xee, sizeof(buf));
+	sg_init_table(&sg, 1);
+	sg_set_page(&sg, last, 64, PAGE_SIZE - 32); /* 32 bytes past the last byte of RAM */
+	assert_int_equal(sg_copy_to_buffer(&sg, 1, buf, sizeof(buf)), 0);
+	sg_set_page(&sg, p, UINT_MAX, UINT_MAX); /* offset and length at their largest */
+	assert_int_equal(sg_copy_from_buffer(&sg, 1, buf, sizeof(buf)), 0);
+	assert_int_equal(f->cap.by_kind[DMAMAP_REPORT_BAD_ADDRESS], 2);
+	assert_int_equal(buf[0], 0xee);
+	assert_int_equal(((u8 *)page_address(p))[0], 0);
+	dmamap_free_pages(p, 0);
+}
+
 /* -------------------------------------- generic sg ops over a recording table */
 
 enum rec_op { REC_MAP, REC_UNMAP, REC_SYNC_CPU, REC_SYNC_DEV };
@@ -1139,6 +1162,7 @@ int main(void)
 		T(test_copy_across_entries),
 		T(test_copy_chained_table),
 		T(test_copy_entry_without_page),
+		T(test_copy_entry_beyond_ram),
 		T(test_generic_map_sg_records),
 		T(test_generic_map_sg_failure_unwinds),
 		T(test_generic_unmap_and_sync),
