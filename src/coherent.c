@@ -317,10 +317,16 @@ void dmamap_coherent_buf_release(struct device *dev,
 		}
 	}
 	pthread_mutex_unlock(&c->lock);
-	if (n)
+	/*
+	 * The DMA-API checker, when on, has named each one already, with the
+	 * line that made it; off, it counted them as untracked.
+	 */
+	if (n && !dmamap_debug_on(m)) {
 		dmamap_report(m, DMAMAP_REPORT_LEAK, dev->dmamap.name, NULL, 0,
 			      "%lu coherent buffer%s (%lu pages) still allocated at device release; freed", n,
 			      n == 1 ? "" : "s", pages);
+		dmamap_debug_untracked(m, -(long)n);
+	}
 }
 
 void dmamap_coherent_count(struct dmamap_machine *m, enum dmamap_coherent_source src)

@@ -296,6 +296,13 @@ static void free_pages_list(struct device *dev, struct dma_pool_page *pg)
 }
 
 /* Free everything; @summary: report the blocks still in use here (the checker has not listed them). */
+/* Blocks the driver never freed, dropped with the pool: with the checker off, they were counted as untracked. */
+static void untracked_gone(struct dmamap_machine *m, unsigned long blocks)
+{
+	if (blocks && !dmamap_debug_on(m))
+		dmamap_debug_untracked(m, -(long)blocks);
+}
+
 static void pool_destroy(struct dma_pool *pool, bool summary)
 {
 	struct dma_pool_page *pg;
@@ -319,6 +326,7 @@ static void pool_destroy(struct dma_pool *pool, bool summary)
 		dmamap_report(pool->obj.machine, DMAMAP_REPORT_LEAK, pool->devname, NULL, 0,
 			      "dma_pool_destroy(%s): %lu block%s of %zu bytes still in use", pool->name, in_use,
 			      in_use == 1 ? "" : "s", pool->size);
+	untracked_gone(pool->obj.machine, in_use);
 	free_pages_list(dev, pg);
 	pthread_mutex_destroy(&pool->lock);
 	dmamap_free(pool);
@@ -349,6 +357,7 @@ static void pool_device_gone(struct dmamap_obj *o, struct device *dev)
 		      "dma_pool %s still exists at device release (%lu block%s in use); its memory (%lu page%s) "
 		      "is freed with the device", pool->name, in_use, in_use == 1 ? "" : "s", pages,
 		      pages == 1 ? "" : "s");
+	untracked_gone(o->machine, in_use);
 	free_pages_list(dev, pg);
 }
 

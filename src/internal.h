@@ -696,7 +696,7 @@ bool dmamap_cma_release(struct dmamap_machine *m, struct page *page, unsigned lo
  * the reason it does not match, or NULL (the record removed when @remove:
  * only one of two racing frees gets it); _release hands the device's
  * leftovers to @free_fn at its release and frees its atomic-pool
- * allocations, reported.
+ * allocations, reported (by the DMA-API checker when it is on, else here).
  */
 int dmamap_coherent_buf_add(struct device *dev, struct page *page, unsigned long count, const void *cpu_addr);
 const char *dmamap_coherent_buf_take(struct device *dev, phys_addr_t phys, unsigned long count, const void *cpu_addr,

@@ -657,6 +657,7 @@ static void isnap(struct fx *f, struct iommu_snap *s)
 
 	memset(s, 0, sizeof(*s));
 	dmamap_iommu_stats(f->map->domain, &s->dom);
+	s->dom.table_pages = 0; /* kept after unmap, as a cache */
 	dmamap_iova_stats(f->map->iova, &s->iova);
 	s->iova.refused_frees = 0;
 	dmamap_page_stats(f->m, &ps);

@@ -1121,7 +1121,8 @@ static void test_pool_outlives_its_device(void **state)
 	assert_non_null(blk);
 	capture_start(&c, m);
 	dmamap_device_release(&dev);
-	assert_int_equal(c.by_kind[DMAMAP_REPORT_LEAK], 1);
+	/* the pool, and (by the DMA-API checker) the block the driver left in it */
+	assert_int_equal(c.by_kind[DMAMAP_REPORT_LEAK], dmamap_checker_enabled(m) ? 2 : 1);
 	assert_non_null(strstr(c.last, "orphan"));
 	assert_int_equal(nfree_pages(m), free0); /* the pool's page came back with the device */
 	assert_machine_consistent(m);
@@ -1130,7 +1131,7 @@ static void test_pool_outlives_its_device(void **state)
 	dma_pool_free(pool, blk, h);
 	assert_int_equal(c.by_kind[DMAMAP_REPORT_API_MISUSE], 2);
 	dma_pool_destroy(pool);
-	assert_int_equal(c.reports, 3);
+	assert_int_equal(c.reports, c.by_kind[DMAMAP_REPORT_LEAK] + 2);
 	assert_int_equal(nfree_pages(m), free0);
 	capture_stop(m);
 	test_machine_destroy(m);
