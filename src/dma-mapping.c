@@ -383,6 +383,16 @@ DMAMAP_API void *dmamap_alloc_attrs(struct device *dev, size_t size, dma_addr_t 
 		refuse(dev, DMAMAP_REPORT_BAD_INPUT, WHERE, "dma_alloc_attrs: NULL dma_handle");
 		return NULL;
 	}
+	/* before anything is prepared for it: a size no page count expresses, or more than all of RAM */
+	if (!dm_page_align_size(size)) {
+		refuse(dev, DMAMAP_REPORT_BAD_INPUT, WHERE, "dma_alloc_attrs: size %#zx cannot be rounded up to pages", size);
+		return NULL;
+	}
+	if (size > dm_dev_machine(dev)->cfg.ram_size) {
+		dmamap_log(dm_dev_machine(dev), DMAMAP_LOG_WARN, dev->dmamap.name,
+			   "dma_alloc_attrs: %#zx bytes: more than the machine's RAM", size);
+		return NULL;
+	}
 	if (dmamap_debug_on(dm_dev_machine(dev))) {
 		map = dmamap_debug_alloc_prepare(dev, size);
 		if (!map)
