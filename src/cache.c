@@ -143,13 +143,13 @@ int dmamap_cache_init(struct dmamap_machine *m)
 
 	c->nr_lines = (unsigned long)(m->cfg.ram_size >> m->line_shift);
 	words = c->nr_lines / BITS_PER_LONG + 1;
-	c->inner_nonres = dmamap_lazy_zalloc(words * sizeof(long));
-	c->outer_res = dmamap_lazy_zalloc(words * sizeof(long));
-	c->outer_dirty = dmamap_lazy_zalloc(words * sizeof(long));
+	c->inner_nonres = dmamap_lazy_zalloc(m, words * sizeof(long));
+	c->outer_res = dmamap_lazy_zalloc(m, words * sizeof(long));
+	c->outer_dirty = dmamap_lazy_zalloc(m, words * sizeof(long));
 	if (!c->inner_nonres || !c->outer_res || !c->outer_dirty) {
-		dmamap_lazy_free(c->inner_nonres, words * sizeof(long));
-		dmamap_lazy_free(c->outer_res, words * sizeof(long));
-		dmamap_lazy_free(c->outer_dirty, words * sizeof(long));
+		dmamap_lazy_free(m, c->inner_nonres, words * sizeof(long));
+		dmamap_lazy_free(m, c->outer_res, words * sizeof(long));
+		dmamap_lazy_free(m, c->outer_dirty, words * sizeof(long));
 		c->inner_nonres = c->outer_res = c->outer_dirty = NULL;
 		return -ENOMEM;
 	}
@@ -168,10 +168,10 @@ void dmamap_cache_fini(struct dmamap_machine *m)
 	if (!c->inner_nonres)
 		return;
 	pthread_mutex_destroy(&c->lock);
-	dmamap_lazy_free(c->inner_nonres, bytes);
-	dmamap_lazy_free(c->outer_res, bytes);
-	dmamap_lazy_free(c->outer_dirty, bytes);
-	dmamap_lazy_free(c->spec_pending, bytes);
+	dmamap_lazy_free(m, c->inner_nonres, bytes);
+	dmamap_lazy_free(m, c->outer_res, bytes);
+	dmamap_lazy_free(m, c->outer_dirty, bytes);
+	dmamap_lazy_free(m, c->spec_pending, bytes);
 	free(c->spec_runs);
 	c->inner_nonres = c->outer_res = c->outer_dirty = c->spec_pending = NULL;
 	c->spec_runs = NULL;
@@ -578,7 +578,7 @@ static void spec_track(struct dmamap_machine *m, unsigned long first, unsigned l
 	if (!m->cfg.speculative_prefetch)
 		return;
 	if (!c->spec_pending) {
-		c->spec_pending = dmamap_lazy_zalloc((c->nr_lines / BITS_PER_LONG + 1) * sizeof(long));
+		c->spec_pending = dmamap_lazy_zalloc(m, (c->nr_lines / BITS_PER_LONG + 1) * sizeof(long));
 		if (!c->spec_pending) {
 			prefetch_range(m, first, last);
 			return;
@@ -949,11 +949,15 @@ void dmamap_mem_dev_fill(struct dmamap_machine *m, phys_addr_t phys, int ch, siz
 
 /* --------------------------------------------------------------- clearing */
 
-/* Zero [off, off + len) of a plane: give its host pages back when that is cheaper than storing. */
-static void zero_plane(u8 *plane, int fd, size_t off, size_t len)
+/*
+ * Zero [off, off + len) of a plane (of the memfd at file offset @foff, or
+ * anonymous when @fd < 0): give its host pages back when that is cheaper
+ * than storing.
+ */
+static void zero_plane(u8 *plane, int fd, off_t foff, size_t off, size_t len)
 {
 	if (len >= CLEAR_BY_RELEASE) {
-		if (fd >= 0 && !fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off, (off_t)len))
+		if (fd >= 0 && !fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, foff + (off_t)off, (off_t)len))
 			return;
 		if (fd < 0 && !madvise(plane + off, len, MADV_DONTNEED))
 			return;
@@ -983,11 +987,11 @@ bool dmamap_cache_clear_flush(struct dmamap_machine *m, phys_addr_t phys, size_t
 	/* dmac_flush_range speculates first, before the stores are seen */
 	if (m->cfg.speculative_prefetch)
 		speculate_locked(m);
-	zero_plane(m->ram, m->ram_fd, off, size);
-	zero_plane(m->cpu, m->cpu_fd, off, size);
-	zero_plane(m->shadow, -1, off, size);
+	zero_plane(m->ram, m->mem_fd, dm_plane_foff(m, false, 0), off, size);
+	zero_plane(m->cpu, m->mem_fd, dm_plane_foff(m, true, 0), off, size);
+	zero_plane(m->shadow, -1, 0, off, size);
 	if (m->outer)
-		zero_plane(m->outer, -1, off, size);
+		zero_plane(m->outer, -1, 0, off, size);
 	/* the CPU stored the zeroes: every line dirty, as dm_cpu_store() would leave it */
 	for_each_word(w, mask, first, last)
 		__atomic_fetch_or(&m->cpu_stored[w], mask, __ATOMIC_RELAXED);

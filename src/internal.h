@@ -16,6 +16,7 @@
 #include <stdatomic.h>
 #include <stdarg.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include <dmamap/dmamap.h>
 
@@ -356,9 +357,15 @@ struct dmamap_machine {
 	 *   shadow  the cpu plane as last filled or written back: cpu != shadow
 	 *           on a line means the CPU stored to it (dirty)
 	 *   outer   the outer cache's copy of the lines it holds (outer_cache only)
+	 * ram and cpu are one memfd (dm_plane_foff()); shadow, outer and the
+	 * per-page and per-line state of every module share one anonymous
+	 * mapping, the arena (dmamap_lazy_zalloc()): making a machine costs a
+	 * few system calls, whatever its size.
 	 */
-	int ram_fd, cpu_fd;
+	int mem_fd;
 	u8 *ram, *cpu, *shadow, *outer;
+	u8 *arena;
+	size_t arena_size, arena_used;
 	unsigned long base_pfn, nr_pages;
 	/*
 	 * Lines the library itself stored to through the CPU view (zeroing,
@@ -450,12 +457,20 @@ void dm_cpu_store(struct dmamap_machine *m, void *va, const void *src, int c, si
 bool dmamap_should_fail(struct dmamap_machine *m, enum dmamap_fault_site site);
 
 /*
- * Zero-filled host memory for state kept per page or per line: an anonymous
- * mapping, so that what is never touched costs nothing (calloc may memset).
- * NULL on failure; free with dmamap_lazy_free() and the same size.
+ * Zero-filled host memory for state kept per page or per line, for as long
+ * as the machine lives: a page-aligned piece of the machine's arena (or an
+ * anonymous mapping of its own when the arena is full), so that what is
+ * never touched costs nothing (calloc may memset). NULL on failure; give it
+ * back with dmamap_lazy_free() and the same size.
  */
-void *dmamap_lazy_zalloc(size_t size);
-void dmamap_lazy_free(void *p, size_t size);
+void *dmamap_lazy_zalloc(struct dmamap_machine *m, size_t size);
+void dmamap_lazy_free(struct dmamap_machine *m, void *p, size_t size);
+
+/* The file offset in m->mem_fd of byte @off of the cpu plane (@cpu) or of the ram plane. */
+static inline off_t dm_plane_foff(const struct dmamap_machine *m, bool cpu, size_t off)
+{
+	return (off_t)((cpu ? m->cfg.ram_size : 0) + off);
+}
 
 /* Host allocations for the library's own bookkeeping: fail under DMAMAP_FAULT_HOST_ALLOC. */
 void *dmamap_zalloc(struct dmamap_machine *m, size_t size);

@@ -50,71 +50,61 @@ static bool config_valid(const struct dmamap_machine_config *c)
 	return true;
 }
 
-static void *map_plane(int fd, size_t size)
-{
-	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, fd >= 0 ? MAP_SHARED : MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-		       fd, 0);
-	return p == MAP_FAILED ? NULL : p;
-}
-
-static int make_memfd(const char *name, size_t size)
-{
-	int fd = memfd_create(name, MFD_CLOEXEC);
-
-	if (fd < 0)
-		return -1;
-	if (ftruncate(fd, (off_t)size) < 0) {
-		int e = errno;
-		close(fd);
-		errno = e;
-		return -1;
-	}
-	return fd;
-}
-
 static size_t stored_bytes(const struct dmamap_machine *m)
 {
 	return ((m->cfg.ram_size >> m->line_shift) / (8 * sizeof(long)) + 1) * sizeof(long);
 }
 
+/*
+ * The arena: the shadow and outer planes, then room for what the modules
+ * keep per page (struct pages) and per line (six bitmaps), with some slack.
+ */
+static size_t arena_bytes(const struct dmamap_machine *m)
+{
+	size_t planes = m->cfg.ram_size * (m->cfg.outer_cache ? 2 : 1);
+	size_t state = PAGE_ALIGN(m->nr_pages * sizeof(struct page)) + 6 * PAGE_ALIGN(stored_bytes(m));
+
+	return planes + state + (64u << 10);
+}
+
 static void unmap_planes(struct dmamap_machine *m)
 {
-	size_t sz = m->cfg.ram_size;
-
+	dmamap_lazy_free(m, m->cpu_stored, stored_bytes(m));
 	if (m->ram)
-		munmap(m->ram, sz);
-	if (m->cpu)
-		munmap(m->cpu, sz);
-	if (m->shadow)
-		munmap(m->shadow, sz);
-	if (m->outer)
-		munmap(m->outer, sz);
-	dmamap_lazy_free(m->cpu_stored, stored_bytes(m));
-	if (m->ram_fd >= 0)
-		close(m->ram_fd);
-	if (m->cpu_fd >= 0)
-		close(m->cpu_fd);
+		munmap(m->ram, 2 * m->cfg.ram_size);
+	if (m->arena)
+		munmap(m->arena, m->arena_size);
+	if (m->mem_fd >= 0)
+		close(m->mem_fd);
 }
 
 static int create_planes(struct dmamap_machine *m)
 {
 	size_t sz = m->cfg.ram_size;
+	void *p;
 
-	m->ram_fd = make_memfd("dmamap-ram", sz);
-	if (m->ram_fd < 0)
+	/* RAM and the CPU's view: one memfd, so that both can be aliased by host mappings */
+	m->mem_fd = memfd_create("dmamap-ram-and-cpu-view", MFD_CLOEXEC);
+	if (m->mem_fd < 0)
 		return -errno;
-	m->cpu_fd = make_memfd("dmamap-cpu-view", sz);
-	if (m->cpu_fd < 0)
+	if (ftruncate(m->mem_fd, (off_t)(2 * sz)) < 0)
 		return -errno;
-	m->ram = map_plane(m->ram_fd, sz);
-	m->cpu = map_plane(m->cpu_fd, sz);
-	m->shadow = map_plane(-1, sz);
-	if (m->cfg.outer_cache)
-		m->outer = map_plane(-1, sz);
-	m->cpu_stored = dmamap_lazy_zalloc(stored_bytes(m));
-	if (!m->ram || !m->cpu || !m->shadow || (m->cfg.outer_cache && !m->outer) || !m->cpu_stored)
+	p = mmap(NULL, 2 * sz, PROT_READ | PROT_WRITE, MAP_SHARED, m->mem_fd, 0);
+	if (p == MAP_FAILED)
 		return -ENOMEM;
-	return 0;
+	m->ram = p;
+	m->cpu = m->ram + sz;
+	m->arena_size = arena_bytes(m);
+	p = mmap(NULL, m->arena_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED)
+		return -ENOMEM;
+	m->arena = p;
+	m->shadow = m->arena;
+	if (m->cfg.outer_cache)
+		m->outer = m->arena + sz;
+	m->arena_used = m->cfg.outer_cache ? 2 * sz : sz;
+	m->cpu_stored = dmamap_lazy_zalloc(m, stored_bytes(m));
+	return m->cpu_stored ? 0 : -ENOMEM;
 }
 
 DMAMAP_API struct dmamap_machine *dmamap_machine_create(const struct dmamap_machine_config *cfg)
@@ -143,7 +133,7 @@ DMAMAP_API struct dmamap_machine *dmamap_machine_create(const struct dmamap_mach
 	}
 	m->cfg = c;
 	m->line_shift = (unsigned)__builtin_ctz(c.cache_line_size);
-	m->ram_fd = m->cpu_fd = -1;
+	m->mem_fd = -1;
 	m->base_pfn = (unsigned long)(c.ram_base >> PAGE_SHIFT);
 	m->nr_pages = (unsigned long)(c.ram_size >> PAGE_SHIFT);
 	dmamap_logger_init(&m->log);
@@ -500,15 +490,23 @@ void dmamap_free(void *p)
 	free(p);
 }
 
-void *dmamap_lazy_zalloc(size_t size)
+void *dmamap_lazy_zalloc(struct dmamap_machine *m, size_t size)
 {
-	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	void *p;
 
+	size = PAGE_ALIGN(size);
+	if (size <= m->arena_size - m->arena_used) {
+		p = m->arena + m->arena_used;
+		m->arena_used += size;
+		return p;
+	}
+	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	return p == MAP_FAILED ? NULL : p;
 }
 
-void dmamap_lazy_free(void *p, size_t size)
+void dmamap_lazy_free(struct dmamap_machine *m, void *p, size_t size)
 {
-	if (p)
-		munmap(p, size);
+	/* the arena goes whole with the machine */
+	if (p && !((u8 *)p >= m->arena && (u8 *)p < m->arena + m->arena_size))
+		munmap(p, PAGE_ALIGN(size));
 }

@@ -235,10 +235,10 @@ int dmamap_page_alloc_init(struct dmamap_machine *m)
 
 	pa->nr_pages = m->nr_pages;
 	/* both zero-filled and left untouched: pages are set up on first use */
-	pa->pages = dmamap_lazy_zalloc(m->nr_pages * sizeof(struct page));
+	pa->pages = dmamap_lazy_zalloc(m, m->nr_pages * sizeof(struct page));
 	pa->ready = calloc(chunks / BITS_PER_LONG + 1, sizeof(long));
 	if (!pa->pages || !pa->ready) {
-		dmamap_lazy_free(pa->pages, m->nr_pages * sizeof(struct page));
+		dmamap_lazy_free(m, pa->pages, m->nr_pages * sizeof(struct page));
 		free(pa->ready);
 		pa->pages = NULL;
 		pa->ready = NULL;
@@ -300,7 +300,7 @@ void dmamap_page_alloc_fini(struct dmamap_machine *m)
 			      blocks, pages, (unsigned long long)(m->cfg.ram_base + ((u64)first << PAGE_SHIFT)));
 	dmamap_track_defined(m->cpu, m->cfg.ram_size);
 	pthread_spin_destroy(&pa->lock);
-	dmamap_lazy_free(pa->pages, pa->nr_pages * sizeof(struct page));
+	dmamap_lazy_free(m, pa->pages, pa->nr_pages * sizeof(struct page));
 	free(pa->ready);
 	pa->pages = NULL;
 	pa->ready = NULL;

@@ -43,14 +43,14 @@ void dm_host_release(void *p, size_t len)
 int dm_host_map(struct dmamap_machine *m, void *addr, unsigned long pfn, size_t count, pgprot_t prot)
 {
 	enum dmamap_memtype mt = pgprot_memtype(prot);
-	int fd = mt == DMAMAP_MT_CACHED ? m->cpu_fd : m->ram_fd;
 	int access = PROT_READ | ((pgprot_val(prot) & DMAMAP_PROT_RDONLY) ? 0 : PROT_WRITE);
-	off_t off = (off_t)(pfn - m->base_pfn) << PAGE_SHIFT;
+	/* a cached mapping aliases the CPU's view; every other type RAM itself */
+	off_t off = dm_plane_foff(m, mt == DMAMAP_MT_CACHED, (size_t)(pfn - m->base_pfn) << PAGE_SHIFT);
 	void *p;
 
 	if (mt == DMAMAP_MT_NONE || mt >= DMAMAP_MT_NR)
 		return -EINVAL;
-	p = mmap(addr, count << PAGE_SHIFT, access, MAP_SHARED | MAP_FIXED, fd, off);
+	p = mmap(addr, count << PAGE_SHIFT, access, MAP_SHARED | MAP_FIXED, m->mem_fd, off);
 	if (p == MAP_FAILED)
 		return -ENOMEM;
 	return 0;
