@@ -844,6 +844,25 @@ DMAMAP_API void dmamap_cache_speculate(struct dmamap_machine *m)
 	pthread_mutex_unlock(&m->cache.lock);
 }
 
+size_t dmamap_cache_cpu_stores(struct dmamap_machine *m, phys_addr_t phys, size_t len, size_t *first)
+{
+	size_t off = (size_t)(phys - m->cfg.ram_base), n = 0;
+
+	pthread_mutex_lock(&m->cache.lock);
+	dmamap_track_quiet_begin();
+	if (memcmp(m->cpu + off, m->shadow + off, len) != 0) {
+		for (size_t i = 0; i < len; i++) {
+			if (m->cpu[off + i] == m->shadow[off + i])
+				continue;
+			if (!n++)
+				*first = i;
+		}
+	}
+	dmamap_track_quiet_end();
+	pthread_mutex_unlock(&m->cache.lock);
+	return n;
+}
+
 DMAMAP_API int dmamap_cache_set_prefetch_rate(struct dmamap_machine *m, unsigned permille)
 {
 	if (!m || permille > 1000)

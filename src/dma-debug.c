@@ -88,6 +88,8 @@ struct dm_map {
 	bool internal;                 /* made by the library within another call (a pool's page...) */
 	bool cpu_all;                  /* the CPU owns all of it (synced for the CPU) */
 	bool dev_wrote;                /* the device wrote it since the CPU last took it */
+	bool watch;                    /* its device-owned bytes were clean when last handed to the device */
+	bool direct;                   /* the device reaches the buffer itself (not a bounce copy) */
 	u64 own_lo, own_hi;            /* else the CPU owns bus [own_lo, own_hi) of it (a partial sync) */
 	const char *own_file;          /* the sync that gave it to the CPU */
 	int own_line;
@@ -166,10 +168,9 @@ static unsigned long pages_at_most(u64 len)
 
 static unsigned long bucket_of(const struct dmamap_debug *dbg, const void *space, u64 page)
 {
-	u64 h = ((u64)(uintptr_t)space * 0x9e3779b97f4a7c15ULL) ^ (page * 0xc2b2ae3d27d4eb4fULL);
+	u64 h = ((u64)(uintptr_t)space ^ page) * 0x9e3779b97f4a7c15ULL;
 
-	h ^= h >> 29;
-	return (unsigned long)(h & (dbg->nbuckets - 1));
+	return (unsigned long)(h >> 32) & (dbg->nbuckets - 1);
 }
 
 /* Double the table when it is crowded; on no memory, keep the longer chains. Lock held. */
@@ -280,7 +281,7 @@ static struct dm_map *map_alloc(struct dmamap_machine *m, struct dmamap_debug *d
 	}
 	map = dbg->free;
 	dbg->free = map->next;
-	memset(map, 0, sizeof(*map));
+	memset(map, 0, offsetof(struct dm_map, inl)); /* the links are written as they are entered */
 	map->links = links ? links : map->inl;
 	map->nlinks = links ? (unsigned)nlinks : DBG_INLINE_LINKS;
 	return map;
@@ -314,6 +315,8 @@ static void drop(struct dmamap_debug *dbg, struct dm_map *map)
 		map_free(dbg, map);
 }
 
+static bool memory_busy(struct dmamap_machine *m, phys_addr_t phys, size_t len, const char *what);
+
 /* ---------------------------------------------------------------- machine */
 
 int dmamap_debug_machine_init(struct dmamap_machine *m)
@@ -337,6 +340,7 @@ int dmamap_debug_machine_init(struct dmamap_machine *m)
 	}
 	dbg->nbuckets = DBG_BUCKETS_MIN;
 	pthread_spin_init(&dbg->lock, PTHREAD_PROCESS_PRIVATE);
+	m->dma_busy = memory_busy;
 	atomic_store_explicit(&m->debug, dbg, memory_order_release);
 	pthread_mutex_unlock(&m->obj_lock);
 	return 0;
@@ -378,6 +382,7 @@ void dmamap_debug_machine_fini(struct dmamap_machine *m)
 	}
 	free(dbg->buckets);
 	pthread_spin_destroy(&dbg->lock);
+	m->dma_busy = NULL;
 	atomic_store(&m->debug, NULL);
 	free(dbg);
 }
@@ -720,6 +725,185 @@ static void own_device(struct dm_map *map, u64 lo, u64 hi, bool whole)
 	map->own_hi = chi;
 }
 
+/* ---------------------------------------------------------- the CPU side */
+
+/* The buffer byte behind bus address @bus of a single or page record. */
+static phys_addr_t buf_phys(const struct dm_map *map, u64 bus)
+{
+	return map->phys + (bus - map->bus);
+}
+
+/* Whether link @l is the first of a CPU range (each range is listed once so). */
+static bool cpu_range_head(const struct dm_link *l)
+{
+	return !l->space && l->page == l->start >> PAGE_SHIFT;
+}
+
+/*
+ * How many bytes the CPU stored to in the device-owned part of bus
+ * [lo, hi) of streaming record @map (a list: all of it), the offset of the
+ * first in the buffer in *@first. Lock held (the cache's is taken inside).
+ */
+static size_t stores_in(struct dmamap_machine *m, const struct dm_map *map, u64 lo, u64 hi, size_t *first)
+{
+	size_t n = 0, k, f = 0, off = 0;
+	u64 piece[2][2] = { { lo, hi }, { 0, 0 } };
+
+	if (map->cpu_all)
+		return 0;
+	if (map->kind == DK_SG) {
+		for (unsigned i = 0; i < map->used; i++) {
+			const struct dm_link *l = &map->links[i];
+
+			if (!cpu_range_head(l))
+				continue;
+			k = dmamap_cache_cpu_stores(m, l->start, (size_t)l->len, &f);
+			if (k && !n)
+				*first = off + f;
+			n += k;
+			off += (size_t)l->len;
+		}
+		return n;
+	}
+	if (map->own_lo != map->own_hi) {
+		/* the CPU's own part is no business of this check */
+		piece[0][1] = DM_MIN(hi, map->own_lo);
+		piece[1][0] = DM_MAX(lo, map->own_hi);
+		piece[1][1] = hi;
+	}
+	for (int i = 0; i < 2; i++) {
+		if (piece[i][0] >= piece[i][1])
+			continue;
+		k = dmamap_cache_cpu_stores(m, buf_phys(map, piece[i][0]), (size_t)(piece[i][1] - piece[i][0]), &f);
+		if (k && !n)
+			*first = (size_t)(piece[i][0] - map->bus) + f;
+		n += k;
+	}
+	return n;
+}
+
+/* The device takes @map: note whether what it owns is clean, so that a later store shows. Lock held. */
+static void watch_stores(struct dmamap_machine *m, struct dm_map *map)
+{
+	size_t first;
+
+	/*
+	 * The ARMv7 hooks clean or invalidate every line of a buffer the device
+	 * reaches itself: it is clean, no need to look. Anything else (a
+	 * coherent device, a bounce copy, DMA_ATTR_SKIP_CPU_SYNC, hooks of the
+	 * user's) is looked at.
+	 */
+	if (map->direct && map->dir != DMA_NONE && !dm_dev_coherent(map->dev) &&
+	    !(map->attrs & (1UL << DMA_ATTR_SKIP_CPU_SYNC)) && dmamap_cache_get_ops(m) == &dmamap_default_cache_ops) {
+		map->watch = true;
+		return;
+	}
+	map->watch = map->dir != DMA_NONE && !stores_in(m, map, map->bus, map->bus + map->size, &first);
+}
+
+/* The CPU takes bus [lo, hi) of @map back (@what at its line): did it store there meanwhile? Lock held. */
+static void check_stores(struct dmamap_machine *m, struct dm_reports *rs, struct dm_map *map, u64 lo, u64 hi,
+			 const char *what, dma_addr_t addr, size_t size, int dir)
+{
+	size_t first = 0, n;
+
+	if (!map->watch || map->dir == DMA_NONE || map->internal)
+		return;
+	n = stores_in(m, map, lo, hi, &first);
+	if (!n)
+		return;
+	map->watch = false;
+	rep_add(rs, DMAMAP_REPORT_CPU_STORE, map, addr, size, dir,
+		"%s: the CPU stored to %zu byte%s of the buffer (the first at offset %#zx) while the device owned "
+		"it; %s",
+		what, n, n == 1 ? "" : "s", first,
+		map->dir == DMA_TO_DEVICE ? "the device may have read what was there before"
+					  : "this call's invalidate discards them: the CPU sees the device's bytes instead");
+}
+
+/* Whether @dev reaches bus @bus at the buffer byte @phys itself (not a bounce copy of it). */
+static bool sees_buffer(struct device *dev, dma_addr_t bus, phys_addr_t phys)
+{
+	if (dev->dmamap.iommu_domain)
+		return iommu_iova_to_phys(dev->dmamap.iommu_domain, (unsigned long)bus) == phys;
+	return dm_dma_to_phys(dev, bus) == phys;
+}
+
+/*
+ * Bytes around @map's buffer that share its first or last cache line, and
+ * that the CPU stored to while the device owned the buffer (which it wrote):
+ * the maintenance this call does writes those lines back whole, over what
+ * the device wrote there. One report per call. Lock held.
+ */
+static void check_edges(struct dmamap_machine *m, struct dm_reports *rs, const struct dm_map *map, const char *what)
+{
+	size_t ls = m->cfg.cache_line_size, off = 0, first;
+
+	if (!map->direct || !map->dev_wrote || map->dir == DMA_TO_DEVICE || map->dir == DMA_NONE || map->internal ||
+	    dm_dev_coherent(map->dev) || (map->attrs & (1UL << DMA_ATTR_SKIP_CPU_SYNC)))
+		return;
+	for (unsigned i = 0; i < map->used; i++) {
+		const struct dm_link *l = &map->links[i];
+		phys_addr_t phys = l->start, end = l->start + l->len;
+		size_t head = (size_t)(phys & (ls - 1)), tail = (size_t)(end & (ls - 1)), n;
+
+		if (!cpu_range_head(l))
+			continue;
+		if (head && (n = dmamap_cache_cpu_stores(m, phys - head, head, &first)) != 0) {
+			rep_add(rs, DMAMAP_REPORT_SHARED_CACHELINE, map, map->bus, map->size, map->dir,
+				"%s: the buffer shares its first cache line with the %zu bytes before it, which the CPU "
+				"wrote (%zu of them) while the device owned the buffer; the line goes back to RAM whole, "
+				"over bytes %#zx-%#zx of what the device wrote: align DMA buffers to %zu bytes",
+				what, head, n, off, off + DM_MIN((size_t)l->len, ls - head) - 1, ls);
+			return;
+		}
+		if (tail && (n = dmamap_cache_cpu_stores(m, end, ls - tail, &first)) != 0) {
+			rep_add(rs, DMAMAP_REPORT_SHARED_CACHELINE, map, map->bus, map->size, map->dir,
+				"%s: the buffer shares its last cache line with the %zu bytes after it, which the CPU "
+				"wrote (%zu of them) while the device owned the buffer; the line goes back to RAM whole, "
+				"over bytes %#zx-%#zx of what the device wrote: align DMA buffers to %zu bytes",
+				what, ls - tail, n, off + (size_t)l->len - DM_MIN((size_t)l->len, tail), off + (size_t)l->len - 1,
+				ls);
+			return;
+		}
+		off += (size_t)l->len;
+	}
+}
+
+/* Another live streaming mapping of the memory @map covers, where one of the two lets the device write. Lock held. */
+static void check_overlap(struct dmamap_debug *dbg, struct dm_reports *rs, struct dm_map *map)
+{
+	bool writes = map->dir != DMA_TO_DEVICE;
+
+	for (unsigned i = 0; i < map->used && !rs->n; i++) {
+		const struct dm_link *mine = &map->links[i];
+
+		if (mine->space)
+			continue;
+		for (struct dm_link *l = dbg->buckets[bucket_of(dbg, NULL, mine->page)]; l; l = l->next) {
+			const struct dm_map *o = l->map;
+
+			if (l->space || l->page != mine->page || o == map || o->dir == DMA_NONE || o->internal ||
+			    l->start >= mine->start + mine->len || mine->start >= l->start + l->len ||
+			    (!writes && o->dir == DMA_TO_DEVICE))
+				continue;
+			rep_add(rs, DMAMAP_REPORT_OVERLAP, o, map->bus, map->size, map->dir,
+				"%s(%s) of phys %#llx+%#llx overlaps phys %#llx+%#llx, still mapped for the device "
+				"(which may write one of them): the cache maintenance of one undoes the other's",
+				kind_map_call[map->kind], dmamap_dir_name(map->dir), (unsigned long long)mine->start,
+				(unsigned long long)mine->len, (unsigned long long)l->start, (unsigned long long)l->len);
+			return;
+		}
+	}
+}
+
+/* What a new streaming record says about its memory, once entered. Lock held. */
+static void check_new_map(struct dmamap_debug *dbg, struct dm_reports *rs, struct dm_map *map)
+{
+	if (!map->internal)
+		check_overlap(dbg, rs, map);
+}
+
 /* ------------------------------------------------------------- streaming */
 
 void dmamap_debug_untracked(struct dmamap_machine *m, long delta)
@@ -793,19 +977,27 @@ void dmamap_debug_map_done(struct dm_map *map, struct device *dev, bool page_cal
 			   int dir, struct dma_attrs *attrs, dma_addr_t addr, bool failed, const char *file, int line)
 {
 	struct dmamap_debug *dbg = dbg_of(dm_dev_machine(dev));
+	struct dm_reports rs;
+	bool direct;
 
 	if (failed) {
 		unprepare(map, dev);
 		return;
 	}
+	direct = sees_buffer(dev, addr, phys);
 	fill(map, dev, page_call ? DK_PAGE : DK_SINGLE, dir, attrs, addr, size, file, line);
 	map->phys = phys;
+	rs.n = 0;
 	pthread_spin_lock(&dbg->lock);
 	index_range(dbg, map, dev, addr, size);
 	index_range(dbg, map, NULL, map->phys, size);
 	enter_map(dbg, map);
+	map->direct = direct;
+	watch_stores(dm_dev_machine(dev), map);
+	check_new_map(dbg, &rs, map);
 	maybe_grow(dm_dev_machine(dev), dbg);
 	pthread_spin_unlock(&dbg->lock);
+	rep_flush(dev, &rs);
 }
 
 void dmamap_debug_mapping_error(struct device *dev, dma_addr_t addr)
@@ -879,8 +1071,11 @@ bool dmamap_debug_unmap(struct device *dev, bool page_call, dma_addr_t addr, siz
 			rep_add(&rs, DMAMAP_REPORT_KIND_MISMATCH, map, addr, size, dir,
 				"%s of bus %#llx: it was mapped by %s, whose pair is %s; unmapped all the same", what,
 				(unsigned long long)addr, kind_map_call[map->kind], kind_unmap_call[map->kind]);
-		if (ok)
+		if (ok) {
+			check_stores(dm_dev_machine(dev), &rs, map, map->bus, map->bus + map->size, what, addr, size, dir);
+			check_edges(dm_dev_machine(dev), &rs, map, what);
 			release_map(dbg, map, hold, file, line);
+		}
 	}
 	pthread_spin_unlock(&dbg->lock);
 	rep_flush(dev, &rs);
@@ -892,13 +1087,16 @@ bool dmamap_debug_unmap(struct device *dev, bool page_call, dma_addr_t addr, siz
  * ownership; handing back to the device what the device wrote and the CPU
  * never took is a missing sync_for_cpu. Lock held.
  */
-static void hand_over(struct dm_reports *rs, struct dm_map *map, dma_addr_t addr, size_t size, bool for_cpu,
-		      bool whole, const char *what, const char *file, int line)
+static void hand_over(struct dmamap_machine *m, struct dm_reports *rs, struct dm_map *map, dma_addr_t addr,
+		      size_t size, bool for_cpu, bool whole, const char *what, const char *file, int line)
 {
 	if (map->dir == DMA_NONE)
 		return; /* coherent memory: shared all along */
 	whole = whole || (addr == map->bus && size == map->size);
 	if (for_cpu) {
+		check_stores(m, rs, map, whole ? map->bus : addr, whole ? map->bus + map->size : addr + size, what, addr,
+			     size, map->dir);
+		check_edges(m, rs, map, what);
 		own_cpu(map, addr, addr + size, whole, file, line);
 		return;
 	}
@@ -947,7 +1145,7 @@ bool dmamap_debug_sync(struct device *dev, dma_addr_t addr, size_t size, int dir
 		}
 		check_checked(&rs, map, what, addr, size, dir);
 		if (ok) {
-			hand_over(&rs, map, addr, size, for_cpu, map->kind == DK_SG, what, file, line);
+			hand_over(dm_dev_machine(dev), &rs, map, addr, size, for_cpu, map->kind == DK_SG, what, file, line);
 			map->refs++;
 			*hold = map;
 		}
@@ -955,6 +1153,21 @@ bool dmamap_debug_sync(struct device *dev, dma_addr_t addr, size_t size, int dir
 	pthread_spin_unlock(&dbg->lock);
 	rep_flush(dev, &rs);
 	return ok;
+}
+
+void dmamap_debug_sync_done(struct dm_map *map, struct device *dev, bool for_cpu)
+{
+	struct dmamap_debug *dbg;
+
+	if (!map)
+		return;
+	dbg = dbg_of(dm_dev_machine(dev));
+	pthread_spin_lock(&dbg->lock);
+	if (!for_cpu && map->live)
+		watch_stores(dm_dev_machine(dev), map);
+	if (!--map->refs && !map->live)
+		map_free(dbg, map);
+	pthread_spin_unlock(&dbg->lock);
 }
 
 void dmamap_debug_put(struct dm_map *map, struct device *dev)
@@ -987,13 +1200,18 @@ void dmamap_debug_map_sg_done(struct dm_map *map, struct device *dev, struct sca
 			      int dir, struct dma_attrs *attrs, const char *file, int line)
 {
 	struct dmamap_debug *dbg = dbg_of(dm_dev_machine(dev));
+	struct dm_reports rs;
 	struct scatterlist *s;
+	bool direct;
 	int i;
 
 	if (mapped <= 0) {
 		unprepare(map, dev);
 		return;
 	}
+	/* as the ops set treats the list: directly when its first entry is reached directly */
+	direct = sees_buffer(dev, sg_dma_address(sg), sg_phys(sg));
+	rs.n = 0;
 	fill(map, dev, DK_SG, dir, attrs, sg_dma_address(sg), 0, file, line);
 	map->sgl = sg;
 	map->nents = nents;
@@ -1008,8 +1226,12 @@ void dmamap_debug_map_sg_done(struct dm_map *map, struct device *dev, struct sca
 		map->size += s->length;
 	}
 	enter_map(dbg, map);
+	map->direct = direct;
+	watch_stores(dm_dev_machine(dev), map);
+	check_new_map(dbg, &rs, map);
 	maybe_grow(dm_dev_machine(dev), dbg);
 	pthread_spin_unlock(&dbg->lock);
+	rep_flush(dev, &rs);
 }
 
 /*
@@ -1071,6 +1293,9 @@ bool dmamap_debug_unmap_sg(struct device *dev, struct scatterlist *sg, int nents
 		map = NULL;
 	}
 	if (map) {
+		check_stores(dm_dev_machine(dev), &rs, map, map->bus, map->bus + map->size, "dma_unmap_sg", map->bus,
+			     map->size, dir);
+		check_edges(dm_dev_machine(dev), &rs, map, "dma_unmap_sg");
 		release_map(dbg, map, hold, file, line);
 		ok = true;
 	}
@@ -1100,7 +1325,7 @@ bool dmamap_debug_sync_sg(struct device *dev, struct scatterlist *sg, int nents,
 		map = NULL;
 	}
 	if (map) {
-		hand_over(&rs, map, map->bus, map->size, for_cpu, true, what, file, line);
+		hand_over(dm_dev_machine(dev), &rs, map, map->bus, map->size, for_cpu, true, what, file, line);
 		map->refs++;
 		*hold = map;
 	}
@@ -1347,6 +1572,39 @@ void dmamap_debug_dev_access(struct device *dev, dma_addr_t addr, size_t len, bo
 	}
 	pthread_spin_unlock(&dbg->lock);
 	rep_flush(dev, &rs);
+}
+
+/* ------------------------------------------------------ freeing the memory */
+
+/* m->dma_busy: physical [phys, phys + len) is going back to an allocator. */
+static bool memory_busy(struct dmamap_machine *m, phys_addr_t phys, size_t len, const char *what)
+{
+	struct dmamap_debug *dbg = dbg_of(m);
+	struct dm_reports rs;
+	struct device *dev = NULL;
+
+	if (!dbg || !len)
+		return false;
+	rs.n = 0;
+	pthread_spin_lock(&dbg->lock);
+	for (u64 p = phys >> PAGE_SHIFT; p <= (phys + len - 1) >> PAGE_SHIFT && !rs.n; p++) {
+		for (struct dm_link *l = dbg->buckets[bucket_of(dbg, NULL, p)]; l; l = l->next) {
+			if (l->space || l->page != p || l->start >= phys + len || phys >= l->start + l->len ||
+			    l->map->dir == DMA_NONE)
+				continue;
+			dev = l->map->dev;
+			rep_add(&rs, DMAMAP_REPORT_FREE_MAPPED, l->map, l->map->bus, l->map->size, l->map->dir,
+				"%s of %#zx bytes at phys %#llx: phys %#llx-%#llx is still mapped for DMA; refused, the "
+				"memory stays allocated (unmap first, then free)",
+				what, len, (unsigned long long)phys, (unsigned long long)DM_MAX(phys, l->start),
+				(unsigned long long)(DM_MIN(phys + len, l->start + l->len) - 1));
+			break;
+		}
+	}
+	pthread_spin_unlock(&dbg->lock);
+	if (dev)
+		rep_flush(dev, &rs);
+	return rs.n != 0;
 }
 
 /* -------------------------------------------------------------- releases */

@@ -241,7 +241,7 @@ static void sync_single(struct device *dev, dma_addr_t addr, size_t size, int di
 		ops->sync_single_for_cpu(dev, addr, size, (enum dma_data_direction)dir);
 	else
 		ops->sync_single_for_device(dev, addr, size, (enum dma_data_direction)dir);
-	dmamap_debug_put(map, dev);
+	dmamap_debug_sync_done(map, dev, for_cpu);
 }
 
 DMAMAP_API void dmamap_sync_single_for_cpu(struct device *dev, dma_addr_t addr, size_t size,
@@ -347,7 +347,7 @@ static void sync_sg(struct device *dev, struct scatterlist *sg, int nents, int d
 		ops->sync_sg_for_cpu(dev, sg, nents, (enum dma_data_direction)dir);
 	else
 		ops->sync_sg_for_device(dev, sg, nents, (enum dma_data_direction)dir);
-	dmamap_debug_put(map, dev);
+	dmamap_debug_sync_done(map, dev, for_cpu);
 }
 
 DMAMAP_API void dmamap_sync_sg_for_cpu(struct device *dev, struct scatterlist *sg, int nents,

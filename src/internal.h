@@ -400,6 +400,13 @@ struct dmamap_machine {
 	struct dmamap_debug *_Atomic debug;
 	atomic_bool checker_off;
 	atomic_long checker_untracked;
+	/*
+	 * Set by the checker: true (after a report) when physical [phys,
+	 * phys + len) is still mapped for DMA, so that freeing it must be
+	 * refused. The page allocator (and any allocator below the checker)
+	 * asks before it frees.
+	 */
+	bool (*dma_busy)(struct dmamap_machine *m, phys_addr_t phys, size_t len, const char *what);
 
 	struct dmamap_machine *reg_next;             /* registry */
 };
@@ -559,6 +566,15 @@ void dmamap_cache_fini(struct dmamap_machine *m);
 void dmamap_mem_dev_read(struct dmamap_machine *m, phys_addr_t phys, void *dst, size_t len, bool snoop);
 void dmamap_mem_dev_write(struct dmamap_machine *m, phys_addr_t phys, const void *src, size_t len, bool snoop);
 void dmamap_mem_dev_fill(struct dmamap_machine *m, phys_addr_t phys, int c, size_t len, bool snoop);
+
+/*
+ * For the checker: how many bytes of [phys, phys + len) (wholly in RAM) the
+ * CPU stored to since their line was last filled or written back (cpu and
+ * shadow differ), and the offset of the first in *@first. Byte-exact:
+ * neighbours sharing the edge lines do not count. A clean range costs one
+ * memcmp.
+ */
+size_t dmamap_cache_cpu_stores(struct dmamap_machine *m, phys_addr_t phys, size_t len, size_t *first);
 
 /*
  * What zeroing [phys, phys + size) through the linear map and then flushing
@@ -878,6 +894,8 @@ bool dmamap_debug_pool_free(struct device *dev, struct dma_pool *pool, size_t si
 			    dma_addr_t handle, const char *file, int line, struct dm_map **hold);
 /* Report the blocks of @pool its driver still holds, and forget them (dma_pool_destroy). */
 void dmamap_debug_pool_destroy(struct device *dev, struct dma_pool *pool);
+/* A sync's operation is done: the device's new part is watched for CPU stores; the record let go. */
+void dmamap_debug_sync_done(struct dm_map *map, struct device *dev, bool for_cpu);
 /* The operation is done: let go of the record a check handed out; NULL is ignored. */
 void dmamap_debug_put(struct dm_map *map, struct device *dev);
 

@@ -35,6 +35,10 @@ static const char *const kind_names[DMAMAP_REPORT_KIND_NR] = {
 	[DMAMAP_REPORT_DEV_WRITE_TO_DEVICE] = "device-write-to-device",
 	[DMAMAP_REPORT_DEV_READ_FROM_DEVICE] = "device-read-from-device",
 	[DMAMAP_REPORT_DEV_UNMAPPED] = "device-access-unmapped",
+	[DMAMAP_REPORT_CPU_STORE] = "cpu-store-device-owned",
+	[DMAMAP_REPORT_SHARED_CACHELINE] = "shared-cache-line",
+	[DMAMAP_REPORT_OVERLAP] = "overlapping-mappings",
+	[DMAMAP_REPORT_FREE_MAPPED] = "free-while-mapped",
 };
 
 /* The category of each fine-grained kind; categories (and NONE) map to themselves. */
@@ -54,6 +58,10 @@ static const enum dmamap_report_kind kind_category[DMAMAP_REPORT_KIND_NR] = {
 	[DMAMAP_REPORT_DEV_WRITE_TO_DEVICE] = DMAMAP_REPORT_DEVICE_FAULT,
 	[DMAMAP_REPORT_DEV_READ_FROM_DEVICE] = DMAMAP_REPORT_DEVICE_FAULT,
 	[DMAMAP_REPORT_DEV_UNMAPPED] = DMAMAP_REPORT_DEVICE_FAULT,
+	[DMAMAP_REPORT_CPU_STORE] = DMAMAP_REPORT_API_MISUSE,
+	[DMAMAP_REPORT_SHARED_CACHELINE] = DMAMAP_REPORT_API_MISUSE,
+	[DMAMAP_REPORT_OVERLAP] = DMAMAP_REPORT_API_MISUSE,
+	[DMAMAP_REPORT_FREE_MAPPED] = DMAMAP_REPORT_PAGE_MISUSE,
 };
 
 _Thread_local struct dm_call dmamap_call_now DM_TLS_MODEL;

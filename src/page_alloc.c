@@ -470,6 +470,14 @@ static void put_block(struct page *page, unsigned order, bool check_order, const
 		return;
 	pa = pa_of(m);
 	idx = dm_page_index(page);
+	/* the last reference going while the device may still use the pages: refused (the checker said why) */
+	if (page->_refcount == 1 && m->dma_busy && dmamap_debug_on(m) &&
+	    m->dma_busy(m, page_to_phys(page), PAGE_SIZE << (check_order ? order : page->dmamap_order), what)) {
+		pthread_spin_lock(&pa->lock);
+		pa->refused_frees++;
+		pthread_spin_unlock(&pa->lock);
+		return;
+	}
 	pthread_spin_lock(&pa->lock);
 	why = free_refusal(page, check_order ? order : page->dmamap_order);
 	if (why) {
@@ -654,12 +662,19 @@ DMAMAP_API struct page *alloc_page(gfp_t gfp)
 	return alloc_pages(gfp, 0);
 }
 
-DMAMAP_API void __free_pages(struct page *page, unsigned order)
+DMAMAP_API void dmamap_free_pages_at(struct page *page, unsigned order, const char *file, int line)
+{
+	DM_CALL();
+
+	put_block(page, order, true, "free_pages");
+}
+
+DMAMAP_API void (__free_pages)(struct page *page, unsigned order)
 {
 	dmamap_free_pages(page, order);
 }
 
-DMAMAP_API void __free_page(struct page *page)
+DMAMAP_API void (__free_page)(struct page *page)
 {
 	dmamap_free_pages(page, 0);
 }
@@ -676,20 +691,26 @@ DMAMAP_API unsigned long get_zeroed_page(gfp_t gfp)
 	return __get_free_pages(gfp | __GFP_ZERO, 0);
 }
 
-DMAMAP_API void free_pages(unsigned long addr, unsigned order)
+DMAMAP_API void dmamap_free_pages_addr_at(unsigned long addr, unsigned order, const char *file, int line)
 {
+	DM_CALL();
 	struct page *p;
 
 	if (!addr)
 		return;
 	p = virt_to_page((const void *)addr);
 	if (p)
-		dmamap_free_pages(p, order);
+		put_block(p, order, true, "free_pages");
 }
 
-DMAMAP_API void free_page(unsigned long addr)
+DMAMAP_API void (free_pages)(unsigned long addr, unsigned order)
 {
-	free_pages(addr, 0);
+	dmamap_free_pages_addr_at(addr, order, NULL, 0);
+}
+
+DMAMAP_API void (free_page)(unsigned long addr)
+{
+	dmamap_free_pages_addr_at(addr, 0, NULL, 0);
 }
 
 /* ------------------------------------------------------------ conversions */

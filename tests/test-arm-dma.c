@@ -206,6 +206,11 @@ static void test_shared_cache_line_loses_edges(void **state)
 	assert_int_equal(buf[32], 0xab);
 	assert_int_equal(buf[8 + sizeof(data) - 1], 0xab); /* the last line is whole: 136 is not, but nobody wrote it */
 	assert_int_equal(buf[0], 0x77);
+	/* and the checker says which bytes went, and why */
+	assert_int_equal(f->cap.reports, 1);
+	assert_int_equal(f->cap.rec_last.kind, DMAMAP_REPORT_SHARED_CACHELINE);
+	assert_non_null(strstr(f->cap.rec_last.message, "bytes 0-0x17"));
+	assert_non_null(strstr(f->cap.rec_last.message, "first cache line"));
 	kfree_buf(buf, 0);
 	fx_free(f);
 }

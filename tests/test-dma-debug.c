@@ -1105,6 +1105,151 @@ static void test_device_behind_iommu(void **state)
 	arm_iommu_release_mapping(map);
 }
 
+/* ------------------------------------------------------------ the CPU side */
+
+/* A store into a buffer the device owns: found at the hand-back, from the cache's dirty bytes. */
+static void test_cpu_store_while_device_owns(void **state)
+{
+	const struct captured *r;
+	unsigned long n;
+	int lm, l;
+	dma_addr_t h;
+
+	(void)state;
+	/* FROM_DEVICE: the unmap's invalidate discards the store, and the CPU sees the device's bytes */
+	h = rx_mapping(0, 256, 11, &lm);
+	F.buf[100] = 0x5a;
+	F.buf[101] = 0x5b;
+	n = F.cap.reports;
+	dma_unmap_single(&F.dev, h, 256, DMA_FROM_DEVICE); l = __LINE__;
+	r = expect_report(n, DMAMAP_REPORT_CPU_STORE, l, lm);
+	assert_non_null(strstr(r->message, "2 bytes"));
+	assert_non_null(strstr(r->message, "offset 0x64"));
+	assert_int_equal(check_pattern(F.buf, 256, 11), 0); /* performed: the device's data */
+
+	/* TO_DEVICE: the device may have read the old bytes */
+	fill_pattern(F.buf, 256, 12);
+	h = dma_map_single(&F.dev, F.buf, 256, DMA_TO_DEVICE); lm = __LINE__;
+	assert_false(dma_mapping_error(&F.dev, h));
+	F.buf[0] ^= 0xff;
+	n = F.cap.reports;
+	dma_unmap_single(&F.dev, h, 256, DMA_TO_DEVICE); l = __LINE__;
+	r = expect_report(n, DMAMAP_REPORT_CPU_STORE, l, lm);
+	assert_non_null(strstr(r->message, "may have read"));
+
+	/* the CPU's own part may be written: synced for the CPU first, or mapped dirty with SKIP_CPU_SYNC */
+	h = rx_mapping(0, 256, 13, &lm);
+	dma_sync_single_range_for_cpu(&F.dev, h, 0, 64, DMA_FROM_DEVICE);
+	memset(F.buf, 0x11, 64);
+	dma_sync_single_range_for_device(&F.dev, h, 0, 64, DMA_FROM_DEVICE);
+	n = F.cap.reports;
+	dma_unmap_single(&F.dev, h, 256, DMA_FROM_DEVICE);
+	assert_int_equal(F.cap.reports, n);
+	h = rx_mapping(0, 256, 13, &lm);
+	dma_sync_single_range_for_cpu(&F.dev, h, 64, 64, DMA_FROM_DEVICE);
+	memset(F.buf + 64, 0x11, 64); /* still the CPU's at the unmap */
+	dma_unmap_single(&F.dev, h, 256, DMA_FROM_DEVICE);
+	assert_int_equal(F.cap.reports, n);
+	{
+		DEFINE_DMA_ATTRS(attrs);
+
+		dma_set_attr(DMA_ATTR_SKIP_CPU_SYNC, &attrs);
+		memset(F.buf, 0x22, 256); /* dirty in the cache: the map does not clean it */
+		h = dma_map_single_attrs(&F.dev, F.buf, 256, DMA_TO_DEVICE, &attrs);
+		assert_false(dma_mapping_error(&F.dev, h));
+		dma_unmap_single_attrs(&F.dev, h, 256, DMA_TO_DEVICE, &attrs);
+		assert_int_equal(F.cap.reports, n);
+	}
+}
+
+/* The classic: a receive buffer sharing a cache line with a field the driver writes during the DMA. */
+static void test_shared_cache_line_bytes_lost(void **state)
+{
+	struct rx_with_field {
+		u8 status[4];   /* the driver's */
+		u8 rx[60];      /* the device's */
+	} *p = (struct rx_with_field *)F.buf;
+	const struct captured *r;
+	u8 data[60];
+	unsigned long n;
+	dma_addr_t h;
+	int lm, l;
+
+	(void)state;
+	h = dma_map_single(&F.dev, p->rx, sizeof(p->rx), DMA_FROM_DEVICE); lm = __LINE__;
+	assert_false(dma_mapping_error(&F.dev, h));
+	fill_pattern(data, sizeof(data), 14);
+	assert_int_equal(dmamap_dev_write(&F.dev, h, data, sizeof(data)), 0);
+	p->status[0] = 1; /* while the device owns rx */
+	n = F.cap.reports;
+	dma_unmap_single(&F.dev, h, sizeof(p->rx), DMA_FROM_DEVICE); l = __LINE__;
+	r = expect_report(n, DMAMAP_REPORT_SHARED_CACHELINE, l, lm);
+	assert_non_null(strstr(r->message, "first cache line with the 4 bytes before it"));
+	assert_non_null(strstr(r->message, "bytes 0-0x1b"));
+	assert_int_not_equal(check_pattern(p->rx, 28, 14), 0); /* lost, as the report says */
+	assert_int_equal(check_pattern(p->rx + 28, 32, 0) != 0, 1);
+	assert_memory_equal(p->rx + 28, data + 28, 32); /* the rest arrived */
+
+	/* the same buffer, the field left alone: nothing lost, nothing said */
+	h = dma_map_single(&F.dev, p->rx, sizeof(p->rx), DMA_FROM_DEVICE);
+	assert_false(dma_mapping_error(&F.dev, h));
+	assert_int_equal(dmamap_dev_write(&F.dev, h, data, sizeof(data)), 0);
+	dma_unmap_single(&F.dev, h, sizeof(p->rx), DMA_FROM_DEVICE);
+	assert_memory_equal(p->rx, data, sizeof(data));
+	assert_int_equal(F.cap.reports, n + 1);
+}
+
+/* Two live mappings of the same bytes, one of which the device may write. */
+static void test_overlapping_mappings(void **state)
+{
+	dma_addr_t a, b, c;
+	unsigned long n = F.cap.reports;
+	const struct captured *r;
+	int la, l;
+
+	(void)state;
+	a = dma_map_single(&F.dev, F.buf, 512, DMA_TO_DEVICE); la = __LINE__;
+	b = dma_map_single(&F.dev, F.buf + 256, 200, DMA_TO_DEVICE); /* both read-only: fine */
+	assert_false(dma_mapping_error(&F.dev, a) || dma_mapping_error(&F.dev, b));
+	assert_int_equal(F.cap.reports, n);
+	c = dma_map_single(&F.dev, F.buf + 500, 100, DMA_FROM_DEVICE); l = __LINE__;
+	assert_false(dma_mapping_error(&F.dev, c));
+	r = expect_report(n, DMAMAP_REPORT_OVERLAP, l, la);
+	assert_int_equal(r->bus_addr, c);
+	dma_unmap_single(&F.dev, c, 100, DMA_FROM_DEVICE);
+	dma_unmap_single(&F.dev, b, 200, DMA_TO_DEVICE);
+	dma_unmap_single(&F.dev, a, 512, DMA_TO_DEVICE);
+	assert_int_equal(F.cap.reports, n + 1);
+}
+
+/* Pages freed while mapped: refused, so the device's late writes cannot land in someone else's memory. */
+static void test_free_pages_still_mapped(void **state)
+{
+	struct dmamap_page_stats p0, p1;
+	unsigned long n, addr;
+	dma_addr_t h;
+	int lm, l;
+
+	(void)state;
+	addr = __get_free_pages(GFP_KERNEL, 1);
+	assert_true(addr != 0);
+	h = dma_map_single(&F.dev, (u8 *)addr + PAGE_SIZE + 64, 128, DMA_FROM_DEVICE); lm = __LINE__;
+	assert_false(dma_mapping_error(&F.dev, h));
+	dmamap_page_stats(F.m, &p0);
+	n = F.cap.reports;
+	free_pages(addr, 1); l = __LINE__;
+	expect_report(n, DMAMAP_REPORT_FREE_MAPPED, l, lm);
+	assert_int_equal(F.cap.rec_last.category, DMAMAP_REPORT_PAGE_MISUSE);
+	dmamap_page_stats(F.m, &p1);
+	assert_memory_equal(p0.free_pages, p1.free_pages, sizeof(p0.free_pages)); /* refused */
+	assert_int_equal(p1.refused_frees, p0.refused_frees + 1);
+	dma_unmap_single(&F.dev, h, 128, DMA_FROM_DEVICE);
+	free_pages(addr, 1);
+	dmamap_page_stats(F.m, &p1);
+	assert_int_equal(p1.free_pages[0] + p1.free_pages[1], p0.free_pages[0] + p0.free_pages[1] + 2);
+	assert_int_equal(F.cap.reports, n + 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1137,6 +1282,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_device_direction, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_missing_sync_for_cpu, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_device_behind_iommu, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cpu_store_while_device_owns, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_shared_cache_line_bytes_lost, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_overlapping_mappings, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_free_pages_still_mapped, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

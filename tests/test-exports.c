@@ -48,6 +48,8 @@
 #pragma weak get_zeroed_page
 #pragma weak free_pages
 #pragma weak free_page
+#pragma weak dmamap_free_pages_at
+#pragma weak dmamap_free_pages_addr_at
 #pragma weak split_page
 #pragma weak get_page
 #pragma weak put_page
@@ -292,6 +294,8 @@ static const struct export functions[] = {
 	F(get_zeroed_page),
 	F(free_pages),
 	F(free_page),
+	F(dmamap_free_pages_at),
+	F(dmamap_free_pages_addr_at),
 	F(split_page),
 	F(get_page),
 	F(put_page),

@@ -440,6 +440,10 @@ static void test_report_kind_names(void **state)
 		[DMAMAP_REPORT_DEV_WRITE_TO_DEVICE] = "device-write-to-device",
 		[DMAMAP_REPORT_DEV_READ_FROM_DEVICE] = "device-read-from-device",
 		[DMAMAP_REPORT_DEV_UNMAPPED] = "device-access-unmapped",
+		[DMAMAP_REPORT_CPU_STORE] = "cpu-store-device-owned",
+		[DMAMAP_REPORT_SHARED_CACHELINE] = "shared-cache-line",
+		[DMAMAP_REPORT_OVERLAP] = "overlapping-mappings",
+		[DMAMAP_REPORT_FREE_MAPPED] = "free-while-mapped",
 	};
 	(void)state;
 

@@ -106,6 +106,24 @@ DMAMAP_API void free_pages(unsigned long addr, unsigned order);
 /** free_page() - free_pages(addr, 0). */
 DMAMAP_API void free_page(unsigned long addr);
 
+/*
+ * The forms that carry the caller's file:line, behind the macros below (as
+ * the DMA API wrappers do; `(free_pages)(...)` reaches the plain function):
+ * freeing pages still mapped for DMA is reported
+ * (DMAMAP_REPORT_FREE_MAPPED, naming both lines) and refused while the
+ * DMA-API checker is on -- the pages stay allocated, so that what the device
+ * still writes lands nowhere new. @file may be NULL.
+ */
+/** dmamap_free_pages_at() - dmamap_free_pages() called at @file:@line. */
+DMAMAP_API void dmamap_free_pages_at(struct page *page, unsigned order, const char *file, int line);
+/** dmamap_free_pages_addr_at() - free_pages() called at @file:@line. */
+DMAMAP_API void dmamap_free_pages_addr_at(unsigned long addr, unsigned order, const char *file, int line);
+
+#define __free_pages(p, o) dmamap_free_pages_at((p), (o), __FILE__, __LINE__)
+#define __free_page(p) dmamap_free_pages_at((p), 0, __FILE__, __LINE__)
+#define free_pages(a, o) dmamap_free_pages_addr_at((a), (o), __FILE__, __LINE__)
+#define free_page(a) dmamap_free_pages_addr_at((a), 0, __FILE__, __LINE__)
+
 /**
  * split_page() - make an allocated block of 2^@order pages into 2^@order
  * independently allocated order-0 pages, each with one reference
