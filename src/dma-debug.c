@@ -90,6 +90,7 @@ struct dm_map {
 	bool dev_wrote;                /* the device wrote it since the CPU last took it */
 	bool watch;                    /* its device-owned bytes were clean when last handed to the device */
 	bool direct;                   /* the device reaches the buffer itself (not a bounce copy) */
+	bool edge_warned;              /* its shared edge line was reported at map time */
 	u64 own_lo, own_hi;            /* else the CPU owns bus [own_lo, own_hi) of it (a partial sync) */
 	const char *own_file;          /* the sync that gave it to the CPU */
 	int own_line;
@@ -833,14 +834,17 @@ static bool sees_buffer(struct device *dev, dma_addr_t bus, phys_addr_t phys)
  * Bytes around @map's buffer that share its first or last cache line, and
  * that the CPU stored to while the device owned the buffer (which it wrote):
  * the maintenance this call does writes those lines back whole, over what
- * the device wrote there. One report per call. Lock held.
+ * the device wrote there. The memory's use is unknown at map time (whole
+ * pages: check_edges_at_map() knows only kmalloc's objects), so this is
+ * where it shows, unless the map already said. One report per call. Lock
+ * held.
  */
 static void check_edges(struct dmamap_machine *m, struct dm_reports *rs, const struct dm_map *map, const char *what)
 {
 	size_t ls = m->cfg.cache_line_size, off = 0, first;
 
-	if (!map->direct || !map->dev_wrote || map->dir == DMA_TO_DEVICE || map->dir == DMA_NONE || map->internal ||
-	    dm_dev_coherent(map->dev) || (map->attrs & (1UL << DMA_ATTR_SKIP_CPU_SYNC)))
+	if (!map->direct || !map->dev_wrote || map->edge_warned || map->dir == DMA_TO_DEVICE || map->dir == DMA_NONE ||
+	    map->internal || dm_dev_coherent(map->dev) || (map->attrs & (1UL << DMA_ATTR_SKIP_CPU_SYNC)))
 		return;
 	for (unsigned i = 0; i < map->used; i++) {
 		const struct dm_link *l = &map->links[i];
@@ -867,6 +871,76 @@ static void check_edges(struct dmamap_machine *m, struct dm_reports *rs, const s
 			return;
 		}
 		off += (size_t)l->len;
+	}
+}
+
+/*
+ * Whether the buffer [phys, phys + len) of @map (at @off in it) shares its
+ * first or last cache line with data of the driver's kept apart from it:
+ * bytes another live kmalloc object was asked for (the slack after an
+ * object is no one's; the rest of the buffer's own object is the unmap's
+ * business, check_edges(), from what the CPU stored there). The ARMv7
+ * hooks clean and invalidate such a partial line whole, so a CPU store to
+ * that data while the device owns the buffer goes back to RAM at unmap or
+ * sync_for_cpu over what the device wrote. Reported (true) naming the
+ * buffer's bytes at risk.
+ */
+static bool edge_shared(struct dmamap_machine *m, struct dm_reports *rs, const struct dm_map *map, phys_addr_t phys,
+			size_t len, size_t off)
+{
+	size_t ls = m->cfg.cache_line_size, head = (size_t)(phys & (ls - 1)), tail = (size_t)((phys + len) & (ls - 1));
+	size_t lo, hi;
+	const char *edge, *file = NULL;
+	phys_addr_t at;
+	int line = 0;
+
+	if (head && dmamap_kmalloc_data_at(m, phys - head, head, phys, &at, &file, &line)) {
+		edge = "first";
+		lo = off;
+		hi = off + DM_MIN(len, ls - head) - 1;
+	} else if (tail && dmamap_kmalloc_data_at(m, phys + len, ls - tail, phys + len - 1, &at, &file, &line)) {
+		edge = "last";
+		lo = off + len - DM_MIN(len, tail);
+		hi = off + len - 1;
+	} else {
+		return false;
+	}
+	rep_add(rs, DMAMAP_REPORT_SHARED_CACHELINE, map, map->bus, map->size, map->dir,
+		"%s(%s) of %#zx bytes: its %s cache line also holds phys %#llx, data of the kmalloc object allocated "
+		"at %s:%d; a CPU store there while the device owns the buffer goes back to RAM whole at unmap or "
+		"sync_for_cpu, over bytes %#zx-%#zx of what the device wrote: align DMA buffers to %zu bytes",
+		kind_map_call[map->kind], dmamap_dir_name(map->dir), map->size, edge, (unsigned long long)at,
+		file ? file : "?", line, lo, hi, ls);
+	return true;
+}
+
+/*
+ * A new mapping the device may write, whose edge cache lines hold the
+ * driver's data: said at map time (the first such edge; one report per
+ * mapping), so that the unmap does not say it again. Not for a bounced
+ * mapping (the copy back is byte-exact), a coherent device, or a mapping the
+ * library makes within another call. Before the record is entered: no lock.
+ */
+static void check_edges_at_map(struct dmamap_machine *m, struct dm_reports *rs, struct dm_map *map,
+			       struct scatterlist *sg, int nents)
+{
+	struct scatterlist *s;
+	size_t off = 0;
+	int i;
+
+	if (!map->direct || map->dir == DMA_TO_DEVICE || map->dir == DMA_NONE || (dm_in_call() && dm_call_nested()) ||
+	    dm_dev_coherent(map->dev))
+		return;
+	if (!sg) {
+		map->edge_warned = edge_shared(m, rs, map, map->phys, map->size, 0);
+		return;
+	}
+	for_each_sg(sg, s, nents, i) {
+		if (edge_shared(m, rs, map, sg_phys(s), s->length, off)) {
+			map->edge_warned = true;
+			return;
+		}
+		off += s->length;
 	}
 }
 
@@ -987,12 +1061,13 @@ void dmamap_debug_map_done(struct dm_map *map, struct device *dev, bool page_cal
 	direct = sees_buffer(dev, addr, phys);
 	fill(map, dev, page_call ? DK_PAGE : DK_SINGLE, dir, attrs, addr, size, file, line);
 	map->phys = phys;
+	map->direct = direct;
 	rs.n = 0;
+	check_edges_at_map(dm_dev_machine(dev), &rs, map, NULL, 0);
 	pthread_spin_lock(&dbg->lock);
 	index_range(dbg, map, dev, addr, size);
 	index_range(dbg, map, NULL, map->phys, size);
 	enter_map(dbg, map);
-	map->direct = direct;
 	watch_stores(dm_dev_machine(dev), map);
 	check_new_map(dbg, &rs, map);
 	maybe_grow(dm_dev_machine(dev), dbg);
@@ -1217,16 +1292,17 @@ void dmamap_debug_map_sg_done(struct dm_map *map, struct device *dev, struct sca
 	map->nents = nents;
 	map->mapped = mapped;
 	map->phys = sg_phys(sg);
+	map->direct = direct;
+	for_each_sg(sg, s, nents, i)
+		map->size += s->length;
+	check_edges_at_map(dm_dev_machine(dev), &rs, map, sg, nents);
 	pthread_spin_lock(&dbg->lock);
 	for_each_sg(sg, s, mapped, i)
 		if (sg_dma_len(s))
 			index_range(dbg, map, dev, sg_dma_address(s), sg_dma_len(s));
-	for_each_sg(sg, s, nents, i) {
+	for_each_sg(sg, s, nents, i)
 		index_range(dbg, map, NULL, sg_phys(s), s->length);
-		map->size += s->length;
-	}
 	enter_map(dbg, map);
-	map->direct = direct;
 	watch_stores(dm_dev_machine(dev), map);
 	check_new_map(dbg, &rs, map);
 	maybe_grow(dm_dev_machine(dev), dbg);

@@ -328,6 +328,14 @@ struct dm_census {
 
 /* kmalloc's part of a census (slab.c): its live objects; its slab pages taken out of DM_CENSUS_PAGES. */
 void dmamap_kmalloc_census(struct dmamap_machine *m, struct dm_census *cs);
+/*
+ * For the checker: whether [phys, phys + len) (within one page) holds bytes a
+ * live kmalloc object other than the one holding @not_of was asked for (not
+ * the slack after them): the first in *@at, the object's allocation site in
+ * *@file:*@line.
+ */
+bool dmamap_kmalloc_data_at(struct dmamap_machine *m, phys_addr_t phys, size_t len, phys_addr_t not_of,
+			    phys_addr_t *at, const char **file, int *line);
 
 struct dmamap_vma_private {
 	struct dmamap_obj obj;                       /* on the machine's object list */

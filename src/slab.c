@@ -605,6 +605,37 @@ DMAMAP_API void dmamap_kmalloc_stats(struct dmamap_machine *m, struct dmamap_kma
 	pthread_mutex_unlock(&k->lock);
 }
 
+bool dmamap_kmalloc_data_at(struct dmamap_machine *m, phys_addr_t phys, size_t len, phys_addr_t not_of,
+			    phys_addr_t *at, const char **file, int *line)
+{
+	struct dmamap_kmalloc *k = state_of(m);
+	bool found = false;
+	struct slab *s;
+
+	if (!k || !len)
+		return false;
+	pthread_mutex_lock(&k->lock);
+	s = k->slab_of[(phys - m->cfg.ram_base) >> PAGE_SHIFT];
+	if (s) {
+		phys_addr_t base = dm_virt_to_phys(m, s->base);
+		size_t lo = (size_t)(phys - base), hi = lo + len;
+
+		for (unsigned i = (unsigned)(lo / s->slot); i < s->nr && (size_t)i * s->slot < hi && !found; i++) {
+			size_t o = (size_t)i * s->slot, end = o + s->obj[i].size;
+
+			if (s->obj[i].state != OBJ_LIVE || end <= lo ||
+			    (not_of >= base + o && not_of < base + o + s->slot))
+				continue;
+			found = true;
+			*at = base + DM_MAX(o, lo);
+			*file = s->obj[i].file;
+			*line = s->obj[i].line;
+		}
+	}
+	pthread_mutex_unlock(&k->lock);
+	return found;
+}
+
 void dmamap_kmalloc_census(struct dmamap_machine *m, struct dm_census *cs)
 {
 	struct dmamap_kmalloc *k = state_of(m);

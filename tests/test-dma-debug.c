@@ -15,11 +15,10 @@ struct fixture {
 
 static struct fixture F;
 
-static int setup(void **state)
+static int setup_with(void (*tweak)(struct dmamap_machine_config *cfg))
 {
-	(void)state;
 	memset(&F, 0, sizeof(F));
-	F.m = test_machine(16, NULL);
+	F.m = test_machine(16, tweak);
 	capture_start(&F.cap, F.m);
 	assert_int_equal(dmamap_device_init(&F.dev, F.m, "dbgdev"), 0);
 	F.pg = dmamap_alloc_pages(F.m, GFP_KERNEL | __GFP_ZERO, 2);
@@ -27,6 +26,24 @@ static int setup(void **state)
 	F.buf = page_address(F.pg);
 	dmamap_machine_set_current(F.m);
 	return 0;
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	return setup_with(NULL);
+}
+
+/* kmalloc packs small objects 8-byte aligned, as on a kernel without a DMA alignment */
+static void packed(struct dmamap_machine_config *cfg)
+{
+	cfg->kmalloc_packed = true;
+}
+
+static int setup_packed(void **state)
+{
+	(void)state;
+	return setup_with(packed);
 }
 
 static int teardown(void **state)
@@ -1199,6 +1216,91 @@ static void test_shared_cache_line_bytes_lost(void **state)
 	assert_int_equal(F.cap.reports, n + 1);
 }
 
+/*
+ * Two small kmalloc objects packed into one cache line: a receive buffer and
+ * the driver's statistics. The map says so, naming the allocation that
+ * shares the line and the buffer's bytes at risk; the unmap, when the
+ * statistics update does cost them, does not say it twice.
+ */
+static void test_shared_cache_line_at_map(void **state)
+{
+	struct dmamap_machine_config cfg;
+	u8 *rx = kmalloc(12, GFP_KERNEL), data[12];
+	u8 *stat = kmalloc(12, GFP_KERNEL); int ls_alloc = __LINE__;
+	struct scatterlist sg;
+	const struct captured *r;
+	char want[160];
+	unsigned long n;
+	dma_addr_t h;
+	int lm;
+
+	(void)state;
+	/* the first two slots of a fresh 16-byte slab: one line, the buffer first */
+	dmamap_machine_get_config(F.m, &cfg);
+	assert_ptr_equal(stat, rx + 16);
+	assert_int_equal(virt_to_phys(rx) % cfg.cache_line_size, 0);
+	n = F.cap.reports;
+	h = dma_map_single(&F.dev, rx, 12, DMA_FROM_DEVICE); lm = __LINE__;
+	r = expect_report(n, DMAMAP_REPORT_SHARED_CACHELINE, lm, lm);
+	assert_int_equal(r->bus_addr, h);
+	assert_int_equal(r->size, 12);
+	assert_int_equal(r->direction, DMA_FROM_DEVICE);
+	assert_non_null(strstr(r->message, "last cache line"));
+	assert_non_null(strstr(r->message, "bytes 0-0xb"));
+	snprintf(want, sizeof(want), "test-dma-debug.c:%d", ls_alloc);
+	assert_non_null(strstr(r->message, want));
+	assert_false(dma_mapping_error(&F.dev, h));
+	fill_pattern(data, sizeof(data), 15);
+	assert_int_equal(dmamap_dev_write(&F.dev, h, data, sizeof(data)), 0);
+	stat[0]++; /* the driver counts, while the device owns rx */
+	dma_unmap_single(&F.dev, h, 12, DMA_FROM_DEVICE);
+	assert_int_equal(F.cap.reports, n + 1); /* said once, at the map */
+	assert_memory_not_equal(rx, data, sizeof(data)); /* and lost, as it said */
+	assert_int_equal(stat[0], 1);
+
+	/* a list entry alike, named by its list's call */
+	sg_init_one(&sg, rx, 12);
+	assert_int_equal(dma_map_sg(&F.dev, &sg, 1, DMA_BIDIRECTIONAL), 1); lm = __LINE__;
+	r = expect_report(n + 1, DMAMAP_REPORT_SHARED_CACHELINE, lm, lm);
+	assert_non_null(strstr(r->message, "dma_map_sg(DMA_BIDIRECTIONAL)"));
+	dma_unmap_sg(&F.dev, &sg, 1, DMA_BIDIRECTIONAL);
+
+	/* the device only reads a TO_DEVICE buffer: nothing to lose, nothing said */
+	h = dma_map_single(&F.dev, rx, 12, DMA_TO_DEVICE);
+	assert_false(dma_mapping_error(&F.dev, h));
+	dma_unmap_single(&F.dev, h, 12, DMA_TO_DEVICE);
+	assert_int_equal(F.cap.reports, n + 2);
+	kfree(stat);
+	kfree(rx);
+}
+
+/* kmalloc aligned to the cache line (the default): the same objects, and a buffer with slack after it, are safe. */
+static void test_aligned_kmalloc_shares_no_line(void **state)
+{
+	u8 *rx = kmalloc(12, GFP_KERNEL), *stat = kmalloc(12, GFP_KERNEL), *frame = kmalloc(1500, GFP_KERNEL);
+	unsigned long n = F.cap.reports;
+	dma_addr_t h;
+
+	(void)state;
+	assert_non_null(rx);
+	assert_non_null(stat);
+	assert_non_null(frame);
+	h = dma_map_single(&F.dev, rx, 12, DMA_FROM_DEVICE);
+	assert_false(dma_mapping_error(&F.dev, h));
+	stat[0]++;
+	dma_unmap_single(&F.dev, h, 12, DMA_FROM_DEVICE);
+	h = dma_map_single(&F.dev, frame, 1500, DMA_FROM_DEVICE); /* the line after byte 1500 is the object's slack */
+	assert_false(dma_mapping_error(&F.dev, h));
+	dma_unmap_single(&F.dev, h, 1500, DMA_FROM_DEVICE);
+	h = dma_map_single(&F.dev, frame + 100, 64, DMA_FROM_DEVICE); /* inside one object: the unmap's business */
+	assert_false(dma_mapping_error(&F.dev, h));
+	dma_unmap_single(&F.dev, h, 64, DMA_FROM_DEVICE);
+	assert_int_equal(F.cap.reports, n);
+	kfree(frame);
+	kfree(stat);
+	kfree(rx);
+}
+
 /* Two live mappings of the same bytes, one of which the device may write. */
 static void test_overlapping_mappings(void **state)
 {
@@ -1284,6 +1386,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_device_behind_iommu, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cpu_store_while_device_owns, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_shared_cache_line_bytes_lost, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_shared_cache_line_at_map, setup_packed, teardown),
+		cmocka_unit_test_setup_teardown(test_aligned_kmalloc_shares_no_line, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_overlapping_mappings, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_free_pages_still_mapped, setup, teardown),
 	};

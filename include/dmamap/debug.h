@@ -50,6 +50,11 @@
  *     DMAMAP_REPORT_ADDR_MISMATCH   a coherent or pool free whose CPU address
  *                                   is not the buffer's, or a pool free to
  *                                   another pool
+ *     DMAMAP_REPORT_FREE_MAPPED     free_pages(), __free_pages() (and their
+ *                                   one-page forms) of pages still mapped for
+ *                                   DMA: they stay allocated, so what the
+ *                                   device still writes lands in no one
+ *                                   else's memory
  *   performed -- reported, then done as asked, because the operation is
  *   safe as it stands:
  *     DMAMAP_REPORT_KIND_MISMATCH   dma_unmap_page() of a dma_map_single()
@@ -58,6 +63,24 @@
  *     DMAMAP_REPORT_UNCHECKED_ERROR a sync or unmap of a handle
  *                                   dma_mapping_error() was never asked
  *                                   about (once per mapping)
+ *     DMAMAP_REPORT_CPU_STORE       the CPU stored into a buffer while the
+ *                                   device owned it (between map or
+ *                                   sync_for_device and unmap or
+ *                                   sync_for_cpu), found from the cache
+ *                                   model's dirty bytes when the CPU takes the
+ *                                   buffer back; says the first offset and
+ *                                   how many bytes
+ *     DMAMAP_REPORT_SHARED_CACHELINE a buffer the device may write whose
+ *                                   first or last cache line also holds other
+ *                                   data: at map time when that is another
+ *                                   kmalloc object's (naming it and the
+ *                                   buffer's bytes at risk); otherwise at
+ *                                   unmap or sync_for_cpu when the CPU did
+ *                                   store there and the line went back over
+ *                                   the device's bytes (naming them)
+ *     DMAMAP_REPORT_OVERLAP         a new mapping of memory another live
+ *                                   mapping covers, where either lets the
+ *                                   device write
  *     DMAMAP_REPORT_LEAK            at dmamap_device_release() (so at
  *                                   machine destroy too) every mapping, list,
  *                                   coherent buffer and pool block the

@@ -64,7 +64,7 @@ enum dmamap_report_kind {
 	DMAMAP_REPORT_DEV_READ_FROM_DEVICE, /* [device-fault] the device read a DMA_FROM_DEVICE mapping */
 	DMAMAP_REPORT_DEV_UNMAPPED,   /* [device-fault] the device touched a bus address no live mapping of it covers */
 	DMAMAP_REPORT_CPU_STORE,      /* [api-misuse] the CPU stored into a buffer while the device owned it */
-	DMAMAP_REPORT_SHARED_CACHELINE, /* [api-misuse] a FROM_DEVICE/BIDIRECTIONAL buffer shares an edge cache line */
+	DMAMAP_REPORT_SHARED_CACHELINE, /* [api-misuse] a buffer the device writes shares an edge cache line with other data */
 	DMAMAP_REPORT_OVERLAP,        /* [api-misuse] two live mappings of the same memory, one the device may write */
 	DMAMAP_REPORT_FREE_MAPPED,    /* [page-misuse] pages (or an object) freed while still mapped for DMA */
 	DMAMAP_REPORT_KIND_NR

@@ -335,6 +335,11 @@ static void test_client_rx_shares_a_line_on_a_packed_machine(void **state)
 	assert_int_equal(packed.failed, 0);
 	/* every read comes back as the zeroes the CPU's stale line held */
 	assert_int_equal(packed.intact, 0);
+	/* and each read's map said why, at the driver's line, naming the statistics' allocation */
+	assert_int_equal(packed.t.by_kind[DMAMAP_REPORT_SHARED_CACHELINE], 40);
+	dmamap_assert_reported(&packed.t, DMAMAP_REPORT_SHARED_CACHELINE, "toy-spi.c", 0);
+	assert_non_null(strstr(dmamap_test_find_report(&packed.t, DMAMAP_REPORT_SHARED_CACHELINE, NULL, 0)->message,
+			       "test-spi.c"));
 }
 
 /* The controller driver never unmaps tx: each mapping is listed at device release. */
