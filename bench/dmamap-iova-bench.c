@@ -360,11 +360,6 @@ static void shadow_fini(struct shadow *s)
 	s->w = NULL;
 }
 
-static bool shadow_test(const struct shadow *s, uint64_t i)
-{
-	return (s->w[i / 64] >> (i % 64)) & 1;
-}
-
 /* Set (@set) or clear [first, first + n); false if some page was not in the opposite state. */
 static bool shadow_assign(struct shadow *s, uint64_t first, uint64_t n, bool set)
 {
@@ -383,26 +378,38 @@ static bool shadow_assign(struct shadow *s, uint64_t first, uint64_t n, bool set
 	return ok;
 }
 
-/* Whether some run of @n free pages aligned to the shared rule exists. */
+/* First page >= @from whose state is @set, or @end. */
+static uint64_t shadow_next(const struct shadow *s, uint64_t from, uint64_t end, bool set)
+{
+	while (from < end) {
+		uint64_t w = s->w[from / 64] ^ (set ? 0 : ~0ULL);
+
+		w &= ~0ULL << (from % 64);
+		if (w) {
+			uint64_t i = from / 64 * 64 + (uint64_t)__builtin_ctzll(w);
+
+			return i < end ? i : end;
+		}
+		from = (from / 64 + 1) * 64;
+	}
+	return end;
+}
+
+/* Whether some run of @n free pages aligned to the shared rule exists (a word at a time). */
 static bool shadow_has_run(const struct shadow *s, uint64_t n)
 {
-	uint64_t a = 1ULL << iova_bench_align_order(n);
+	uint64_t a = 1ULL << iova_bench_align_order(n), start = 0, busy;
 
-	for (uint64_t start = 0; start + n <= s->pages;) {
-		uint64_t i;
-
-		while (start < s->pages && (s->w[start / 64] == ~0ULL) && start % 64 == 0)
-			start += 64;
+	for (;;) {
+		start = shadow_next(s, start, s->pages, false);
 		start = (start + a - 1) & ~(a - 1);
-		if (start + n > s->pages)
+		if (start >= s->pages || n > s->pages - start)
 			return false;
-		for (i = start; i < start + n && !shadow_test(s, i); i++)
-			;
-		if (i == start + n)
+		busy = shadow_next(s, start, start + n, true);
+		if (busy == start + n)
 			return true;
-		start = i + 1;
+		start = busy + 1;
 	}
-	return false;
 }
 
 /* ------------------------------------------------------------ runners */

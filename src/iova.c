@@ -80,6 +80,8 @@ struct dmamap_iova {
 	unsigned nlev;                 /* node levels above the words (>= 1) */
 	unsigned long nnodes[MAX_LEVELS + 1]; /* [k]: nodes at level k (k >= 1) */
 	u8 *cls[MAX_LEVELS + 1];       /* [k]: node classes at level k */
+	void *fx[MAX_LEVELS + 1];      /* [k]: node's largest natural fit, exact (see fit_get) */
+	void *pre[MAX_LEVELS + 1];     /* [k]: node's free prefix, in granules */
 	size_t meta_bytes;             /* bitmaps, classes and the struct */
 	unsigned long used_granules;
 	unsigned long allocations;
@@ -231,6 +233,32 @@ static inline unsigned full_class(unsigned k)
 	return level_shift(k) + 1;
 }
 
+/*
+ * A node's fit and prefix are counts up to its size: 16 bits for the nodes
+ * of 4096 granules, 32 while the size is at most 2^30 granules, 64 above.
+ */
+static inline size_t val_size(unsigned k)
+{
+	return k == 1 ? sizeof(u16) : level_shift(k) <= 30 ? sizeof(u32) : sizeof(unsigned long);
+}
+
+static inline unsigned long val_get(void *const *arr, unsigned k, unsigned long i)
+{
+	if (k == 1)
+		return ((const u16 *)arr[k])[i];
+	return val_size(k) == sizeof(u32) ? ((const u32 *)arr[k])[i] : ((const unsigned long *)arr[k])[i];
+}
+
+static inline void val_set(void **arr, unsigned k, unsigned long i, unsigned long v)
+{
+	if (k == 1)
+		((u16 *)arr[k])[i] = (u16)v;
+	else if (val_size(k) == sizeof(u32))
+		((u32 *)arr[k])[i] = (u32)v;
+	else
+		((unsigned long *)arr[k])[i] = v;
+}
+
 static inline unsigned node_class(const struct dmamap_iova *a, unsigned k, unsigned long i)
 {
 	if (k == 0)
@@ -264,146 +292,195 @@ static u64 full_children(const struct dmamap_iova *a, unsigned k, unsigned long 
 	return mask;
 }
 
-/* Recompute the class of node @i at level @k (>= 1) from its children. */
-static unsigned compute_class(const struct dmamap_iova *a, unsigned k, unsigned long i)
+/* The largest n (0..64) that fits, naturally aligned, in a word whose occupied granules are @occ. */
+static unsigned word_fit(u64 occ)
 {
-	unsigned best = 0, fc = full_class(k - 1);
-	u64 full = full_children(a, k, i);
+	u64 f = ~occ, z;
+	unsigned c = block_class(f), lane;
 
-	/* wholly free children: 1 + log2(child size x largest aligned group) */
-	if (full)
-		return fc + block_class(full) - 1;
-	if (k == 1) {
-		for (unsigned c = fc - 1; c >= 1; c--)
+	if (c <= 1)
+		return c;
+	if (c == 7)
+		return WBITS;
+	/*
+	 * The fit is in [2^(c-1), 2^c) and, above 2^(c-1), aligned to 2^c: the
+	 * longest free prefix of a 2^c-granule lane, if above 2^(c-1). No lane is wholly free, so
+	 * adding 1 at each lane's start carries within the lane, to its first
+	 * occupied granule; fold the lanes onto the first and take the highest.
+	 */
+	lane = 1u << c;
+	z = ~f & (f + align_mask[c]);
+	for (unsigned sh = 32; sh >= lane; sh >>= 1)
+		z |= z >> sh;
+	lane = floor_log2(z & (lane == WBITS ? ~0ULL : (1ULL << lane) - 1));
+	/* a block of 2^(c-1) fits at its own alignment in any case */
+	return DM_MAX(lane, 1u << (c - 1));
+}
+
+/* Free granules at the start of node @i at level @k (0: a word); none past the extent. */
+static inline unsigned long prefix_of(const struct dmamap_iova *a, unsigned k, unsigned long i)
+{
+	if (k == 0) {
+		u64 o;
+
+		if (i >= a->nwords)
+			return 0;
+		o = occ_word(a, i);
+		return o ? ctz64(o) : WBITS;
+	}
+	return i < a->nnodes[k] ? val_get(a->pre, k, i) : 0;
+}
+
+struct node_state {
+	unsigned long fit;             /* largest naturally aligned fit */
+	unsigned long pre;             /* free granules at the start */
+	unsigned cls;                  /* 1 + floor(log2 fit), 0 if none */
+};
+
+/* Node @i at level @k (>= 1), from its children. */
+static struct node_state compute_node(const struct dmamap_iova *a, unsigned k, unsigned long i)
+{
+	unsigned cs = level_shift(k - 1);
+	unsigned long first = i << FAN_SHIFT, best = 0;
+	u64 full = full_children(a, k, i);
+	unsigned lead = full == ~0ULL ? 64 : ctz64(~full);
+	struct node_state st;
+
+	st.pre = ((unsigned long)lead << cs) + (lead < 64 ? prefix_of(a, k - 1, first + lead) : 0);
+	if (full == ~0ULL) {
+		best = 1UL << level_shift(k);
+	} else if (full) {
+		/*
+		 * Fits spanning children: the largest aligned group of 2^J wholly free
+		 * children, extended into the next one where its 2^(J+1) group starts there.
+		 */
+		unsigned J = block_class(full) - 1;
+		u64 cand = runs_of(full, 1u << J) & align_mask[J + 1];
+
+		best = 1UL << (cs + J);
+		for (; cand; cand &= cand - 1) {
+			unsigned s = ctz64(cand), l = ctz64(~full >> s);
+			unsigned long v = ((unsigned long)l << cs) + prefix_of(a, k - 1, first + s + l);
+
+			if (v > best)
+				best = v;
+		}
+	} else if (k == 1) {
+		/* the largest word class, then the exact fit of the words that have it */
+		unsigned top = 0;
+
+		for (unsigned c = 6; c >= 1 && !top; c--)
 			for (unsigned q = 0; q < 4; q++)
 				if (nib_ge(a->nib[i * 4 + q], c))
-					return c;
-		return 0;
-	}
-	for (unsigned q = 0; q < 8; q++) {
-		u64 x = load8(a, k - 1, i * 64 + q * 8);
+					top = c;
+		for (unsigned q = 0; top && q < 4; q++) {
+			for (u64 m = nib_ge(a->nib[i * 4 + q], top); m; m &= m - 1) {
+				unsigned long w = (i * 4 + q) * 16 + ctz64(m) / 4;
+				unsigned long v = word_fit(occ_word(a, w));
 
-		for (; x; x >>= 8)
-			if ((unsigned)(x & 0xff) > best)
-				best = (unsigned)(x & 0xff);
+				if (v > best)
+					best = v;
+			}
+		}
+	} else {
+		for (unsigned long c = first; c < first + 64 && c < a->nnodes[k - 1]; c++)
+			if (val_get(a->fx, k - 1, c) > best)
+				best = val_get(a->fx, k - 1, c);
 	}
-	return best;
+	st.fit = best;
+	st.cls = best ? floor_log2(best) + 1 : 0;
+	return st;
 }
 
 /*
- * Set the class of node @i at level @k (0: a word) to @c, and follow the
- * change up: a parent needs recomputing only when the child's full state
- * changed, the child rose above the parent, or the child held the parent's
- * class and fell.
+ * Whether a change of child @c (local index) of node @p at level @k, from
+ * class @old to @cls, can change the node: it can when the child held or
+ * reaches the node's class, was or becomes wholly free, lies within the
+ * node's free prefix, or follows a wholly free child (it may end a fit that
+ * spans them).
  */
-static void set_class(struct dmamap_iova *a, unsigned k, unsigned long i, unsigned c)
+static bool child_matters(const struct dmamap_iova *a, unsigned k, unsigned long p, unsigned c, unsigned old,
+			  unsigned cls)
 {
-	for (;;) {
-		unsigned old = k ? a->cls[k][i] : nib_get(a, i), fc = full_class(k), pc, nc;
-		unsigned long p = i >> FAN_SHIFT;
+	unsigned pc = a->cls[k][p], fc = full_class(k - 1);
+	unsigned long first = p << FAN_SHIFT;
 
-		if (c == old)
+	return old >= pc || cls >= pc || old == fc || cls == fc ||
+	       c <= (val_get(a->pre, k, p) >> level_shift(k - 1)) || (c && node_class(a, k - 1, first + c - 1) == fc);
+}
+
+/* Recompute node @i at level @k (>= 1) and, while it changes and matters, its ancestors. */
+static void propagate(struct dmamap_iova *a, unsigned k, unsigned long i)
+{
+	for (; k <= a->nlev; k++, i >>= FAN_SHIFT) {
+		struct node_state st = compute_node(a, k, i);
+		unsigned old = a->cls[k][i];
+
+		if (st.fit == val_get(a->fx, k, i) && st.pre == val_get(a->pre, k, i) && st.cls == old)
 			return;
-		if (k)
-			a->cls[k][i] = (u8)c;
-		else
-			nib_set(a, i, c);
-		if (k == a->nlev)
+		a->cls[k][i] = (u8)st.cls;
+		val_set(a->fx, k, i, st.fit);
+		val_set(a->pre, k, i, st.pre);
+		if (k == a->nlev ||
+		    !child_matters(a, k + 1, i >> FAN_SHIFT, (unsigned)(i & 63), old, st.cls))
 			return;
-		pc = a->cls[k + 1][p];
-		if (old != fc && c != fc) {
-			if (c > old) {
-				if (c <= pc)
-					return;
-				nc = c;
-			} else {
-				if (old < pc)
-					return;
-				nc = compute_class(a, k + 1, p);
-			}
-		} else {
-			nc = compute_class(a, k + 1, p);
-		}
-		k++;
-		i = p;
-		c = nc;
 	}
 }
 
-/* The words [w0, w1] changed: refresh their classes and their ancestors'. */
+/* The words [w0, w1] changed: refresh their classes and, where it can matter, their ancestors'. */
 static void refresh(struct dmamap_iova *a, unsigned long w0, unsigned long w1)
 {
-	for (unsigned long w = w0; w <= w1; w++)
-		set_class(a, 0, w, word_class(occ_word(a, w)));
+	for (unsigned long n = w0 >> FAN_SHIFT; n <= w1 >> FAN_SHIFT; n++) {
+		unsigned long lo = DM_MAX(w0, n << FAN_SHIFT), hi = DM_MIN(w1, (n << FAN_SHIFT) + 63);
+		bool matters = false;
+
+		for (unsigned long w = lo; w <= hi; w++) {
+			unsigned old = nib_get(a, w), c = word_class(occ_word(a, w));
+
+			if (c != old)
+				nib_set(a, w, c);
+			matters = matters || child_matters(a, 1, n, (unsigned)(w & 63), old, c);
+		}
+		if (matters)
+			propagate(a, 1, n);
+	}
 }
 
 /* ------------------------------------------------------------ searches */
 
-/* First node >= @from at level @k with class >= @c (1 <= c); NOT_FOUND if none. */
-static unsigned long find_ge(const struct dmamap_iova *a, unsigned k, unsigned c, unsigned long from)
+/* First node >= @from at level @k (>= 1) where @n granules fit; NOT_FOUND if none. */
+static unsigned long find_node(const struct dmamap_iova *a, unsigned k, unsigned long n, unsigned long from)
 {
-	unsigned long n = k ? a->nnodes[k] : a->nwords;
+	unsigned c = floor_log2(n) + 1;
+	unsigned long cnt = a->nnodes[k];
 
-	while (from < n) {
-		unsigned long group = from >> FAN_SHIFT, end = DM_MIN((group + 1) << FAN_SHIFT, n);
+	while (from < cnt) {
+		unsigned long group = from >> FAN_SHIFT, end = DM_MIN((group + 1) << FAN_SHIFT, cnt);
 
-		if (k == 0) {
-			for (unsigned long q = from / 16; q * 16 < end; q++) {
-				u64 m = nib_ge(a->nib[q], c);
+		for (unsigned long q = from & ~7UL; q < end; q += 8) {
+			u64 m = byte_ge(load8(a, k, q), c);
 
-				if (q == from / 16)
-					m &= ~0ULL << (4 * (from % 16));
-				if (m)
-					return q * 16 + ctz64(m) / 4;
-			}
-		} else {
-			for (unsigned long q = from & ~7UL; q < end; q += 8) {
-				u64 m = byte_ge(load8(a, k, q), c);
+			if (q < from)
+				m &= ~0ULL << (8 * (from - q));
+			for (; m; m &= m - 1) {
+				unsigned long i = q + ctz64(m) / 8;
 
-				if (q < from)
-					m &= ~0ULL << (8 * (from - q));
-				if (m) {
-					unsigned long i = q + ctz64(m) / 8;
-
-					return i < n ? i : NOT_FOUND;
-				}
+				if (i >= cnt)
+					return NOT_FOUND;
+				/* a higher class certainly holds n; the same class may */
+				if (a->cls[k][i] > c || val_get(a->fx, k, i) >= n)
+					return i;
 			}
 		}
 		if (k == a->nlev)
 			return NOT_FOUND;
-		/* nothing left in this group: the next parent that holds one */
-		group = find_ge(a, k + 1, c, group + 1);
+		/* nothing left in this group: the next parent that holds a fit (then one of its children does) */
+		group = find_node(a, k + 1, n, group + 1);
 		if (group == NOT_FOUND)
 			return NOT_FOUND;
 		from = group << FAN_SHIFT;
 	}
 	return NOT_FOUND;
-}
-
-/* Free granules at the start of node @i at level @k, at most its size (past the extent: none). */
-static unsigned long prefix_free(const struct dmamap_iova *a, unsigned k, unsigned long i)
-{
-	unsigned long total = 0;
-
-	for (;; k--) {
-		u64 full;
-		unsigned lead;
-
-		if (k == 0) {
-			u64 o;
-
-			if (i >= a->nwords)
-				return total;
-			o = occ_word(a, i);
-			return total + (o ? ctz64(o) : WBITS);
-		}
-		if (node_class(a, k, i) == full_class(k))
-			return total + (1UL << level_shift(k));
-		full = full_children(a, k, i);
-		lead = full == ~0ULL ? 64 : ctz64(~full);
-		total += (unsigned long)lead << level_shift(k - 1);
-		i = (i << FAN_SHIFT) + lead;
-	}
 }
 
 /*
@@ -415,51 +492,53 @@ static unsigned long find_natural(const struct dmamap_iova *a, unsigned long n, 
 	unsigned c = floor_log2(n) + 1;
 
 	if (n <= WBITS) {
-		unsigned long w = from / WBITS;
-		u64 lowmask = ~0ULL << (from % WBITS);
+		for (unsigned long node = find_node(a, 1, n, from >> 12); node != NOT_FOUND;
+		     node = find_node(a, 1, n, node + 1)) {
+			unsigned long w0 = node << FAN_SHIFT;
 
-		for (;;) {
-			u64 fits;
+			if (w0 < from / WBITS)
+				w0 = from / WBITS;
+			for (unsigned long q = w0 / 16; q < (node + 1) * 4; q++) {
+				u64 m = nib_ge(a->nib[q], c);
 
-			w = find_ge(a, 0, c, w);
-			if (w == NOT_FOUND)
-				return NOT_FOUND;
-			fits = runs_of(~occ_word(a, w), (unsigned)n) & align_mask[lg];
-			if (w == from / WBITS)
-				fits &= lowmask;
-			if (fits)
-				return w * WBITS + ctz64(fits);
-			w++;
+				if (q == w0 / 16)
+					m &= ~0ULL << (4 * (w0 % 16));
+				for (; m; m &= m - 1) {
+					unsigned long w = q * 16 + ctz64(m) / 4;
+					u64 fits = runs_of(~occ_word(a, w), (unsigned)n) & align_mask[lg];
+
+					if (w == from / WBITS)
+						fits &= ~0ULL << (from % WBITS);
+					if (fits)
+						return w * WBITS + ctz64(fits);
+				}
+			}
 		}
+		return NOT_FOUND;
 	}
 
 	/* spanning children of a node at level L: 6L < lg <= 6L + 6 */
 	unsigned L = (lg + FAN_SHIFT - 1) / FAN_SHIFT - 1;
 	unsigned cs = level_shift(L - 1);               /* log2 of a child, in granules */
 	unsigned long mfull = n >> cs, r = n & ((1UL << cs) - 1);
-	unsigned long node = from >> level_shift(L);
 
-	for (;;) {
-		u64 cand;
+	for (unsigned long node = find_node(a, L, n, from >> level_shift(L)); node != NOT_FOUND;
+	     node = find_node(a, L, n, node + 1)) {
+		u64 cand = runs_of(full_children(a, L, node), (unsigned)mfull) & align_mask[lg - cs];
 
-		node = find_ge(a, L, c, node);
-		if (node == NOT_FOUND)
-			return NOT_FOUND;
-		cand = runs_of(full_children(a, L, node), (unsigned)mfull) & align_mask[lg - cs];
 		if (node == from >> level_shift(L)) {
 			unsigned long skip = (from - (node << level_shift(L)) + (1UL << cs) - 1) >> cs;
 
 			cand &= skip >= 64 ? 0 : ~0ULL << skip;
 		}
-		while (cand) {
+		for (; cand; cand &= cand - 1) {
 			unsigned s = ctz64(cand);
 
-			if (!r || prefix_free(a, L - 1, (node << FAN_SHIFT) + s + mfull) >= r)
+			if (!r || prefix_of(a, L - 1, (node << FAN_SHIFT) + s + mfull) >= r)
 				return ((node << FAN_SHIFT) + s) << cs;
-			cand &= cand - 1;
 		}
-		node++;
 	}
+	return NOT_FOUND;
 }
 
 /* First occupied granule in [from, end) (end <= ext), or @end. */
@@ -529,17 +608,22 @@ static void free_maps(struct dmamap_iova *a)
 {
 	free(a->used);
 	free(a->nib);
-	for (unsigned k = 1; k <= a->nlev; k++)
+	for (unsigned k = 1; k <= a->nlev; k++) {
 		free(a->cls[k]);
+		free(a->fx[k]);
+		free(a->pre[k]);
+	}
 }
 
 /* Allocate (or grow to) the arrays for an extent of @ext granules; 0 or -ENOMEM (nothing changed). */
 static int resize(struct dmamap_iova *a, unsigned long ext)
 {
 	unsigned long nwords = (ext + WBITS - 1) / WBITS, old = a->nwords;
-	unsigned long nnibw = (nwords + 15) / 16 + 4, oldnib = old ? (old + 15) / 16 + 4 : 0;
+	/* nibble words: whole nodes of 64 words (4 u64 each) */
+	unsigned long nnibw = DM_ALIGN_UP(nwords, 64UL) / 16, oldnib = DM_ALIGN_UP(old, 64UL) / 16;
 	unsigned long nn[MAX_LEVELS + 1] = { 0 };
 	u8 *cls[MAX_LEVELS + 1] = { 0 };
+	void *fx[MAX_LEVELS + 1] = { 0 }, *pre[MAX_LEVELS + 1] = { 0 };
 	unsigned nlev = 0;
 	u64 *used, *head, *nib;
 	size_t meta = sizeof(*a);
@@ -555,15 +639,21 @@ static int resize(struct dmamap_iova *a, unsigned long ext)
 	nib = calloc(nnibw, sizeof(u64));
 	bool ok = used && nib;
 	for (unsigned k = 1; ok && k <= nlev; k++) {
-		cls[k] = calloc(nn[k] + 64, 1);
-		ok = cls[k] != NULL;
-		meta += nn[k];
+		/* whole groups of 64 (read 8 at a time), plus the 8 a read may pass the end by */
+		cls[k] = calloc(DM_ALIGN_UP(nn[k], 64UL) + 8, 1);
+		fx[k] = calloc(nn[k], val_size(k));
+		pre[k] = calloc(nn[k], val_size(k));
+		ok = cls[k] && fx[k] && pre[k];
+		meta += DM_ALIGN_UP(nn[k], 64UL) + 8 + 2 * nn[k] * val_size(k);
 	}
 	if (!ok) {
 		free(used);
 		free(nib);
-		for (unsigned k = 1; k <= nlev; k++)
+		for (unsigned k = 1; k <= nlev; k++) {
 			free(cls[k]);
+			free(fx[k]);
+			free(pre[k]);
+		}
 		return -ENOMEM;
 	}
 	head = used + nwords;
@@ -589,14 +679,21 @@ static int resize(struct dmamap_iova *a, unsigned long ext)
 	for (unsigned k = 0; k <= MAX_LEVELS; k++) {
 		a->nnodes[k] = nn[k];
 		a->cls[k] = cls[k];
+		a->fx[k] = fx[k];
+		a->pre[k] = pre[k];
 	}
 	a->meta_bytes = meta + nwords * 2 * sizeof(u64) + nnibw * sizeof(u64);
 	/* new words are free: classes of every new word, then every node from scratch */
 	for (unsigned long w = old ? old - 1 : 0; w < nwords; w++)
 		nib_set(a, w, word_class(occ_word(a, w)));
 	for (unsigned k = 1; k <= nlev; k++)
-		for (unsigned long i = 0; i < nn[k]; i++)
-			a->cls[k][i] = (u8)compute_class(a, k, i);
+		for (unsigned long i = 0; i < nn[k]; i++) {
+			struct node_state st = compute_node(a, k, i);
+
+			a->cls[k][i] = (u8)st.cls;
+			val_set(a->fx, k, i, st.fit);
+			val_set(a->pre, k, i, st.pre);
+		}
 	return 0;
 }
 
