@@ -791,6 +791,8 @@ void dmamap_devres_release_all(struct device *dev);
 bool dmamap_iova_owns(struct dmamap_iova *a, dma_addr_t addr, size_t size);
 /* Test hook: the next @n growths of @a's bitmaps fail as if host memory ran out. */
 void dmamap_iova_fail_next_grows(struct dmamap_iova *a, unsigned long n);
+/* Make @a's bitmaps cover its whole space now (no growth later): 0 or -ENOMEM. */
+int dmamap_iova_grow_all(struct dmamap_iova *a);
 
 /* ----------------------------------------------------------- dmabounce */
 

@@ -1024,3 +1024,14 @@ void dmamap_iova_fail_next_grows(struct dmamap_iova *a, unsigned long n)
 	a->fail_grow_next = n;
 	pthread_mutex_unlock(&a->lock);
 }
+
+int dmamap_iova_grow_all(struct dmamap_iova *a)
+{
+	int err = 0;
+
+	pthread_mutex_lock(&a->lock);
+	if (a->ext < a->bits)
+		err = resize(a, a->bits);
+	pthread_mutex_unlock(&a->lock);
+	return err;
+}

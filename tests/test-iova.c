@@ -709,6 +709,92 @@ static void test_large_space_word_scans(void **state)
 	destroy_leaky(a);
 }
 
+/*
+ * A space of @granules single-page allocations, then [from, to) freed page
+ * by page for each pair of @ranges.
+ */
+static struct dmamap_iova *full_then_free(unsigned long granules, const unsigned long (*ranges)[2], unsigned n)
+{
+	struct dmamap_iova *a = mk(BASE, granules * PG, 0);
+
+	assert_int_equal(dmamap_iova_grow_all(a), 0);
+	for (unsigned long g = 0; g < granules; g++)
+		assert_int_equal(dmamap_iova_alloc(a, PG), BASE + g * PG);
+	for (unsigned r = 0; r < n; r++)
+		for (unsigned long g = ranges[r][0]; g < ranges[r][1]; g++)
+			dmamap_iova_free(a, BASE + g * PG, PG);
+	return a;
+}
+
+static void release_all_pages(struct dmamap_iova *a, unsigned long granules)
+{
+	for (unsigned long g = 0; g < granules; g++)
+		if (dmamap_iova_is_allocated(a, BASE + g * PG))
+			dmamap_iova_free(a, BASE + g * PG, PG);
+	assert_int_equal(stats_of(a).allocations, 0);
+	destroy_clean(a);
+}
+
+static void test_fit_spanning_words_needs_the_whole_remainder(void **state)
+{
+	/* 100 pages align to 128: at 0 only 64 + 35 are free, at 128 64 + 36 */
+	static const unsigned long ranges[][2] = { { 0, 99 }, { 128, 228 } };
+	struct dmamap_iova *a = full_then_free(4096, ranges, 2);
+	(void)state;
+
+	assert_int_equal(dmamap_iova_alloc(a, 100 * PG), BASE + 128 * PG);
+	assert_int_equal(dmamap_iova_alloc(a, 101 * PG), DMA_MAPPING_ERROR);
+	/* 99 pages fit at 0 exactly; then nothing of 65 or more is left */
+	assert_int_equal(dmamap_iova_alloc(a, 99 * PG), BASE);
+	assert_int_equal(dmamap_iova_alloc(a, 65 * PG), DMA_MAPPING_ERROR);
+	dmamap_iova_free(a, BASE, 99 * PG);
+	dmamap_iova_free(a, BASE + 128 * PG, 100 * PG);
+	release_all_pages(a, 4096);
+}
+
+static void test_fit_spanning_nodes_needs_the_whole_remainder(void **state)
+{
+	/* 5000 pages align to 8192 (no cap): at 0 only 4096 + 903 are free, at 8192 4096 + 904 */
+	static const unsigned long ranges[][2] = { { 0, 4999 }, { 8192, 13192 } };
+	struct dmamap_iova *a = full_then_free(1UL << 14, ranges, 2);
+	(void)state;
+
+	assert_int_equal(dmamap_iova_set_max_align(a, 30), 0);
+	assert_int_equal(dmamap_iova_alloc(a, 5000 * PG), BASE + 8192 * PG);
+	assert_int_equal(dmamap_iova_alloc(a, 4999 * PG), BASE);
+	assert_int_equal(dmamap_iova_alloc(a, 4097 * PG), DMA_MAPPING_ERROR);
+	dmamap_iova_free(a, BASE, 4999 * PG);
+	dmamap_iova_free(a, BASE + 8192 * PG, 5000 * PG);
+	release_all_pages(a, 1UL << 14);
+}
+
+/* Frees after a wholly free word lengthen a spanning fit even in a node whose first word is busy. */
+static void test_fit_grows_with_the_word_after_a_free_one(void **state)
+{
+	static const unsigned long ranges[][2] = { { 128, 192 + 16 } };
+	struct dmamap_iova *a = full_then_free(4096, ranges, 1);
+	(void)state;
+
+	assert_int_equal(dmamap_iova_alloc(a, 81 * PG), DMA_MAPPING_ERROR);
+	assert_int_equal(dmamap_iova_alloc(a, 80 * PG), BASE + 128 * PG);
+	dmamap_iova_free(a, BASE + 128 * PG, 80 * PG);
+	release_all_pages(a, 4096);
+}
+
+/* The free prefix of a node follows its first word: a fit spanning nodes sees it. */
+static void test_node_prefix_follows_its_first_word(void **state)
+{
+	static const unsigned long ranges[][2] = { { 0, 4096 + 10 } };
+	struct dmamap_iova *a = full_then_free(1UL << 14, ranges, 1);
+	(void)state;
+
+	assert_int_equal(dmamap_iova_set_max_align(a, 30), 0);
+	assert_int_equal(dmamap_iova_alloc(a, (4096 + 11) * PG), DMA_MAPPING_ERROR);
+	assert_int_equal(dmamap_iova_alloc(a, (4096 + 10) * PG), BASE);
+	dmamap_iova_free(a, BASE, (4096 + 10) * PG);
+	release_all_pages(a, 1UL << 14);
+}
+
 /* ------------------------------------------------------------ growth */
 
 static void test_growth_on_demand_and_its_failure(void **state)
@@ -793,11 +879,16 @@ static unsigned long model_alloc(struct model *m, size_t size)
 	if ((unsigned)o > m->cap)
 		o = (int)m->cap;
 	align = (unsigned)o > m->order ? 1UL << ((unsigned)o - m->order) : 1;
-	for (unsigned long i = 0; i + count <= m->bits; i += align) {
+	for (unsigned long i = 0; i + count <= m->bits;) {
 		unsigned long j = 0;
 
 		while (j < count && !m->used[i + j])
 			j++;
+		if (j < count) {
+			/* the next aligned start past the used granule */
+			i = (i + j + 1 + align - 1) / align * align;
+			continue;
+		}
 		if (j == count) {
 			for (j = 0; j < count; j++)
 				m->used[i + j] = true;
@@ -834,22 +925,56 @@ static void model_free(struct model *m, unsigned long k)
 	m->size[k] = m->size[m->live];
 }
 
-static void run_model(unsigned order, unsigned long bits, int cap, unsigned ops, uint64_t seed)
+/*
+ * A request size in bytes: often small (up to 8 pages), often the benchmark's
+ * mix (pages 1..256 with P(n) ~ n^-1.5, which spans words and nodes), and
+ * sometimes large (up to a quarter of the space).
+ */
+static size_t random_size(uint64_t *s, size_t space)
+{
+	unsigned r = (unsigned)(rng_next(s) % 16);
+
+	if (r < 7)
+		return (size_t)(rng_next(s) % (8 * PG)) + 1;
+	if (r < 14) {
+		/* inverse of the power law's tail: n = 1 / u^2, clipped to 256 */
+		double u = ((double)(rng_next(s) >> 11) + 1) * 0x1p-53;
+		size_t n = (size_t)(1.0 / (u * u));
+
+		n = n < 1 ? 1 : n > 256 ? 256 : n;
+		return (n - 1) * PG + (size_t)(rng_next(s) % PG) + 1;
+	}
+	return (size_t)(rng_next(s) % (space / 4)) + 1;
+}
+
+/*
+ * A long seeded random sequence (mixed sizes, frees of any live allocation in
+ * any order, with sizes that round to the same granules, and refused frees)
+ * against the trivial model: same addresses, same failures, same refusals,
+ * same stats after every call, same granule states at the end. @grow: the
+ * bitmaps grow on demand (as created), else they cover the space from the start.
+ */
+static void run_model_grow(unsigned order, unsigned long bits, int cap, unsigned ops, uint64_t seed, bool grow)
 {
 	const size_t g = PG << order;
 	struct model m = { .bits = bits, .order = order };
 	struct dmamap_iova *a = mk(BASE, bits * g, order);
-	unsigned long used = 0, refused = 0, failures = 0;
+	unsigned long used = 0, refused = 0, failures = 0, slots = bits < ops + 1UL ? bits : ops + 1UL;
 	struct capture c;
 	uint64_t s = seed;
+
+	if (!grow) {
+		assert_int_equal(dmamap_iova_grow_all(a), 0);
+		assert_int_equal(stats_of(a).tracked_granules, bits);
+	}
 
 	m.cap = cap < 0 ? DMAMAP_IOVA_DEFAULT_MAX_ALIGN_ORDER : (unsigned)cap;
 	if (cap >= 0)
 		assert_int_equal(dmamap_iova_set_max_align(a, (unsigned)cap), 0);
 	m.used = calloc(bits, sizeof(bool));
-	m.first = calloc(bits, sizeof(unsigned long));
-	m.count = calloc(bits, sizeof(unsigned long));
-	m.size = calloc(bits, sizeof(size_t));
+	m.first = calloc(slots, sizeof(unsigned long));
+	m.count = calloc(slots, sizeof(unsigned long));
+	m.size = calloc(slots, sizeof(size_t));
 	assert_non_null(m.used);
 	assert_non_null(m.first);
 	assert_non_null(m.count);
@@ -860,9 +985,7 @@ static void run_model(unsigned order, unsigned long bits, int cap, unsigned ops,
 		unsigned r = (unsigned)(rng_next(&s) % 100);
 
 		if (r < 55 || m.live == 0) {
-			/* mostly small, sometimes large, sizes in bytes */
-			size_t max = (rng_next(&s) % 8 == 0) ? bits * g / 4 : 8 * PG;
-			size_t size = (size_t)(rng_next(&s) % max) + 1;
+			size_t size = random_size(&s, bits * g);
 			unsigned long want = model_alloc(&m, size);
 			dma_addr_t got = dmamap_iova_alloc(a, size);
 
@@ -959,6 +1082,11 @@ static void run_model(unsigned order, unsigned long bits, int cap, unsigned ops,
 	free(m.size);
 }
 
+static void run_model(unsigned order, unsigned long bits, int cap, unsigned ops, uint64_t seed)
+{
+	run_model_grow(order, bits, cap, ops, seed, true);
+}
+
 static void test_random_against_model_order0(void **state)
 {
 	(void)state;
@@ -981,6 +1109,26 @@ static void test_random_against_model_large_space(void **state)
 {
 	(void)state;
 	run_model(0, 4096 + 7, 10, under_valgrind() ? 300 : 2000, 4);
+}
+
+/* Every space size of the benchmark's W6, growing and not. */
+static void test_differential_every_space_size(void **state)
+{
+	static const unsigned sizes[] = { 12, 16, 20, 24 };
+	(void)state;
+
+	for (unsigned i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		/* under valgrind the largest space would take minutes: it runs in the plain and sanitizer builds */
+		if (under_valgrind() && sizes[i] > 20)
+			continue;
+		for (int grow = 0; grow < 2; grow++)
+			run_model_grow(0, 1UL << sizes[i], -1, under_valgrind() ? 400 : 4000, 100 + i, grow);
+	}
+	/* with granules of 4 pages, the alignment capped at 32 pages */
+	run_model_grow(2, (1UL << 16) + 3, 5, under_valgrind() ? 400 : 3000, 200, true);
+	/* no alignment cap: large requests align to their size, fits span nodes of 4096 */
+	run_model_grow(0, 1UL << 20, 30, under_valgrind() ? 400 : 4000, 300, true);
+	run_model_grow(0, 1UL << 18, 30, under_valgrind() ? 400 : 4000, 301, false);
 }
 
 /* ------------------------------------------------------------ threads */
@@ -1120,10 +1268,15 @@ int main(void)
 		cmocka_unit_test(test_destroy_reports_leaks),
 		cmocka_unit_test(test_large_space_word_scans),
 		cmocka_unit_test(test_growth_on_demand_and_its_failure),
+		cmocka_unit_test(test_fit_spanning_words_needs_the_whole_remainder),
+		cmocka_unit_test(test_fit_spanning_nodes_needs_the_whole_remainder),
+		cmocka_unit_test(test_fit_grows_with_the_word_after_a_free_one),
+		cmocka_unit_test(test_node_prefix_follows_its_first_word),
 		cmocka_unit_test(test_random_against_model_order0),
 		cmocka_unit_test(test_random_against_model_order1_cap4_odd_size),
 		cmocka_unit_test(test_random_against_model_order2_cap_below_granule),
 		cmocka_unit_test(test_random_against_model_large_space),
+		cmocka_unit_test(test_differential_every_space_size),
 		cmocka_unit_test(test_two_threads_never_share_a_granule),
 	};
 
