@@ -781,11 +781,14 @@ static void test_fit_grows_with_the_word_after_a_free_one(void **state)
 	release_all_pages(a, 4096);
 }
 
-/* The free prefix of a node follows its first word: a fit spanning nodes sees it. */
+/*
+ * The free prefix of a node follows its first word, even while a larger free
+ * block elsewhere in the node sets its class: a fit spanning nodes sees it.
+ */
 static void test_node_prefix_follows_its_first_word(void **state)
 {
-	static const unsigned long ranges[][2] = { { 0, 4096 + 10 } };
-	struct dmamap_iova *a = full_then_free(1UL << 14, ranges, 1);
+	static const unsigned long ranges[][2] = { { 4096 + 32 * 64, 4096 + 33 * 64 }, { 0, 4096 + 10 } };
+	struct dmamap_iova *a = full_then_free(1UL << 14, ranges, 2);
 	(void)state;
 
 	assert_int_equal(dmamap_iova_set_max_align(a, 30), 0);
