@@ -215,6 +215,8 @@ static int parse_options(int argc, char **argv)
 	}
 	if (optind != argc || opt.base_log2 < 10 || opt.base_log2 > 30 || opt.threads < 1 || opt.threads > 64)
 		return -1;
+	if (!age_set)
+		opt.age_factor = opt.quick ? 1 : 10;
 	if (!sizes_set) {
 		static const unsigned def[] = { 12, 16, 20, 24 }, quick[] = { 12, 16, 20 };
 
@@ -228,8 +230,6 @@ static int parse_options(int argc, char **argv)
 		opt.samples = opt.quick ? 20000 : 200000;
 	if (!cap_set)
 		opt.cap_s = opt.quick ? 0.06 : 0.4;
-	if (!age_set)
-		opt.age_factor = opt.quick ? 2 : 10;
 	return 0;
 }
 
@@ -395,21 +395,26 @@ static uint64_t shadow_next(const struct shadow *s, uint64_t from, uint64_t end,
 	return end;
 }
 
-/* Whether some run of @n free pages aligned to the shared rule exists (a word at a time). */
-static bool shadow_has_run(const struct shadow *s, uint64_t n)
+/* The first run of @n free pages at or above @start aligned to the shared rule (a word at a time), or IOVA_BENCH_FAIL. */
+static uint64_t shadow_first_fit(const struct shadow *s, uint64_t n, uint64_t start)
 {
-	uint64_t a = 1ULL << iova_bench_align_order(n), start = 0, busy;
+	uint64_t a = 1ULL << iova_bench_align_order(n), busy;
 
 	for (;;) {
 		start = shadow_next(s, start, s->pages, false);
 		start = (start + a - 1) & ~(a - 1);
 		if (start >= s->pages || n > s->pages - start)
-			return false;
+			return IOVA_BENCH_FAIL;
 		busy = shadow_next(s, start, start + n, true);
 		if (busy == start + n)
-			return true;
+			return start;
 		start = busy + 1;
 	}
+}
+
+static bool shadow_has_run(const struct shadow *s, uint64_t n)
+{
+	return shadow_first_fit(s, n, 0) != IOVA_BENCH_FAIL;
 }
 
 /* ------------------------------------------------------------ runners */
@@ -429,6 +434,7 @@ struct runner {
 	double spent_ns;
 	bool done;
 	bool measuring;               /* failures are checked against the shadow */
+	uint64_t setup_hint;          /* where the next untimed setup allocation looks first */
 };
 
 static void fatal_overlap(struct runner *r, uint64_t first, uint64_t n, const char *what)
@@ -475,6 +481,30 @@ static void r_free_range(struct runner *r, struct range g, uint64_t *t)
 	if (t)
 		*t = t1 - t0;
 	r->ops++;
+}
+
+/*
+ * An untimed allocation that sets a figure up. Allocators that can take a
+ * given range get the first fit of the shadow map placed (the rbtree's own
+ * search can take milliseconds at 90 %: setting up must not); the others
+ * allocate.
+ */
+static bool r_setup_alloc(struct runner *r, struct live *l, uint64_t n)
+{
+	uint64_t first;
+
+	if (!r->impl->place)
+		return r_alloc(r, l, n, NULL);
+	/* next fit from the last one set up, then from the start */
+	first = shadow_first_fit(&r->sh, n, r->setup_hint);
+	if (first == IOVA_BENCH_FAIL)
+		first = shadow_first_fit(&r->sh, n, 0);
+	if (first == IOVA_BENCH_FAIL || r->impl->place(r->a, first, n))
+		return false;
+	r->setup_hint = first + n;
+	shadow_assign(&r->sh, first, n, true);
+	live_push(l, first, n);
+	return true;
 }
 
 static double occupancy(const struct runner *r)
@@ -708,6 +738,9 @@ static void run_figure(const char *label, step_fn step, void *ctx, size_t sample
 					r->done = true;
 					break;
 				}
+				/* a slow allocator's round must not overrun its cap */
+				if (r->spent_ns + (double)(bench_now_ns() - t0) > opt.cap_s * 1e9)
+					break;
 			}
 			r->spent_ns += (double)(bench_now_ns() - t0);
 			if (r->spent_ns > opt.cap_s * 1e9)
@@ -797,11 +830,38 @@ static bool step_churn(struct runner *r, void *p)
 	return true;
 }
 
-/* Free background ranges at random until @pages are free beyond @target occupancy room. */
+static int cmp_first_desc(const void *x, const void *y)
+{
+	const struct range *a = x, *b = y;
+
+	return a->first > b->first ? -1 : a->first < b->first;
+}
+
+/*
+ * Make room for @pages more while staying at 90 %: free the background's
+ * highest ranges, so that the room is one free stretch at the top where the
+ * figure's own set can be set up at once.
+ */
 static void make_room(struct runner *r, uint64_t pages)
 {
+	if ((double)(r->bg.pages + r->own.pages + pages) <= 0.9 * (double)r->pages || !r->bg.n)
+		return;
+	/* linearise and sort the background, highest first */
+	{
+		struct live sorted;
+
+		live_init(&sorted, r->bg.n);
+		while (r->bg.n) {
+			struct range g = live_take_oldest(&r->bg);
+
+			live_push(&sorted, g.first, g.n);
+		}
+		qsort(sorted.r, sorted.n, sizeof(*sorted.r), cmp_first_desc);
+		live_free(&r->bg);
+		r->bg = sorted;
+	}
 	while (r->bg.n && (double)(r->bg.pages + r->own.pages + pages) > 0.9 * (double)r->pages)
-		r_free_range(r, live_take(&r->bg, bench_rng(&r->rng) % r->bg.n), NULL);
+		r_free_range(r, live_take_oldest(&r->bg), NULL);
 }
 
 /* Fill the own set with @count ranges of @size (mixed when 0). */
@@ -810,7 +870,7 @@ static void fill_own(struct runner *r, size_t count, uint64_t size)
 	for (size_t k = 0; k < count; k++) {
 		uint64_t n = size ? size : mixed_size(&r->rng);
 
-		while (!r_alloc(r, &r->own, n, NULL)) {
+		while (!r_setup_alloc(r, &r->own, n)) {
 			if (!r->bg.n)
 				return;
 			r_free_range(r, live_take(&r->bg, bench_rng(&r->rng) % r->bg.n), NULL);
@@ -830,7 +890,7 @@ static void top_up(struct runner *r, double target)
 	unsigned misses = 0;
 
 	while (occupancy(r) < target && misses < 64) {
-		if (!r_alloc(r, &r->bg, mixed_size(&r->rng), NULL))
+		if (!r_setup_alloc(r, &r->bg, mixed_size(&r->rng)))
 			misses++;
 	}
 }
@@ -940,11 +1000,15 @@ static void occupy_to(double target, const char *label)
 		unsigned misses = 0;
 
 		bench_progress("%s: %s to %.0f%%", label, r->impl->name, target * 100);
-		while (occupancy(r) < target && misses < 10000) {
-			/* smaller sizes as the space fills, as a busy system's would */
+		while (occupancy(r) < target && misses < 200) {
 			uint64_t n = mixed_size(&r->rng);
 
-			if (!r_alloc(r, &r->bg, n, NULL))
+			/* smaller sizes as the space fills, as a busy system's would */
+			if (occupancy(r) > 0.97)
+				n = n > 2 ? 2 : n;
+			else if (occupancy(r) > 0.93)
+				n = n > 8 ? 8 : n;
+			if (!r_setup_alloc(r, &r->bg, n))
 				misses++;
 		}
 	}
