@@ -342,7 +342,10 @@ static struct node_state compute_node(const struct dmamap_iova *a, unsigned k, u
 {
 	unsigned cs = level_shift(k - 1);
 	unsigned long first = i << FAN_SHIFT, best = 0;
-	u64 full = full_children(a, k, i);
+	u64 full = k == 1 && !(nib_ge(a->nib[i * 4], 7) | nib_ge(a->nib[i * 4 + 1], 7) | nib_ge(a->nib[i * 4 + 2], 7) |
+			       nib_ge(a->nib[i * 4 + 3], 7))
+			   ? 0
+			   : full_children(a, k, i);
 	unsigned lead = full == ~0ULL ? 64 : ctz64(~full);
 	struct node_state st;
 
@@ -366,14 +369,17 @@ static struct node_state compute_node(const struct dmamap_iova *a, unsigned k, u
 				best = v;
 		}
 	} else if (k == 1) {
-		/* the largest word class, then the exact fit of the words that have it */
+		/* the largest word class (a binary search over 0..6), then the exact fit of the words that have it */
+		const u64 *nw = a->nib + i * 4;
 		unsigned top = 0;
 
-		for (unsigned c = 6; c >= 1 && !top; c--)
-			for (unsigned q = 0; q < 4; q++)
-				if (nib_ge(a->nib[i * 4 + q], c))
-					top = c;
-		for (unsigned q = 0; top && q < 4; q++) {
+		for (unsigned step = 4; step; step >>= 1)
+			if (top + step <= 6 && (nib_ge(nw[0], top + step) | nib_ge(nw[1], top + step) |
+						nib_ge(nw[2], top + step) | nib_ge(nw[3], top + step)))
+				top += step;
+		if (top <= 1)
+			best = top;
+		for (unsigned q = 0; top > 1 && q < 4; q++) {
 			for (u64 m = nib_ge(a->nib[i * 4 + q], top); m; m &= m - 1) {
 				unsigned long w = (i * 4 + q) * 16 + ctz64(m) / 4;
 				unsigned long v = word_fit(occ_word(a, w));
