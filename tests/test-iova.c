@@ -2,6 +2,7 @@
 /* The bitmap IOVA allocator (dmamap_iova_*). */
 #include <limits.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 
 #include "common.h"
@@ -1250,6 +1251,105 @@ static void test_two_threads_never_share_a_granule(void **state)
 	free(sh);
 }
 
+/* Producer/consumer: every range allocated by one thread is freed by the other. */
+#define PC_GRANULES 1024u
+#define PC_RING 64u
+
+struct pc_shared {
+	struct dmamap_iova *a;
+	atomic_uchar owned[PC_GRANULES];
+	_Atomic uint64_t ring[PC_RING];
+	atomic_ulong head, tail, errors, frees;
+	atomic_bool done;
+	unsigned iterations;
+};
+
+static void *pc_producer(void *p)
+{
+	struct pc_shared *sh = p;
+	uint64_t s = 99;
+
+	for (unsigned it = 0; it < sh->iterations; it++) {
+		size_t size = (size_t)(rng_next(&s) % (8 * PG)) + 1;
+		dma_addr_t d = dmamap_iova_alloc(sh->a, size);
+		unsigned long h, first, count;
+
+		if (d == DMA_MAPPING_ERROR)
+			continue;
+		first = (unsigned long)((d - BASE) / PG);
+		count = (size + PG - 1) / PG;
+		for (unsigned long g = first; g < first + count; g++)
+			if (atomic_exchange(&sh->owned[g], 1))
+				atomic_fetch_add(&sh->errors, 1);
+		h = atomic_load(&sh->head);
+		while (h - atomic_load(&sh->tail) >= PC_RING)
+			sched_yield();
+		atomic_store(&sh->ring[h % PC_RING], (uint64_t)d << 16 | count);
+		atomic_store(&sh->head, h + 1);
+	}
+	atomic_store(&sh->done, true);
+	return NULL;
+}
+
+static void *pc_consumer(void *p)
+{
+	struct pc_shared *sh = p;
+
+	for (;;) {
+		unsigned long t = atomic_load(&sh->tail);
+		uint64_t e;
+		dma_addr_t d;
+		unsigned long count, first;
+
+		if (t == atomic_load(&sh->head)) {
+			if (atomic_load(&sh->done) && t == atomic_load(&sh->head))
+				return NULL;
+			sched_yield();
+			continue;
+		}
+		e = atomic_load(&sh->ring[t % PC_RING]);
+		atomic_store(&sh->tail, t + 1);
+		d = (dma_addr_t)(e >> 16);
+		count = (unsigned long)(e & 0xffff);
+		first = (unsigned long)((d - BASE) / PG);
+		/* ownership cleared before the range can be handed out again */
+		for (unsigned long g = first; g < first + count; g++)
+			if (!atomic_exchange(&sh->owned[g], 0))
+				atomic_fetch_add(&sh->errors, 1);
+		dmamap_iova_free(sh->a, d, count * PG);
+		atomic_fetch_add(&sh->frees, 1);
+	}
+}
+
+static void test_frees_cross_threads(void **state)
+{
+	struct pc_shared *sh = calloc(1, sizeof(*sh));
+	pthread_t prod, cons;
+	unsigned long reports = dmamap_report_count(NULL);
+	struct dmamap_iova_stats st;
+	(void)state;
+
+	assert_non_null(sh);
+	sh->a = mk(BASE, PC_GRANULES * PG, 0);
+	sh->iterations = under_valgrind() ? 3000 : 60000;
+	assert_int_equal(pthread_create(&prod, NULL, pc_producer, sh), 0);
+	assert_int_equal(pthread_create(&cons, NULL, pc_consumer, sh), 0);
+	assert_int_equal(pthread_join(prod, NULL), 0);
+	assert_int_equal(pthread_join(cons, NULL), 0);
+
+	assert_int_equal(atomic_load(&sh->errors), 0);
+	assert_true(atomic_load(&sh->frees) > sh->iterations / 2);
+	assert_int_equal(dmamap_report_count(NULL), reports);
+	st = stats_of(sh->a);
+	assert_int_equal(st.used_granules, 0);
+	assert_int_equal(st.allocations, 0);
+	assert_int_equal(st.refused_frees, 0);
+	for (unsigned g = 0; g < PC_GRANULES; g++)
+		assert_false(dmamap_iova_is_allocated(sh->a, BASE + g * PG));
+	destroy_clean(sh->a);
+	free(sh);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1282,6 +1382,7 @@ int main(void)
 		cmocka_unit_test(test_random_against_model_large_space),
 		cmocka_unit_test(test_differential_every_space_size),
 		cmocka_unit_test(test_two_threads_never_share_a_granule),
+		cmocka_unit_test(test_frees_cross_threads),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
