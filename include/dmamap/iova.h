@@ -19,6 +19,15 @@
  * when a search fails inside them, up to the whole space (growth on demand,
  * as ARM's mapping "extensions"): the addresses handed out are the same as
  * with the whole space tracked from the start.
+ *
+ * No per-thread caches (magazines) sit in front of the bitmaps, by choice: a
+ * range held in a cache would be neither free nor a live allocation, so
+ * placement would be first fit only modulo cached ranges, a free would have to
+ * search every thread's cache to refuse a double free of a cached range, and
+ * dmamap_iova_is_allocated() and the stats would have to say which of the two
+ * a cached granule is. Every call here gives exactly the answer of a plain
+ * first-fit bitmap (the tests compare it with one), at the price of one lock
+ * and a tree walk per call where a cache hit would cost a few loads.
  */
 #ifndef DMAMAP_IOVA_H
 #define DMAMAP_IOVA_H
