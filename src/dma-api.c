@@ -315,6 +315,15 @@ DMAMAP_API size_t dma_opt_mapping_size(struct device *dev)
 	return live_or_report(dev, "dma_opt_mapping_size") ? SIZE_MAX : 0;
 }
 
+DMAMAP_API bool dma_addressing_limited(struct device *dev)
+{
+	if (!live_or_report(dev, "dma_addressing_limited"))
+		return true;
+	if (dev->archdata.mapping || dev->dmamap.iommu_domain)
+		return false;
+	return !dmamap_mask_covers_ram(dev, dma_get_mask(dev));
+}
+
 DMAMAP_API int dma_get_cache_alignment(void)
 {
 	struct dmamap_machine *m = dmamap_machine_current();

@@ -90,6 +90,17 @@ static struct dmamap_kmalloc *state_of(struct dmamap_machine *m)
 	return atomic_load_explicit(&m->kmalloc, memory_order_acquire);
 }
 
+/* Whether size class @c exists under kmalloc alignment @minalign. */
+static bool class_exists(unsigned c, unsigned minalign)
+{
+	return class_size[c] >= minalign && class_size[c] % minalign == 0;
+}
+
+static unsigned machine_minalign(const struct dmamap_machine *m)
+{
+	return m->cfg.kmalloc_packed ? DMAMAP_ARCH_KMALLOC_MINALIGN : m->cfg.cache_line_size;
+}
+
 static struct dmamap_kmalloc *state_get(struct dmamap_machine *m)
 {
 	struct dmamap_kmalloc *k = state_of(m);
@@ -108,13 +119,13 @@ static struct dmamap_kmalloc *state_get(struct dmamap_machine *m)
 		}
 		if (k) {
 			pthread_mutex_init(&k->lock, NULL);
-			k->minalign = m->cfg.kmalloc_packed ? DMAMAP_ARCH_KMALLOC_MINALIGN : m->cfg.cache_line_size;
+			k->minalign = machine_minalign(m);
 			k->st.minalign = k->minalign;
 			k->q_max_bytes = (size_t)(m->cfg.ram_size / 32);
 			for (unsigned z = 0; z < 2; z++) {
 				for (unsigned c = 0; c < NR_CLASSES; c++) {
 					k->cache[z][c].dma = z;
-					if (class_size[c] >= k->minalign && class_size[c] % k->minalign == 0)
+					if (class_exists(c, k->minalign))
 						k->cache[z][c].size = class_size[c];
 				}
 			}
@@ -521,6 +532,18 @@ DMAMAP_API size_t ksize(const void *p)
 	n = f.s->slot;
 	pthread_mutex_unlock(&f.k->lock);
 	return n;
+}
+
+DMAMAP_API size_t kmalloc_size_roundup(size_t size)
+{
+	struct dmamap_machine *m = dmamap_machine_current();
+
+	if (!size || !m || size > KMALLOC_MAX_SIZE)
+		return size;
+	for (unsigned c = 0; c < NR_CLASSES; c++)
+		if (class_exists(c, machine_minalign(m)) && size <= class_size[c])
+			return class_size[c];
+	return PAGE_SIZE << get_order(size);
 }
 
 DMAMAP_API void *dmamap_krealloc(const void *p, size_t size, gfp_t gfp, const char *file, int line)

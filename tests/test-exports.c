@@ -91,6 +91,7 @@
 #pragma weak dmamap_kfree_sensitive
 #pragma weak dmamap_kmemdup
 #pragma weak ksize
+#pragma weak kmalloc_size_roundup
 #pragma weak dmamap_kmalloc_stats
 /* <dmamap/mm.h> */
 #pragma weak dmamap_vma_create
@@ -172,6 +173,7 @@
 #pragma weak dma_opt_mapping_size
 #pragma weak dma_get_cache_alignment
 #pragma weak dma_need_sync
+#pragma weak dma_addressing_limited
 #pragma weak dmamap_linux_map_page
 #pragma weak dmamap_linux_unmap_page
 #pragma weak dmamap_linux_map_single
@@ -341,6 +343,7 @@ static const struct export functions[] = {
 	F(dmamap_kfree_sensitive),
 	F(dmamap_kmemdup),
 	F(ksize),
+	F(kmalloc_size_roundup),
 	F(dmamap_kmalloc_stats),
 	/* <dmamap/mm.h> */
 	F(dmamap_vma_create),
@@ -422,6 +425,7 @@ static const struct export functions[] = {
 	F(dma_opt_mapping_size),
 	F(dma_get_cache_alignment),
 	F(dma_need_sync),
+	F(dma_addressing_limited),
 	F(dmamap_linux_map_page),
 	F(dmamap_linux_unmap_page),
 	F(dmamap_linux_map_single),

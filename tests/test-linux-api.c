@@ -6,6 +6,7 @@
  */
 #include <linux/dma-mapping.h>
 #include <linux/dmapool.h>
+#include <linux/highmem.h>
 #include <linux/iommu.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
@@ -442,6 +443,175 @@ static void test_coerce_mask_and_helpers(void **state)
 	assert_true(IS_ERR(ERR_CAST(ERR_PTR(-EIO))));
 }
 
+static void zone_machine(struct dmamap_machine_config *cfg)
+{
+	cfg->ram_base = 0;
+	cfg->dma_zone_limit = 8u << 20;
+}
+
+static void test_addressing_limited(void **state)
+{
+	struct fx *f = *state;
+	struct dmamap_machine *z = test_machine(16, zone_machine);
+	struct dma_iommu_mapping *map;
+	struct device zd = { 0 };
+
+	assert_non_null(z);
+	assert_int_equal(dmamap_device_init(&zd, z, "zone"), 0);
+	/* RAM is [0, 16 MiB): a mask ending on its last byte reaches it all, one bit less does not */
+	assert_int_equal(dma_set_mask_and_coherent(&zd, DMA_BIT_MASK(24)), 0);
+	assert_false(dma_addressing_limited(&zd));
+	assert_int_equal(dma_set_mask_and_coherent(&zd, DMA_BIT_MASK(23)), 0);
+	assert_true(dma_addressing_limited(&zd));
+	/* behind an IOMMU any page is reachable */
+	map = arm_iommu_create_mapping(z, 0x100000, SZ_1M, 0);
+	assert_false(IS_ERR(map));
+	assert_int_equal(arm_iommu_attach_device(&zd, map), 0);
+	assert_false(dma_addressing_limited(&zd));
+	arm_iommu_detach_device(&zd);
+	assert_true(dma_addressing_limited(&zd));
+	arm_iommu_release_mapping(map);
+	dmamap_device_release(&zd);
+	test_machine_destroy(z);
+
+	assert_false(dma_addressing_limited(&f->dev));
+	assert_true(dma_addressing_limited(NULL)); /* the cautious answer */
+	assert_int_equal(f->c.reports, 0);
+}
+
+/* What the kernel's headers bring along: overflow-safe sizes, rounding, READ_ONCE. */
+static void test_kernel_basics(void **state)
+{
+	struct fx *f = *state;
+	struct desc_ring {
+		u32 count;
+		__le32 desc[];
+	} *ring = NULL;
+	u32 flag = 0;
+
+	assert_int_equal(struct_size(ring, desc, 4), sizeof(*ring) + 4 * sizeof(__le32));
+	assert_int_equal(struct_size(ring, desc, SIZE_MAX / 2), SIZE_MAX);
+	assert_int_equal(array_size(SIZE_MAX / 2, 3), SIZE_MAX);
+	assert_int_equal(array_size(6, 7), 42);
+	assert_int_equal(size_add(SIZE_MAX, 1), SIZE_MAX);
+	/* an impossible count makes kmalloc fail instead of handing out a short buffer */
+	ring = kmalloc(struct_size(ring, desc, SIZE_MAX / 4), GFP_KERNEL | __GFP_NOWARN);
+	assert_null(ring);
+	ring = kzalloc(struct_size(ring, desc, 8), GFP_KERNEL);
+	assert_non_null(ring);
+	assert_int_equal(ring->desc[7], 0);
+	kfree(ring);
+
+	assert_int_equal(round_up(1000u, 64u), 1024u);
+	assert_int_equal(round_up(1024u, 64u), 1024u);
+	assert_int_equal(round_down(1087u, 64u), 1024u);
+	assert_int_equal(min_not_zero(0u, 5u), 5u);
+	assert_int_equal(min_not_zero(7u, 0u), 7u);
+	assert_int_equal(min_not_zero(7u, 5u), 5u);
+	assert_int_equal(clamp(70, 0, 64), 64);
+	WRITE_ONCE(flag, 3u);
+	assert_int_equal(READ_ONCE(flag), 3u);
+	assert_int_equal(f->c.reports, 0);
+}
+
+/* kvmalloc() is kmalloc memory here (no vmalloc area); kmalloc_size_roundup() names the slot. */
+static void test_kvmalloc_and_size_roundup(void **state)
+{
+	struct fx *f = *state;
+	struct dmamap_kmalloc_stats ks;
+	u8 *p = kvzalloc(3000, GFP_KERNEL), *q, seen[3000];
+	dma_addr_t bus;
+
+	assert_non_null(p);
+	assert_true(virt_addr_valid(p));
+	assert_int_equal(ksize(p), kmalloc_size_roundup(3000));
+	assert_int_equal(kmalloc_size_roundup(3000), PAGE_SIZE);
+	memset(p, 0x5a, 3000);
+	bus = dma_map_single(&f->dev, p, 3000, DMA_TO_DEVICE);
+	assert_false(dma_mapping_error(&f->dev, bus));
+	assert_int_equal(dmamap_dev_read(&f->dev, bus, seen, sizeof(seen)), 0);
+	for (size_t i = 0; i < sizeof(seen); i++)
+		assert_int_equal(seen[i], 0x5a);
+	dma_unmap_single(&f->dev, bus, 3000, DMA_TO_DEVICE);
+	kvfree(p);
+
+	q = kvcalloc(10, 12, GFP_KERNEL);
+	assert_non_null(q);
+	assert_int_equal(ksize(q), kmalloc_size_roundup(120));
+	kvfree(q);
+	q = kzalloc_node(100, GFP_KERNEL, NUMA_NO_NODE);
+	assert_non_null(q);
+	assert_int_equal(ksize(q), kmalloc_size_roundup(100));
+	kfree(q);
+	dmamap_kmalloc_stats(f->m, &ks);
+	assert_int_equal(ks.live_objects, 0);
+
+	/* the slot of a small object: the cache line by default */
+	assert_int_equal(kmalloc_size_roundup(12), 32);
+	assert_int_equal(kmalloc_size_roundup(0), 0);
+	assert_int_equal(kmalloc_size_roundup(KMALLOC_MAX_SIZE + 1), KMALLOC_MAX_SIZE + 1);
+	assert_int_equal(kmalloc_size_roundup(KMALLOC_MAX_SIZE), KMALLOC_MAX_SIZE);
+	assert_int_equal(f->c.reports, 0);
+}
+
+static void packed(struct dmamap_machine_config *cfg)
+{
+	cfg->kmalloc_packed = true;
+}
+
+static void test_size_roundup_on_a_packed_machine(void **state)
+{
+	struct fx *f = *state;
+	struct dmamap_machine *pm = test_machine(16, packed);
+	void *p;
+
+	assert_non_null(pm);
+	dmamap_machine_set_current(pm);
+	assert_int_equal(kmalloc_size_roundup(12), 16);
+	assert_int_equal(kmalloc_size_roundup(90), 96);
+	p = kmalloc(12, GFP_KERNEL);
+	assert_non_null(p);
+	assert_int_equal(ksize(p), 16);
+	kfree(p);
+	dmamap_machine_set_current(f->m);
+	test_machine_destroy(pm);
+	assert_int_equal(kmalloc_size_roundup(12), 32);
+}
+
+/* A scatterlist page touched by the CPU through a temporary mapping, then given to the device. */
+static void test_highmem_mappings(void **state)
+{
+	struct fx *f = *state;
+	struct page *pg = alloc_page(GFP_KERNEL);
+	char *va, got[16];
+	u8 seen[16];
+	dma_addr_t bus;
+
+	assert_non_null(pg);
+	va = kmap_local_page(pg);
+	assert_ptr_equal(va, page_address(pg));
+	memset(va, 0, PAGE_SIZE);
+	kunmap_local(va);
+	memcpy_to_page(pg, 100, "sixteen bytes!!", 16);
+	va = kmap_atomic(pg);
+	assert_memory_equal(va + 100, "sixteen bytes!!", 16);
+	kunmap_atomic(va);
+	assert_ptr_equal(kmap(pg), page_address(pg));
+	kunmap(pg);
+
+	bus = dma_map_page(&f->dev, pg, 100, 16, DMA_TO_DEVICE);
+	assert_false(dma_mapping_error(&f->dev, bus));
+	assert_int_equal(dmamap_dev_read(&f->dev, bus, seen, sizeof(seen)), 0);
+	assert_memory_equal(seen, "sixteen bytes!!", 16);
+	dma_unmap_page(&f->dev, bus, 16, DMA_TO_DEVICE);
+
+	memzero_page(pg, 104, 4);
+	memcpy_from_page(got, pg, 100, 16);
+	assert_memory_equal(got, "sixt\0\0\0\0bytes!!", 16);
+	__free_page(pg);
+	assert_int_equal(f->c.reports, 0);
+}
+
 static void test_iommu_helpers(void **state)
 {
 	struct fx *f = *state;
@@ -634,6 +804,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_alloc_noncoherent_needs_syncs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_map_resource, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_coerce_mask_and_helpers, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_addressing_limited, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_kernel_basics, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_kvmalloc_and_size_roundup, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_size_roundup_on_a_packed_machine, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_highmem_mappings, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_iommu_helpers, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_managed_resources_go_with_the_device, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_managed_resources_released_by_hand, setup, teardown),

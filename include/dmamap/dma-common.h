@@ -226,6 +226,20 @@ DMAMAP_API size_t dma_max_mapping_size(struct device *dev);
 DMAMAP_API size_t dma_opt_mapping_size(struct device *dev);
 
 /**
+ * dma_addressing_limited() - whether @dev cannot reach all of its machine's RAM directly
+ * @dev: the device
+ *
+ * A driver asks this to decide whether large buffers are worth allocating
+ * anywhere, or should come from memory the device reaches (else every mapping
+ * bounces).
+ * Return: false behind an IOMMU (it maps any page); otherwise true iff the
+ * streaming mask (dma_get_mask()) ends below the bus address of the last byte
+ * of RAM. A NULL or uninitialised device is reported and true is returned
+ * (the cautious answer).
+ */
+DMAMAP_API bool dma_addressing_limited(struct device *dev);
+
+/**
  * dma_get_cache_alignment() - the alignment that keeps a DMA buffer on cache lines of its own
  *
  * Return: ARCH_DMA_MINALIGN (DMAMAP_ARCH_DMA_MINALIGN, 128), or the current

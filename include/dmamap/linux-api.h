@@ -151,6 +151,65 @@ typedef uint64_t __be64;
 #define WARN_ON_ONCE(cond) WARN_ON(cond)
 #endif
 
+#ifndef round_up
+#define round_up(x, y) ((((x) - 1) | ((__typeof__(x))((y) - 1))) + 1)
+#endif
+#ifndef round_down
+#define round_down(x, y) ((x) & ~((__typeof__(x))((y) - 1)))
+#endif
+#ifndef min_not_zero
+#define min_not_zero(x, y) ((x) == 0 ? (y) : ((y) == 0 ? (x) : min(x, y)))
+#endif
+#ifndef clamp
+#define clamp(val, lo, hi) min(max(val, lo), hi)
+#endif
+#ifndef READ_ONCE
+#define READ_ONCE(x) (*(const volatile __typeof__(x) *)&(x))
+#endif
+#ifndef WRITE_ONCE
+#define WRITE_ONCE(x, val) ((void)(*(volatile __typeof__(x) *)&(x) = (val)))
+#endif
+
+/*
+ * <linux/overflow.h>: sizes that saturate at SIZE_MAX instead of wrapping, so
+ * kmalloc(struct_size(...)) of an impossible count fails rather than handing
+ * out a short buffer.
+ */
+#ifndef check_add_overflow
+#define check_add_overflow(a, b, d) __builtin_add_overflow(a, b, d)
+#define check_sub_overflow(a, b, d) __builtin_sub_overflow(a, b, d)
+#define check_mul_overflow(a, b, d) __builtin_mul_overflow(a, b, d)
+#endif
+#ifndef size_mul
+/** size_mul() - @a * @b, or SIZE_MAX when that overflows. */
+static inline size_t size_mul(size_t a, size_t b)
+{
+	size_t r;
+
+	return __builtin_mul_overflow(a, b, &r) ? SIZE_MAX : r;
+}
+
+/** size_add() - @a + @b, or SIZE_MAX when that overflows. */
+static inline size_t size_add(size_t a, size_t b)
+{
+	size_t r;
+
+	return __builtin_add_overflow(a, b, &r) ? SIZE_MAX : r;
+}
+#define size_mul size_mul
+#define size_add size_add
+#endif
+#ifndef array_size
+#define array_size(a, b) size_mul(a, b)
+#define array3_size(a, b, c) size_mul(size_mul(a, b), c)
+#endif
+#ifndef flex_array_size
+#define flex_array_size(p, member, count) size_mul(count, sizeof(*(p)->member))
+#endif
+#ifndef struct_size
+#define struct_size(p, member, count) size_add(sizeof(*(p)), flex_array_size(p, member, count))
+#endif
+
 /* Byte order: the simulated SoC is little endian, like the host. */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 #define DMAMAP_LE16(x) __builtin_bswap16(x)

@@ -149,6 +149,19 @@ DMAMAP_API void *dmamap_kmemdup(const void *src, size_t len, gfp_t gfp, const ch
  */
 DMAMAP_API size_t ksize(const void *p);
 
+/**
+ * kmalloc_size_roundup() - the size of the slot kmalloc(@size) would hand out on the current machine
+ * @size: bytes
+ *
+ * A driver that rounds a DMA buffer up to this uses the whole slot, and no
+ * other object shares it.
+ * Return: the size class holding @size (which depends on the machine's
+ * kmalloc alignment, see kmalloc_packed), whole pages above
+ * KMALLOC_MAX_CACHE_SIZE, 0 for 0, and @size itself when kmalloc() would
+ * refuse it (above KMALLOC_MAX_SIZE) or there is no current machine.
+ */
+DMAMAP_API size_t kmalloc_size_roundup(size_t size);
+
 /* The kmalloc counters of one machine. */
 struct dmamap_kmalloc_stats {
 	unsigned long live_objects;   /* allocated and not freed */
@@ -216,6 +229,24 @@ static inline void *kmemdup(const void *src, size_t len, gfp_t gfp)
 {
 	return dmamap_kmemdup(src, len, gfp, NULL, 0);
 }
+
+/*
+ * The simulated kernel has no vmalloc area: the kv*() calls hand out kmalloc
+ * memory (up to KMALLOC_MAX_SIZE) and kvfree() is kfree(). A driver that maps
+ * a kvmalloc() buffer for DMA works here and may not on a kernel that took
+ * the vmalloc path: map kmalloc() or page memory.
+ */
+#define kvmalloc(size, flags) kmalloc(size, flags)
+#define kvzalloc(size, flags) kzalloc(size, flags)
+#define kvmalloc_array(n, size, flags) kmalloc_array(n, size, flags)
+#define kvcalloc(n, size, flags) kcalloc(n, size, flags)
+#define kvfree(p) kfree(p)
+/* The simulated machine has one NUMA node: the node is ignored. */
+#define NUMA_NO_NODE (-1)
+#define kmalloc_node(size, flags, node) ((void)(node), kmalloc(size, flags))
+#define kzalloc_node(size, flags, node) ((void)(node), kzalloc(size, flags))
+#define kmalloc_array_node(n, size, flags, node) ((void)(node), kmalloc_array(n, size, flags))
+#define kcalloc_node(n, size, flags, node) ((void)(node), kcalloc(n, size, flags))
 
 #define kmalloc(size, flags) dmamap_kmalloc(NULL, (size), (flags), __FILE__, __LINE__)
 #define kzalloc(size, flags) dmamap_kmalloc(NULL, (size), (flags) | __GFP_ZERO, __FILE__, __LINE__)
