@@ -91,6 +91,7 @@ struct dm_map {
 	bool watch;                    /* its device-owned bytes were clean when last handed to the device */
 	bool direct;                   /* the device reaches the buffer itself (not a bounce copy) */
 	bool edge_warned;              /* its shared edge line was reported at map time */
+	bool poisoned;                 /* the CPU view of its device-owned part is off limits (memcheck) */
 	u64 own_lo, own_hi;            /* else the CPU owns bus [own_lo, own_hi) of it (a partial sync) */
 	const char *own_file;          /* the sync that gave it to the CPU */
 	int own_line;
@@ -129,6 +130,7 @@ struct dm_tomb {
 
 struct dmamap_debug {
 	pthread_spinlock_t lock;
+	struct dmamap_machine *m;
 	struct dm_tomb tombs[DBG_TOMBS]; /* the last release at each hash slot */
 	struct dm_link **buckets;
 	unsigned long nbuckets;        /* a power of two */
@@ -219,9 +221,12 @@ static void index_range(struct dmamap_debug *dbg, struct dm_map *map, const void
 	}
 }
 
-/* Take every link of @map out of the index. Lock held. */
+static void poison_owned(struct dmamap_machine *m, struct dm_map *map, bool gone);
+
+/* Take every link of @map out of the index (the CPU may touch all of it again). Lock held. */
 static void unindex(struct dmamap_debug *dbg, struct dm_map *map)
 {
+	poison_owned(dbg->m, map, true);
 	for (unsigned i = 0; i < map->used; i++) {
 		struct dm_link *l = &map->links[i], **pp = &dbg->buckets[bucket_of(dbg, l->space, l->page)];
 
@@ -340,6 +345,7 @@ int dmamap_debug_machine_init(struct dmamap_machine *m)
 		return -ENOMEM;
 	}
 	dbg->nbuckets = DBG_BUCKETS_MIN;
+	dbg->m = m;
 	pthread_spin_init(&dbg->lock, PTHREAD_PROCESS_PRIVATE);
 	m->dma_busy = memory_busy;
 	atomic_store_explicit(&m->debug, dbg, memory_order_release);
@@ -726,18 +732,64 @@ static void own_device(struct dm_map *map, u64 lo, u64 hi, bool whole)
 	map->own_hi = chi;
 }
 
-/* ---------------------------------------------------------- the CPU side */
+/* ------------------------------------------------- ownership poisoning */
 
-/* The buffer byte behind bus address @bus of a single or page record. */
-static phys_addr_t buf_phys(const struct dm_map *map, u64 bus)
+/*
+ * While the device owns a buffer it may write (FROM_DEVICE, BIDIRECTIONAL),
+ * the driver may not touch it: under memcheck the CPU view of the
+ * device-owned bytes is made inaccessible from map or sync_for_device
+ * (after the ops ran: a bounce copy reads the buffer) until unmap or
+ * sync_for_cpu (before the ops run: a bounce copy writes it), so that a
+ * driver's read or write there is reported by valgrind at its line, with a
+ * stack. The library's own accesses on the hardware's behalf run with
+ * memcheck's reports off (track.h). Given back, the bytes are defined: they
+ * hold what the device wrote. Not for a coherent device (both sides see
+ * each other's stores at once), a bounced mapping (the device never sees
+ * the buffer; dmabounce copies in and out of it within its calls) nor the
+ * library's own mappings.
+ */
+static void poison_range(struct dmamap_machine *m, phys_addr_t phys, u64 len, bool off_limits)
 {
-	return map->phys + (bus - map->bus);
+	u8 *p = m->cpu + (size_t)(phys - m->cfg.ram_base);
+
+	if (off_limits)
+		dmamap_track_noaccess(p, (size_t)len);
+	else
+		dmamap_track_defined(p, (size_t)len);
 }
 
 /* Whether link @l is the first of a CPU range (each range is listed once so). */
 static bool cpu_range_head(const struct dm_link *l)
 {
 	return !l->space && l->page == l->start >> PAGE_SHIFT;
+}
+
+/* Make the CPU view of @map say who owns it (@gone: no one, it is released). Lock held. */
+static void poison_owned(struct dmamap_machine *m, struct dm_map *map, bool gone)
+{
+	bool dev_owns = !gone && !map->cpu_all;
+
+	if (!dmamap_running_on_valgrind())
+		return;
+	if (!map->poisoned) {
+		if (gone || map->internal || !map->direct ||
+		    (map->dir != DMA_FROM_DEVICE && map->dir != DMA_BIDIRECTIONAL) || dm_dev_coherent(map->dev))
+			return;
+		map->poisoned = true;
+	}
+	for (unsigned i = 0; i < map->used; i++)
+		if (cpu_range_head(&map->links[i]))
+			poison_range(m, map->links[i].start, map->links[i].len, dev_owns);
+	if (dev_owns && map->kind != DK_SG && map->own_lo != map->own_hi)
+		poison_range(m, map->phys + (map->own_lo - map->bus), map->own_hi - map->own_lo, false);
+}
+
+/* ---------------------------------------------------------- the CPU side */
+
+/* The buffer byte behind bus address @bus of a single or page record. */
+static phys_addr_t buf_phys(const struct dm_map *map, u64 bus)
+{
+	return map->phys + (bus - map->bus);
 }
 
 /*
@@ -1069,6 +1121,7 @@ void dmamap_debug_map_done(struct dm_map *map, struct device *dev, bool page_cal
 	index_range(dbg, map, NULL, map->phys, size);
 	enter_map(dbg, map);
 	watch_stores(dm_dev_machine(dev), map);
+	poison_owned(dm_dev_machine(dev), map, false);
 	check_new_map(dbg, &rs, map);
 	maybe_grow(dm_dev_machine(dev), dbg);
 	pthread_spin_unlock(&dbg->lock);
@@ -1221,6 +1274,8 @@ bool dmamap_debug_sync(struct device *dev, dma_addr_t addr, size_t size, int dir
 		check_checked(&rs, map, what, addr, size, dir);
 		if (ok) {
 			hand_over(dm_dev_machine(dev), &rs, map, addr, size, for_cpu, map->kind == DK_SG, what, file, line);
+			if (for_cpu)
+				poison_owned(dm_dev_machine(dev), map, false);
 			map->refs++;
 			*hold = map;
 		}
@@ -1238,8 +1293,10 @@ void dmamap_debug_sync_done(struct dm_map *map, struct device *dev, bool for_cpu
 		return;
 	dbg = dbg_of(dm_dev_machine(dev));
 	pthread_spin_lock(&dbg->lock);
-	if (!for_cpu && map->live)
+	if (!for_cpu && map->live) {
 		watch_stores(dm_dev_machine(dev), map);
+		poison_owned(dm_dev_machine(dev), map, false);
+	}
 	if (!--map->refs && !map->live)
 		map_free(dbg, map);
 	pthread_spin_unlock(&dbg->lock);
@@ -1304,6 +1361,7 @@ void dmamap_debug_map_sg_done(struct dm_map *map, struct device *dev, struct sca
 		index_range(dbg, map, NULL, sg_phys(s), s->length);
 	enter_map(dbg, map);
 	watch_stores(dm_dev_machine(dev), map);
+	poison_owned(dm_dev_machine(dev), map, false);
 	check_new_map(dbg, &rs, map);
 	maybe_grow(dm_dev_machine(dev), dbg);
 	pthread_spin_unlock(&dbg->lock);
@@ -1402,6 +1460,8 @@ bool dmamap_debug_sync_sg(struct device *dev, struct scatterlist *sg, int nents,
 	}
 	if (map) {
 		hand_over(dm_dev_machine(dev), &rs, map, map->bus, map->size, for_cpu, true, what, file, line);
+		if (for_cpu)
+			poison_owned(dm_dev_machine(dev), map, false);
 		map->refs++;
 		*hold = map;
 	}

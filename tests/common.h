@@ -105,6 +105,14 @@ int check_pattern(const void *p, size_t len, unsigned seed); /* 0 if equal, else
 int under_valgrind(void);
 
 /*
+ * Around a test's deliberate touch of a buffer the device owns (the misuse
+ * it shows): the checker has told memcheck those bytes are off limits, and
+ * memcheck keeps quiet in between. Nothing outside valgrind.
+ */
+void misuse_begin(void);
+void misuse_end(void);
+
+/*
  * Fault sites for a dmamap_fault_sweep() of a test: every one, except under
  * valgrind, where the sites a scenario tries hundreds of times (pages, pool
  * blocks) are left to the native run.

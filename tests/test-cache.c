@@ -696,6 +696,7 @@ static void test_default_machine_shows_missing_sync(void **state)
 	struct device dev = { 0 };
 	struct page *pg = dmamap_alloc_pages(m, GFP_KERNEL | __GFP_ZERO, 0);
 	u8 *buf = page_address(pg), data[512];
+	size_t stale = 0;
 	dma_addr_t h;
 
 	(void)state;
@@ -704,8 +705,11 @@ static void test_default_machine_shows_missing_sync(void **state)
 	assert_false(dma_mapping_error(&dev, h));
 	fill_pattern(data, sizeof(data), 50);
 	assert_int_equal(dmamap_dev_write(&dev, h, data, sizeof(data)), 0);
+	misuse_begin(); /* a read before the sync: the misuse this machine shows */
 	for (size_t i = 0; i < sizeof(data); i++)
-		assert_int_equal(buf[i], 0); /* every line was pulled back in before the device wrote */
+		stale += buf[i] == 0;
+	misuse_end();
+	assert_int_equal(stale, sizeof(data)); /* every line was pulled back in before the device wrote */
 	dma_sync_single_for_cpu(&dev, h, sizeof(data), DMA_FROM_DEVICE);
 	assert_int_equal(check_pattern(buf, sizeof(data), 50), 0);
 	dma_unmap_single(&dev, h, sizeof(data), DMA_FROM_DEVICE);
@@ -734,6 +738,7 @@ static void run_many_receive_buffers(bool checker)
 	dma_addr_t *h = calloc(N, sizeof(*h));
 	u8 data[LEN], *va;
 	unsigned n = under_valgrind() ? 300 : N;
+	size_t fresh = 0;
 
 	assert_non_null(big);
 	assert_non_null(h);
@@ -751,9 +756,12 @@ static void run_many_receive_buffers(bool checker)
 		fill_pattern(data, LEN, i);
 		assert_int_equal(dmamap_dev_write(&dev, h[i], data, LEN), 0);
 	}
-	for (size_t i = 0; i < (size_t)n * LEN; i++)
-		if (va[i])
-			fail_msg("byte %zu of the receive buffers is fresh without a sync", i);
+	misuse_begin(); /* a read before the unmap: the misuse this machine shows */
+	for (size_t i = 0; i < (size_t)n * LEN && !fresh; i++)
+		fresh = va[i] ? i + 1 : 0;
+	misuse_end();
+	if (fresh)
+		fail_msg("byte %zu of the receive buffers is fresh without a sync", fresh - 1);
 	for (unsigned i = 0; i < n; i++) {
 		dma_unmap_single(&dev, h[i], LEN, DMA_FROM_DEVICE);
 		assert_int_equal(check_pattern(va + (size_t)i * LEN, LEN, i), 0);

@@ -1135,8 +1135,10 @@ static void test_cpu_store_while_device_owns(void **state)
 	(void)state;
 	/* FROM_DEVICE: the unmap's invalidate discards the store, and the CPU sees the device's bytes */
 	h = rx_mapping(0, 256, 11, &lm);
+	misuse_begin();
 	F.buf[100] = 0x5a;
 	F.buf[101] = 0x5b;
+	misuse_end();
 	n = F.cap.reports;
 	dma_unmap_single(&F.dev, h, 256, DMA_FROM_DEVICE); l = __LINE__;
 	r = expect_report(n, DMAMAP_REPORT_CPU_STORE, l, lm);

@@ -21,6 +21,20 @@
 
 #include "toy-crypto.h"
 
+/*
+ * A broken variant's reads of buffers the device still owns are the misuse
+ * the test shows: memcheck, told by the checker that those bytes are off
+ * limits, keeps quiet around them.
+ */
+#if defined(DMAMAP_VALGRIND) && DMAMAP_VALGRIND
+#include <valgrind/valgrind.h>
+#define misuse_begin() VALGRIND_DISABLE_ERROR_REPORTING
+#define misuse_end() VALGRIND_ENABLE_ERROR_REPORTING
+#else
+#define misuse_begin() ((void)0)
+#define misuse_end() ((void)0)
+#endif
+
 #define MAX_JOB (3 * PAGE_SIZE)
 #define POISON 0x5a
 
@@ -280,7 +294,11 @@ static void run_engine(struct run *r)
 		hw_run(&hw);
 		assert_int_equal(tc_irq(tc), batch);
 		for (unsigned i = 0; i < batch; i++) {
+			if (r->bug != TC_CORRECT)
+				misuse_begin();
 			r->intact += job_intact(&jobs[i]);
+			if (r->bug != TC_CORRECT)
+				misuse_end();
 			job_free(&jobs[i]);
 		}
 		done += batch;

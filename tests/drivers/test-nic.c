@@ -163,9 +163,13 @@ static void test_correct_driver_loses_nothing(void **state)
 static void test_missing_rx_sync_reads_stale_frames(void **state)
 {
 	struct traffic t = { .bug = TOY_NO_RX_SYNC_FOR_CPU };
+	bool stale;
 
 	(void)state;
-	assert_true(run_traffic_on(&t, 64) < 64);
+	misuse_begin(); /* the driver reads device-owned buffers: memcheck would say so too */
+	stale = run_traffic_on(&t, 64) < 64;
+	misuse_end();
+	assert_true(stale);
 	assert_int_equal(only_kind(&t, DMAMAP_REPORT_MISSING_SYNC), 64);
 	assert_non_null(strstr(t.cap.rec[0].file, "toy-nic.c")); /* at the driver's dma_sync_single_for_device */
 }
