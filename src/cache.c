@@ -36,7 +36,8 @@
  * does not is compared line by line. Lines that need their bytes moved are
  * moved as contiguous runs, one memcpy per run and plane, and a copy that
  * would not change the destination (cpu and the level below already equal)
- * is skipped, so that invalidating clean lines writes nothing. The result is
+ * is skipped, so that invalidating clean lines writes nothing; on a clean
+ * line cpu == shadow, so one comparison serves both planes. The result is
  * byte for byte and counter for counter that of doing every line in turn,
  * which the model still does, as a reference, when by_line is set
  * (dmamap_cache_set_line_by_line()).
@@ -423,6 +424,30 @@ static void sync_lines(struct dmamap_machine *m, u8 *dst, const u8 *src, unsigne
 	}
 }
 
+/*
+ * Refill the cpu and shadow planes from @src on the lines of @mask (word
+ * @w), @dirty those of them the CPU stored to. On a clean line cpu ==
+ * shadow, so one comparison tells whether both already hold @src's bytes;
+ * dirty lines are copied. (Under memcheck every run is copied, as in
+ * sync_lines().)
+ */
+static void refill_lines(struct dmamap_machine *m, const u8 *src, unsigned long w, unsigned long mask,
+			 unsigned long dirty)
+{
+	unsigned long clean = mask & ~dirty;
+
+	copy_lines(m, m->cpu, src, w, mask & dirty);
+	copy_lines(m, m->shadow, src, w, mask & dirty);
+	for_each_run(clean, w, l, n) {
+		size_t off = line_off(m, l), len = (size_t)n << m->line_shift;
+
+		if (!zeroed(m, l, n) && (dmamap_running_on_valgrind() || memcmp(m->cpu + off, src + off, len) != 0)) {
+			memcpy(m->cpu + off, src + off, len);
+			memcpy(m->shadow + off, src + off, len);
+		}
+	}
+}
+
 /* The dirty lines of @mask (word @w), leaving their cpu_stored bits as they are. */
 static unsigned long dirty_lines(struct dmamap_machine *m, unsigned long w, unsigned long mask)
 {
@@ -462,14 +487,10 @@ static void inner_inv_word(struct dmamap_machine *m, unsigned long w, unsigned l
 
 	c->stats.level[DMAMAP_CACHE_INNER].dirty_lines_discarded += count_lines(dirty);
 	/* refill from below: the outer copy where the outer cache holds the line, else RAM */
-	if (held) {
-		sync_lines(m, m->cpu, m->outer, w, held);
-		sync_lines(m, m->shadow, m->outer, w, held);
-	}
-	if (mask & ~held) {
-		sync_lines(m, m->cpu, m->ram, w, mask & ~held);
-		sync_lines(m, m->shadow, m->ram, w, mask & ~held);
-	}
+	if (held)
+		refill_lines(m, m->outer, w, held, dirty);
+	if (mask & ~held)
+		refill_lines(m, m->ram, w, mask & ~held, dirty);
 	c->inner_nonres[w] |= mask;
 }
 
@@ -498,8 +519,7 @@ static void outer_inv_word(struct dmamap_machine *m, unsigned long w, unsigned l
 	/* A non-resident inner line now mirrors RAM; one the CPU stored to is resident. */
 	dirty = dirty_lines(m, w, nonres);
 	c->inner_nonres[w] &= ~dirty;
-	sync_lines(m, m->cpu, m->ram, w, nonres & ~dirty);
-	sync_lines(m, m->shadow, m->ram, w, nonres & ~dirty);
+	refill_lines(m, m->ram, w, nonres & ~dirty, 0);
 }
 
 /* prefetch_line() of the lines of @mask in word @w. */
