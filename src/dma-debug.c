@@ -1402,6 +1402,23 @@ static struct dm_map *sg_lookup(struct dmamap_debug *dbg, struct dm_reports *rs,
 			"returned); refused",
 			what, nents, map->nents);
 		ok = false;
+	} else {
+		struct scatterlist *s;
+		int i;
+
+		/* each segment must still name the bus range this list mapped: the ops trust them */
+		for_each_sg(sg, s, map->mapped, i) {
+			struct dm_link *l = find_bus_containing(dbg, dev, sg_dma_address(s));
+
+			if (sg_dma_len(s) && (!l || l->map != map)) {
+				rep_add(rs, DMAMAP_REPORT_SG_MISMATCH, map, sg_dma_address(s), sg_dma_len(s), dir,
+					"%s of the list at %p: its segment %d (bus %#llx+%#x) is not one the list was "
+					"mapped to; refused",
+					what, (void *)sg, i, (unsigned long long)sg_dma_address(s), sg_dma_len(s));
+				ok = false;
+				break;
+			}
+		}
 	}
 	return ok ? map : NULL;
 }
