@@ -38,18 +38,6 @@ void dmamap_arm_dev_to_cpu(struct dmamap_machine *m, phys_addr_t phys, size_t si
 	ops->dmac_unmap_area(m, dm_phys_to_virt(m, phys), size, dir);
 }
 
-void dmamap_arm_clear_buffer(struct dmamap_machine *m, phys_addr_t phys, size_t size)
-{
-	const struct dmamap_cache_ops *ops = hooks(m);
-	u8 *va = dm_phys_to_virt(m, phys);
-
-	if (dmamap_cache_clear_flush(m, phys, size))
-		return;
-	dm_cpu_store(m, va, NULL, 0, size);
-	ops->dmac_flush_range(m, va, va + size);
-	ops->outer_flush_range(m, phys, phys + size);
-}
-
 static bool maintain(struct device *dev, struct dma_attrs *attrs)
 {
 	return !dm_dev_coherent(dev) && !dma_get_attr(DMA_ATTR_SKIP_CPU_SYNC, attrs);
@@ -255,7 +243,7 @@ static void *arm_dma_alloc(struct device *dev, size_t size, dma_addr_t *handle, 
 	if (coherent)
 		dm_cpu_store(m, page_address(page), NULL, 0, size);
 	else
-		dmamap_arm_clear_buffer(m, page_to_phys(page), size);
+		dmamap_clear_buffer(m, page_to_phys(page), size);
 
 	if (cached) {
 		ret = page_address(page);

@@ -1059,6 +1059,18 @@ bool dmamap_cache_clear_flush(struct dmamap_machine *m, phys_addr_t phys, size_t
 	return true;
 }
 
+void dmamap_clear_buffer(struct dmamap_machine *m, phys_addr_t phys, size_t size)
+{
+	const struct dmamap_cache_ops *ops = dmamap_cache_get_ops(m);
+	u8 *va = dm_phys_to_virt(m, phys);
+
+	if (dmamap_cache_clear_flush(m, phys, size))
+		return;
+	dm_cpu_store(m, va, NULL, 0, size);
+	ops->dmac_flush_range(m, va, va + size);
+	ops->outer_flush_range(m, phys, phys + size);
+}
+
 /* ------------------------------------------------------------ the hooks */
 
 static bool kaddr_range(struct dmamap_machine *m, const void *kaddr, size_t size, phys_addr_t *phys,

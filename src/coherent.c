@@ -125,7 +125,7 @@ static void atomic_pool_create(struct dmamap_machine *m, struct dm_coherent *c)
 	page = dmamap_alloc_pages(m, GFP_KERNEL | __GFP_DMA | __GFP_NOWARN, ATOMIC_POOL_ORDER);
 	if (!page)
 		goto fail;
-	dmamap_arm_clear_buffer(m, page_to_phys(page), pages << PAGE_SHIFT);
+	dmamap_clear_buffer(m, page_to_phys(page), pages << PAGE_SHIFT);
 	r = dmamap_vmregion_alloc(m, pages << PAGE_SHIFT, (const void *)atomic_pool_create);
 	if (!r)
 		goto fail_pages;

@@ -444,7 +444,7 @@ static struct page **alloc_buffer(struct device *dev, size_t size, gfp_t gfp, st
 		if (dm_dev_coherent(dev))
 			dm_cpu_store(m, page_address(pages[i]), NULL, 0, PAGE_SIZE);
 		else
-			dmamap_arm_clear_buffer(m, page_to_phys(pages[i]), PAGE_SIZE);
+			dmamap_clear_buffer(m, page_to_phys(pages[i]), PAGE_SIZE);
 	}
 	return pages;
 

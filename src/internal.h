@@ -3,7 +3,8 @@
  * What the modules of libdmamap share. Never installed.
  *
  * Modules, from the ground up (each may use only those before it):
- * log, machine, page_alloc, cache, kmalloc (slab.c), pgtable/vma, iova,
+ * log, host (registry, fault injection, host allocations), machine,
+ * page_alloc, cache, kmalloc (slab.c), pgtable/vma, iova,
  * device, iommu, debug, dma core (with dma-api.c, the Linux 6.x entry
  * points), devres, arm ops, dmabounce, iommu mapper, platform,
  * check (the invariant checker and fault sweep, which ask every layer),
@@ -492,6 +493,9 @@ void *dmamap_zalloc(struct dmamap_machine *m, size_t size);
 void *dmamap_allocarray(struct dmamap_machine *m, size_t n, size_t size);
 void dmamap_free(void *p);
 
+/* Registry (host.c): enter a machine once whole (current if none is), take it out before teardown. */
+void dmamap_registry_add(struct dmamap_machine *m);
+void dmamap_registry_remove(struct dmamap_machine *m);
 /* Registry: the machine whose linear map holds @p, NULL if none. */
 struct dmamap_machine *dmamap_registry_lookup(const volatile void *p);
 /* Registry: the first machine for which @match(m, @ctx) is true, NULL if none. */
@@ -594,6 +598,12 @@ size_t dmamap_cache_cpu_stores(struct dmamap_machine *m, phys_addr_t phys, size_
  * then stores and flushes through the hooks.
  */
 bool dmamap_cache_clear_flush(struct dmamap_machine *m, phys_addr_t phys, size_t size);
+/*
+ * Zero a linear-map range through the cache and push the zeroes to RAM
+ * (__dma_clear_buffer): wholesale when dmamap_cache_clear_flush() can, else
+ * stored and flushed through the machine's hooks.
+ */
+void dmamap_clear_buffer(struct dmamap_machine *m, phys_addr_t phys, size_t size);
 
 /* ---------------------------------------------------------- kmalloc API */
 
@@ -766,8 +776,6 @@ void dmamap_arm_cpu_to_dev(struct dmamap_machine *m, phys_addr_t phys, size_t si
 void dmamap_arm_dev_to_cpu(struct dmamap_machine *m, phys_addr_t phys, size_t size, int dir);
 /* Device release: the arm coherent buffers the driver left, reported and freed. */
 void dmamap_arm_release_buffers(struct device *dev);
-/* Zero a linear-map range through the cache and push the zeroes to RAM (__dma_clear_buffer). */
-void dmamap_arm_clear_buffer(struct dmamap_machine *m, phys_addr_t phys, size_t size);
 
 /* Invariants and counts of the dma core's own state (check.c gathers them). */
 void dmamap_coherent_check(struct dmamap_machine *m, struct dm_check *c);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The simulated SoC: configuration, memory planes, the registry of machines,
- * the current machine, fault injection and the library's host allocations.
+ * The simulated SoC: configuration, memory planes, building and tearing down
+ * a machine (registered in host.c once whole), the current machine made on
+ * demand.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,10 +10,6 @@
 #include <unistd.h>
 
 #include "internal.h"
-
-static pthread_rwlock_t registry_lock = PTHREAD_RWLOCK_INITIALIZER;
-static struct dmamap_machine *registry;
-static struct dmamap_machine *current_machine;
 
 DMAMAP_API void dmamap_machine_config_init(struct dmamap_machine_config *cfg)
 {
@@ -156,12 +153,7 @@ DMAMAP_API struct dmamap_machine *dmamap_machine_create(const struct dmamap_mach
 	if (err)
 		goto fail_cache;
 
-	pthread_rwlock_wrlock(&registry_lock);
-	m->reg_next = registry;
-	registry = m;
-	if (!current_machine)
-		current_machine = m;
-	pthread_rwlock_unlock(&registry_lock);
+	dmamap_registry_add(m);
 	return m;
 
 fail_cache:
@@ -177,52 +169,6 @@ fail_planes:
 	free(m);
 	errno = -err;
 	return NULL;
-}
-
-/* ------------------------------------------------------------- objects */
-
-void dmamap_obj_add(struct dmamap_machine *m, struct dmamap_obj *o, const struct dmamap_obj_ops *ops)
-{
-	o->ops = ops;
-	o->machine = m;
-	o->prev = NULL;
-	pthread_mutex_lock(&m->objs_lock);
-	o->next = m->objs;
-	if (m->objs)
-		m->objs->prev = o;
-	m->objs = o;
-	pthread_mutex_unlock(&m->objs_lock);
-}
-
-void dmamap_obj_del(struct dmamap_obj *o)
-{
-	struct dmamap_machine *m = o->machine;
-
-	if (!m)
-		return;
-	pthread_mutex_lock(&m->objs_lock);
-	if (o->prev)
-		o->prev->next = o->next;
-	else
-		m->objs = o->next;
-	if (o->next)
-		o->next->prev = o->prev;
-	o->prev = o->next = NULL;
-	pthread_mutex_unlock(&m->objs_lock);
-}
-
-void dmamap_obj_for_each(struct dmamap_machine *m, void (*fn)(struct dmamap_obj *o, void *arg), void *arg)
-{
-	pthread_mutex_lock(&m->objs_lock);
-	for (struct dmamap_obj *o = m->objs; o; o = o->next)
-		fn(o, arg);
-	pthread_mutex_unlock(&m->objs_lock);
-}
-
-void dmamap_obj_dead_report(const struct dmamap_obj *o, const char *what)
-{
-	dmamap_report(NULL, DMAMAP_REPORT_API_MISUSE, NULL, NULL, 0,
-		      "%s: the %s's machine has been destroyed; refused", what, o->ops ? o->ops->name : "object");
 }
 
 /*
@@ -251,29 +197,8 @@ static void objs_gone(struct dmamap_machine *m)
 	}
 }
 
-/* ------------------------------------------------------- the invariant checker */
-
-void dm_check_fail(struct dm_check *c, enum dmamap_check_area area, const char *fmt, ...)
-{
-	struct dmamap_check_result *r = c->res;
-	va_list ap;
-
-	r->inconsistencies++;
-	if ((unsigned)area < DMAMAP_CHECK_AREA_NR)
-		r->by_area[area]++;
-	if (r->nr_findings >= DMAMAP_CHECK_MAX_FINDINGS)
-		return;
-	r->findings[r->nr_findings].area = area;
-	va_start(ap, fmt);
-	vsnprintf(r->findings[r->nr_findings].what, sizeof(r->findings[0].what), fmt, ap);
-	va_end(ap);
-	r->nr_findings++;
-}
-
 DMAMAP_API void dmamap_machine_destroy(struct dmamap_machine *m)
 {
-	struct dmamap_machine **pp;
-
 	if (!m)
 		return;
 
@@ -298,16 +223,7 @@ DMAMAP_API void dmamap_machine_destroy(struct dmamap_machine *m)
 	dmamap_page_alloc_fini(m);
 	dmamap_cache_fini(m);
 
-	pthread_rwlock_wrlock(&registry_lock);
-	for (pp = &registry; *pp; pp = &(*pp)->reg_next) {
-		if (*pp == m) {
-			*pp = m->reg_next;
-			break;
-		}
-	}
-	if (current_machine == m)
-		current_machine = NULL;
-	pthread_rwlock_unlock(&registry_lock);
+	dmamap_registry_remove(m);
 
 	unmap_planes(m);
 	pthread_mutex_destroy(&m->objs_lock);
@@ -319,194 +235,16 @@ DMAMAP_API void dmamap_machine_destroy(struct dmamap_machine *m)
 
 DMAMAP_API struct dmamap_machine *dmamap_machine_current(void)
 {
-	struct dmamap_machine *m;
+	struct dmamap_machine *m = dmamap_machine_peek_current();
 
-	pthread_rwlock_rdlock(&registry_lock);
-	m = current_machine;
-	pthread_rwlock_unlock(&registry_lock);
 	if (m)
 		return m;
-
-	m = dmamap_machine_create(NULL);
-	if (!m)
-		return NULL;
-	/* Another thread may have made its own current machine meanwhile: ours is current only if none is. */
-	pthread_rwlock_wrlock(&registry_lock);
-	if (!current_machine)
-		current_machine = m;
-	pthread_rwlock_unlock(&registry_lock);
-	return m;
-}
-
-struct dmamap_machine *dmamap_machine_peek_current(void)
-{
-	struct dmamap_machine *m;
-
-	pthread_rwlock_rdlock(&registry_lock);
-	m = current_machine;
-	pthread_rwlock_unlock(&registry_lock);
-	return m;
-}
-
-DMAMAP_API void dmamap_machine_set_current(struct dmamap_machine *m)
-{
-	pthread_rwlock_wrlock(&registry_lock);
-	current_machine = m;
-	pthread_rwlock_unlock(&registry_lock);
+	/* made current by its registration, unless another thread made its own meanwhile */
+	return dmamap_machine_create(NULL);
 }
 
 DMAMAP_API void dmamap_machine_get_config(const struct dmamap_machine *m, struct dmamap_machine_config *cfg)
 {
 	if (m && cfg)
 		*cfg = m->cfg;
-}
-
-struct dmamap_machine *dmamap_registry_find(bool (*match)(struct dmamap_machine *m, const void *ctx), const void *ctx)
-{
-	struct dmamap_machine *m;
-
-	pthread_rwlock_rdlock(&registry_lock);
-	for (m = registry; m; m = m->reg_next)
-		if (match(m, ctx))
-			break;
-	pthread_rwlock_unlock(&registry_lock);
-	return m;
-}
-
-static bool linear_holds(struct dmamap_machine *m, const void *p)
-{
-	return dm_virt_in_linear(m, p);
-}
-
-struct dmamap_machine *dmamap_registry_lookup(const volatile void *p)
-{
-	return dmamap_registry_find(linear_holds, (const void *)p);
-}
-
-DMAMAP_API struct dmamap_machine *dmamap_machine_of(const volatile void *addr)
-{
-	return dmamap_registry_lookup(addr);
-}
-
-void dm_cpu_store(struct dmamap_machine *m, void *va, const void *src, int c, size_t len)
-{
-	size_t off = (size_t)((u8 *)va - m->cpu);
-	unsigned long first, last;
-
-	if (!len)
-		return;
-	if (src)
-		memmove(va, src, len);
-	else
-		memset(va, c, len);
-	first = off >> m->line_shift;
-	last = (off + len - 1) >> m->line_shift;
-	for (unsigned long l = first; l <= last; l++)
-		__atomic_fetch_or(&m->cpu_stored[l / (8 * sizeof(long))], 1UL << (l % (8 * sizeof(long))),
-				  __ATOMIC_RELAXED);
-}
-
-/* ---------------------------------------------------------- fault injection */
-
-DMAMAP_API int dmamap_fault_inject(struct dmamap_machine *m, enum dmamap_fault_site site, unsigned long nth,
-				   unsigned long ppm)
-{
-	bool any = false;
-
-	if (!m || (unsigned)site >= DMAMAP_FAULT_SITE_NR || ppm > 1000000)
-		return -EINVAL;
-	pthread_mutex_lock(&m->fault.lock);
-	m->fault.fail_at[site] = nth ? m->fault.attempts[site] + nth : 0;
-	m->fault.ppm[site] = ppm;
-	for (unsigned i = 0; i < DMAMAP_FAULT_SITE_NR; i++)
-		any |= m->fault.fail_at[i] || m->fault.ppm[i];
-	atomic_store(&m->fault.armed, any);
-	pthread_mutex_unlock(&m->fault.lock);
-	return 0;
-}
-
-bool dmamap_should_fail(struct dmamap_machine *m, enum dmamap_fault_site site)
-{
-	bool fail = false;
-
-	pthread_mutex_lock(&m->fault.lock);
-	m->fault.attempts[site]++;
-	if (atomic_load_explicit(&m->fault.armed, memory_order_relaxed)) {
-		if (m->fault.fail_at[site] && m->fault.attempts[site] == m->fault.fail_at[site]) {
-			m->fault.fail_at[site] = 0;
-			fail = true;
-		}
-		if (!fail && m->fault.ppm[site] && dmamap_rng_next(&m->fault.rng) % 1000000 < m->fault.ppm[site])
-			fail = true;
-		if (fail)
-			m->fault.injected[site]++;
-	}
-	pthread_mutex_unlock(&m->fault.lock);
-	return fail;
-}
-
-DMAMAP_API unsigned long dmamap_fault_attempts(struct dmamap_machine *m, enum dmamap_fault_site site)
-{
-	unsigned long n;
-
-	if (!m || (unsigned)site >= DMAMAP_FAULT_SITE_NR)
-		return 0;
-	pthread_mutex_lock(&m->fault.lock);
-	n = m->fault.attempts[site];
-	pthread_mutex_unlock(&m->fault.lock);
-	return n;
-}
-
-DMAMAP_API unsigned long dmamap_fault_injected(struct dmamap_machine *m, enum dmamap_fault_site site)
-{
-	unsigned long n;
-
-	if (!m || (unsigned)site >= DMAMAP_FAULT_SITE_NR)
-		return 0;
-	pthread_mutex_lock(&m->fault.lock);
-	n = m->fault.injected[site];
-	pthread_mutex_unlock(&m->fault.lock);
-	return n;
-}
-
-/* ---------------------------------------------------------- host allocations */
-
-void *dmamap_zalloc(struct dmamap_machine *m, size_t size)
-{
-	if (m && dmamap_should_fail(m, DMAMAP_FAULT_HOST_ALLOC))
-		return NULL;
-	return calloc(1, size ? size : 1);
-}
-
-void *dmamap_allocarray(struct dmamap_machine *m, size_t n, size_t size)
-{
-	if (m && dmamap_should_fail(m, DMAMAP_FAULT_HOST_ALLOC))
-		return NULL;
-	return calloc(n ? n : 1, size ? size : 1);
-}
-
-void dmamap_free(void *p)
-{
-	free(p);
-}
-
-void *dmamap_lazy_zalloc(struct dmamap_machine *m, size_t size)
-{
-	void *p;
-
-	size = PAGE_ALIGN(size);
-	if (size <= m->arena_size - m->arena_used) {
-		p = m->arena + m->arena_used;
-		m->arena_used += size;
-		return p;
-	}
-	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	return p == MAP_FAILED ? NULL : p;
-}
-
-void dmamap_lazy_free(struct dmamap_machine *m, void *p, size_t size)
-{
-	/* the arena goes whole with the machine */
-	if (p && !((u8 *)p >= m->arena && (u8 *)p < m->arena + m->arena_size))
-		munmap(p, PAGE_ALIGN(size));
 }

@@ -178,7 +178,7 @@ static void step(struct pair *p)
 			break;
 		case 13:
 			p->what = "clear";
-			dmamap_arm_clear_buffer(m, p->pa + (off & PAGE_MASK),
+			dmamap_clear_buffer(m, p->pa + (off & PAGE_MASK),
 						DM_MIN(PAGE_ALIGN(len), ARENA - (off & PAGE_MASK)));
 			break;
 		case 14:
