@@ -81,6 +81,9 @@ struct world {
 	u8 scratch[4 * BUF_BYTES], want[4 * BUF_BYTES];
 };
 
+static bool tracing;
+#define TRACE(...) do { if (tracing) fprintf(stderr, "[fuzz] " __VA_ARGS__); } while (0)
+
 static const int dev_mach[NDEV] = { 0, 0, 0, 0, 1, 1 };
 enum { D_DIRECT = 0, D_BOUNCE = 1, D_IOMMU_A = 2, D_IOMMU_B = 3, D_DIRECT1 = 4, D_IOMMU1 = 5 };
 
@@ -273,6 +276,8 @@ static void do_map(struct world *w, struct fuzz_input *in, int d)
 	}
 	if (l->kind != K_SG)
 		FUZZ_CHECK(!dma_mapping_error(dev, l->h), "map of %zu bytes on %s failed", l->size, dev_name(dev));
+	TRACE("map kind %d dir %d on %s: cpu %p+%#zx -> %#llx\n", l->kind, l->dir, dev_name(dev), (void *)l->cpu, l->size,
+	      (unsigned long long)l->h);
 	w->busy[mi][b] = true;
 	l->defined = l->dir != DMA_FROM_DEVICE;
 	if (l->defined)
@@ -327,6 +332,7 @@ static void release_live(struct world *w, struct live *l)
 {
 	struct device *dev = &w->dev[l->dev];
 
+	TRACE("release kind %d on %s: %#llx+%#zx\n", l->kind, dev_name(dev), (unsigned long long)l->h, l->size);
 	switch (l->kind) {
 	case K_SINGLE:
 		dma_unmap_single(dev, l->h, l->size, l->dir);
@@ -358,12 +364,40 @@ static void release_live(struct world *w, struct live *l)
 			   dev_name(dev), l->kind, l->dir);
 }
 
+/*
+ * Whether a live mapping of a device sharing @d's bus addresses (the same
+ * IOMMU mapping, or the same machine's direct bus) has its first page at
+ * @addr's page: an unmap naming it could legitimately release it.
+ */
+static bool bus_taken(struct world *w, int d, dma_addr_t addr)
+{
+	for (unsigned i = 0; i < w->nlive; i++) {
+		const struct live *o = &w->live[i];
+
+		if (w->mach[o->dev] == w->mach[d] && (mapping_of(o->dev) >= 0) == (mapping_of(d) >= 0) &&
+		    o->h >> PAGE_SHIFT == addr >> PAGE_SHIFT)
+			return true;
+	}
+	return false;
+}
+
+/* Whether [h, h + a) and [h, h + b) span the same pages: ops that keep page-granular records cannot tell them apart. */
+static bool same_pages(dma_addr_t h, size_t a, size_t b)
+{
+	u64 off = h & (PAGE_SIZE - 1);
+
+	return a && b && a <= SIZE_MAX - off && b <= SIZE_MAX - off &&
+	       (off + a + PAGE_SIZE - 1) >> PAGE_SHIFT == (off + b + PAGE_SIZE - 1) >> PAGE_SHIFT;
+}
+
 /* A misuse of a live object: refused, it stays live and intact. */
 static void misuse(struct world *w, struct fuzz_input *in, struct live *l)
 {
 	struct device *dev = &w->dev[l->dev];
 	unsigned how = fuzz_u8(in) % 5;
+	u64 odd;
 
+	TRACE("misuse %u of kind %d on %s: %#llx+%#zx\n", how, l->kind, dev_name(dev), (unsigned long long)l->h, l->size);
 	if (l->kind <= K_SG && !w->checker && mapping_of(l->dev) < 0 && l->dev != D_BOUNCE)
 		return; /* the direct ops keep no records: only the checker can refuse these */
 	if (l->kind == K_POOL) {
@@ -388,15 +422,15 @@ static void misuse(struct world *w, struct fuzz_input *in, struct live *l)
 	if (l->kind == K_SG)
 		return; /* an sg list has no single handle to misname */
 	if (how == 0)
-		dma_unmap_single(dev, l->h, l->size + 1 + fuzz_u16(in), l->dir);
+		dma_unmap_single(dev, l->h, l->size + PAGE_SIZE * (1 + fuzz_u8(in) % 4), l->dir);
 	else if (how == 1)
 		dma_unmap_single(dev, l->h, l->size, (enum dma_data_direction)((l->dir + 1) % 3));
 	else if (how == 2)
 		dma_sync_single_for_cpu(dev, l->h, (size_t)(0 - l->h) + fuzz_u8(in), l->dir); /* the sum wraps */
-	else if (how == 3)
-		dma_unmap_single(dev, l->h + PAGE_SIZE * (1 + fuzz_u8(in) % 4), l->size, l->dir);
-	else
-		dma_unmap_single(dev, l->h, odd_size(in), l->dir);
+	else if (how == 3 && !bus_taken(w, l->dev, odd = l->h + PAGE_SIZE * (1 + fuzz_u8(in) % 4)))
+		dma_unmap_single(dev, odd, l->size, l->dir);
+	else if (how == 4 && !same_pages(l->h, (size_t)(odd = odd_size(in)), l->size))
+		dma_unmap_single(dev, l->h, (size_t)odd, l->dir);
 }
 
 static void do_coherent(struct world *w, struct fuzz_input *in, int d)
@@ -425,6 +459,7 @@ static void do_coherent(struct world *w, struct fuzz_input *in, int d)
 		FUZZ_CHECK(!cpu, "dma_alloc_attrs of %#zx bytes, gfp %#x accepted", size, gfp);
 	if (!cpu)
 		return;
+	TRACE("coherent attr %u on %s: %#zx bytes -> %p %#llx\n", attr, dev_name(dev), size, cpu, (unsigned long long)h);
 	l = add_live(w);
 	l->kind = K_COHERENT;
 	l->dev = d;
@@ -606,6 +641,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	bool orphan;
 
 	fuzz_quiet();
+	tracing = getenv("DMAMAP_FUZZ_TRACE") != NULL;
 	world_init(w, !(fuzz_u8(&in) & 1));
 	orphan = fuzz_u8(&in) % 4 == 0;
 	w->attached[D_IOMMU_A] = arm_iommu_attach_device(&w->dev[D_IOMMU_A], w->map[0]) == 0;
@@ -617,6 +653,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 		int d = fuzz_u8(&in) % NDEV;
 		struct live *l = w->nlive ? &w->live[fuzz_u8(&in) % w->nlive] : NULL;
 
+		TRACE("step %u: op %u dev %d\n", step, op, d);
 		switch (op) {
 		case 0: case 1: case 2:
 			do_map(w, &in, d);
