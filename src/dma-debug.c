@@ -38,8 +38,9 @@
  * Switching
  *
  *   m->checker_off is read without a lock at each call. Switching off
- *   forgets every record; switching on requires that nothing mapped while
- *   off is still live (m->checker_untracked, kept by the core).
+ *   forgets every record and counts what they were as untracked; switching
+ *   on requires that nothing the checker does not know is still live
+ *   (m->checker_untracked, counted up and down by the core while off).
  *
  * Locking
  *
@@ -354,6 +355,16 @@ int dmamap_debug_machine_init(struct dmamap_machine *m)
 }
 
 /* Drop every record (their devices' lists too). Lock held. */
+/* Records live now, the library's own included. Lock held. */
+static unsigned long live_records(const struct dmamap_debug *dbg)
+{
+	unsigned long n = 0;
+
+	for (int k = 0; k < DK_NR; k++)
+		n += dbg->live[k];
+	return n;
+}
+
 static void forget_all(struct dmamap_debug *dbg)
 {
 	for (unsigned long b = 0; b < dbg->nbuckets; b++)
@@ -428,14 +439,20 @@ DMAMAP_API int dmamap_checker_enable(struct dmamap_machine *m, bool on)
 		return 0;
 	}
 	dbg = dbg_of(m);
-	if (dbg)
-		pthread_spin_lock(&dbg->lock);
-	atomic_store(&m->checker_off, true);
-	atomic_store(&m->checker_untracked, 0);
-	if (dbg) {
-		forget_all(dbg);
-		pthread_spin_unlock(&dbg->lock);
+	if (!dbg) {
+		atomic_store(&m->checker_off, true);
+		return 0;
 	}
+	/*
+	 * What is live now becomes unknown to the checker, as what is made
+	 * while off will be: its release, counted down by the core like
+	 * theirs, must happen before the checker may come back on.
+	 */
+	pthread_spin_lock(&dbg->lock);
+	atomic_store(&m->checker_off, true);
+	atomic_store(&m->checker_untracked, (long)live_records(dbg));
+	forget_all(dbg);
+	pthread_spin_unlock(&dbg->lock);
 	return 0;
 }
 

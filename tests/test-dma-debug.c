@@ -227,11 +227,48 @@ static void test_switch_off_forgets(void **state)
 	assert_int_equal(stats().live_single, 1);
 	assert_int_equal(dmamap_checker_enable(F.m, false), 0);
 	assert_int_equal(stats().live_single, 0);
-	assert_int_equal(stats().untracked_live, 0);
+	assert_int_equal(stats().untracked_live, 1);
+	assert_int_equal(dmamap_checker_enable(F.m, true), -EBUSY);
 	assert_int_equal(dmamap_dev_write(&F.dev, a, msg, sizeof(msg)), 0);
 	dma_unmap_single(&F.dev, a, 64, DMA_FROM_DEVICE);
 	assert_memory_equal(F.buf, msg, sizeof(msg));
+	assert_int_equal(stats().untracked_live, 0);
 	assert_int_equal(F.cap.reports, 0);
+}
+
+/*
+ * What was live when the checker went off is as unknown to it as what is
+ * made while off: a mapping released while off must not let one made
+ * meanwhile slip past the guard, and a pool made while on is destroyed
+ * whole after the checker comes back on.
+ */
+static void test_live_at_switch_off_guards(void **state)
+{
+	struct dma_pool *pool;
+	dma_addr_t a, b, hp;
+	void *p;
+
+	(void)state;
+	pool = dma_pool_create("before", &F.dev, 64, 0, 0);
+	assert_non_null(pool);
+	p = dma_pool_alloc(pool, GFP_KERNEL, &hp);
+	assert_non_null(p);
+	a = dma_map_single(&F.dev, F.buf, 64, DMA_TO_DEVICE);
+	assert_false(dma_mapping_error(&F.dev, a));
+
+	assert_int_equal(dmamap_checker_enable(F.m, false), 0);
+	dma_unmap_single(&F.dev, a, 64, DMA_TO_DEVICE);
+	b = dma_map_single(&F.dev, F.buf + PAGE_SIZE, 64, DMA_TO_DEVICE);
+	assert_int_equal(dmamap_checker_enable(F.m, true), -EBUSY); /* b is live */
+	assert_false(dmamap_checker_enabled(F.m));
+	dma_unmap_single(&F.dev, b, 64, DMA_TO_DEVICE);
+	assert_int_equal(dmamap_checker_enable(F.m, true), -EBUSY); /* the pool's block and page */
+	dma_pool_free(pool, p, hp);
+	dma_pool_destroy(pool);
+	assert_int_equal(stats().untracked_live, 0);
+	assert_int_equal(dmamap_checker_enable(F.m, true), 0);
+	assert_int_equal(F.cap.reports, 0);
+	assert_int_equal(stats().live_coherent + stats().live_pool + stats().live_single, 0);
 }
 
 /* Device release forgets the device's records, and only its own. */
@@ -1362,6 +1399,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_failed_map_not_tracked, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_thousands_live, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_off_counts_and_guards, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_live_at_switch_off_guards, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_switch_off_forgets, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_release_forgets_device, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_memory_fails_the_map, setup, teardown),

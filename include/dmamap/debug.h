@@ -111,11 +111,12 @@ DMAMAP_BEGIN_DECLS
  *
  * Switching off forgets everything tracked so far: later releases of what
  * was made while it was on are not checked. Switching on is refused while
- * mappings, coherent buffers or pool blocks made with the checker off are
- * still live (as counted by the calls that made and released them
- * meanwhile), since the checker would not know them and would refuse their
- * release. Neither switch may race with DMA API
- * calls on @m from other threads.
+ * any mapping, coherent buffer or pool block the checker does not know is
+ * still live: one made while it was off, or one that was live when it was
+ * switched off (the library's own included, such as a dma_pool's pages or
+ * dmabounce's kept safe buffers), as counted by the calls that made and
+ * released them meanwhile, since the checker would refuse their release.
+ * Neither switch may race with DMA API calls on @m from other threads.
  * Return: 0 (also when the checker already was as asked); -EINVAL for a NULL
  * machine; -EBUSY when switching on is refused (nothing changed).
  */
@@ -138,7 +139,7 @@ struct dmamap_checker_stats {
 	unsigned long live_coherent; /* dma_alloc_attrs() buffers drivers hold (the library's own not counted) */
 	unsigned long live_pool;     /* dma_pool_alloc() blocks drivers hold */
 	unsigned long tracked;       /* mappings and buffers ever tracked, the library's own included */
-	unsigned long untracked_live; /* mappings and buffers made with the checker off and still live */
+	unsigned long untracked_live; /* live mappings and buffers the checker does not know (made, or live, while off) */
 };
 
 /**
