@@ -43,8 +43,10 @@
  * (dmamap_cache_set_line_by_line()).
  *
  * A clear (__dma_clear_buffer: zero through the CPU, flush both levels)
- * zeroes whole pages of every plane at once, by giving their host pages
- * back, and then runs the ordinary flushes over lines it knows are zero on
+ * zeroes whole pages of every plane at once, a large one by giving their
+ * host pages back (with speculation, those of the CPU view and the shadow
+ * only: the next speculation point reads RAM and the outer copy again), and
+ * then runs the ordinary flushes over lines it knows are zero on
  * every plane (zero_first..zero_end): they update bits and counters and
  * move no bytes, as copying zeroes onto zeroes would change nothing.
  *
@@ -71,6 +73,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "internal.h"
 
@@ -993,20 +996,48 @@ void dmamap_mem_dev_fill(struct dmamap_machine *m, phys_addr_t phys, int ch, siz
 
 /* --------------------------------------------------------------- clearing */
 
-/*
- * Zero [off, off + len) of a plane (of the memfd at file offset @foff, or
- * anonymous when @fd < 0): give its host pages back when that is cheaper
- * than storing.
- */
-static void zero_plane(u8 *plane, int fd, off_t foff, size_t off, size_t len)
+enum zero_how { ZERO_STORE, ZERO_RELEASE, ZERO_RESIDENT };
+
+/* Give back the host pages of [off, off + len) of a plane (of the memfd at file offset @foff, or anonymous when @fd < 0). */
+static bool release_plane(u8 *plane, int fd, off_t foff, size_t off, size_t len)
 {
-	if (len >= CLEAR_BY_RELEASE) {
-		if (fd >= 0 && !fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, foff + (off_t)off, (off_t)len))
-			return;
-		if (fd < 0 && !madvise(plane + off, len, MADV_DONTNEED))
-			return;
+	if (fd >= 0)
+		return !fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, foff + (off_t)off, (off_t)len);
+	return !madvise(plane + off, len, MADV_DONTNEED);
+}
+
+/*
+ * Zero [off, off + len) of a plane: ZERO_STORE stores zeroes, ZERO_RELEASE
+ * gives its host pages back, ZERO_RESIDENT stores into the pages the host
+ * holds (they are about to be read again: a page given back would cost a
+ * fault) and gives the others back (a hole is zero already; a page out on
+ * swap must not be read back in to be zeroed).
+ */
+static void zero_plane(u8 *plane, int fd, off_t foff, size_t off, size_t len, enum zero_how how)
+{
+	unsigned char held[256];
+
+	if (how == ZERO_RELEASE && release_plane(plane, fd, foff, off, len))
+		return;
+	if (how != ZERO_RESIDENT || sysconf(_SC_PAGESIZE) != PAGE_SIZE) {
+		memset(plane + off, 0, len);
+		return;
 	}
-	memset(plane + off, 0, len);
+	for (size_t end = off + len, chunk; off < end; off += chunk) {
+		chunk = DM_MIN(end - off, sizeof(held) * PAGE_SIZE);
+		if (mincore(plane + off, chunk, held)) {
+			memset(plane + off, 0, end - off);
+			return;
+		}
+		for (size_t i = 0, j, n = chunk / PAGE_SIZE; i < n; i = j) {
+			size_t a = off + i * PAGE_SIZE;
+
+			for (j = i + 1; j < n && (held[j] & 1) == (held[i] & 1); j++)
+				;
+			if ((held[i] & 1) || !release_plane(plane, fd, foff, a, (j - i) * PAGE_SIZE))
+				memset(plane + a, 0, (j - i) * PAGE_SIZE);
+		}
+	}
 }
 
 bool dmamap_cache_clear_flush(struct dmamap_machine *m, phys_addr_t phys, size_t size)
@@ -1014,6 +1045,7 @@ bool dmamap_cache_clear_flush(struct dmamap_machine *m, phys_addr_t phys, size_t
 	struct dmamap_cache *c = &m->cache;
 	unsigned long first, last;
 	size_t off;
+	enum zero_how view = size < CLEAR_BY_RELEASE ? ZERO_STORE : ZERO_RELEASE, below = view;
 
 	if (atomic_load(&c->ops) != &dmamap_default_cache_ops || ((phys | size) & ~PAGE_MASK) ||
 	    !dm_phys_in_ram(m, phys, size))
@@ -1031,11 +1063,19 @@ bool dmamap_cache_clear_flush(struct dmamap_machine *m, phys_addr_t phys, size_t
 	/* dmac_flush_range speculates first, before the stores are seen */
 	if (m->cfg.speculative_prefetch)
 		speculate_locked(m);
-	zero_plane(m->ram, m->mem_fd, dm_plane_foff(m, false, 0), off, size);
-	zero_plane(m->cpu, m->mem_fd, dm_plane_foff(m, true, 0), off, size);
-	zero_plane(m->shadow, -1, 0, off, size);
+	/*
+	 * With speculation the next speculation point reads RAM and the outer
+	 * copy of every line just flushed (the outer cache allocates them
+	 * again): the pages of those two planes the host holds are zeroed in
+	 * place. The CPU view and the shadow are not read until the buffer is.
+	 */
+	if (view == ZERO_RELEASE && m->cfg.speculative_prefetch)
+		below = ZERO_RESIDENT;
+	zero_plane(m->ram, m->mem_fd, dm_plane_foff(m, false, 0), off, size, below);
+	zero_plane(m->cpu, m->mem_fd, dm_plane_foff(m, true, 0), off, size, view);
+	zero_plane(m->shadow, -1, 0, off, size, view);
 	if (m->outer)
-		zero_plane(m->outer, -1, 0, off, size);
+		zero_plane(m->outer, -1, 0, off, size, below);
 	/* the CPU stored the zeroes: every line dirty, as dm_cpu_store() would leave it */
 	for_each_word(w, mask, first, last)
 		__atomic_fetch_or(&m->cpu_stored[w], mask, __ATOMIC_RELAXED);
