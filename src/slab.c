@@ -497,23 +497,53 @@ static void free_found(struct found *f, const char *file, int line)
 	pthread_mutex_unlock(&f->k->lock);
 }
 
+/*
+ * Find the live object at @p for a free, as lookup_live(), and refuse it
+ * (false, reported by the checker) while any of its slot is still mapped for
+ * DMA: the device's late writes would land in the next owner's object. The
+ * check runs without the kmalloc lock (the checker reports through the log
+ * handler, which may allocate), so the object is looked up again after it.
+ */
+static bool lookup_freeable(const void *p, struct found *f, const char *what, const char *file, int line)
+{
+	phys_addr_t phys;
+	size_t slot;
+
+	if (!lookup_live(p, f, what, file, line))
+		return false;
+	if (!f->m->dma_busy || !dmamap_debug_on(f->m))
+		return true;
+	phys = dm_virt_to_phys(f->m, f->s->base + (size_t)f->idx * f->s->slot);
+	slot = f->s->slot;
+	pthread_mutex_unlock(&f->k->lock);
+	if (f->m->dma_busy(f->m, phys, slot, what)) {
+		pthread_mutex_lock(&f->k->lock);
+		f->k->st.refused_frees++;
+		pthread_mutex_unlock(&f->k->lock);
+		return false;
+	}
+	return lookup_live(p, f, what, file, line);
+}
+
 DMAMAP_API void dmamap_kfree(const void *p, const char *file, int line)
 {
 	struct found f;
+	DM_CALL();
 
 	if (ZERO_OR_NULL_PTR(p))
 		return;
-	if (lookup_live(p, &f, "kfree", file, line))
+	if (lookup_freeable(p, &f, "kfree", file, line))
 		free_found(&f, file, line);
 }
 
 DMAMAP_API void dmamap_kfree_sensitive(const void *p, const char *file, int line)
 {
 	struct found f;
+	DM_CALL();
 
 	if (ZERO_OR_NULL_PTR(p))
 		return;
-	if (!lookup_live(p, &f, "kfree_sensitive", file, line))
+	if (!lookup_freeable(p, &f, "kfree_sensitive", file, line))
 		return;
 	dmamap_track_undefined((void *)p, f.s->slot);
 	dm_cpu_store(f.m, (void *)p, NULL, 0, f.s->slot);

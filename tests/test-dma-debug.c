@@ -1391,6 +1391,74 @@ static void test_free_pages_still_mapped(void **state)
 	assert_int_equal(F.cap.reports, n + 1);
 }
 
+/*
+ * kfree() of an object still mapped for DMA: refused like free_pages(), so the
+ * device's late writes cannot land in the object's next owner. The check is
+ * per byte: a neighbour in the same page that is not mapped frees normally.
+ */
+static void test_kfree_still_mapped(void **state)
+{
+	struct dmamap_kmalloc_stats k0, k1;
+	u8 *obj = kmalloc(200, GFP_KERNEL), *next = kmalloc(200, GFP_KERNEL);
+	unsigned long n;
+	dma_addr_t h;
+	int lm, l;
+
+	(void)state;
+	assert_non_null(obj);
+	assert_non_null(next);
+	memset(obj, 0x5a, 200);
+	h = dma_map_single(&F.dev, obj + 64, 100, DMA_FROM_DEVICE); lm = __LINE__;
+	assert_false(dma_mapping_error(&F.dev, h));
+	dmamap_kmalloc_stats(F.m, &k0);
+	n = F.cap.reports;
+
+	kfree(obj); l = __LINE__;
+	expect_report(n, DMAMAP_REPORT_FREE_MAPPED, l, lm);
+	assert_int_equal(F.cap.rec_last.bus_addr, h);
+	kfree_sensitive(obj); l = __LINE__;
+	expect_report(n + 1, DMAMAP_REPORT_FREE_MAPPED, l, lm);
+	dmamap_kmalloc_stats(F.m, &k1);
+	assert_int_equal(k1.live_objects, k0.live_objects); /* both refused */
+	assert_int_equal(k1.refused_frees, k0.refused_frees + 2);
+	assert_int_equal(ksize(obj), 256);
+
+	kfree(next); /* not mapped, though its page is */
+	dmamap_kmalloc_stats(F.m, &k1);
+	assert_int_equal(k1.live_objects, k0.live_objects - 1);
+	assert_int_equal(F.cap.reports, n + 2);
+
+	dma_unmap_single(&F.dev, h, 100, DMA_FROM_DEVICE);
+	assert_int_equal(obj[0], 0x5a); /* kfree_sensitive zeroed nothing */
+	assert_int_equal(obj[199], 0x5a);
+	kfree(obj);
+	dmamap_kmalloc_stats(F.m, &k1);
+	assert_int_equal(k1.live_objects, k0.live_objects - 2);
+	assert_int_equal(k1.refused_frees, k0.refused_frees + 2);
+	assert_int_equal(F.cap.reports, n + 2);
+}
+
+/* With the checker off nothing is tracked, so nothing is refused: kfree() frees. */
+static void test_kfree_mapped_checker_off(void **state)
+{
+	struct dmamap_kmalloc_stats k0, k1;
+	u8 *obj = kmalloc(100, GFP_KERNEL);
+	unsigned long n = F.cap.reports;
+	dma_addr_t h;
+
+	(void)state;
+	assert_int_equal(dmamap_checker_enable(F.m, false), 0);
+	h = dma_map_single(&F.dev, obj, 100, DMA_TO_DEVICE);
+	assert_false(dma_mapping_error(&F.dev, h));
+	dmamap_kmalloc_stats(F.m, &k0);
+	kfree(obj);
+	dmamap_kmalloc_stats(F.m, &k1);
+	assert_int_equal(k1.live_objects, k0.live_objects - 1);
+	assert_int_equal(k1.refused_frees, k0.refused_frees);
+	assert_int_equal(F.cap.reports, n);
+	dma_unmap_single(&F.dev, h, 100, DMA_TO_DEVICE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1430,6 +1498,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_aligned_kmalloc_shares_no_line, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_overlapping_mappings, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_free_pages_still_mapped, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_kfree_still_mapped, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_kfree_mapped_checker_off, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

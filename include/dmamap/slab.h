@@ -116,7 +116,10 @@ DMAMAP_API void *dmamap_krealloc(const void *p, size_t size, gfp_t gfp, const ch
  * A double free, a pointer into the middle of an object or into memory that
  * is not kmalloc's (pages from alloc_pages(), a coherent buffer) is reported
  * as DMAMAP_REPORT_PAGE_MISUSE, a pointer outside any machine's RAM as
- * DMAMAP_REPORT_BAD_ADDRESS; nothing is freed then.
+ * DMAMAP_REPORT_BAD_ADDRESS; nothing is freed then. With the checker on
+ * (<dmamap/debug.h>), an object whose slot is still mapped for DMA is not
+ * freed either: DMAMAP_REPORT_FREE_MAPPED names the mapping's line and this
+ * call's, and the object stays live (unmap it, then free it again).
  */
 DMAMAP_API void dmamap_kfree(const void *p, const char *file, int line);
 
@@ -125,6 +128,8 @@ DMAMAP_API void dmamap_kfree(const void *p, const char *file, int line);
  * @p: as dmamap_kfree()
  * @file: the caller's source file, or NULL
  * @line: the caller's source line
+ *
+ * Refused as dmamap_kfree() refuses; a refused object is not zeroed.
  */
 DMAMAP_API void dmamap_kfree_sensitive(const void *p, const char *file, int line);
 
