@@ -926,7 +926,8 @@ static void put_mapping(struct dma_iommu_mapping *mapping, bool detach)
 		free_leftover_buffers(mp, "released");
 	}
 	iommu_domain_free(mapping->domain);
-	dmamap_iova_destroy(mapping->iova);
+	/* a mapping that outlived its machine reports to the process-wide log */
+	dmamap_iova_destroy_in(mapping->iova, dmamap_obj_dead(&mp->obj) ? NULL : mapping->machine);
 	pthread_mutex_destroy(&mp->lock);
 	dmamap_free(mp);
 }

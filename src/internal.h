@@ -801,6 +801,8 @@ bool dmamap_iova_owns(struct dmamap_iova *a, dma_addr_t addr, size_t size);
 void dmamap_iova_fail_next_grows(struct dmamap_iova *a, unsigned long n);
 /* Make @a's bitmaps cover its whole space now (no growth later): 0 or -ENOMEM. */
 int dmamap_iova_grow_all(struct dmamap_iova *a);
+/* dmamap_iova_destroy(), its leaks reported through machine @m's log (NULL: the process-wide log). */
+void dmamap_iova_destroy_in(struct dmamap_iova *a, struct dmamap_machine *m);
 
 /* ----------------------------------------------------------- dmabounce */
 

@@ -839,19 +839,24 @@ DMAMAP_API struct dmamap_iova *dmamap_iova_create(dma_addr_t base, size_t size, 
 	return a;
 }
 
-DMAMAP_API void dmamap_iova_destroy(struct dmamap_iova *a)
+void dmamap_iova_destroy_in(struct dmamap_iova *a, struct dmamap_machine *m)
 {
 	if (!a)
 		return;
 	/* The caller owns @a: nobody else may be using it now. */
 	if (a->allocations)
-		dmamap_report(NULL, DMAMAP_REPORT_LEAK, NULL, NULL, 0,
+		dmamap_report(m, DMAMAP_REPORT_LEAK, NULL, NULL, 0,
 			      "iova space %#llx+%#zx destroyed with %lu allocation%s (%lu granule%s) outstanding",
 			      (unsigned long long)a->base, a->size, a->allocations, a->allocations == 1 ? "" : "s",
 			      a->used_granules, a->used_granules == 1 ? "" : "s");
 	pthread_mutex_destroy(&a->lock);
 	free_maps(a);
 	free(a);
+}
+
+DMAMAP_API void dmamap_iova_destroy(struct dmamap_iova *a)
+{
+	dmamap_iova_destroy_in(a, NULL);
 }
 
 /* log2 of the alignment, in granules, of an allocation of @size bytes (non-zero). */

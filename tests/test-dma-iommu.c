@@ -637,6 +637,42 @@ static void test_release_detaches(void **state)
 	test_machine_destroy(m);
 }
 
+/*
+ * A mapping whose last reference goes while streaming mappings still hold
+ * IOVA space: the space's leak goes to the machine's log (where the test
+ * looks), not to the process-wide one.
+ */
+static void test_release_with_iova_held_reports_to_machine(void **state)
+{
+	struct dmamap_machine *m = test_machine(16, NULL);
+	struct dma_iommu_mapping *map = arm_iommu_create_mapping(m, WIN_BASE, 1u << 20, 0);
+	struct capture mc, pc;
+	struct device dev = { 0 };
+	struct page *pg;
+	dma_addr_t h;
+
+	(void)state;
+	assert_false(IS_ERR_OR_NULL(map));
+	assert_int_equal(dmamap_device_init(&dev, m, "d"), 0);
+	assert_int_equal(arm_iommu_attach_device(&dev, map), 0);
+	arm_iommu_release_mapping(map); /* the device holds the last reference */
+	pg = dmamap_alloc_pages(m, GFP_KERNEL, 1);
+	assert_non_null(pg);
+	h = dma_map_single(&dev, page_address(pg), 5000, DMA_TO_DEVICE);
+	assert_false(dma_mapping_error(&dev, h));
+	capture_start(&mc, m);
+	capture_start(&pc, NULL);
+	dmamap_device_release(&dev); /* detaches: the mapping goes with its IOVA still held */
+	capture_stop(NULL);
+	capture_stop(m);
+	assert_int_equal(pc.reports, 0);
+	assert_int_equal(mc.by_kind[DMAMAP_REPORT_LEAK], 2); /* the mapping (checker), then its IOVA */
+	assert_int_equal(mc.rec_last.kind, DMAMAP_REPORT_LEAK);
+	assert_non_null(strstr(mc.rec_last.message, "1 allocation (2 granules) outstanding"));
+	dmamap_free_pages(pg, 1);
+	test_machine_destroy(m);
+}
+
 /* ------------------------------------------------ misuse refused by the mapper */
 
 /* Run @fn with the DMA-API checker on, then off: each misuse in it must be reported once either way. */
@@ -974,6 +1010,7 @@ int main(void)
 		cmocka_unit_test(test_alloc_fault_injection),
 		cmocka_unit_test(test_two_threads_one_mapping),
 		cmocka_unit_test(test_release_detaches),
+		cmocka_unit_test(test_release_with_iova_held_reports_to_machine),
 		cmocka_unit_test(test_unmap_of_coherent_buffer_refused),
 		cmocka_unit_test(test_sync_whose_end_wraps_refused),
 		cmocka_unit_test(test_wrong_direction_refused),
