@@ -354,7 +354,6 @@ int dmamap_debug_machine_init(struct dmamap_machine *m)
 	return 0;
 }
 
-/* Drop every record (their devices' lists too). Lock held. */
 /* Records live now, the library's own included. Lock held. */
 static unsigned long live_records(const struct dmamap_debug *dbg)
 {
@@ -365,6 +364,7 @@ static unsigned long live_records(const struct dmamap_debug *dbg)
 	return n;
 }
 
+/* Drop every record (their devices' lists too). Lock held. */
 static void forget_all(struct dmamap_debug *dbg)
 {
 	for (unsigned long b = 0; b < dbg->nbuckets; b++)
@@ -453,6 +453,37 @@ DMAMAP_API int dmamap_checker_enable(struct dmamap_machine *m, bool on)
 	atomic_store(&m->checker_untracked, (long)live_records(dbg));
 	forget_all(dbg);
 	pthread_spin_unlock(&dbg->lock);
+	return 0;
+}
+
+DMAMAP_API int dmamap_checker_poison(struct dmamap_machine *m, bool on)
+{
+	struct dmamap_debug *dbg;
+
+	if (!m)
+		return -EINVAL;
+	pthread_mutex_lock(&m->obj_lock); /* one switch at a time */
+	dbg = dbg_of(m);
+	if (dbg)
+		pthread_spin_lock(&dbg->lock);
+	if (on != !atomic_load(&m->poison_off)) {
+		atomic_store(&m->poison_off, !on);
+		for (unsigned long b = 0; dbg && b < dbg->nbuckets; b++) {
+			for (struct dm_link *l = dbg->buckets[b]; l; l = l->next) {
+				if (l != &l->map->links[0])
+					continue;
+				if (on) {
+					poison_owned(m, l->map, false);
+				} else if (l->map->poisoned) {
+					poison_owned(m, l->map, true);
+					l->map->poisoned = false;
+				}
+			}
+		}
+	}
+	if (dbg)
+		pthread_spin_unlock(&dbg->lock);
+	pthread_mutex_unlock(&m->obj_lock);
 	return 0;
 }
 
@@ -753,22 +784,30 @@ static void own_device(struct dm_map *map, u64 lo, u64 hi, bool whole)
 
 /*
  * While the device owns a buffer it may write (FROM_DEVICE, BIDIRECTIONAL),
- * the driver may not touch it: under memcheck the CPU view of the
- * device-owned bytes is made inaccessible from map or sync_for_device
- * (after the ops ran: a bounce copy reads the buffer) until unmap or
- * sync_for_cpu (before the ops run: a bounce copy writes it), so that a
- * driver's read or write there is reported by valgrind at its line, with a
- * stack. The library's own accesses on the hardware's behalf run with
- * memcheck's reports off (track.h). Given back, the bytes are defined: they
- * hold what the device wrote. Not for a coherent device (both sides see
- * each other's stores at once), a bounced mapping (the device never sees
- * the buffer; dmabounce copies in and out of it within its calls) nor the
- * library's own mappings.
+ * the driver may not touch it: under memcheck or AddressSanitizer the
+ * driver's view of the device-owned bytes is made inaccessible from map or
+ * sync_for_device (after the ops ran: a bounce copy reads the buffer) until
+ * unmap or sync_for_cpu (before the ops run: a bounce copy writes it), so
+ * that a driver's read or write there is reported by the tool at its line,
+ * with a stack. The library's own accesses on the hardware's behalf run with
+ * memcheck's reports off (track.h), and under ASan go through a host mapping
+ * of their own (struct dmamap_machine: cpu, not lin). Given back, the bytes
+ * are defined: they hold what the device wrote. Not for a coherent device
+ * (both sides see each other's stores at once), a bounced mapping (the
+ * device never sees the buffer; dmabounce copies in and out of it within its
+ * calls) nor the library's own mappings. ASan poisons whole 8-byte granules:
+ * a buffer's first and last few bytes may stay accessible to it.
  */
 static void poison_range(struct dmamap_machine *m, phys_addr_t phys, u64 len, bool off_limits)
 {
-	u8 *p = m->cpu + (size_t)(phys - m->cfg.ram_base);
+	u8 *p = m->lin + (size_t)(phys - m->cfg.ram_base);
 
+	if (dmamap_asan_active()) {
+		if (off_limits)
+			__asan_poison_memory_region(p, (size_t)len);
+		else
+			__asan_unpoison_memory_region(p, (size_t)len);
+	}
 	if (off_limits)
 		dmamap_track_noaccess(p, (size_t)len);
 	else
@@ -786,10 +825,10 @@ static void poison_owned(struct dmamap_machine *m, struct dm_map *map, bool gone
 {
 	bool dev_owns = !gone && !map->cpu_all;
 
-	if (!dmamap_running_on_valgrind())
+	if (!dmamap_running_on_valgrind() && !dmamap_asan_active())
 		return;
 	if (!map->poisoned) {
-		if (gone || map->internal || !map->direct ||
+		if (gone || atomic_load_explicit(&m->poison_off, memory_order_relaxed) || map->internal || !map->direct ||
 		    (map->dir != DMA_FROM_DEVICE && map->dir != DMA_BIDIRECTIONAL) || dm_dev_coherent(map->dev))
 			return;
 		map->poisoned = true;

@@ -168,12 +168,12 @@ DMAMAP_API dma_addr_t dmamap_map_single_attrs(struct device *dev, void *ptr, siz
 	DM_CALL();
 	struct dmamap_machine *m = dm_dev_live(dev) ? dm_dev_machine(dev) : NULL;
 
-	if (m && (!dm_virt_in_linear(m, ptr) || size > m->cfg.ram_size - ((uintptr_t)ptr - (uintptr_t)m->cpu))) {
+	if (m && (!dm_virt_in_linear(m, ptr) || size > m->cfg.ram_size - ((uintptr_t)ptr - (uintptr_t)m->lin))) {
 		refuse(dev, DMAMAP_REPORT_BAD_ADDRESS, WHERE,
 		       "dma_map_single: %p+%#zx is not in the device's machine's linear map (RAM)", ptr, size);
 		return DMA_MAPPING_ERROR;
 	}
-	return map_page(dev, m ? dm_page(m, ((uintptr_t)ptr - (uintptr_t)m->cpu) >> PAGE_SHIFT) : NULL,
+	return map_page(dev, m ? dm_page(m, ((uintptr_t)ptr - (uintptr_t)m->lin) >> PAGE_SHIFT) : NULL,
 			(unsigned long)((uintptr_t)ptr & ~PAGE_MASK), size, (int)dir, attrs, false, "dma_map_single", WHERE);
 }
 

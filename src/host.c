@@ -267,7 +267,7 @@ void dm_check_fail(struct dm_check *c, enum dmamap_check_area area, const char *
 
 void dm_cpu_store(struct dmamap_machine *m, void *va, const void *src, int c, size_t len)
 {
-	size_t off = (size_t)((u8 *)va - m->cpu);
+	size_t off = (size_t)((u8 *)va - m->lin);
 	unsigned long first, last;
 
 	if (!len)

@@ -360,9 +360,16 @@ struct dmamap_machine {
 	/*
 	 * The memory planes, each ram_size bytes, indexed by physical offset:
 	 *   ram     RAM itself (memfd): devices and uncached mappings see it
-	 *   cpu     the CPU's view (memfd, so it can be aliased): the linear map;
-	 *           for a line held in the inner cache, the cached bytes; for one
-	 *           that is not, a mirror of the level below
+	 *   cpu     the CPU's view (memfd, so it can be aliased): for a line held
+	 *           in the inner cache, the cached bytes; for one that is not, a
+	 *           mirror of the level below. The library's hardware-side
+	 *           accesses (cache maintenance, snooping) go through it.
+	 *   lin     the linear map: the same bytes as cpu, where the driver sees
+	 *           them (page_address()). With AddressSanitizer in the process it
+	 *           is a second host mapping, so that ownership poisoning of the
+	 *           driver's view leaves the hardware's accesses alone; otherwise
+	 *           lin == cpu (memcheck tracks definedness per host address, so
+	 *           the two must be one there).
 	 *   shadow  the cpu plane as last filled or written back: cpu != shadow
 	 *           on a line means the CPU stored to it (dirty)
 	 *   outer   the outer cache's copy of the lines it holds (outer_cache only)
@@ -372,7 +379,7 @@ struct dmamap_machine {
 	 * few system calls, whatever its size.
 	 */
 	int mem_fd;
-	u8 *ram, *cpu, *shadow, *outer;
+	u8 *ram, *cpu, *lin, *shadow, *outer;
 	u8 *arena;
 	size_t arena_size, arena_used;
 	unsigned long base_pfn, nr_pages;
@@ -408,6 +415,7 @@ struct dmamap_machine {
 	 */
 	struct dmamap_debug *_Atomic debug;
 	atomic_bool checker_off;
+	atomic_bool poison_off;                      /* dmamap_checker_poison(m, false) */
 	atomic_long checker_untracked;
 	/*
 	 * Set by the checker: true (after a report) when physical [phys,
@@ -440,26 +448,26 @@ static inline bool dm_phys_in_ram(const struct dmamap_machine *m, phys_addr_t ph
 
 static inline bool dm_virt_in_linear(const struct dmamap_machine *m, const volatile void *p)
 {
-	uintptr_t a = (uintptr_t)p, b = (uintptr_t)m->cpu;
+	uintptr_t a = (uintptr_t)p, b = (uintptr_t)m->lin;
 	return a >= b && a - b < m->cfg.ram_size;
 }
 
 /* [p, p + len) lies wholly in @m's linear map (len > 0): checked in integers, p + len is never formed. */
 static inline bool dm_linear_range(const struct dmamap_machine *m, const volatile void *p, size_t len)
 {
-	uintptr_t a = (uintptr_t)p, b = (uintptr_t)m->cpu;
+	uintptr_t a = (uintptr_t)p, b = (uintptr_t)m->lin;
 
 	return len && a >= b && a - b < m->cfg.ram_size && len <= m->cfg.ram_size - (a - b);
 }
 
 static inline phys_addr_t dm_virt_to_phys(const struct dmamap_machine *m, const volatile void *p)
 {
-	return m->cfg.ram_base + ((uintptr_t)p - (uintptr_t)m->cpu);
+	return m->cfg.ram_base + ((uintptr_t)p - (uintptr_t)m->lin);
 }
 
 static inline void *dm_phys_to_virt(const struct dmamap_machine *m, phys_addr_t phys)
 {
-	return m->cpu + (phys - m->cfg.ram_base);
+	return m->lin + (phys - m->cfg.ram_base);
 }
 
 /*

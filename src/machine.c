@@ -67,6 +67,11 @@ static size_t arena_bytes(const struct dmamap_machine *m)
 static void unmap_planes(struct dmamap_machine *m)
 {
 	dmamap_lazy_free(m, m->cpu_stored, stored_bytes(m));
+	if (m->lin && m->lin != m->cpu) {
+		/* what a leaked mapping left poisoned must not outlive the mapping */
+		__asan_unpoison_memory_region(m->lin, m->cfg.ram_size);
+		munmap(m->lin, m->cfg.ram_size);
+	}
 	if (m->ram)
 		munmap(m->ram, 2 * m->cfg.ram_size);
 	if (m->arena)
@@ -91,6 +96,13 @@ static int create_planes(struct dmamap_machine *m)
 		return -ENOMEM;
 	m->ram = p;
 	m->cpu = m->ram + sz;
+	m->lin = m->cpu;
+	if (dmamap_asan_active()) {
+		p = mmap(NULL, sz, PROT_READ | PROT_WRITE, MAP_SHARED, m->mem_fd, dm_plane_foff(m, true, 0));
+		if (p == MAP_FAILED)
+			return -ENOMEM;
+		m->lin = p;
+	}
 	m->arena_size = arena_bytes(m);
 	p = mmap(NULL, m->arena_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (p == MAP_FAILED)

@@ -266,7 +266,7 @@ int dmamap_page_alloc_init(struct dmamap_machine *m)
 		}
 	}
 	/* Nothing is allocated: memcheck may treat the whole CPU view as dead. */
-	dmamap_track_noaccess(m->cpu, m->cfg.ram_size);
+	dmamap_track_noaccess(m->lin, m->cfg.ram_size);
 	return 0;
 }
 
@@ -298,7 +298,7 @@ void dmamap_page_alloc_fini(struct dmamap_machine *m)
 		dmamap_report(m, DMAMAP_REPORT_LEAK, NULL, NULL, 0,
 			      "%lu page blocks (%lu pages) still allocated at machine destroy, first at phys %#llx",
 			      blocks, pages, (unsigned long long)(m->cfg.ram_base + ((u64)first << PAGE_SHIFT)));
-	dmamap_track_defined(m->cpu, m->cfg.ram_size);
+	dmamap_track_defined(m->lin, m->cfg.ram_size);
 	pthread_spin_destroy(&pa->lock);
 	dmamap_lazy_free(m, pa->pages, pa->nr_pages * sizeof(struct page));
 	free(pa->ready);
@@ -377,7 +377,7 @@ DMAMAP_API struct page *dmamap_alloc_pages(struct dmamap_machine *m, gfp_t gfp, 
 	pthread_spin_unlock(&pa->lock);
 
 	{
-		void *va = m->cpu + ((size_t)idx << PAGE_SHIFT);
+		void *va = m->lin + ((size_t)idx << PAGE_SHIFT);
 		size_t len = PAGE_SIZE << order;
 
 		dmamap_track_undefined(va, len);
@@ -494,7 +494,7 @@ static void put_block(struct page *page, unsigned order, bool check_order, const
 	}
 	pthread_spin_unlock(&pa->lock);
 	if (freed)
-		dmamap_track_noaccess(m->cpu + (idx << PAGE_SHIFT), PAGE_SIZE << order);
+		dmamap_track_noaccess(m->lin + (idx << PAGE_SHIFT), PAGE_SIZE << order);
 }
 
 DMAMAP_API void dmamap_free_pages(struct page *page, unsigned order)
@@ -614,7 +614,7 @@ int dmamap_alloc_contig(struct dmamap_machine *m, unsigned long first, unsigned 
 	}
 	pthread_spin_unlock(&pa->lock);
 	for (idx = first; idx < first + count; idx++)
-		dmamap_track_undefined(m->cpu + (idx << PAGE_SHIFT), PAGE_SIZE);
+		dmamap_track_undefined(m->lin + (idx << PAGE_SHIFT), PAGE_SIZE);
 	return 0;
 }
 
@@ -721,7 +721,7 @@ DMAMAP_API void *page_address(const struct page *page)
 
 	if (!m)
 		return NULL;
-	return m->cpu + ((size_t)dm_page_index(page) << PAGE_SHIFT);
+	return m->lin + ((size_t)dm_page_index(page) << PAGE_SHIFT);
 }
 
 DMAMAP_API unsigned long page_to_pfn(const struct page *page)
@@ -764,7 +764,7 @@ DMAMAP_API struct page *virt_to_page(const volatile void *addr)
 			      "virt_to_page(%p): not a linear-map address of any machine", (const void *)addr);
 		return NULL;
 	}
-	return dm_page(m, ((uintptr_t)addr - (uintptr_t)m->cpu) >> PAGE_SHIFT);
+	return dm_page(m, ((uintptr_t)addr - (uintptr_t)m->lin) >> PAGE_SHIFT);
 }
 
 DMAMAP_API bool dmamap_pfn_valid(struct dmamap_machine *m, unsigned long pfn)

@@ -169,7 +169,7 @@ static void partial_del(struct kcache *c, struct slab *s)
 
 static unsigned long page_idx_of(struct dmamap_machine *m, const void *p)
 {
-	return (unsigned long)(((const u8 *)p - m->cpu) >> PAGE_SHIFT);
+	return (unsigned long)(((const u8 *)p - m->lin) >> PAGE_SHIFT);
 }
 
 /*

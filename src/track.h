@@ -13,6 +13,9 @@
 #ifndef DMAMAP_TRACK_H
 #define DMAMAP_TRACK_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #if defined(DMAMAP_VALGRIND) && DMAMAP_VALGRIND
 #include <valgrind/memcheck.h>
 #define dmamap_track_noaccess(p, n) ((void)VALGRIND_MAKE_MEM_NOACCESS((p), (n)))
@@ -29,5 +32,19 @@
 #define dmamap_track_quiet_end() ((void)0)
 #define dmamap_running_on_valgrind() 0
 #endif
+
+/*
+ * AddressSanitizer's manual poisoning, when its runtime is in the process
+ * (the symbols are weak: NULL without it). Ownership poisoning uses it on
+ * the driver's view of the CPU plane (struct dmamap_machine: lin), which
+ * is then a host mapping of its own, apart from the library's.
+ */
+void __asan_poison_memory_region(void const volatile *addr, size_t size) __attribute__((weak));
+void __asan_unpoison_memory_region(void const volatile *addr, size_t size) __attribute__((weak));
+
+static inline bool dmamap_asan_active(void)
+{
+	return __asan_poison_memory_region != NULL && __asan_unpoison_memory_region != NULL;
+}
 
 #endif /* DMAMAP_TRACK_H */

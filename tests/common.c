@@ -140,18 +140,20 @@ int check_pattern(const void *p, size_t len, unsigned seed)
 	return 0;
 }
 
-void misuse_begin(void)
+void misuse_begin(struct dmamap_machine *m)
 {
+	assert_int_equal(dmamap_checker_poison(m, false), 0);
 #if DMAMAP_TESTS_MEMCHECK
 	VALGRIND_DISABLE_ERROR_REPORTING;
 #endif
 }
 
-void misuse_end(void)
+void misuse_end(struct dmamap_machine *m)
 {
 #if DMAMAP_TESTS_MEMCHECK
 	VALGRIND_ENABLE_ERROR_REPORTING;
 #endif
+	assert_int_equal(dmamap_checker_poison(m, true), 0);
 }
 
 int under_valgrind(void)

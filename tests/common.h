@@ -106,11 +106,11 @@ int under_valgrind(void);
 
 /*
  * Around a test's deliberate touch of a buffer the device owns (the misuse
- * it shows): the checker has told memcheck those bytes are off limits, and
- * memcheck keeps quiet in between. Nothing outside valgrind.
+ * it shows): @m's ownership poisoning is off in between, so that neither
+ * memcheck nor AddressSanitizer stops the test, and memcheck keeps quiet.
  */
-void misuse_begin(void);
-void misuse_end(void);
+void misuse_begin(struct dmamap_machine *m);
+void misuse_end(struct dmamap_machine *m);
 
 /*
  * Fault sites for a dmamap_fault_sweep() of a test: every one, except under

@@ -2,7 +2,8 @@
 /*
  * A driver that reads its receive buffer while the device owns it ("read"),
  * or only after the unmap ("correct"): run by test-poison under a tool
- * (valgrind) that should report the first at the line it prints.
+ * (valgrind's memcheck, or built with AddressSanitizer) that should report
+ * the first at the line it prints.
  */
 #include <stdio.h>
 #include <string.h>
@@ -35,7 +36,8 @@ int main(int argc, char **argv)
 	if (dmamap_dev_write(&dev, h, frame, sizeof(frame)))
 		return 2;
 	if (misuse) {
-		printf("read at line %d\n", __LINE__ + 1);
+		printf("read at line %d\n", __LINE__ + 2);
+		fflush(stdout); /* ASan ends the process at the read */
 		got = buf[10];
 	}
 	dma_unmap_single(&dev, h, sizeof(frame), DMA_FROM_DEVICE);

@@ -134,9 +134,9 @@ static void test_from_device_without_unmap_is_stale(void **state)
 	fill_pattern(data, sizeof(data), 4);
 	assert_int_equal(dmamap_dev_write(&f->dev, h, data, sizeof(data)), 0);
 	dmamap_cache_speculate(f->m); /* the CPU runs on */
-	misuse_begin();
+	misuse_begin(f->m);
 	stale = check_pattern(buf, sizeof(data), 4);
-	misuse_end();
+	misuse_end(f->m);
 	assert_int_not_equal(stale, 0);
 	dma_unmap_single(&f->dev, h, sizeof(data), DMA_FROM_DEVICE);
 	assert_int_equal(check_pattern(buf, sizeof(data), 4), 0);
@@ -184,10 +184,10 @@ static void test_sync_range_covers_only_the_range(void **state)
 	assert_int_equal(dmamap_dev_write(&f->dev, h, data, sizeof(data)), 0);
 	dma_sync_single_range_for_cpu(&f->dev, h, 1024, 512, DMA_FROM_DEVICE);
 	assert_memory_equal(buf + 1024, data + 1024, 512);
-	misuse_begin();                       /* outside the range: the device's still, and stale */
+	misuse_begin(f->m);                       /* outside the range: the device's still, and stale */
 	first = buf[0];
 	last = buf[PAGE_SIZE - 1];
-	misuse_end();
+	misuse_end(f->m);
 	assert_int_equal(first, 0);
 	assert_int_equal(last, 0);
 	dma_unmap_single(&f->dev, h, PAGE_SIZE, DMA_FROM_DEVICE);

@@ -655,7 +655,7 @@ static void test_bad_ranges_reported(void **state)
 		capture_stop(NULL);
 	}
 	/* a range running off the end of the linear map */
-	f->m->cache.ops->dmac_map_area(f->m, f->m->cpu + f->m->cfg.ram_size - 16, 64, DMA_TO_DEVICE);
+	f->m->cache.ops->dmac_map_area(f->m, f->m->lin + f->m->cfg.ram_size - 16, 64, DMA_TO_DEVICE);
 	assert_int_equal(f->cap.by_kind[DMAMAP_REPORT_BAD_ADDRESS], 4);
 	/* sizes whose end wraps the address space: refused, no pointer formed past it */
 	dmac_map_area(f->va, SIZE_MAX, DMA_TO_DEVICE);
@@ -705,10 +705,10 @@ static void test_default_machine_shows_missing_sync(void **state)
 	assert_false(dma_mapping_error(&dev, h));
 	fill_pattern(data, sizeof(data), 50);
 	assert_int_equal(dmamap_dev_write(&dev, h, data, sizeof(data)), 0);
-	misuse_begin(); /* a read before the sync: the misuse this machine shows */
+	misuse_begin(m); /* a read before the sync: the misuse this machine shows */
 	for (size_t i = 0; i < sizeof(data); i++)
 		stale += buf[i] == 0;
-	misuse_end();
+	misuse_end(m);
 	assert_int_equal(stale, sizeof(data)); /* every line was pulled back in before the device wrote */
 	dma_sync_single_for_cpu(&dev, h, sizeof(data), DMA_FROM_DEVICE);
 	assert_int_equal(check_pattern(buf, sizeof(data), 50), 0);
@@ -812,10 +812,10 @@ static void run_many_receive_buffers(bool checker)
 		fill_pattern(data, LEN, i);
 		assert_int_equal(dmamap_dev_write(&dev, h[i], data, LEN), 0);
 	}
-	misuse_begin(); /* a read before the unmap: the misuse this machine shows */
+	misuse_begin(m); /* a read before the unmap: the misuse this machine shows */
 	for (size_t i = 0; i < (size_t)n * LEN && !fresh; i++)
 		fresh = va[i] ? i + 1 : 0;
-	misuse_end();
+	misuse_end(m);
 	if (fresh)
 		fail_msg("byte %zu of the receive buffers is fresh without a sync", fresh - 1);
 	for (unsigned i = 0; i < n; i++) {

@@ -1172,10 +1172,10 @@ static void test_cpu_store_while_device_owns(void **state)
 	(void)state;
 	/* FROM_DEVICE: the unmap's invalidate discards the store, and the CPU sees the device's bytes */
 	h = rx_mapping(0, 256, 11, &lm);
-	misuse_begin();
+	misuse_begin(F.m);
 	F.buf[100] = 0x5a;
 	F.buf[101] = 0x5b;
-	misuse_end();
+	misuse_end(F.m);
 	n = F.cap.reports;
 	dma_unmap_single(&F.dev, h, 256, DMA_FROM_DEVICE); l = __LINE__;
 	r = expect_report(n, DMAMAP_REPORT_CPU_STORE, l, lm);
@@ -1459,6 +1459,59 @@ static void test_kfree_mapped_checker_off(void **state)
 	dma_unmap_single(&F.dev, h, 100, DMA_TO_DEVICE);
 }
 
+/* AddressSanitizer's runtime, when the tests are built with it (weak: NULL otherwise). */
+int __asan_address_is_poisoned(void const volatile *addr) __attribute__((weak));
+
+static bool off_limits(const u8 *p)
+{
+	return __asan_address_is_poisoned(p) != 0;
+}
+
+/*
+ * Under ASan the driver's view of a receive buffer is off limits exactly
+ * while the device owns it, and exactly its bytes; switching poisoning off
+ * opens every such byte at once, and switching it on closes those the device
+ * owns then. (Under memcheck the child-process test covers it; elsewhere
+ * only the argument check runs.)
+ */
+static void test_poisoning_follows_ownership(void **state)
+{
+	dma_addr_t rx, rx2, tx;
+
+	(void)state;
+	assert_int_equal(dmamap_checker_poison(NULL, false), -EINVAL);
+	if (!__asan_address_is_poisoned)
+		skip();
+	rx = dma_map_single(&F.dev, F.buf + 64, 256, DMA_FROM_DEVICE);
+	tx = dma_map_single(&F.dev, F.buf + 1024, 256, DMA_TO_DEVICE);
+	assert_false(dma_mapping_error(&F.dev, rx) || dma_mapping_error(&F.dev, tx));
+	assert_false(off_limits(F.buf + 63));
+	assert_true(off_limits(F.buf + 64) && off_limits(F.buf + 64 + 255));
+	assert_false(off_limits(F.buf + 64 + 256));
+	assert_false(off_limits(F.buf + 1024)); /* the device only reads it */
+
+	dma_sync_single_for_cpu(&F.dev, rx, 256, DMA_FROM_DEVICE);
+	assert_false(off_limits(F.buf + 64) || off_limits(F.buf + 64 + 255));
+	dma_sync_single_for_device(&F.dev, rx, 256, DMA_FROM_DEVICE);
+	assert_true(off_limits(F.buf + 64) && off_limits(F.buf + 64 + 255));
+
+	assert_int_equal(dmamap_checker_poison(F.m, false), 0);
+	assert_false(off_limits(F.buf + 64) || off_limits(F.buf + 64 + 255));
+	assert_int_equal(dmamap_checker_poison(F.m, false), 0); /* already off */
+	rx2 = dma_map_single(&F.dev, F.buf + 2048, 128, DMA_BIDIRECTIONAL);
+	assert_false(dma_mapping_error(&F.dev, rx2));
+	assert_false(off_limits(F.buf + 2048));
+	assert_int_equal(dmamap_checker_poison(F.m, true), 0);
+	assert_true(off_limits(F.buf + 64) && off_limits(F.buf + 2048) && off_limits(F.buf + 2048 + 127));
+	assert_false(off_limits(F.buf + 1024));
+
+	dma_unmap_single(&F.dev, rx2, 128, DMA_BIDIRECTIONAL);
+	dma_unmap_single(&F.dev, tx, 256, DMA_TO_DEVICE);
+	dma_unmap_single(&F.dev, rx, 256, DMA_FROM_DEVICE);
+	assert_false(off_limits(F.buf + 64) || off_limits(F.buf + 64 + 255) || off_limits(F.buf + 2048));
+	assert_int_equal(F.cap.reports, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1499,6 +1552,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_overlapping_mappings, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_free_pages_still_mapped, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kfree_still_mapped, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_poisoning_follows_ownership, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kfree_mapped_checker_off, setup, teardown),
 	};
 

@@ -210,9 +210,9 @@ static void test_map_single_from_device(void **state)
 	assert_false(dma_mapping_error(&f->dev, h));
 	fill_pattern(data, sizeof(data), 2);
 	assert_int_equal(dmamap_dev_write(&f->dev, h, data, sizeof(data)), 0);
-	misuse_begin(); /* a read before the unmap: stale */
+	misuse_begin(f->m); /* a read before the unmap: stale */
 	stale = check_pattern(buf + 50, sizeof(data), 2);
-	misuse_end();
+	misuse_end(f->m);
 	assert_int_not_equal(stale, 0);
 	dma_sync_single_for_cpu(&f->dev, h + 1000, 500, DMA_FROM_DEVICE);
 	assert_memory_equal(buf + 1050, data + 1000, 500);

@@ -250,6 +250,7 @@
 /* <dmamap/debug.h> */
 #pragma weak dmamap_checker_enable
 #pragma weak dmamap_checker_enabled
+#pragma weak dmamap_checker_poison
 #pragma weak dmamap_checker_stats
 /* <dmamap/check.h> */
 #pragma weak dmamap_machine_check
@@ -502,6 +503,7 @@ static const struct export functions[] = {
 	/* <dmamap/debug.h> */
 	F(dmamap_checker_enable),
 	F(dmamap_checker_enabled),
+	F(dmamap_checker_poison),
 	F(dmamap_checker_stats),
 	/* <dmamap/check.h> */
 	F(dmamap_machine_check),

@@ -1,27 +1,47 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Ownership poisoning: a driver's read of a buffer the device owns is
- * reported by memcheck at the driver's line. The driver runs in a child
- * process (poison-child) under its own valgrind, whose report is checked
- * here; skipped unless this test itself runs under valgrind (the valgrind
- * setup), where the library is known to be built with its client requests.
+ * reported at the driver's line by memcheck or by AddressSanitizer. The
+ * driver runs in a child process (poison-child), under its own valgrind when
+ * this test runs under valgrind (the valgrind setup, where the library is
+ * known to be built with its client requests), or as it is when the tests are
+ * built with ASan (the child is too); the tool's report is checked here.
+ * Skipped elsewhere.
  */
 #include <stdlib.h>
 #include <sys/wait.h>
 
 #include "common.h"
 
-/* Run the child with @arg under valgrind: its whole output in @out, its exit status returned. */
-static int run_child(const char *arg, char *out, size_t n)
+/* AddressSanitizer's runtime, when the tests are built with it (weak: NULL otherwise). */
+void __asan_poison_memory_region(void const volatile *addr, size_t size) __attribute__((weak));
+
+enum tool { TOOL_NONE, TOOL_MEMCHECK, TOOL_ASAN };
+
+static enum tool tool(void)
+{
+	if (under_valgrind())
+		return TOOL_MEMCHECK;
+	return __asan_poison_memory_region ? TOOL_ASAN : TOOL_NONE;
+}
+
+/* Run the child with @arg under the tool: its whole output in @out, its exit status returned (3: the tool's error). */
+static int run_child(enum tool t, const char *arg, char *out, size_t n)
 {
 	const char *vg = getenv("DMAMAP_TEST_VALGRIND"), *child = getenv("DMAMAP_TEST_POISON_CHILD");
 	char cmd[1024];
 	size_t used = 0, k;
 	FILE *p;
 
-	assert_non_null(vg);
 	assert_non_null(child);
-	snprintf(cmd, sizeof(cmd), "'%s' --quiet --error-exitcode=3 '%s' %s 2>&1", vg, child, arg);
+	if (t == TOOL_MEMCHECK) {
+		assert_non_null(vg);
+		snprintf(cmd, sizeof(cmd), "'%s' --quiet --error-exitcode=3 '%s' %s 2>&1", vg, child, arg);
+	} else {
+		snprintf(cmd, sizeof(cmd),
+			 "ASAN_OPTIONS=exitcode=3:halt_on_error=1:abort_on_error=0:detect_leaks=1 '%s' %s 2>&1", child,
+			 arg);
+	}
 	p = popen(cmd, "r");
 	assert_non_null(p);
 	while (used < n - 1 && (k = fread(out + used, 1, n - 1 - used, p)) > 0)
@@ -30,23 +50,26 @@ static int run_child(const char *arg, char *out, size_t n)
 	return pclose(p);
 }
 
-static void test_memcheck_reports_read_of_device_owned_buffer(void **state)
+static void test_tool_reports_read_of_device_owned_buffer(void **state)
 {
 	static char out[65536];
+	enum tool t = tool();
 	char where[64];
 	const char *at;
 	int status, line;
 
 	(void)state;
-	if (!under_valgrind())
+	if (t == TOOL_NONE)
 		skip();
-	status = run_child("read", out, sizeof(out));
+	status = run_child(t, "read", out, sizeof(out));
 	at = strstr(out, "read at line ");
 	if (!at)
 		fail_msg("the child did not run: %s", out);
 	line = atoi(at + strlen("read at line "));
-	if (!strstr(out, "Invalid read of size 1"))
+	if (t == TOOL_MEMCHECK && !strstr(out, "Invalid read of size 1"))
 		fail_msg("memcheck did not report the read: %s", out);
+	if (t == TOOL_ASAN && (!strstr(out, "use-after-poison") || !strstr(out, "READ of size 1")))
+		fail_msg("ASan did not report the read: %s", out);
 	snprintf(where, sizeof(where), "poison-child.c:%d", line);
 	if (!strstr(out, where))
 		fail_msg("the report does not name %s: %s", where, out);
@@ -54,16 +77,17 @@ static void test_memcheck_reports_read_of_device_owned_buffer(void **state)
 	assert_int_equal(WEXITSTATUS(status), 3);
 }
 
-static void test_memcheck_quiet_after_unmap(void **state)
+static void test_tool_quiet_after_unmap(void **state)
 {
 	static char out[65536];
+	enum tool t = tool();
 	int status;
 
 	(void)state;
-	if (!under_valgrind())
+	if (t == TOOL_NONE)
 		skip();
-	status = run_child("correct", out, sizeof(out));
-	if (strstr(out, "Invalid") || !strstr(out, "got 90"))
+	status = run_child(t, "correct", out, sizeof(out));
+	if (strstr(out, "Invalid") || strstr(out, "AddressSanitizer") || !strstr(out, "got 90"))
 		fail_msg("a correct driver: %s", out);
 	assert_true(WIFEXITED(status));
 	assert_int_equal(WEXITSTATUS(status), 0);
@@ -72,8 +96,8 @@ static void test_memcheck_quiet_after_unmap(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_memcheck_reports_read_of_device_owned_buffer),
-		cmocka_unit_test(test_memcheck_quiet_after_unmap),
+		cmocka_unit_test(test_tool_reports_read_of_device_owned_buffer),
+		cmocka_unit_test(test_tool_quiet_after_unmap),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -131,6 +131,28 @@ DMAMAP_API DMAMAP_MUST_CHECK int dmamap_checker_enable(struct dmamap_machine *m,
  */
 DMAMAP_API bool dmamap_checker_enabled(struct dmamap_machine *m);
 
+/**
+ * dmamap_checker_poison() - switch ownership poisoning of @m on or off
+ * @m: the machine
+ * @on: true (the default for every new machine) to poison, false to stop
+ *
+ * While the checker is on and the process runs under valgrind's memcheck or
+ * with AddressSanitizer, the bytes of a DMA_FROM_DEVICE or DMA_BIDIRECTIONAL
+ * buffer the device owns (from map or sync_for_device to unmap or
+ * sync_for_cpu; not on a coherent device, nor a bounced mapping) are made
+ * inaccessible to the driver, so that a read or write of one is reported by
+ * the tool at the driver's line, with a stack (ASan then stops the process;
+ * it poisons 8-byte granules, so a buffer's first and last few bytes may stay
+ * accessible). Switching off makes every byte poisoned now accessible again
+ * at once, for a test that misuses a buffer on purpose to see what the
+ * simulated hardware or the checker does with it; switching on poisons again
+ * the buffers the device owns then. Outside both tools, it only records the
+ * setting. May not race with DMA API calls on @m from other threads.
+ * Return: 0 (also when poisoning already was as asked); -EINVAL for a NULL
+ * machine.
+ */
+DMAMAP_API int dmamap_checker_poison(struct dmamap_machine *m, bool on);
+
 /* What the checker tracks on one machine right now, and since it was created. */
 struct dmamap_checker_stats {
 	unsigned long live_single;   /* dma_map_single() mappings not yet unmapped */
