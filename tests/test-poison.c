@@ -6,7 +6,8 @@
  * this test runs under valgrind (the valgrind setup, where the library is
  * known to be built with its client requests), or as it is when the tests are
  * built with ASan (the child is too); the tool's report is checked here.
- * Skipped elsewhere.
+ * Skipped elsewhere. And a driver's test built with ASan against the library
+ * built without it (poison-child-asan, when the compiler can build it).
  */
 #include <stdlib.h>
 #include <sys/wait.h>
@@ -25,10 +26,13 @@ static enum tool tool(void)
 	return __asan_poison_memory_region ? TOOL_ASAN : TOOL_NONE;
 }
 
-/* Run the child with @arg under the tool: its whole output in @out, its exit status returned (3: the tool's error). */
-static int run_child(enum tool t, const char *arg, char *out, size_t n)
+/*
+ * Run @child with @arg under the tool: its whole output in @out, its exit
+ * status returned (3: the tool's error).
+ */
+static int run_child(enum tool t, const char *child, const char *arg, char *out, size_t n)
 {
-	const char *vg = getenv("DMAMAP_TEST_VALGRIND"), *child = getenv("DMAMAP_TEST_POISON_CHILD");
+	const char *vg = getenv("DMAMAP_TEST_VALGRIND");
 	char cmd[1024];
 	size_t used = 0, k;
 	FILE *p;
@@ -50,18 +54,15 @@ static int run_child(enum tool t, const char *arg, char *out, size_t n)
 	return pclose(p);
 }
 
-static void test_tool_reports_read_of_device_owned_buffer(void **state)
+/* The tool reports the child's read of a device-owned buffer at the child's line. */
+static void expect_read_reported(enum tool t, const char *child)
 {
 	static char out[65536];
-	enum tool t = tool();
 	char where[64];
 	const char *at;
 	int status, line;
 
-	(void)state;
-	if (t == TOOL_NONE)
-		skip();
-	status = run_child(t, "read", out, sizeof(out));
+	status = run_child(t, child, "read", out, sizeof(out));
 	at = strstr(out, "read at line ");
 	if (!at)
 		fail_msg("the child did not run: %s", out);
@@ -77,20 +78,47 @@ static void test_tool_reports_read_of_device_owned_buffer(void **state)
 	assert_int_equal(WEXITSTATUS(status), 3);
 }
 
-static void test_tool_quiet_after_unmap(void **state)
+/* The same driver, reading only after the unmap: nothing reported. */
+static void expect_correct_quiet(enum tool t, const char *child)
 {
 	static char out[65536];
-	enum tool t = tool();
 	int status;
 
-	(void)state;
-	if (t == TOOL_NONE)
-		skip();
-	status = run_child(t, "correct", out, sizeof(out));
+	status = run_child(t, child, "correct", out, sizeof(out));
 	if (strstr(out, "Invalid") || strstr(out, "AddressSanitizer") || !strstr(out, "got 90"))
 		fail_msg("a correct driver: %s", out);
 	assert_true(WIFEXITED(status));
 	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
+static void test_tool_reports_read_of_device_owned_buffer(void **state)
+{
+	(void)state;
+	if (tool() == TOOL_NONE)
+		skip();
+	assert_non_null(getenv("DMAMAP_TEST_POISON_CHILD"));
+	expect_read_reported(tool(), getenv("DMAMAP_TEST_POISON_CHILD"));
+}
+
+static void test_tool_quiet_after_unmap(void **state)
+{
+	(void)state;
+	if (tool() == TOOL_NONE)
+		skip();
+	assert_non_null(getenv("DMAMAP_TEST_POISON_CHILD"));
+	expect_correct_quiet(tool(), getenv("DMAMAP_TEST_POISON_CHILD"));
+}
+
+/* A driver's test built with ASan, the library without it: the library finds ASan's runtime in the process. */
+static void test_asan_driver_against_plain_library(void **state)
+{
+	const char *child = getenv("DMAMAP_TEST_POISON_CHILD_ASAN");
+
+	(void)state;
+	if (!child)
+		skip();
+	expect_read_reported(TOOL_ASAN, child);
+	expect_correct_quiet(TOOL_ASAN, child);
 }
 
 int main(void)
@@ -98,6 +126,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tool_reports_read_of_device_owned_buffer),
 		cmocka_unit_test(test_tool_quiet_after_unmap),
+		cmocka_unit_test(test_asan_driver_against_plain_library),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
