@@ -206,6 +206,7 @@ struct dmamap_cache {
 	unsigned long *outer_res;                    /* line held by the outer cache */
 	unsigned long *outer_dirty;                  /* outer copy newer than RAM */
 	bool by_line;                                /* debug: every operation one line at a time */
+	bool memcheck;                               /* running under memcheck (asked once, at init) */
 	unsigned long zero_first, zero_end;          /* lines known zero on every plane (a clear in progress) */
 	/* speculation: the invalidated lines not yet pulled back (see cache.c) */
 	struct dmamap_rng rng;

@@ -776,6 +776,40 @@ static void test_large_clear_over_held_and_untouched_pages(void **state)
 }
 
 /*
+ * An inner invalidate refills from the outer copy where the outer cache
+ * holds the line, even when RAM happens to hold the CPU's bytes: the outer
+ * copy, filled by a prefetch, went stale when the device wrote RAM behind
+ * it, and RAM was then written back to the CPU's bytes.
+ */
+static void test_inner_inv_refills_from_outer_when_ram_matches(void **state)
+{
+	struct dmamap_machine *m = test_machine(16, NULL);
+	struct page *pg = dmamap_alloc_pages(m, GFP_KERNEL | __GFP_ZERO, 0);
+	struct device dev = { 0 };
+	u8 *va = page_address(pg), b[PAGE_SIZE], zero[PAGE_SIZE] = { 0 };
+	phys_addr_t pa = page_to_phys(pg);
+
+	(void)state;
+	assert_int_equal(dmamap_checker_enable(m, false), 0); /* the model driven directly, as by hardware */
+	assert_int_equal(dmamap_device_init(&dev, m, "dev"), 0);
+	dmamap_cache_flush(m, DMAMAP_CACHE_INNER, pa, PAGE_SIZE);
+	dmamap_cache_flush(m, DMAMAP_CACHE_OUTER, pa, PAGE_SIZE);
+	dmamap_cache_speculate(m); /* every line held at both levels, all zero */
+	fill_pattern(b, sizeof(b), 7);
+	assert_int_equal(dmamap_dev_write(&dev, pa, b, sizeof(b)), 0);
+	dmamap_cache_inv(m, DMAMAP_CACHE_OUTER, pa, PAGE_SIZE);
+	dmamap_cache_speculate(m); /* the outer cache allocates the device's bytes again */
+	assert_int_equal(dmamap_dev_write(&dev, pa, zero, sizeof(zero)), 0);
+	assert_int_equal(dmamap_cache_line_state(m, DMAMAP_CACHE_OUTER, pa), DMAMAP_LINE_CLEAN);
+	assert_memory_equal(va, zero, sizeof(zero)); /* the CPU still reads its own (zero) lines */
+	dmamap_cache_inv(m, DMAMAP_CACHE_INNER, pa, PAGE_SIZE);
+	assert_int_equal(check_pattern(va, PAGE_SIZE, 7), 0); /* refilled from the stale outer copy */
+	dmamap_free_pages(pg, 0);
+	dmamap_device_release(&dev);
+	test_machine_destroy(m);
+}
+
+/*
  * Thousands of receive buffers live at once, the CPU prefetching each
  * line with a small chance (0.2%) per speculation point, so that thousands
  * of invalidated ranges wait at once (a ring of 256 dropped a fifth of the
@@ -938,6 +972,7 @@ int main(void)
 		cmocka_unit_test(test_device_byte_counters),
 		cmocka_unit_test(test_default_machine_shows_missing_sync),
 		cmocka_unit_test(test_large_clear_over_held_and_untouched_pages),
+		cmocka_unit_test(test_inner_inv_refills_from_outer_when_ram_matches),
 		cmocka_unit_test(test_many_receive_buffers_all_stale),
 		cmocka_unit_test(test_many_receive_buffers_checker_off),
 		cmocka_unit_test(test_rule6_from_device_mapping_order),
