@@ -812,6 +812,8 @@ void dmamap_iova_fail_next_grows(struct dmamap_iova *a, unsigned long n);
 int dmamap_iova_grow_all(struct dmamap_iova *a);
 /* dmamap_iova_destroy(), its leaks reported through machine @m's log (NULL: the process-wide log). */
 void dmamap_iova_destroy_in(struct dmamap_iova *a, struct dmamap_machine *m);
+/* Test hook: how many word classes and node summaries differ from a recomputation from the bitmaps (0). */
+unsigned long dmamap_iova_check_summaries(struct dmamap_iova *a);
 
 /* ----------------------------------------------------------- dmabounce */
 

@@ -41,6 +41,11 @@
  * size search for the free runs that hold a natural block of half their size,
  * each checked in O(n/64). A free checks its range in O(n/64) and updates the
  * classes of the words it touched and, when they change, their ancestors'.
+ * Each node also keeps its largest fit exactly and its free prefix; an update
+ * moves up with a child's old and new fit, and a node without a wholly free
+ * child follows from those two in O(1) (its fit is its children's largest);
+ * only a node whose largest child shrank, or one with wholly free children,
+ * reads its 64 children again (the highest class first).
  *
  * Growth. A space starts with bitmaps for its first DMAMAP_IOVA_INITIAL
  * granules (or all of it when smaller), as ARM's later mapping "extensions"
@@ -389,9 +394,19 @@ static struct node_state compute_node(const struct dmamap_iova *a, unsigned k, u
 			}
 		}
 	} else {
-		for (unsigned long c = first; c < first + 64 && c < a->nnodes[k - 1]; c++)
-			if (val_get(a->fx, k - 1, c) > best)
-				best = val_get(a->fx, k - 1, c);
+		/* only the children of the highest class can hold the largest fit (padding bytes are 0) */
+		const u8 *cc = a->cls[k - 1] + first;
+		u8 top = 0;
+
+		for (unsigned c = 0; c < 64; c++)
+			top = cc[c] > top ? cc[c] : top;
+		for (unsigned q = 0; top && q < 8; q++)
+			for (u64 m = byte_ge(load8(a, k - 1, first + q * 8), top); m; m &= m - 1) {
+				unsigned long v = val_get(a->fx, k - 1, first + q * 8 + ctz64(m) / 8);
+
+				if (v > best)
+					best = v;
+			}
 	}
 	st.fit = best;
 	st.cls = best ? floor_log2(best) + 1 : 0;
@@ -415,14 +430,31 @@ static bool child_matters(const struct dmamap_iova *a, unsigned k, unsigned long
 	       c <= (val_get(a->pre, k, p) >> level_shift(k - 1)) || (c && node_class(a, k - 1, first + c - 1) == fc);
 }
 
-/* Recompute node @i at level @k (>= 1) and, while it changes and matters, its ancestors. */
-static void propagate(struct dmamap_iova *a, unsigned k, unsigned long i)
+/*
+ * Child @c of node @i at level @k (>= 1) changed its largest fit from @fo to
+ * @fn: update the node and, while it changes and matters, its ancestors.
+ * Without a wholly free child before or after (the node's fit and @fn below a
+ * child's size) no fit spans children: the node's fit is its children's
+ * largest and its free prefix its first child's, so it follows from @fo and
+ * @fn unless the child held the largest fit and lost it; only then are the
+ * children read again.
+ */
+static void propagate(struct dmamap_iova *a, unsigned k, unsigned long i, unsigned c, unsigned long fo,
+		      unsigned long fn)
 {
-	for (; k <= a->nlev; k++, i >>= FAN_SHIFT) {
-		struct node_state st = compute_node(a, k, i);
+	for (; k <= a->nlev; k++, c = (unsigned)(i & 63), i >>= FAN_SHIFT) {
+		unsigned long fit = val_get(a->fx, k, i), pre = val_get(a->pre, k, i), size = 1UL << level_shift(k - 1);
 		unsigned old = a->cls[k][i];
+		struct node_state st;
 
-		if (st.fit == val_get(a->fx, k, i) && st.pre == val_get(a->pre, k, i) && st.cls == old)
+		if (fit < size && fn < size && (fn >= fit || fo < fit)) {
+			st.fit = DM_MAX(fit, fn);
+			st.pre = c ? pre : prefix_of(a, k - 1, i << FAN_SHIFT);
+			st.cls = st.fit ? floor_log2(st.fit) + 1 : 0;
+		} else {
+			st = compute_node(a, k, i);
+		}
+		if (st.fit == fit && st.pre == pre && st.cls == old)
 			return;
 		a->cls[k][i] = (u8)st.cls;
 		val_set(a->fx, k, i, st.fit);
@@ -430,11 +462,16 @@ static void propagate(struct dmamap_iova *a, unsigned k, unsigned long i)
 		if (k == a->nlev ||
 		    !child_matters(a, k + 1, i >> FAN_SHIFT, (unsigned)(i & 63), old, st.cls))
 			return;
+		fo = fit;
+		fn = st.fit;
 	}
 }
 
-/* The words [w0, w1] changed: refresh their classes and, where it can matter, their ancestors'. */
-static void refresh(struct dmamap_iova *a, unsigned long w0, unsigned long w1)
+/*
+ * The words [w0, w1] changed (@old: the word's occupied granules before, when
+ * w0 == w1): refresh their classes and, where it can matter, their ancestors'.
+ */
+static void refresh(struct dmamap_iova *a, unsigned long w0, unsigned long w1, u64 old_occ)
 {
 	for (unsigned long n = w0 >> FAN_SHIFT; n <= w1 >> FAN_SHIFT; n++) {
 		unsigned long lo = DM_MAX(w0, n << FAN_SHIFT), hi = DM_MIN(w1, (n << FAN_SHIFT) + 63);
@@ -447,8 +484,12 @@ static void refresh(struct dmamap_iova *a, unsigned long w0, unsigned long w1)
 				nib_set(a, w, c);
 			matters = matters || child_matters(a, 1, n, (unsigned)(w & 63), old, c);
 		}
-		if (matters)
-			propagate(a, 1, n);
+		if (!matters)
+			continue;
+		if (w0 == w1)
+			propagate(a, 1, n, (unsigned)(w0 & 63), word_fit(old_occ), word_fit(occ_word(a, w0)));
+		else
+			propagate(a, 1, n, 0, WBITS, WBITS); /* a wholly free child: read them all */
 	}
 }
 
@@ -872,6 +913,7 @@ static unsigned align_order_for(const struct dmamap_iova *a, size_t size)
 DMAMAP_API dma_addr_t dmamap_iova_alloc(struct dmamap_iova *a, size_t size)
 {
 	unsigned long count, first;
+	u64 old_occ;
 	unsigned lg;
 
 	if (!a || size == 0)
@@ -896,9 +938,10 @@ DMAMAP_API dma_addr_t dmamap_iova_alloc(struct dmamap_iova *a, size_t size)
 		pthread_mutex_unlock(&a->lock);
 		return DMA_MAPPING_ERROR;
 	}
+	old_occ = occ_word(a, first / WBITS);
 	bits_assign(a->used, first, count, true);
 	bits_assign(a->head, first, 1, true);
-	refresh(a, first / WBITS, (first + count - 1) / WBITS);
+	refresh(a, first / WBITS, (first + count - 1) / WBITS, old_occ);
 	a->used_granules += count;
 	a->allocations++;
 	pthread_mutex_unlock(&a->lock);
@@ -950,6 +993,7 @@ DMAMAP_API void dmamap_iova_free(struct dmamap_iova *a, dma_addr_t addr, size_t 
 {
 	unsigned long first, count, len = 0;
 	const char *why = NULL;
+	u64 old_occ;
 
 	if (!a) {
 		dmamap_report(NULL, DMAMAP_REPORT_IOVA_MISUSE, NULL, NULL, 0,
@@ -973,9 +1017,10 @@ DMAMAP_API void dmamap_iova_free(struct dmamap_iova *a, dma_addr_t addr, size_t 
 		return;
 	}
 
+	old_occ = occ_word(a, first / WBITS);
 	bits_assign(a->used, first, count, false);
 	bits_assign(a->head, first, 1, false);
-	refresh(a, first / WBITS, (first + count - 1) / WBITS);
+	refresh(a, first / WBITS, (first + count - 1) / WBITS, old_occ);
 	a->used_granules -= count;
 	a->allocations--;
 	pthread_mutex_unlock(&a->lock);
@@ -1045,4 +1090,22 @@ int dmamap_iova_grow_all(struct dmamap_iova *a)
 		err = resize(a, a->bits);
 	pthread_mutex_unlock(&a->lock);
 	return err;
+}
+
+unsigned long dmamap_iova_check_summaries(struct dmamap_iova *a)
+{
+	unsigned long stale = 0;
+
+	pthread_mutex_lock(&a->lock);
+	for (unsigned long w = 0; w < a->nwords; w++)
+		stale += nib_get(a, w) != word_class(occ_word(a, w));
+	for (unsigned k = 1; k <= a->nlev; k++)
+		for (unsigned long i = 0; i < a->nnodes[k]; i++) {
+			struct node_state st = compute_node(a, k, i);
+
+			stale += st.cls != a->cls[k][i] || st.fit != val_get(a->fx, k, i) ||
+				 st.pre != val_get(a->pre, k, i);
+		}
+	pthread_mutex_unlock(&a->lock);
+	return stale;
 }
