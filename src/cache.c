@@ -38,8 +38,9 @@
  * would not change the destination (cpu and the level below already equal)
  * is skipped, so that invalidating clean lines writes nothing; on a clean
  * line cpu == shadow, so one comparison serves both planes. An invalidate
- * first sets aside the runs whose cpu, shadow and below bytes are all
- * equal, reading the three planes once (a pass of AVX-512 code where the
+ * (of either level, for the inner lines it refills) first sets aside the
+ * runs whose cpu, shadow and below bytes are all equal, reading the three
+ * planes once (a pass of AVX-512 code where the
  * host has it): clean lines it leaves as they are. The result is
  * byte for byte and counter for counter that of doing every line in turn,
  * which the model still does, as a reference, when by_line is set
@@ -597,6 +598,7 @@ static void outer_inv_word(struct dmamap_machine *m, unsigned long w, unsigned l
 	if (!nonres)
 		return;
 	/* A non-resident inner line now mirrors RAM; one the CPU stored to is resident. */
+	nonres &= ~lines_settled(m, m->ram, w, nonres & ~stored_peek(m, w, nonres));
 	dirty = dirty_lines(m, w, nonres);
 	c->inner_nonres[w] &= ~dirty;
 	refill_lines(m, m->ram, w, nonres & ~dirty, 0);
