@@ -62,6 +62,7 @@ static struct {
 	double cap_s;                 /* time cap per allocator and figure */
 	uint64_t seed;
 	unsigned age_factor;          /* aging: W2 churn for this many times the capacity */
+	unsigned age_large;           /* the same, for W6 spaces larger than the base space */
 	bool enabled[NIMPL];
 	bool workload[8];             /* W1..W7 */
 } opt;
@@ -79,6 +80,7 @@ static void usage(FILE *f)
 		"  -n, --samples N    samples per allocator and figure (default 200000)\n"
 		"  --cap SECONDS      time cap per allocator and figure (default 0.4)\n"
 		"  --age N            aging churn, in times the capacity (default 10)\n"
+		"  --age-large N      aging churn of W6 spaces above the base space (default 1)\n"
 		"  --only W1,W3,...   run these workloads only\n"
 		"  --allocators LIST  compare these only (seed,rbtree,rbtree+mag,dmamap)\n"
 		"  --seed N           random seed (default 1)\n");
@@ -112,13 +114,14 @@ static int parse_options(int argc, char **argv)
 		{ "samples", required_argument, NULL, 'n' },
 		{ "cap", required_argument, NULL, 'c' },
 		{ "age", required_argument, NULL, 'a' },
+		{ "age-large", required_argument, NULL, 'L' },
 		{ "only", required_argument, NULL, 'o' },
 		{ "allocators", required_argument, NULL, 'A' },
 		{ "seed", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0, 0, 0, 0 },
 	};
-	bool sizes_set = false, samples_set = false, cap_set = false, age_set = false;
+	bool sizes_set = false, samples_set = false, cap_set = false, age_set = false, age_large_set = false;
 	int c;
 
 	opt.base_log2 = 20;
@@ -166,6 +169,10 @@ static int parse_options(int argc, char **argv)
 		case 'a':
 			opt.age_factor = (unsigned)strtoul(optarg, NULL, 10);
 			age_set = true;
+			break;
+		case 'L':
+			opt.age_large = (unsigned)strtoul(optarg, NULL, 10);
+			age_large_set = true;
 			break;
 		case 'o': {
 			unsigned w[8];
@@ -218,6 +225,9 @@ static int parse_options(int argc, char **argv)
 		return -1;
 	if (!age_set)
 		opt.age_factor = opt.quick ? 1 : 10;
+	/* 10x the capacity of 2^24 pages takes minutes on its own */
+	if (!age_large_set)
+		opt.age_large = opt.age_factor < 1 ? opt.age_factor : 1;
 	if (!sizes_set) {
 		static const unsigned def[] = { 12, 16, 20, 24 }, quick[] = { 12, 16, 20 };
 
@@ -228,9 +238,9 @@ static int parse_options(int argc, char **argv)
 		if (opt.sizes[i] < 10 || opt.sizes[i] > 30)
 			return -1;
 	if (!samples_set)
-		opt.samples = opt.quick ? 20000 : 200000;
+		opt.samples = opt.quick ? 20000 : 50000;
 	if (!cap_set)
-		opt.cap_s = opt.quick ? 0.06 : 0.4;
+		opt.cap_s = opt.quick ? 0.06 : 0.1;
 	return 0;
 }
 
@@ -1396,6 +1406,7 @@ static void write_json(void)
 	bench_json_int(&j, "samples", (long long)opt.samples);
 	bench_json_num(&j, "cap_s", opt.cap_s);
 	bench_json_int(&j, "age_factor", opt.age_factor);
+	bench_json_int(&j, "age_factor_large", opt.age_large);
 	bench_json_int(&j, "seed", (long long)opt.seed);
 	bench_json_end_object(&j);
 	bench_json_begin_array(&j, "results");
@@ -1624,7 +1635,8 @@ int main(int argc, char **argv)
 			/* seed is placed by a quadratic route: keep it to the sizes it can take in time */
 			make_runners(pages, true);
 			snprintf(label, sizeof(label), "W6 2^%u: aging", opt.sizes[s]);
-			age_all(0.9, (uint64_t)opt.age_factor * pages, label);
+			age_all(0.9, (uint64_t)(opt.sizes[s] > opt.base_log2 ? opt.age_large : opt.age_factor) * pages,
+				label);
 			run_figure("W6", step_churn, &mixed_bg, opt.samples, 2000);
 			record("W6", "mixed 1..256, aged 90%", 0, false);
 			{
@@ -1667,7 +1679,13 @@ int main(int argc, char **argv)
 	print_section("W3", "mixed sizes, aged to 90%");
 	print_section("W4", "near full");
 	print_section("W5", "threads (ops/s: allocations + frees per second, all threads)");
-	print_section("W6", "space size");
+	{
+		char w6[96];
+
+		snprintf(w6, sizeof(w6), "space size (aged by %ux the capacity; %ux above 2^%u)", opt.age_factor,
+			 opt.age_large, opt.base_log2);
+		print_section("W6", w6);
+	}
 	print_section("W7", "adversarial: full space of 1-page allocations");
 	print_targets();
 	if (opt.json)
