@@ -726,6 +726,14 @@ static struct result *new_result(unsigned impl, const char *w, const char *label
 /* One timed step of a figure on @r; returns false when it cannot continue. */
 typedef bool (*step_fn)(struct runner *r, void *ctx);
 
+/* Samples a figure has before its time cap ends it (a slow allocator's tail needs them), up to 8 times the cap. */
+#define FIGURE_MIN_SAMPLES 1000
+
+static bool figure_capped(const struct runner *r, double spent_ns)
+{
+	return spent_ns > opt.cap_s * 8e9 || (spent_ns > opt.cap_s * 1e9 && r->pair.n >= FIGURE_MIN_SAMPLES);
+}
+
 /*
  * Run @step on every runner, interleaved in rounds, until each has its
  * samples or its time cap; a warm-up round first.
@@ -761,11 +769,11 @@ static void run_figure(const char *label, step_fn step, void *ctx, size_t sample
 					break;
 				}
 				/* a slow allocator's round must not overrun its cap */
-				if (r->spent_ns + (double)(bench_now_ns() - t0) > opt.cap_s * 1e9)
+				if (figure_capped(r, r->spent_ns + (double)(bench_now_ns() - t0)))
 					break;
 			}
 			r->spent_ns += (double)(bench_now_ns() - t0);
-			if (r->spent_ns > opt.cap_s * 1e9)
+			if (figure_capped(r, r->spent_ns))
 				r->done = true;
 			all_done = all_done && r->done;
 		}
