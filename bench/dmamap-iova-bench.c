@@ -350,25 +350,69 @@ static struct range live_take_oldest(struct live *l)
 
 /* ------------------------------------------------------------ shadow map: the truth */
 
+/*
+ * One bit per page (1: live), plus, per 64-page word and per c = 0..6, one
+ * bit telling whether the word holds a free block of 2^c pages aligned to
+ * 2^c. A first fit of n <= 64 pages lies inside one word that has a block of
+ * 2^floor(log2 n): it visits only such words; a larger one starts at a word
+ * boundary and spans wholly free words: it walks the runs of those. Setting a
+ * figure up asks for many first fits at 90 % full and more: a linear scan of
+ * the pages took most of a default run.
+ */
+#define SHADOW_CLASSES 7
+
 struct shadow {
 	uint64_t *w;
-	uint64_t pages;
+	uint64_t pages, nwords;
+	uint64_t *has[SHADOW_CLASSES];   /* [c]: bit per word, a free aligned 2^c block */
 };
+
+static const uint64_t shadow_lane[SHADOW_CLASSES] = {
+	~0ULL, 0x5555555555555555ULL, 0x1111111111111111ULL, 0x0101010101010101ULL,
+	0x0001000100010001ULL, 0x0000000100000001ULL, 0x1ULL,
+};
+
+static void shadow_classify(struct shadow *s, uint64_t x)
+{
+	uint64_t blocks = ~s->w[x], bit = 1ULL << (x % 64);
+
+	for (unsigned c = 0; c < SHADOW_CLASSES; c++) {
+		if (c)
+			blocks &= (blocks >> (1u << (c - 1))) & shadow_lane[c];
+		s->has[c][x / 64] = blocks ? s->has[c][x / 64] | bit : s->has[c][x / 64] & ~bit;
+	}
+}
 
 static void shadow_init(struct shadow *s, uint64_t pages)
 {
+	uint64_t sum;
+
 	s->pages = pages;
-	s->w = calloc((pages + 63) / 64, 8);
-	if (!s->w) {
-		perror("calloc");
-		exit(2);
-	}
+	s->nwords = (pages + 63) / 64;
+	sum = (s->nwords + 63) / 64;
+	s->w = calloc(s->nwords, 8);
+	for (unsigned c = 0; c < SHADOW_CLASSES; c++)
+		s->has[c] = calloc(sum, 8);
+	for (unsigned c = 0; c < SHADOW_CLASSES; c++)
+		if (!s->w || !s->has[c]) {
+			perror("calloc");
+			exit(2);
+		}
+	/* the pages past the end of the last word: live for ever */
+	if (pages % 64)
+		s->w[s->nwords - 1] = ~0ULL << (pages % 64);
+	for (uint64_t x = 0; x < s->nwords; x++)
+		shadow_classify(s, x);
 }
 
 static void shadow_fini(struct shadow *s)
 {
 	free(s->w);
 	s->w = NULL;
+	for (unsigned c = 0; c < SHADOW_CLASSES; c++) {
+		free(s->has[c]);
+		s->has[c] = NULL;
+	}
 }
 
 /* Set (@set) or clear [first, first + n); false if some page was not in the opposite state. */
@@ -384,42 +428,85 @@ static bool shadow_assign(struct shadow *s, uint64_t first, uint64_t n, bool set
 		if (set ? (*w & m) : ((*w & m) != m))
 			ok = false;
 		*w = set ? *w | m : *w & ~m;
+		shadow_classify(s, i / 64);
 		i += take;
 	}
 	return ok;
 }
 
-/* First page >= @from whose state is @set, or @end. */
-static uint64_t shadow_next(const struct shadow *s, uint64_t from, uint64_t end, bool set)
+/* The first bit >= @from of bitmap @m (@nbits bits) that is @set, or nbits. */
+static uint64_t bitmap_next(const uint64_t *m, uint64_t nbits, uint64_t from, bool set)
 {
-	while (from < end) {
-		uint64_t w = s->w[from / 64] ^ (set ? 0 : ~0ULL);
+	while (from < nbits) {
+		uint64_t v = (set ? m[from / 64] : ~m[from / 64]) & (~0ULL << (from % 64));
 
-		w &= ~0ULL << (from % 64);
-		if (w) {
-			uint64_t i = from / 64 * 64 + (uint64_t)__builtin_ctzll(w);
-
-			return i < end ? i : end;
+		if (v) {
+			from = from / 64 * 64 + (uint64_t)__builtin_ctzll(v);
+			break;
 		}
 		from = (from / 64 + 1) * 64;
 	}
-	return end;
+	return from < nbits ? from : nbits;
 }
 
-/* The first run of @n free pages at or above @start aligned to the shared rule (a word at a time), or IOVA_BENCH_FAIL. */
+/* Bit i set when bits i .. i + n - 1 of @x are all set (1 <= n <= 64). */
+static uint64_t shadow_runs(uint64_t x, uint64_t n)
+{
+	uint64_t res = x;
+
+	for (uint64_t len = 1; len < n;) {
+		uint64_t step = len < n - len ? len : n - len;
+
+		res &= res >> step;
+		len += step;
+	}
+	return res;
+}
+
+/* The first run of @n free pages at or above @start aligned to the shared rule, or IOVA_BENCH_FAIL. */
 static uint64_t shadow_first_fit(const struct shadow *s, uint64_t n, uint64_t start)
 {
-	uint64_t a = 1ULL << iova_bench_align_order(n), busy;
+	unsigned lg = iova_bench_align_order(n);
+	uint64_t x;
 
-	for (;;) {
-		start = shadow_next(s, start, s->pages, false);
-		start = (start + a - 1) & ~(a - 1);
-		if (start >= s->pages || n > s->pages - start)
-			return IOVA_BENCH_FAIL;
-		busy = shadow_next(s, start, start + n, true);
-		if (busy == start + n)
-			return start;
-		start = busy + 1;
+	if (!n || start >= s->pages || n > s->pages)
+		return IOVA_BENCH_FAIL;
+	if (n <= 64) {
+		unsigned f = 63 - (unsigned)__builtin_clzll(n);
+
+		for (x = bitmap_next(s->has[f], s->nwords, start / 64, true); x < s->nwords;
+		     x = bitmap_next(s->has[f], s->nwords, x + 1, true)) {
+			uint64_t fits = shadow_runs(~s->w[x], n) & shadow_lane[lg];
+
+			if (x == start / 64)
+				fits &= ~0ULL << (start % 64);
+			if (fits)
+				return x * 64 + (uint64_t)__builtin_ctzll(fits);
+		}
+		return IOVA_BENCH_FAIL;
+	}
+	/* a start on a boundary of 2^lg >= 128 pages: whole free words, then a free prefix */
+	{
+		uint64_t aw = (1ULL << lg) / 64, nfull = n / 64, rem = n % 64;
+
+		x = (start + (1ULL << lg) - 1) / 64 / aw * aw;
+		for (;;) {
+			uint64_t z;
+
+			x = bitmap_next(s->has[6], s->nwords, x, true);
+			x = (x + aw - 1) / aw * aw;
+			if (x >= s->nwords || nfull > s->nwords - x)
+				return IOVA_BENCH_FAIL;
+			z = bitmap_next(s->has[6], s->nwords, x, false);
+			if (z < x + nfull) {
+				x = z + 1;
+				continue;
+			}
+			if (!rem || (x + nfull < s->nwords &&
+				     (s->w[x + nfull] & ((1ULL << rem) - 1)) == 0))
+				return x * 64;
+			x += aw;
+		}
 	}
 }
 
