@@ -32,16 +32,22 @@
  * must act on (dirty, resident, outer-held, outer-dirty) are found with a
  * few logical operations on words, clean lines cost their bits and nothing
  * else. Only the dirty test needs the bytes: a run of lines whose cpu and
- * shadow bytes compare equal in one memcmp is clean as a whole; a run that
- * does not is compared line by line. Lines that need their bytes moved are
- * moved as contiguous runs, one memcpy per run and plane, and a copy that
+ * shadow bytes compare equal in one pass is clean as a whole; a run that
+ * does not is compared line by line. Before any of that, an inner
+ * operation asks whether the whole range is settled -- no cpu_stored bit,
+ * cpu == shadow and, for an invalidate, == the level below, which must be
+ * the same level for every line -- in one pass over the range's bytes (a
+ * range left as it was since its last maintenance, the common case):
+ * then only the bits an invalidate sets change. Lines that need their
+ * bytes moved are moved as contiguous runs, one memcpy per run and plane,
+ * and a copy that
  * would not change the destination (cpu and the level below already equal)
  * is skipped, so that invalidating clean lines writes nothing; on a clean
  * line cpu == shadow, so one comparison serves both planes. An invalidate
  * (of either level, for the inner lines it refills) first sets aside the
  * runs whose cpu, shadow and below bytes are all equal, reading the three
- * planes once (a pass of AVX-512 code where the
- * host has it): clean lines it leaves as they are. The result is
+ * planes once: clean lines it leaves as they are. (The passes that compare
+ * are AVX-512 code where the host has it, memcmp() elsewhere.) The result is
  * byte for byte and counter for counter that of doing every line in turn,
  * which the model still does, as a reference, when by_line is set
  * (dmamap_cache_set_line_by_line()).
@@ -395,6 +401,72 @@ static inline bool line_differs(const u8 *a, const u8 *b, size_t ls)
 	return words_differ(a + 8, b + 8, ls / 8 - 1);
 }
 
+#if defined(__x86_64__) && defined(__GNUC__)
+typedef u64 vec512 __attribute__((vector_size(64)));
+
+/*
+ * Whether @a and @b (and @c, when not NULL) hold the same @len bytes, each
+ * read once, a host cache line at a time and two at once: fewer
+ * instructions than memcmp(), and for three planes a third fewer bytes
+ * read than two memcmp() calls, which only code of this width turns into
+ * time saved.
+ */
+__attribute__((target("avx512f"))) static bool same_avx512(const u8 *a, const u8 *b, const u8 *c, size_t len)
+{
+	size_t i = 0;
+
+	/* the first 64 bytes on their own: a run that differs usually does there */
+	for (size_t block = sizeof(vec512); i + sizeof(vec512) <= len; block = 1024) {
+		vec512 acc = { 0 }, acc2 = { 0 }, x, y, z;
+		size_t end = DM_MIN(len, i + block);
+
+		for (; i + 2 * sizeof(vec512) <= end; i += 2 * sizeof(vec512)) {
+			vec512 x2, y2, z2;
+
+			memcpy(&x, a + i, sizeof(x));
+			memcpy(&y, b + i, sizeof(y));
+			memcpy(&x2, a + i + sizeof(x), sizeof(x2));
+			memcpy(&y2, b + i + sizeof(y), sizeof(y2));
+			acc |= x ^ y;
+			acc2 |= x2 ^ y2;
+			if (c) {
+				memcpy(&z, c + i, sizeof(z));
+				memcpy(&z2, c + i + sizeof(z), sizeof(z2));
+				acc |= x ^ z;
+				acc2 |= x2 ^ z2;
+			}
+		}
+		if (i + sizeof(vec512) <= end) {
+			memcpy(&x, a + i, sizeof(x));
+			memcpy(&y, b + i, sizeof(y));
+			acc |= x ^ y;
+			if (c) {
+				memcpy(&z, c + i, sizeof(z));
+				acc |= x ^ z;
+			}
+			i += sizeof(vec512);
+		}
+		acc |= acc2;
+		if (acc[0] | acc[1] | acc[2] | acc[3] | acc[4] | acc[5] | acc[6] | acc[7])
+			return false;
+	}
+	return i == len || (memcmp(a + i, b + i, len - i) == 0 && (!c || memcmp(a + i, c + i, len - i) == 0));
+}
+#endif
+
+/* Whether @a and @b (and @c, when not NULL) hold the same @len bytes (at least 8). */
+static inline bool same_bytes(const u8 *a, const u8 *b, const u8 *c, size_t len)
+{
+	/* a dirty run usually differs from its shadow in its first word */
+	if (load64(a) != load64(b))
+		return false;
+#if defined(__x86_64__) && defined(__GNUC__)
+	if (__builtin_cpu_supports("avx512f"))
+		return same_avx512(a, b, c, len);
+#endif
+	return memcmp(a, b, len) == 0 && (!c || memcmp(a, c, len) == 0);
+}
+
 /* The lines of @mask (word @w) whose bytes differ between planes @a and @b, as bits of the word. */
 static unsigned long lines_differ(struct dmamap_machine *m, const u8 *a, const u8 *b, unsigned long w,
 				  unsigned long mask)
@@ -405,7 +477,7 @@ static unsigned long lines_differ(struct dmamap_machine *m, const u8 *a, const u
 	for_each_run(mask, w, l, n) {
 		size_t off = line_off(m, l);
 
-		if (zeroed(m, l, n) || memcmp(a + off, b + off, (size_t)n << m->line_shift) == 0)
+		if (zeroed(m, l, n) || same_bytes(a + off, b + off, NULL, (size_t)n << m->line_shift))
 			continue;
 		for (unsigned i = 0; i < n; i++, off += ls)
 			diff |= (unsigned long)line_differs(a + off, b + off, ls) << (l - w * BITS_PER_LONG + i);
@@ -492,50 +564,6 @@ static void inner_clean_word(struct dmamap_machine *m, unsigned long w, unsigned
 	c->stats.level[DMAMAP_CACHE_INNER].lines_written_back += count_lines(dirty);
 }
 
-#if defined(__x86_64__) && defined(__GNUC__)
-typedef u64 vec512 __attribute__((vector_size(64)));
-
-/*
- * Whether @a, @b and @c hold the same @len bytes, each read once: a third
- * fewer bytes read than two memcmp() calls, which only code of this width
- * turns into time saved.
- */
-__attribute__((target("avx512f"))) static bool same3_avx512(const u8 *a, const u8 *b, const u8 *c, size_t len)
-{
-	size_t i = 0;
-
-	/* the first 64 bytes on their own: a run that differs usually does there */
-	for (size_t block = sizeof(vec512); i + sizeof(vec512) <= len; block = 1024) {
-		vec512 acc = { 0 };
-
-		for (size_t end = DM_MIN(len, i + block); i + sizeof(vec512) <= end; i += sizeof(vec512)) {
-			vec512 x, y, z;
-
-			memcpy(&x, a + i, sizeof(x));
-			memcpy(&y, b + i, sizeof(y));
-			memcpy(&z, c + i, sizeof(z));
-			acc |= (x ^ y) | (x ^ z);
-		}
-		if (acc[0] | acc[1] | acc[2] | acc[3] | acc[4] | acc[5] | acc[6] | acc[7])
-			return false;
-	}
-	return i == len || (memcmp(a + i, b + i, len - i) == 0 && memcmp(a + i, c + i, len - i) == 0);
-}
-#endif
-
-/* Whether @a, @b and @c hold the same @len bytes (at least 8). */
-static inline bool same3(const u8 *a, const u8 *b, const u8 *c, size_t len)
-{
-	/* a dirty run usually differs from its shadow in its first word */
-	if (load64(a) != load64(b))
-		return false;
-#if defined(__x86_64__) && defined(__GNUC__)
-	if (__builtin_cpu_supports("avx512f"))
-		return same3_avx512(a, b, c, len);
-#endif
-	return memcmp(a, b, len) == 0 && memcmp(a, c, len) == 0;
-}
-
 /*
  * The lines of @mask (word @w) whose cpu, shadow and @src bytes are the
  * same: clean lines (the caller leaves out those with a cpu_stored bit)
@@ -551,7 +579,7 @@ static inline unsigned long lines_settled(struct dmamap_machine *m, const u8 *sr
 	for_each_run(mask, w, l, n) {
 		size_t off = line_off(m, l);
 
-		if (zeroed(m, l, n) || same3(m->cpu + off, m->shadow + off, src + off, (size_t)n << m->line_shift))
+		if (zeroed(m, l, n) || same_bytes(m->cpu + off, m->shadow + off, src + off, (size_t)n << m->line_shift))
 			settled |= (n == BITS_PER_LONG ? ALL_LINES : (1UL << n) - 1) << (l - w * BITS_PER_LONG);
 	}
 	return settled;
@@ -724,6 +752,41 @@ static void level_op_by_line(struct dmamap_machine *m, enum dmamap_cache_level l
 	}
 }
 
+/*
+ * Whether @op on inner lines [first, last] moves no byte and changes no
+ * counter but the operation's own: the common case of a range the CPU has
+ * not stored to since it was cleaned or refilled, found in one pass over
+ * the whole range rather than a word at a time. It is so when no line has
+ * a cpu_stored bit and the cpu and shadow bytes are the same (every line
+ * clean: a clean writes nothing back) and, for an invalidate, the level
+ * below holds the same bytes too (the refill would change nothing); the
+ * level below must then be the same for every line. Lock held.
+ */
+static bool inner_range_settled(struct dmamap_machine *m, enum op op, unsigned long first, unsigned long last)
+{
+	struct dmamap_cache *c = &m->cache;
+	size_t off = line_off(m, first), len = line_off(m, last + 1) - off;
+	unsigned long held = 0, some = 0; /* lines the outer cache holds, lines it does not */
+	const u8 *src = NULL;
+
+	if (c->zero_end || (op != OP_CLEAN && c->memcheck) || len < 8)
+		return false;
+	for_each_word(w, mask, first, last) {
+		if (stored_peek(m, w, mask))
+			return false;
+		if (op != OP_CLEAN && m->outer) {
+			held |= c->outer_res[w] & mask;
+			some |= mask & ~c->outer_res[w];
+		}
+	}
+	if (op != OP_CLEAN) {
+		if (held && some)
+			return false;
+		src = (held ? m->outer : m->ram) + off;
+	}
+	return same_bytes(m->cpu + off, m->shadow + off, src, len);
+}
+
 /* Run @op on lines [first, last] of level @lvl. Lock held. */
 static void level_op(struct dmamap_machine *m, enum dmamap_cache_level lvl, enum op op, unsigned long first,
 		     unsigned long last)
@@ -744,6 +807,12 @@ static void level_op(struct dmamap_machine *m, enum dmamap_cache_level lvl, enum
 
 	if (m->cache.by_line) {
 		level_op_by_line(m, lvl, op, first, last);
+	} else if (lvl == DMAMAP_CACHE_INNER && inner_range_settled(m, op, first, last)) {
+		/* nothing to write back, nothing to refill: only the lines an invalidate leaves change state */
+		if (op != OP_CLEAN) {
+			for_each_word(w, mask, first, last)
+				m->cache.inner_nonres[w] |= mask;
+		}
 	} else {
 		/* a flush is a clean then an invalidate of each line: per word, the same */
 		for_each_word(w, mask, first, last) {

@@ -810,6 +810,51 @@ static void test_inner_inv_refills_from_outer_when_ram_matches(void **state)
 }
 
 /*
+ * An invalidate refills each line from its own level below, also when one
+ * range holds both kinds: line @l held by the outer cache (refilled from
+ * the outer copy) and line @l + 1 not (refilled from RAM, which a device
+ * wrote under the resident line), the outer plane still holding a stale
+ * copy of line @l + 1 that equals the CPU's bytes.
+ */
+static void run_inv_mixed_levels(unsigned long l)
+{
+	struct fixture *f = fixture_new(with_outer);
+	u8 a[2 * LINE], b[LINE], got[2 * LINE];
+	size_t off = l * LINE;
+
+	memset(a, 0xa5, sizeof(a));
+	memset(b, 0x5a, sizeof(b));
+	memcpy(f->va + off, a, sizeof(a));
+	dmamap_cache_clean(f->m, DMAMAP_CACHE_INNER, f->pa + off, 2 * LINE); /* both lines now in the outer cache */
+	outer_flush_range(f->pa + off + LINE, f->pa + off + 2 * LINE);   /* line l + 1 leaves it, its copy stays */
+	dev_write_ok(f, off + LINE, b, sizeof(b));
+	assert_int_equal(dmamap_cache_line_state(f->m, DMAMAP_CACHE_OUTER, f->pa + off), DMAMAP_LINE_DIRTY);
+	assert_int_equal(dmamap_cache_line_state(f->m, DMAMAP_CACHE_OUTER, f->pa + off + LINE), DMAMAP_LINE_INVALID);
+	assert_memory_equal(f->va + off, a, sizeof(a)); /* the CPU still reads its cached lines */
+
+	dmamap_cache_inv(f->m, DMAMAP_CACHE_INNER, f->pa + off, 2 * LINE);
+	memcpy(got, f->va + off, sizeof(got));
+	assert_memory_equal(got, a, LINE);            /* from the outer copy */
+	assert_memory_equal(got + LINE, b, LINE);     /* from RAM: what the device wrote */
+	assert_int_equal(dmamap_cache_line_state(f->m, DMAMAP_CACHE_INNER, f->pa + off), DMAMAP_LINE_INVALID);
+	assert_int_equal(dmamap_cache_line_state(f->m, DMAMAP_CACHE_INNER, f->pa + off + LINE), DMAMAP_LINE_INVALID);
+	assert_int_equal(f->cap.reports, 0);
+	fixture_free(f);
+}
+
+static void test_inv_mixed_levels_in_one_word(void **state)
+{
+	(void)state;
+	run_inv_mixed_levels(4);
+}
+
+static void test_inv_mixed_levels_across_words(void **state)
+{
+	(void)state;
+	run_inv_mixed_levels(8 * sizeof(long) - 1); /* the last line of a word of line bits, then the first of the next */
+}
+
+/*
  * Lines the invalidate of a page leaves for a speculation point to pull in,
  * counted: the page's lines are not held at either level, and when @store,
  * the library stored to the first one the bytes it already held.
@@ -1013,6 +1058,8 @@ int main(void)
 		cmocka_unit_test(test_large_clear_over_held_and_untouched_pages),
 		cmocka_unit_test(test_inner_inv_refills_from_outer_when_ram_matches),
 		cmocka_unit_test(test_outer_inv_takes_stored_equal_line_as_resident),
+		cmocka_unit_test(test_inv_mixed_levels_in_one_word),
+		cmocka_unit_test(test_inv_mixed_levels_across_words),
 		cmocka_unit_test(test_many_receive_buffers_all_stale),
 		cmocka_unit_test(test_many_receive_buffers_checker_off),
 		cmocka_unit_test(test_rule6_from_device_mapping_order),
