@@ -403,6 +403,8 @@ static inline bool line_differs(const u8 *a, const u8 *b, size_t ls)
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+
 typedef u64 vec512 __attribute__((vector_size(64)));
 
 /*
@@ -448,7 +450,7 @@ __attribute__((target("avx512f"))) static bool same_avx512(const u8 *a, const u8
 			i += sizeof(vec512);
 		}
 		acc |= acc2;
-		if (acc[0] | acc[1] | acc[2] | acc[3] | acc[4] | acc[5] | acc[6] | acc[7])
+		if (_mm512_test_epi64_mask((__m512i)acc, (__m512i)acc))
 			return false;
 	}
 	return i == len || (memcmp(a + i, b + i, len - i) == 0 && (!c || memcmp(a + i, c + i, len - i) == 0));
