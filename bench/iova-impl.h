@@ -35,6 +35,7 @@ extern const struct iova_impl iova_impl_seed;
 extern const struct iova_impl iova_impl_rbtree;
 extern const struct iova_impl iova_impl_rbtree_mag;
 extern const struct iova_impl iova_impl_dmamap;
+extern const struct iova_impl iova_impl_dmamap_mag;
 
 /* log2 of the alignment, in pages, of an n-page allocation (the shared rule). */
 static inline unsigned iova_bench_align_order(uint64_t n)

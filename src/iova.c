@@ -53,10 +53,31 @@
  * whole space) and the search runs again. Granules beyond the extent are
  * free: the addresses given are those of a full-size bitmap.
  *
- * Locking: one mutex per allocator guards everything; reports and log
- * messages are emitted after it is released.
+ * Caches (dmamap_iova_set_cache(), off by default). Each thread keeps, per
+ * allocator, bins of recently freed ranges of 1..32 granules. A cached range
+ * stays occupied in the bitmaps: its head granule has head = 1, used = 0, a
+ * combination no live allocation or free granule has; its other granules
+ * keep used = 1. Searches and summaries see used | head, which caching does
+ * not change, so no summary moves; a free of a cached range finds used = 0
+ * at its head and is refused as a double free; is_allocated() and the stats
+ * answer as for a free range. A hit flips that one used bit with an atomic
+ * read-modify-write and takes no allocator lock; so while caches are on, the
+ * locked code changes used bits atomically too, every bitmap read is an
+ * atomic load, and the bitmaps never grow (they cover the whole space) and
+ * never move. Before an allocation fails, every thread's cache is emptied
+ * into the bitmaps and the search runs again.
+ *
+ * Locking: one mutex per allocator guards the bitmaps, summaries and
+ * counters, and its list of thread caches; each thread cache has a spin lock
+ * for its bins, taken by its thread on a hit and by whoever empties it (the
+ * allocator's mutex first). A thread exiting empties its caches into their
+ * allocators (trying the mutex while holding its spin lock, since the order
+ * is the other way round); dmamap_iova_destroy() orphans the caches of
+ * threads still alive, which free them when they next look or exit. Reports
+ * and log messages are emitted after the mutex is released.
  */
 #include <limits.h>
+#include <sched.h>
 #include <stdlib.h>
 
 #include "internal.h"
@@ -94,6 +115,9 @@ struct dmamap_iova {
 	unsigned long refused_frees;
 	unsigned long grows, grow_failures;
 	unsigned long fail_grow_next;  /* test hook: fail this many growths */
+	bool caching;                  /* per-thread caches in front (dmamap_iova_set_cache()) */
+	u64 id;                        /* unique, never reused: what a thread's cache names */
+	struct iova_tcache *caches;    /* every thread's cache of this allocator */
 };
 
 /* ------------------------------------------------------------ word operations */
@@ -205,14 +229,20 @@ static inline u64 gather_byte(u64 m)
 
 /* ------------------------------------------------------------ state access */
 
+/* A bitmap word; cache hits change used bits without the lock (see "Caches"). */
+static inline u64 ld(const u64 *p)
+{
+	return __atomic_load_n(p, __ATOMIC_RELAXED);
+}
+
 static inline u64 occ_word(const struct dmamap_iova *a, unsigned long w)
 {
-	return a->used[w] | a->head[w];
+	return ld(&a->used[w]) | ld(&a->head[w]);
 }
 
 static inline bool bit_test(const u64 *map, unsigned long i)
 {
-	return (map[i / WBITS] >> (i % WBITS)) & 1u;
+	return (ld(&map[i / WBITS]) >> (i % WBITS)) & 1u;
 }
 
 static inline unsigned nib_get(const struct dmamap_iova *a, unsigned long w)
@@ -775,8 +805,24 @@ static inline unsigned long granules_for(const struct dmamap_iova *a, size_t siz
 	return (unsigned long)(((u64)size >> a->gshift) + (((u64)size & gmask) != 0));
 }
 
-/* Set (@set) or clear bits [start, start + count), count > 0. */
-static void bits_assign(u64 *map, unsigned long start, unsigned long count, bool set)
+/*
+ * Set (@set) or clear the bits @m of @map[w]: an atomic read-modify-write
+ * while cache hits may change other bits of the word without the lock.
+ */
+static inline void word_assign(const struct dmamap_iova *a, u64 *p, u64 m, bool set)
+{
+	if (a->caching) {
+		if (set)
+			__atomic_fetch_or(p, m, __ATOMIC_RELAXED);
+		else
+			__atomic_fetch_and(p, ~m, __ATOMIC_RELAXED);
+	} else {
+		__atomic_store_n(p, set ? ld(p) | m : ld(p) & ~m, __ATOMIC_RELAXED);
+	}
+}
+
+/* Set (@set) or clear bits [start, start + count) of @map, count > 0. */
+static void bits_assign(const struct dmamap_iova *a, u64 *map, unsigned long start, unsigned long count, bool set)
 {
 	unsigned long end = start + count;
 	unsigned long w = start / WBITS, last = (end - 1) / WBITS;
@@ -784,14 +830,14 @@ static void bits_assign(u64 *map, unsigned long start, unsigned long count, bool
 	u64 last_mask = ~0ULL >> (WBITS - 1 - (end - 1) % WBITS);
 
 	if (w == last) {
-		u64 m = first_mask & last_mask;
-		map[w] = set ? map[w] | m : map[w] & ~m;
+		word_assign(a, &map[w], first_mask & last_mask, set);
 		return;
 	}
-	map[w] = set ? map[w] | first_mask : map[w] & ~first_mask;
+	word_assign(a, &map[w], first_mask, set);
+	/* words wholly inside the range: no other allocation's bit is there */
 	for (w++; w < last; w++)
-		map[w] = set ? ~0ULL : 0;
-	map[last] = set ? map[last] | last_mask : map[last] & ~last_mask;
+		__atomic_store_n(&map[w], set ? ~0ULL : 0, __ATOMIC_RELAXED);
+	word_assign(a, &map[last], last_mask, set);
 }
 
 /*
@@ -810,7 +856,7 @@ static bool is_exact(const struct dmamap_iova *a, unsigned long first, unsigned 
 		unsigned long stop = DM_MIN(end, (w + 1) * WBITS);
 		u64 m = (~0ULL << (i % WBITS)) & (stop % WBITS ? (1ULL << (stop % WBITS)) - 1 : ~0ULL);
 
-		if ((a->used[w] & m) != m || (a->head[w] & m))
+		if ((ld(&a->used[w]) & m) != m || (ld(&a->head[w]) & m))
 			return false;
 		i = stop;
 	}
@@ -826,6 +872,318 @@ static unsigned long allocation_length(const struct dmamap_iova *a, unsigned lon
 	while (i < a->ext && bit_test(a->used, i) && !bit_test(a->head, i))
 		i++;
 	return i - first;
+}
+
+/* log2 of the alignment, in granules, of an allocation of @size bytes (non-zero). */
+static unsigned align_order_for(const struct dmamap_iova *a, size_t size)
+{
+	unsigned o = (unsigned)get_order(size), cap = __atomic_load_n(&a->max_align_order, __ATOMIC_RELAXED);
+
+	if (o > cap)
+		o = cap;
+	return o > a->order ? o - a->order : 0;
+}
+
+/* Mark [first, first + count) a live allocation (its head first: see tc_free()). Lock held. */
+static void mark_locked(struct dmamap_iova *a, unsigned long first, unsigned long count)
+{
+	u64 old_occ = occ_word(a, first / WBITS);
+
+	bits_assign(a, a->head, first, 1, true);
+	bits_assign(a, a->used, first, count, true);
+	refresh(a, first / WBITS, (first + count - 1) / WBITS, old_occ);
+	a->used_granules += count;
+	a->allocations++;
+}
+
+/* Free the allocation [first, first + count) (live or cached). Lock held. */
+static void release_locked(struct dmamap_iova *a, unsigned long first, unsigned long count)
+{
+	u64 old_occ = occ_word(a, first / WBITS);
+
+	bits_assign(a, a->used, first, count, false);
+	bits_assign(a, a->head, first, 1, false);
+	refresh(a, first / WBITS, (first + count - 1) / WBITS, old_occ);
+	a->used_granules -= count;
+	a->allocations--;
+}
+
+/* ------------------------------------------------------------ caches */
+
+#define TC_MAX 32u   /* cached sizes: 1 .. TC_MAX granules */
+#define TC_SLOTS 16u /* ranges per size and thread */
+
+/*
+ * One thread's cache of one allocator. The bins and counts change only under
+ * @spin (the thread's hits, and flushes by others under the allocator's
+ * lock: lock order allocator, then spin); @owner is cleared under @spin when
+ * the allocator goes; @next/@listed under the allocator's lock; @tnext only
+ * by the thread. Two references: the thread's and the allocator's.
+ */
+struct iova_tcache {
+	unsigned char spin;
+	bool listed;                   /* on owner->caches */
+	int refs;
+	u64 id;                        /* the owner's id */
+	struct dmamap_iova *owner;     /* NULL once the allocator is destroyed */
+	struct iova_tcache *next, **pprev; /* owner->caches */
+	struct iova_tcache *tnext;     /* the thread's caches */
+	unsigned long cached, cached_granules; /* ranges and granules in the bins (read by stats) */
+	unsigned char n[TC_MAX];       /* [count - 1]: ranges cached */
+	u32 slot[TC_MAX][TC_SLOTS];    /* [count - 1]: their first granules (caching needs bits <= 2^32) */
+};
+
+static pthread_key_t tc_key;
+static pthread_once_t tc_once = PTHREAD_ONCE_INIT;
+static bool tc_key_ok;
+static u64 tc_next_id = 1;
+/* initial-exec: one load from the thread pointer, where the default model calls __tls_get_addr */
+#define TC_TLS _Thread_local __attribute__((tls_model("initial-exec")))
+static TC_TLS struct iova_tcache *tc_last; /* the cache used last */
+static TC_TLS struct iova_tcache *tc_list; /* every cache of this thread */
+
+static inline void tc_lock(struct iova_tcache *c)
+{
+	while (__atomic_exchange_n(&c->spin, 1, __ATOMIC_ACQUIRE))
+		sched_yield();
+}
+
+static inline void tc_unlock(struct iova_tcache *c)
+{
+	__atomic_store_n(&c->spin, 0, __ATOMIC_RELEASE);
+}
+
+static void tc_put(struct iova_tcache *c)
+{
+	if (__atomic_sub_fetch(&c->refs, 1, __ATOMIC_ACQ_REL) == 0)
+		free(c);
+}
+
+static void tc_count(struct iova_tcache *c, long ranges, long granules)
+{
+	__atomic_store_n(&c->cached, c->cached + (unsigned long)ranges, __ATOMIC_RELAXED);
+	__atomic_store_n(&c->cached_granules, c->cached_granules + (unsigned long)granules, __ATOMIC_RELAXED);
+}
+
+/* Give every range of @c back to the bitmaps. @a's lock and @c's spin held. Return: ranges given back. */
+static unsigned long tc_drain_locked(struct dmamap_iova *a, struct iova_tcache *c)
+{
+	unsigned long n = 0;
+
+	for (unsigned k = 0; k < TC_MAX; k++) {
+		for (unsigned i = 0; i < c->n[k]; i++)
+			release_locked(a, c->slot[k][i], k + 1);
+		n += c->n[k];
+		c->n[k] = 0;
+	}
+	__atomic_store_n(&c->cached, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&c->cached_granules, 0, __ATOMIC_RELAXED);
+	return n;
+}
+
+/* Empty every thread's cache of @a into the bitmaps. Lock held. Return: ranges given back. */
+static unsigned long tc_flush_all(struct dmamap_iova *a)
+{
+	unsigned long n = 0;
+
+	for (struct iova_tcache *c = a->caches; c; c = c->next) {
+		tc_lock(c);
+		n += tc_drain_locked(a, c);
+		tc_unlock(c);
+	}
+	return n;
+}
+
+/* Thread exit: each cache's ranges go back to its allocator, if it still exists. */
+static void tc_thread_exit(void *v)
+{
+	struct iova_tcache *c = v, *next;
+
+	for (; c; c = next) {
+		next = c->tnext;
+		for (;;) {
+			struct dmamap_iova *o;
+
+			tc_lock(c);
+			o = c->owner;
+			if (!o) {
+				tc_unlock(c);
+				break;
+			}
+			/* the allocator's lock comes before the spin: only try it */
+			if (pthread_mutex_trylock(&o->lock) == 0) {
+				tc_drain_locked(o, c);
+				if (c->listed) {
+					*c->pprev = c->next;
+					if (c->next)
+						c->next->pprev = c->pprev;
+					c->listed = false;
+					__atomic_sub_fetch(&c->refs, 1, __ATOMIC_ACQ_REL); /* the allocator's */
+				}
+				__atomic_store_n(&c->owner, NULL, __ATOMIC_RELEASE);
+				pthread_mutex_unlock(&o->lock);
+				tc_unlock(c);
+				break;
+			}
+			tc_unlock(c);
+			sched_yield();
+		}
+		tc_put(c);
+	}
+	tc_list = NULL;
+	tc_last = NULL;
+}
+
+static void tc_key_init(void)
+{
+	tc_key_ok = pthread_key_create(&tc_key, tc_thread_exit) == 0;
+}
+
+/* This thread's cache of allocator @id, dropping those of destroyed allocators on the way; NULL if none. */
+static struct iova_tcache *tc_walk(u64 id)
+{
+	struct iova_tcache **pp = &tc_list, *c, *found = NULL;
+	bool dropped = false;
+
+	while ((c = *pp)) {
+		if (c->id == id) {
+			found = c;
+			pp = &c->tnext;
+		} else if (!__atomic_load_n(&c->owner, __ATOMIC_ACQUIRE)) {
+			*pp = c->tnext;
+			if (tc_last == c)
+				tc_last = NULL;
+			tc_put(c);
+			dropped = true;
+		} else {
+			pp = &c->tnext;
+		}
+	}
+	if (dropped)
+		(void)pthread_setspecific(tc_key, tc_list);
+	return found;
+}
+
+/* This thread's cache of @a, made when @create; NULL if none (or no memory: the caller goes to the bitmaps). */
+static struct iova_tcache *tc_get(struct dmamap_iova *a, bool create)
+{
+	struct iova_tcache *c = tc_last;
+
+	if (c && c->id == a->id)
+		return c;
+	c = tc_walk(a->id);
+	if (c || !create) {
+		if (c)
+			tc_last = c;
+		return c;
+	}
+	pthread_once(&tc_once, tc_key_init);
+	c = tc_key_ok ? calloc(1, sizeof(*c)) : NULL;
+	if (!c)
+		return NULL;
+	c->id = a->id;
+	c->owner = a;
+	c->refs = 2;
+	c->tnext = tc_list;
+	if (pthread_setspecific(tc_key, c)) {
+		free(c);
+		return NULL;
+	}
+	tc_list = c;
+	tc_last = c;
+	pthread_mutex_lock(&a->lock);
+	c->next = a->caches;
+	c->pprev = &a->caches;
+	if (a->caches)
+		a->caches->pprev = &c->next;
+	a->caches = c;
+	c->listed = true;
+	pthread_mutex_unlock(&a->lock);
+	return c;
+}
+
+/* A cache hit: a cached range of @count granules, live again; NOT_FOUND on a miss. */
+static unsigned long tc_alloc(struct dmamap_iova *a, unsigned long count)
+{
+	struct iova_tcache *c = tc_get(a, false);
+	unsigned long first = NOT_FOUND;
+
+	if (!c)
+		return NOT_FOUND;
+	tc_lock(c);
+	if (c->n[count - 1]) {
+		first = c->slot[count - 1][--c->n[count - 1]];
+		__atomic_fetch_or(&a->used[first / WBITS], 1ULL << (first % WBITS), __ATOMIC_RELAXED);
+		tc_count(c, -1, -(long)count);
+	}
+	tc_unlock(c);
+	return first;
+}
+
+/*
+ * A free into this thread's cache, without the allocator's lock; false when
+ * the range does not qualify (or is not exactly a live allocation, or a
+ * racing free took it first): the locked path then frees or refuses it.
+ * The range stays occupied in the bitmaps, its head granule marked cached
+ * (head set, used clear), so the summaries do not change. Bits of the words
+ * read here may change under the lock meanwhile, but never those of this
+ * live range, and a neighbour's head bit is set before and cleared after its
+ * used bits, so the granule after the range reads as a boundary throughout.
+ */
+static bool tc_free(struct dmamap_iova *a, dma_addr_t addr, size_t size)
+{
+	u64 off = addr - a->base, bit;
+	unsigned long first, count;
+	u32 spill[TC_SLOTS / 2];
+	unsigned nspill = 0;
+	struct iova_tcache *c;
+
+	if (!size || addr < a->base || off >= (u64)a->size || (off & (((u64)1 << a->gshift) - 1)))
+		return false;
+	count = granules_for(a, size);
+	first = (unsigned long)(off >> a->gshift);
+	/* a range placed under a lower alignment cap than today's goes back to the bitmaps */
+	if (count > TC_MAX || (first & ((1UL << align_order_for(a, size)) - 1)))
+		return false;
+	if (!bit_test(a->head, first) || !bit_test(a->used, first) || !is_exact(a, first, count))
+		return false;
+	c = tc_get(a, true);
+	if (!c)
+		return false;
+	bit = 1ULL << (first % WBITS);
+	if (!(__atomic_fetch_and(&a->used[first / WBITS], ~bit, __ATOMIC_RELAXED) & bit))
+		return false;
+	tc_lock(c);
+	if (c->n[count - 1] == TC_SLOTS) {
+		/* full: the older half goes back to the bitmaps */
+		nspill = TC_SLOTS / 2;
+		memcpy(spill, c->slot[count - 1], sizeof(spill));
+		memmove(c->slot[count - 1], c->slot[count - 1] + nspill, (TC_SLOTS - nspill) * sizeof(spill[0]));
+		c->n[count - 1] = (unsigned char)(TC_SLOTS - nspill);
+		tc_count(c, -(long)nspill, -(long)(nspill * count));
+	}
+	c->slot[count - 1][c->n[count - 1]++] = (u32)first;
+	tc_count(c, 1, (long)count);
+	tc_unlock(c);
+	if (nspill) {
+		pthread_mutex_lock(&a->lock);
+		for (unsigned i = 0; i < nspill; i++)
+			release_locked(a, spill[i], count);
+		pthread_mutex_unlock(&a->lock);
+	}
+	return true;
+}
+
+/* Ranges and granules held in @a's caches (reads of counters other threads change). Lock held. */
+static void tc_totals(struct dmamap_iova *a, unsigned long *ranges, unsigned long *granules, size_t *bytes)
+{
+	*ranges = *granules = 0;
+	*bytes = 0;
+	for (struct iova_tcache *c = a->caches; c; c = c->next) {
+		*ranges += __atomic_load_n(&c->cached, __ATOMIC_RELAXED);
+		*granules += __atomic_load_n(&c->cached_granules, __ATOMIC_RELAXED);
+		*bytes += sizeof(*c);
+	}
 }
 
 /* ------------------------------------------------------------ public API */
@@ -871,6 +1229,7 @@ DMAMAP_API struct dmamap_iova *dmamap_iova_create(dma_addr_t base, size_t size, 
 	a->gshift = PAGE_SHIFT + order;
 	a->max_align_order = DMAMAP_IOVA_DEFAULT_MAX_ALIGN_ORDER;
 	a->bits = bits;
+	a->id = __atomic_fetch_add(&tc_next_id, 1, __ATOMIC_RELAXED);
 	if (resize(a, ext) || pthread_mutex_init(&a->lock, NULL)) {
 		free_maps(a);
 		free(a);
@@ -882,14 +1241,42 @@ DMAMAP_API struct dmamap_iova *dmamap_iova_create(dma_addr_t base, size_t size, 
 
 void dmamap_iova_destroy_in(struct dmamap_iova *a, struct dmamap_machine *m)
 {
+	struct iova_tcache *list, *next;
+	unsigned long live, granules;
+
 	if (!a)
 		return;
-	/* The caller owns @a: nobody else may be using it now. */
-	if (a->allocations)
+	/*
+	 * The caller owns @a: nobody else may be using it now, but threads that
+	 * used it may be exiting: their caches are taken off the list first, then
+	 * orphaned one by one (each thread frees its own when it next looks, or
+	 * exits; this thread's at once). Cached ranges are not leaks.
+	 */
+	pthread_mutex_lock(&a->lock);
+	list = a->caches;
+	a->caches = NULL;
+	for (struct iova_tcache *c = list; c; c = c->next)
+		c->listed = false;
+	pthread_mutex_unlock(&a->lock);
+	for (struct iova_tcache *c = list; c; c = next) {
+		next = c->next;
+		tc_lock(c);
+		a->allocations -= c->cached;
+		a->used_granules -= c->cached_granules;
+		__atomic_store_n(&c->owner, NULL, __ATOMIC_RELEASE);
+		tc_unlock(c);
+		tc_put(c);
+	}
+	(void)tc_walk(0);
+	pthread_mutex_lock(&a->lock);
+	live = a->allocations;
+	granules = a->used_granules;
+	pthread_mutex_unlock(&a->lock);
+	if (live)
 		dmamap_report(m, DMAMAP_REPORT_LEAK, NULL, NULL, 0,
 			      "iova space %#llx+%#zx destroyed with %lu allocation%s (%lu granule%s) outstanding",
-			      (unsigned long long)a->base, a->size, a->allocations, a->allocations == 1 ? "" : "s",
-			      a->used_granules, a->used_granules == 1 ? "" : "s");
+			      (unsigned long long)a->base, a->size, live, live == 1 ? "" : "s", granules,
+			      granules == 1 ? "" : "s");
 	pthread_mutex_destroy(&a->lock);
 	free_maps(a);
 	free(a);
@@ -900,50 +1287,46 @@ DMAMAP_API void dmamap_iova_destroy(struct dmamap_iova *a)
 	dmamap_iova_destroy_in(a, NULL);
 }
 
-/* log2 of the alignment, in granules, of an allocation of @size bytes (non-zero). */
-static unsigned align_order_for(const struct dmamap_iova *a, size_t size)
+/* First fit of @count granules aligned to 2^@lg, growing the bitmaps as needed; NOT_FOUND if none. Lock held. */
+static unsigned long search_locked(struct dmamap_iova *a, unsigned long count, unsigned lg)
 {
-	unsigned o = (unsigned)get_order(size);
+	unsigned long first;
 
-	if (o > a->max_align_order)
-		o = a->max_align_order;
-	return o > a->order ? o - a->order : 0;
+	if (count > a->bits)
+		return NOT_FOUND;
+	for (;;) {
+		first = lg >= ceil_log2(count) ? find_natural(a, count, ceil_log2(count), 0) : find_capped(a, count, lg);
+		if (first != NOT_FOUND || grow(a))
+			return first;
+	}
 }
 
 DMAMAP_API dma_addr_t dmamap_iova_alloc(struct dmamap_iova *a, size_t size)
 {
 	unsigned long count, first;
-	u64 old_occ;
 	unsigned lg;
 
 	if (!a || size == 0)
 		return DMA_MAPPING_ERROR;
 	count = granules_for(a, size);
 	lg = align_order_for(a, size);
+	if (count <= TC_MAX && __atomic_load_n(&a->caching, __ATOMIC_RELAXED)) {
+		first = tc_alloc(a, count);
+		if (first != NOT_FOUND)
+			return a->base + ((dma_addr_t)first << a->gshift);
+	}
 
 	pthread_mutex_lock(&a->lock);
-	if (count > a->bits) {
-		first = NOT_FOUND;
-	} else {
-		for (;;) {
-			first = lg >= ceil_log2(count) ? find_natural(a, count, ceil_log2(count), 0)
-						       : find_capped(a, count, lg);
-			if (first != NOT_FOUND || grow(a))
-				break;
-		}
-	}
+	first = search_locked(a, count, lg);
+	if (first == NOT_FOUND && a->caching && tc_flush_all(a))
+		first = search_locked(a, count, lg);
 	if (first == NOT_FOUND) {
 		/* Not a misuse: the caller sees the error and the stats count it. */
 		a->failures++;
 		pthread_mutex_unlock(&a->lock);
 		return DMA_MAPPING_ERROR;
 	}
-	old_occ = occ_word(a, first / WBITS);
-	bits_assign(a->used, first, count, true);
-	bits_assign(a->head, first, 1, true);
-	refresh(a, first / WBITS, (first + count - 1) / WBITS, old_occ);
-	a->used_granules += count;
-	a->allocations++;
+	mark_locked(a, first, count);
 	pthread_mutex_unlock(&a->lock);
 
 	return a->base + ((dma_addr_t)first << a->gshift);
@@ -971,6 +1354,8 @@ static const char *free_refusal(const struct dmamap_iova *a, dma_addr_t addr, si
 	if (*first >= a->ext || !bit_test(a->head, *first))
 		return *first < a->ext && bit_test(a->used, *first) ? "inside an allocation, not at its start"
 								      : "not allocated";
+	if (!bit_test(a->used, *first))
+		return "not allocated (freed, held in a cache)";
 	if (!is_exact(a, *first, *count)) {
 		*len = allocation_length(a, *first);
 		return "size does not match the allocation";
@@ -993,13 +1378,14 @@ DMAMAP_API void dmamap_iova_free(struct dmamap_iova *a, dma_addr_t addr, size_t 
 {
 	unsigned long first, count, len = 0;
 	const char *why = NULL;
-	u64 old_occ;
 
 	if (!a) {
 		dmamap_report(NULL, DMAMAP_REPORT_IOVA_MISUSE, NULL, NULL, 0,
 			      "iova free of %#llx+%#zx on a NULL allocator", (unsigned long long)addr, size);
 		return;
 	}
+	if (__atomic_load_n(&a->caching, __ATOMIC_RELAXED) && tc_free(a, addr, size))
+		return;
 
 	pthread_mutex_lock(&a->lock);
 	why = free_refusal(a, addr, size, &first, &count, &len);
@@ -1017,12 +1403,7 @@ DMAMAP_API void dmamap_iova_free(struct dmamap_iova *a, dma_addr_t addr, size_t 
 		return;
 	}
 
-	old_occ = occ_word(a, first / WBITS);
-	bits_assign(a->used, first, count, false);
-	bits_assign(a->head, first, 1, false);
-	refresh(a, first / WBITS, (first + count - 1) / WBITS, old_occ);
-	a->used_granules -= count;
-	a->allocations--;
+	release_locked(a, first, count);
 	pthread_mutex_unlock(&a->lock);
 }
 
@@ -1031,32 +1412,56 @@ DMAMAP_API int dmamap_iova_set_max_align(struct dmamap_iova *a, unsigned order)
 	if (!a || order > 30)
 		return -EINVAL;
 	pthread_mutex_lock(&a->lock);
-	a->max_align_order = order;
+	__atomic_store_n(&a->max_align_order, order, __ATOMIC_RELAXED);
+	/* cached ranges were placed under the old cap */
+	if (a->caching)
+		tc_flush_all(a);
 	pthread_mutex_unlock(&a->lock);
 	return 0;
 }
 
+DMAMAP_API int dmamap_iova_set_cache(struct dmamap_iova *a, bool on)
+{
+	int err = 0;
+
+	if (!a || (on && a->bits > (1UL << 31) * 2))
+		return -EINVAL;
+	pthread_mutex_lock(&a->lock);
+	if (on && a->ext < a->bits)
+		err = resize(a, a->bits);
+	if (!err) {
+		if (!on)
+			tc_flush_all(a);
+		__atomic_store_n(&a->caching, on, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(&a->lock);
+	return err;
+}
+
 DMAMAP_API void dmamap_iova_stats(struct dmamap_iova *a, struct dmamap_iova_stats *st)
 {
+	size_t cache_bytes;
+
 	if (!st)
 		return;
 	memset(st, 0, sizeof(*st));
 	if (!a)
 		return;
 	pthread_mutex_lock(&a->lock);
+	tc_totals(a, &st->cached, &st->cached_granules, &cache_bytes);
 	st->base = a->base;
 	st->size = a->size;
 	st->order = a->order;
 	st->granules = a->bits;
-	st->used_granules = a->used_granules;
-	st->allocations = a->allocations;
+	st->used_granules = a->used_granules - st->cached_granules;
+	st->allocations = a->allocations - st->cached;
 	st->failures = a->failures;
 	st->refused_frees = a->refused_frees;
-	st->metadata_bytes = a->meta_bytes;
+	st->metadata_bytes = a->meta_bytes + cache_bytes;
 	st->tracked_granules = a->ext;
 	st->grows = a->grows;
 	st->grow_failures = a->grow_failures;
-	st->metadata_bits_per_page = (double)a->meta_bytes * 8 / ((double)a->bits * (double)(1UL << a->order));
+	st->metadata_bits_per_page = (double)st->metadata_bytes * 8 / ((double)a->bits * (double)(1UL << a->order));
 	pthread_mutex_unlock(&a->lock);
 }
 
@@ -1069,7 +1474,16 @@ DMAMAP_API bool dmamap_iova_is_allocated(struct dmamap_iova *a, dma_addr_t addr)
 		return false;
 	g = (unsigned long)((addr - a->base) >> a->gshift);
 	pthread_mutex_lock(&a->lock);
-	ret = g < a->ext && bit_test(a->used, g);
+	ret = g < a->ext && (bit_test(a->used, g) || bit_test(a->head, g));
+	/* a cached range is free to its users: its head's used bit is clear */
+	if (ret && a->caching) {
+		/* cached ranges have at most TC_MAX granules: look that far back for the head */
+		unsigned long h = g;
+
+		while (h > 0 && g - h < TC_MAX - 1 && !bit_test(a->head, h))
+			h--;
+		ret = !bit_test(a->head, h) || bit_test(a->used, h);
+	}
 	pthread_mutex_unlock(&a->lock);
 	return ret;
 }

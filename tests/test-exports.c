@@ -119,6 +119,7 @@
 #pragma weak dmamap_iova_alloc
 #pragma weak dmamap_iova_free
 #pragma weak dmamap_iova_set_max_align
+#pragma weak dmamap_iova_set_cache
 #pragma weak dmamap_iova_stats
 #pragma weak dmamap_iova_is_allocated
 /* <dmamap/scatterlist.h> */
@@ -372,6 +373,7 @@ static const struct export functions[] = {
 	F(dmamap_iova_alloc),
 	F(dmamap_iova_free),
 	F(dmamap_iova_set_max_align),
+	F(dmamap_iova_set_cache),
 	F(dmamap_iova_stats),
 	F(dmamap_iova_is_allocated),
 	/* <dmamap/scatterlist.h> */

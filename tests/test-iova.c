@@ -874,15 +874,34 @@ static unsigned long model_count(const struct model *m, size_t size)
 	return (unsigned long)(size / g + (size % g != 0));
 }
 
-static unsigned long model_alloc(struct model *m, size_t size)
+/* The alignment, in granules, of an allocation of @size bytes. */
+static unsigned long model_align(const struct model *m, size_t size)
 {
-	unsigned long count = model_count(m, size);
 	int o = get_order(size);
-	unsigned long align;
 
 	if ((unsigned)o > m->cap)
 		o = (int)m->cap;
-	align = (unsigned)o > m->order ? 1UL << ((unsigned)o - m->order) : 1;
+	return (unsigned)o > m->order ? 1UL << ((unsigned)o - m->order) : 1;
+}
+
+/* Record the allocation of @size bytes at granule @i. */
+static void model_take(struct model *m, unsigned long i, size_t size)
+{
+	unsigned long count = model_count(m, size);
+
+	for (unsigned long j = 0; j < count; j++)
+		m->used[i + j] = true;
+	m->first[m->live] = i;
+	m->count[m->live] = count;
+	m->size[m->live] = size;
+	m->live++;
+}
+
+/* First fit of @size bytes (ULONG_MAX if none), taken when @take. */
+static unsigned long model_alloc_if(struct model *m, size_t size, bool take)
+{
+	unsigned long count = model_count(m, size), align = model_align(m, size);
+
 	for (unsigned long i = 0; i + count <= m->bits;) {
 		unsigned long j = 0;
 
@@ -893,18 +912,13 @@ static unsigned long model_alloc(struct model *m, size_t size)
 			i = (i + j + 1 + align - 1) / align * align;
 			continue;
 		}
-		if (j == count) {
-			for (j = 0; j < count; j++)
-				m->used[i + j] = true;
-			m->first[m->live] = i;
-			m->count[m->live] = count;
-			m->size[m->live] = size;
-			m->live++;
-			return i;
-		}
+		if (take)
+			model_take(m, i, size);
+		return i;
 	}
 	return ULONG_MAX;
 }
+
 
 /* Index of the live allocation that (first, size) names exactly, or -1. */
 static long model_match(const struct model *m, dma_addr_t off, size_t size)
@@ -957,8 +971,14 @@ static size_t random_size(uint64_t *s, size_t space)
  * against the trivial model: same addresses, same failures, same refusals,
  * same stats after every call, same granule states at the end. @grow: the
  * bitmaps grow on demand (as created), else they cover the space from the start.
+ * @cached: per-thread caches on, where placement is first fit only modulo
+ * cached ranges: each allocation must be aligned and on granules the model
+ * has free, and fail only when the model has no fit; the live set, refusals
+ * (a range freed into a cache is refused when freed again), stats and granule
+ * states must still agree.
  */
-static void run_model_grow(unsigned order, unsigned long bits, int cap, unsigned ops, uint64_t seed, bool grow)
+static void run_model_mode(unsigned order, unsigned long bits, int cap, unsigned ops, uint64_t seed, bool grow,
+			   bool cached)
 {
 	const size_t g = PG << order;
 	struct model m = { .bits = bits, .order = order };
@@ -966,8 +986,13 @@ static void run_model_grow(unsigned order, unsigned long bits, int cap, unsigned
 	unsigned long used = 0, refused = 0, failures = 0, slots = bits < ops + 1UL ? bits : ops + 1UL;
 	struct capture c;
 	uint64_t s = seed;
+	dma_addr_t last_addr = BASE;
+	size_t last_size = g;
+	unsigned long cached_hits = 0;
 
-	if (!grow) {
+	if (cached)
+		assert_int_equal(dmamap_iova_set_cache(a, true), 0);
+	if (!grow && !cached) {
 		assert_int_equal(dmamap_iova_grow_all(a), 0);
 		assert_int_equal(stats_of(a).tracked_granules, bits);
 	}
@@ -991,10 +1016,23 @@ static void run_model_grow(unsigned order, unsigned long bits, int cap, unsigned
 		if (r < 55 || m.live == 0) {
 			/* now and then more than is free: a failure whatever the sequence */
 			size_t size = op % 64 == 63 ? (bits - used + 1) * g - g / 2 : random_size(&s, bits * g);
-			unsigned long want = model_alloc(&m, size);
+			unsigned long want = model_alloc_if(&m, size, !cached);
 			dma_addr_t got = dmamap_iova_alloc(a, size);
 
-			if (want == ULONG_MAX) {
+			if (cached && got != DMA_MAPPING_ERROR) {
+				unsigned long at = (unsigned long)((got - BASE) / g), n = model_count(&m, size);
+
+				if (got < BASE || (got - BASE) % g || at % model_align(&m, size) || at + n > bits)
+					fail_msg("op %u: alloc %#zx gave %#llx: misplaced", op, size,
+						 (unsigned long long)got);
+				for (unsigned long j = 0; j < n; j++)
+					if (m.used[at + j])
+						fail_msg("op %u: alloc %#zx gave %#llx over a live granule", op, size,
+							 (unsigned long long)got);
+				cached_hits += at != want;
+				model_take(&m, at, size);
+				used += n;
+			} else if (want == ULONG_MAX) {
 				failures++;
 				if (got != DMA_MAPPING_ERROR)
 					fail_msg("op %u: alloc %#zx gave %#llx, model says full", op, size,
@@ -1022,6 +1060,8 @@ static void run_model_grow(unsigned order, unsigned long bits, int cap, unsigned
 				break;
 			}
 			dmamap_iova_free(a, BASE + m.first[k] * g, size);
+			last_addr = BASE + m.first[k] * g;
+			last_size = size;
 			used -= m.count[k];
 			model_free(&m, k);
 		} else {
@@ -1031,7 +1071,12 @@ static void run_model_grow(unsigned order, unsigned long bits, int cap, unsigned
 			size_t size;
 			long match;
 
-			switch (rng_next(&s) % 4) {
+			switch (rng_next(&s) % 5) {
+			case 4:
+				/* the range freed last, again (in a cache, when cached) */
+				addr = last_addr;
+				size = last_size;
+				break;
 			case 0:
 				addr = BASE + m.first[k] * g;
 				size = m.size[k] + g;
@@ -1083,12 +1128,29 @@ static void run_model_grow(unsigned order, unsigned long bits, int cap, unsigned
 		model_free(&m, 0);
 	}
 	assert_int_equal(stats_of(a).used_granules, 0);
+	assert_int_equal(stats_of(a).allocations, 0);
 	assert_int_equal(dmamap_iova_check_summaries(a), 0);
+	if (cached) {
+		/* caches were hit (placement off the plain first fit), and turning them off empties them */
+		assert_true(cached_hits > 0);
+		assert_int_equal(dmamap_iova_set_cache(a, false), 0);
+		assert_int_equal(stats_of(a).cached, 0);
+		assert_int_equal(stats_of(a).cached_granules, 0);
+		for (unsigned long i = 0; i < bits; i++)
+			if (dmamap_iova_is_allocated(a, BASE + i * g))
+				fail_msg("granule %lu still allocated after the caches were emptied", i);
+		assert_int_equal(dmamap_iova_check_summaries(a), 0);
+	}
 	destroy_clean(a);
 	free(m.used);
 	free(m.first);
 	free(m.count);
 	free(m.size);
+}
+
+static void run_model_grow(unsigned order, unsigned long bits, int cap, unsigned ops, uint64_t seed, bool grow)
+{
+	run_model_mode(order, bits, cap, ops, seed, grow, false);
 }
 
 static void run_model(unsigned order, unsigned long bits, int cap, unsigned ops, uint64_t seed)
@@ -1138,6 +1200,23 @@ static void test_differential_every_space_size(void **state)
 	/* no alignment cap: large requests align to their size, fits span nodes of 4096 */
 	run_model_grow(0, 1UL << 20, 30, under_valgrind() ? 400 : 4000, 300, true);
 	run_model_grow(0, 1UL << 18, 30, under_valgrind() ? 400 : 4000, 301, false);
+}
+
+/* The same with per-thread caches on, at every space size of W6 and with capped and uncapped alignment. */
+static void test_differential_cached(void **state)
+{
+	static const unsigned sizes[] = { 12, 16, 20, 24 };
+	(void)state;
+
+	run_model_mode(0, 512, -1, under_valgrind() ? 1000 : 5000, 11, true, true);
+	run_model_mode(1, 300, 4, under_valgrind() ? 1000 : 5000, 12, true, true);
+	run_model_mode(2, 130, 1, under_valgrind() ? 1000 : 5000, 13, true, true);
+	for (unsigned i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		if (under_valgrind() && sizes[i] > 20)
+			continue;
+		run_model_mode(0, 1UL << sizes[i], -1, under_valgrind() ? 400 : 4000, 400 + i, true, true);
+	}
+	run_model_mode(0, 1UL << 18, 30, under_valgrind() ? 400 : 4000, 401, true, true);
 }
 
 /* ------------------------------------------------------------ threads */
@@ -1216,9 +1295,8 @@ static void *mt_worker(void *p)
 	return NULL;
 }
 
-static void test_two_threads_never_share_a_granule(void **state)
+static void two_threads(bool cached)
 {
-	(void)state;
 	struct mt_shared *sh = calloc(1, sizeof(*sh));
 	struct mt_arg args[2];
 	pthread_t t[2];
@@ -1227,6 +1305,8 @@ static void test_two_threads_never_share_a_granule(void **state)
 	assert_non_null(sh);
 	/* small enough that the two threads compete for space */
 	sh->a = mk(BASE, MT_GRANULES * PG, 0);
+	if (cached)
+		assert_int_equal(dmamap_iova_set_cache(sh->a, true), 0);
 	sh->iterations = under_valgrind() ? 5000 : 100000;
 	for (unsigned i = 0; i < MT_GRANULES; i++)
 		atomic_init(&sh->owner[i], 0);
@@ -1251,8 +1331,24 @@ static void test_two_threads_never_share_a_granule(void **state)
 	assert_int_equal(st.used_granules, 0);
 	assert_int_equal(st.allocations, 0);
 	assert_int_equal(st.refused_frees, 0);
+	/* the threads' caches went back to the bitmaps when they exited */
+	assert_int_equal(st.cached, 0);
+	assert_int_equal(dmamap_iova_check_summaries(sh->a), 0);
 	destroy_clean(sh->a);
 	free(sh);
+}
+
+static void test_two_threads_never_share_a_granule(void **state)
+{
+	(void)state;
+	two_threads(false);
+}
+
+/* The same with per-thread caches: hits without the lock, flushes of the other's cache when space runs out. */
+static void test_two_threads_cached(void **state)
+{
+	(void)state;
+	two_threads(true);
 }
 
 /* Producer/consumer: every range allocated by one thread is freed by the other. */
@@ -1325,16 +1421,17 @@ static void *pc_consumer(void *p)
 	}
 }
 
-static void test_frees_cross_threads(void **state)
+static void frees_cross_threads(bool cached)
 {
 	struct pc_shared *sh = calloc(1, sizeof(*sh));
 	pthread_t prod, cons;
 	unsigned long reports = dmamap_report_count(NULL);
 	struct dmamap_iova_stats st;
-	(void)state;
 
 	assert_non_null(sh);
 	sh->a = mk(BASE, PC_GRANULES * PG, 0);
+	if (cached)
+		assert_int_equal(dmamap_iova_set_cache(sh->a, true), 0);
 	sh->iterations = under_valgrind() ? 3000 : 60000;
 	assert_int_equal(pthread_create(&prod, NULL, pc_producer, sh), 0);
 	assert_int_equal(pthread_create(&cons, NULL, pc_consumer, sh), 0);
@@ -1352,6 +1449,186 @@ static void test_frees_cross_threads(void **state)
 		assert_false(dmamap_iova_is_allocated(sh->a, BASE + g * PG));
 	destroy_clean(sh->a);
 	free(sh);
+}
+
+static void test_frees_cross_threads(void **state)
+{
+	(void)state;
+	frees_cross_threads(false);
+}
+
+/* The consumer's cache fills with the producer's ranges: it spills, and the producer's failures flush it. */
+static void test_frees_cross_threads_cached(void **state)
+{
+	(void)state;
+	frees_cross_threads(true);
+}
+
+/* ------------------------------------------------------------ caches */
+
+/* What a caller sees of a cached range: freed, refused when freed again, reused by its size first, flushed before a failure. */
+static void test_cache_semantics(void **state)
+{
+	struct dmamap_iova *a = mk(BASE, 64 * PG, 0);
+	struct dmamap_iova_stats before, st;
+	dma_addr_t x, y, d;
+	struct capture c;
+	(void)state;
+
+	assert_int_equal(dmamap_iova_set_cache(NULL, true), -EINVAL);
+	{
+		/* more than 2^32 granules: refused, nothing changed (the bitmaps did not grow) */
+		struct dmamap_iova *big = mk(0, (size_t)PG << 33, 0);
+
+		before = stats_of(big);
+		assert_int_equal(dmamap_iova_set_cache(big, true), -EINVAL);
+		st = stats_of(big);
+		assert_stats_equal(&st, &before);
+		assert_int_equal(st.tracked_granules, before.tracked_granules);
+		assert_int_equal(dmamap_iova_alloc(big, PG), 0);
+		dmamap_iova_free(big, 0, PG);
+		assert_int_equal(stats_of(big).cached, 0);
+		destroy_clean(big);
+	}
+	assert_int_equal(dmamap_iova_set_cache(a, true), 0);
+	x = dmamap_iova_alloc(a, 2 * PG);
+	y = dmamap_iova_alloc(a, PG);
+	assert_int_equal(x, BASE);
+	assert_int_equal(y, BASE + 2 * PG);
+	dmamap_iova_free(a, x, 2 * PG);
+	st = stats_of(a);
+	assert_int_equal(st.allocations, 1);
+	assert_int_equal(st.used_granules, 1);
+	assert_int_equal(st.cached, 1);
+	assert_int_equal(st.cached_granules, 2);
+	assert_false(dmamap_iova_is_allocated(a, x));
+	assert_false(dmamap_iova_is_allocated(a, x + PG));
+	assert_true(dmamap_iova_is_allocated(a, y));
+
+	/* a double free of a cached range: refused, reported, nothing changed */
+	before = stats_of(a);
+	capture_start(&c, NULL);
+	dmamap_iova_free(a, x, 2 * PG);
+	capture_stop(NULL);
+	assert_int_equal(c.by_kind[DMAMAP_REPORT_IOVA_MISUSE], 1);
+	st = stats_of(a);
+	assert_int_equal(st.refused_frees, before.refused_frees + 1);
+	st.refused_frees = before.refused_frees;
+	assert_stats_equal(&st, &before);
+	assert_int_equal(st.cached, 1);
+
+	/* first fit modulo cached ranges: one page does not go into the cached pair */
+	assert_int_equal(dmamap_iova_alloc(a, PG), BASE + 3 * PG);
+	/* the same size takes the cached range back */
+	assert_int_equal(dmamap_iova_alloc(a, 2 * PG), x);
+	assert_int_equal(stats_of(a).cached, 0);
+	assert_true(dmamap_iova_is_allocated(a, x + PG));
+	dmamap_iova_free(a, x, 2 * PG);
+
+	/* fill the rest: the last pages come out of the cache, flushed before a failure is declared */
+	for (unsigned long g = 4; g < 64; g++)
+		assert_int_equal(dmamap_iova_alloc(a, PG), BASE + g * PG);
+	assert_int_equal(stats_of(a).failures, 0);
+	assert_int_equal(dmamap_iova_alloc(a, PG), BASE);
+	st = stats_of(a);
+	assert_int_equal(st.cached, 0);
+	assert_int_equal(st.failures, 0);
+	assert_int_equal(dmamap_iova_alloc(a, PG), BASE + PG);
+	assert_int_equal(dmamap_iova_alloc(a, PG), DMA_MAPPING_ERROR);
+	assert_int_equal(stats_of(a).failures, 1);
+	for (unsigned long g = 0; g < 64; g++)
+		if (g != 2)
+			dmamap_iova_free(a, BASE + g * PG, PG);
+	dmamap_iova_free(a, y, PG);
+	st = stats_of(a);
+	assert_int_equal(st.allocations, 0);
+	assert_true(st.cached > 0);
+	/* a free that is not exactly an allocation stays refused with caches on */
+	d = dmamap_iova_alloc(a, 4 * PG);
+	assert_true(d != DMA_MAPPING_ERROR);
+	before = stats_of(a);
+	capture_start(&c, NULL);
+	dmamap_iova_free(a, d, 2 * PG);
+	dmamap_iova_free(a, d + PG, PG);
+	capture_stop(NULL);
+	assert_int_equal(c.by_kind[DMAMAP_REPORT_IOVA_MISUSE], 2);
+	assert_int_equal(stats_of(a).allocations, before.allocations);
+	dmamap_iova_free(a, d, 4 * PG);
+	/* cached ranges are not leaks */
+	destroy_clean(a);
+}
+
+/* A thread that starts before the allocator and outlives it: its cache is released, nothing leaks. */
+struct outlive {
+	struct dmamap_iova *a;
+	atomic_int stage;
+	dma_addr_t addr[4];
+};
+
+static void wait_stage(struct outlive *o, int stage)
+{
+	while (atomic_load(&o->stage) != stage)
+		sched_yield();
+}
+
+static void *outlive_thread(void *p)
+{
+	struct outlive *o = p;
+
+	for (int round = 0; round < 2; round++) {
+		wait_stage(o, 1 + 2 * round);
+		for (unsigned i = 0; i < 4; i++)
+			o->addr[i] = dmamap_iova_alloc(o->a, (i + 1) * PG);
+		for (unsigned i = 0; i < 4; i++)
+			dmamap_iova_free(o->a, o->addr[i], (i + 1) * PG);
+		atomic_store(&o->stage, 2 + 2 * round);
+	}
+	/* exit only once the cache has been looked at */
+	wait_stage(o, 5);
+	return NULL;
+}
+
+static void test_cache_thread_outlives_allocator(void **state)
+{
+	struct outlive o = { 0 };
+	struct dmamap_iova_stats st;
+	struct capture c;
+	pthread_t t;
+	(void)state;
+
+	atomic_init(&o.stage, 0);
+	assert_int_equal(pthread_create(&t, NULL, outlive_thread, &o), 0);
+	o.a = mk(BASE, 1024 * PG, 0);
+	assert_int_equal(dmamap_iova_set_cache(o.a, true), 0);
+	atomic_store(&o.stage, 1);
+	wait_stage(&o, 2);
+	/* the thread's four ranges sit in its cache: freed for everyone, double frees refused here too */
+	st = stats_of(o.a);
+	assert_int_equal(st.allocations, 0);
+	assert_int_equal(st.cached, 4);
+	assert_int_equal(st.cached_granules, 10);
+	for (unsigned i = 0; i < 4; i++)
+		assert_false(dmamap_iova_is_allocated(o.a, o.addr[i]));
+	capture_start(&c, NULL);
+	dmamap_iova_free(o.a, o.addr[3], 4 * PG);
+	capture_stop(NULL);
+	assert_int_equal(c.by_kind[DMAMAP_REPORT_IOVA_MISUSE], 1);
+	/* destroyed while the thread lives: no leak reported; the thread drops its cache later */
+	destroy_clean(o.a);
+
+	o.a = mk(BASE, 1024 * PG, 0);
+	assert_int_equal(dmamap_iova_set_cache(o.a, true), 0);
+	atomic_store(&o.stage, 3);
+	wait_stage(&o, 4);
+	assert_int_equal(stats_of(o.a).cached, 4);
+	atomic_store(&o.stage, 5);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	/* the thread exited: its cache went back to the bitmaps */
+	st = stats_of(o.a);
+	assert_int_equal(st.cached, 0);
+	assert_int_equal(st.used_granules, 0);
+	assert_int_equal(dmamap_iova_check_summaries(o.a), 0);
+	destroy_clean(o.a);
 }
 
 int main(void)
@@ -1385,8 +1662,13 @@ int main(void)
 		cmocka_unit_test(test_random_against_model_order2_cap_below_granule),
 		cmocka_unit_test(test_random_against_model_large_space),
 		cmocka_unit_test(test_differential_every_space_size),
+		cmocka_unit_test(test_differential_cached),
 		cmocka_unit_test(test_two_threads_never_share_a_granule),
 		cmocka_unit_test(test_frees_cross_threads),
+		cmocka_unit_test(test_two_threads_cached),
+		cmocka_unit_test(test_frees_cross_threads_cached),
+		cmocka_unit_test(test_cache_semantics),
+		cmocka_unit_test(test_cache_thread_outlives_allocator),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -20,14 +20,11 @@
  * as ARM's mapping "extensions"): the addresses handed out are the same as
  * with the whole space tracked from the start.
  *
- * No per-thread caches (magazines) sit in front of the bitmaps, by choice: a
- * range held in a cache would be neither free nor a live allocation, so
- * placement would be first fit only modulo cached ranges, a free would have to
- * search every thread's cache to refuse a double free of a cached range, and
- * dmamap_iova_is_allocated() and the stats would have to say which of the two
- * a cached granule is. Every call here gives exactly the answer of a plain
- * first-fit bitmap (the tests compare it with one), at the price of one lock
- * and a tree walk per call where a cache hit would cost a few loads.
+ * By default every call gives exactly the answer of a plain first-fit bitmap
+ * (the tests compare it with one), at the price of one lock and a tree walk
+ * per call. dmamap_iova_set_cache() puts per-thread caches (magazines) in
+ * front, as Linux's alloc_iova_fast() does: a hit takes no lock, and first
+ * fit then holds modulo cached ranges (see there).
  */
 #ifndef DMAMAP_IOVA_H
 #define DMAMAP_IOVA_H
@@ -95,6 +92,37 @@ DMAMAP_API void dmamap_iova_free(struct dmamap_iova *a, dma_addr_t addr, size_t 
  */
 DMAMAP_API DMAMAP_MUST_CHECK int dmamap_iova_set_max_align(struct dmamap_iova *a, unsigned order);
 
+/**
+ * dmamap_iova_set_cache() - put per-thread caches in front of the bitmaps, or take them away
+ * @a: the allocator
+ * @on: true to cache, false (the default) for the exact allocator
+ *
+ * With caches on, a free of up to 32 granules goes into the calling thread's
+ * cache (16 ranges per size; when full, the older half goes back to the
+ * bitmaps) and an allocation of that size takes the most recently cached one
+ * first: neither takes the allocator's lock. Semantics then:
+ *  - placement is first fit modulo cached ranges: a cached range is not free
+ *    to other sizes or threads until it goes back to the bitmaps;
+ *  - DMA_MAPPING_ERROR still means no aligned free run exists: before an
+ *    allocation fails, every thread's cache is emptied and the search runs
+ *    again;
+ *  - a cached range is freed as far as the caller can see: freeing it again
+ *    is refused as a double free (DMAMAP_REPORT_IOVA_MISUSE),
+ *    dmamap_iova_is_allocated() says false for its granules, and the stats
+ *    count it in cached/cached_granules, not in allocations/used_granules;
+ *  - the bitmaps cover the whole space from then on (no growth on demand);
+ *  - a thread's cache goes back to the bitmaps when the thread exits, and is
+ *    released at dmamap_iova_destroy() (its ranges are not leaks); threads
+ *    may start before or outlive the allocator.
+ * Turning caches off empties them all. The IOMMU mapper uses the exact
+ * allocator. Call this while no other thread uses @a.
+ *
+ * Return: 0, -EINVAL (NULL @a, or caches asked for a space of more than 2^32
+ * granules) or -ENOMEM (the bitmaps could not grow to the whole space;
+ * nothing changed).
+ */
+DMAMAP_API DMAMAP_MUST_CHECK int dmamap_iova_set_cache(struct dmamap_iova *a, bool on);
+
 struct dmamap_iova_stats {
 	dma_addr_t base;
 	size_t size;                   /* bytes in the space */
@@ -109,6 +137,8 @@ struct dmamap_iova_stats {
 	unsigned long tracked_granules;/* granules the bitmaps cover now (they grow on demand) */
 	unsigned long grows;           /* times the bitmaps grew */
 	unsigned long grow_failures;   /* growths refused for want of host memory */
+	unsigned long cached;          /* freed ranges held in per-thread caches (not in allocations) */
+	unsigned long cached_granules; /* their granules (not in used_granules) */
 };
 
 /**
