@@ -806,7 +806,10 @@ void dmamap_devres_release_all(struct device *dev);
 
 /* Whether [addr, addr + size) is exactly one live allocation of @a (what a free would accept). */
 bool dmamap_iova_owns(struct dmamap_iova *a, dma_addr_t addr, size_t size);
-/* Test hook: the next @n growths of @a's bitmaps fail as if host memory ran out. */
+/*
+ * Test hook: the next @n growths of @a's bitmaps (on demand, or to the whole
+ * space in dmamap_iova_set_cache()) fail as if host memory ran out.
+ */
 void dmamap_iova_fail_next_grows(struct dmamap_iova *a, unsigned long n);
 /* Make @a's bitmaps cover its whole space now (no growth later): 0 or -ENOMEM. */
 int dmamap_iova_grow_all(struct dmamap_iova *a);

@@ -795,6 +795,17 @@ static int grow(struct dmamap_iova *a)
 	return 0;
 }
 
+/* Grow the extent to the whole space at once (caches need it). 0, or -ENOMEM (nothing changed but grow_failures). */
+static int grow_whole(struct dmamap_iova *a)
+{
+	if (a->fail_grow_next)
+		a->fail_grow_next--;
+	else if (!resize(a, a->bits))
+		return 0;
+	a->grow_failures++;
+	return -ENOMEM;
+}
+
 /* ------------------------------------------------------------ helpers */
 
 /* Granules needed for @size bytes: ceil(size / granule), without overflow. */
@@ -1428,7 +1439,7 @@ DMAMAP_API int dmamap_iova_set_cache(struct dmamap_iova *a, bool on)
 		return -EINVAL;
 	pthread_mutex_lock(&a->lock);
 	if (on && a->ext < a->bits)
-		err = resize(a, a->bits);
+		err = grow_whole(a);
 	if (!err) {
 		if (!on)
 			tc_flush_all(a);

@@ -1558,6 +1558,128 @@ static void test_cache_semantics(void **state)
 	destroy_clean(a);
 }
 
+/* Caches refused (no memory for the whole bitmaps, or bad arguments): nothing changed, the exact allocator goes on. */
+static void test_cache_refused_nothing_changed(void **state)
+{
+	/* 2^17 granules: the bitmaps start with the first 2^16 */
+	const unsigned long half = 1UL << 16;
+	struct dmamap_iova *a = mk(BASE, 2 * half * PG, 0);
+	struct dmamap_iova_stats before, st;
+	dma_addr_t x, y, z;
+	struct capture c;
+	(void)state;
+
+	assert_int_equal(dmamap_iova_set_cache(NULL, true), -EINVAL);
+	assert_int_equal(dmamap_iova_set_cache(NULL, false), -EINVAL);
+	x = dmamap_iova_alloc(a, PG);
+	y = dmamap_iova_alloc(a, 3 * PG);
+	z = dmamap_iova_alloc(a, 2 * PG);
+	assert_int_equal(x, BASE);
+	assert_int_equal(y, BASE + 4 * PG);
+	assert_int_equal(z, BASE + 2 * PG);
+
+	/* the bitmaps cannot grow to the whole space: -ENOMEM, counted, nothing else changed */
+	before = stats_of(a);
+	assert_int_equal(before.tracked_granules, half);
+	dmamap_iova_fail_next_grows(a, 1);
+	capture_start(&c, NULL);
+	assert_int_equal(dmamap_iova_set_cache(a, true), -ENOMEM);
+	capture_stop(NULL);
+	assert_int_equal(c.reports, 0);
+	st = stats_of(a);
+	assert_stats_equal(&st, &before);
+	assert_int_equal(st.tracked_granules, half);
+	assert_int_equal(st.grows, before.grows);
+	assert_int_equal(st.grow_failures, before.grow_failures + 1);
+	assert_int_equal(st.cached, 0);
+	assert_int_equal(st.cached_granules, 0);
+	assert_int_equal(dmamap_iova_check_summaries(a), 0);
+	assert_true(dmamap_iova_is_allocated(a, x));
+	assert_false(dmamap_iova_is_allocated(a, x + PG));
+	assert_true(dmamap_iova_is_allocated(a, y + 2 * PG));
+	assert_true(dmamap_iova_is_allocated(a, z + PG));
+
+	/* caching is still off: a free goes to the bitmaps, and the freed pair is first fit again */
+	dmamap_iova_free(a, z, 2 * PG);
+	st = stats_of(a);
+	assert_int_equal(st.cached, 0);
+	assert_int_equal(st.cached_granules, 0);
+	assert_int_equal(st.allocations, 2);
+	assert_int_equal(st.used_granules, 4);
+	assert_false(dmamap_iova_is_allocated(a, z));
+	assert_int_equal(dmamap_iova_alloc(a, PG), BASE + PG);
+	assert_int_equal(dmamap_iova_alloc(a, PG), BASE + 2 * PG);
+	assert_int_equal(dmamap_iova_alloc(a, PG), BASE + 3 * PG);
+	/* a free of the wrong size is refused as before */
+	before = stats_of(a);
+	capture_start(&c, NULL);
+	dmamap_iova_free(a, x + PG, 2 * PG);
+	capture_stop(NULL);
+	assert_int_equal(c.by_kind[DMAMAP_REPORT_IOVA_MISUSE], 1);
+	st = stats_of(a);
+	assert_int_equal(st.refused_frees, before.refused_frees + 1);
+	st.refused_frees = before.refused_frees;
+	assert_stats_equal(&st, &before);
+	assert_int_equal(dmamap_iova_check_summaries(a), 0);
+
+	/* the hook spent: caches come on, over the whole space */
+	before = stats_of(a);
+	assert_int_equal(dmamap_iova_set_cache(a, true), 0);
+	st = stats_of(a);
+	assert_int_equal(st.tracked_granules, 2 * half);
+	assert_int_equal(st.grow_failures, before.grow_failures);
+	assert_int_equal(st.allocations, before.allocations);
+	assert_int_equal(st.used_granules, before.used_granules);
+	assert_int_equal(dmamap_iova_check_summaries(a), 0);
+	/* and a free now goes into the cache: its granule stays out of first fit */
+	dmamap_iova_free(a, BASE + PG, PG);
+	st = stats_of(a);
+	assert_int_equal(st.cached, 1);
+	assert_int_equal(st.cached_granules, 1);
+	assert_int_equal(st.allocations, before.allocations - 1);
+	assert_int_equal(dmamap_iova_alloc(a, 2 * PG), BASE + 8 * PG);
+	assert_int_equal(dmamap_iova_alloc(a, PG), BASE + PG);
+	assert_int_equal(dmamap_iova_set_cache(a, false), 0);
+	assert_int_equal(dmamap_iova_check_summaries(a), 0);
+	dmamap_iova_free(a, BASE + 8 * PG, 2 * PG);
+	for (unsigned long g = 0; g < 4; g++)
+		dmamap_iova_free(a, BASE + g * PG, PG);
+	dmamap_iova_free(a, y, 3 * PG);
+	st = stats_of(a);
+	assert_int_equal(st.allocations, 0);
+	assert_int_equal(st.used_granules, 0);
+	assert_int_equal(st.cached, 0);
+	destroy_clean(a);
+
+	{
+		/* one granule more than 2^32: refused before the bitmaps grow; a pending failed growth is not spent */
+		struct dmamap_iova *big = mk(0, (size_t)PG * ((1ULL << 32) + 1), 0);
+		dma_addr_t b = dmamap_iova_alloc(big, 2 * PG);
+
+		assert_int_equal(b, 0);
+		dmamap_iova_fail_next_grows(big, 1);
+		before = stats_of(big);
+		assert_int_equal(dmamap_iova_set_cache(big, true), -EINVAL);
+		st = stats_of(big);
+		assert_stats_equal(&st, &before);
+		assert_int_equal(st.tracked_granules, before.tracked_granules);
+		assert_int_equal(st.grow_failures, before.grow_failures);
+		assert_int_equal(dmamap_iova_check_summaries(big), 0);
+		assert_true(dmamap_iova_is_allocated(big, b + PG));
+		/* still exact: the free goes to the bitmaps */
+		dmamap_iova_free(big, b, 2 * PG);
+		st = stats_of(big);
+		assert_int_equal(st.cached, 0);
+		assert_int_equal(st.allocations, 0);
+		assert_int_equal(dmamap_iova_alloc(big, PG), 0);
+		/* the pending failure is still there for the next growth: a search past the extent fails */
+		assert_int_equal(dmamap_iova_alloc(big, (size_t)PG << 17), DMA_MAPPING_ERROR);
+		assert_int_equal(stats_of(big).grow_failures, before.grow_failures + 1);
+		dmamap_iova_free(big, 0, PG);
+		destroy_clean(big);
+	}
+}
+
 /* A thread that starts before the allocator and outlives it: its cache is released, nothing leaks. */
 struct outlive {
 	struct dmamap_iova *a;
@@ -1668,6 +1790,7 @@ int main(void)
 		cmocka_unit_test(test_two_threads_cached),
 		cmocka_unit_test(test_frees_cross_threads_cached),
 		cmocka_unit_test(test_cache_semantics),
+		cmocka_unit_test(test_cache_refused_nothing_changed),
 		cmocka_unit_test(test_cache_thread_outlives_allocator),
 	};
 

@@ -118,8 +118,8 @@ DMAMAP_API DMAMAP_MUST_CHECK int dmamap_iova_set_max_align(struct dmamap_iova *a
  * allocator. Call this while no other thread uses @a.
  *
  * Return: 0, -EINVAL (NULL @a, or caches asked for a space of more than 2^32
- * granules) or -ENOMEM (the bitmaps could not grow to the whole space;
- * nothing changed).
+ * granules) or -ENOMEM (the bitmaps could not grow to the whole space,
+ * counted in grow_failures; nothing else changed).
  */
 DMAMAP_API DMAMAP_MUST_CHECK int dmamap_iova_set_cache(struct dmamap_iova *a, bool on);
 
