@@ -327,11 +327,11 @@ static u64 full_children(const struct dmamap_iova *a, unsigned k, unsigned long 
 	return mask;
 }
 
-/* The largest n (0..64) that fits, naturally aligned, in a word whose occupied granules are @occ. */
-static unsigned word_fit(u64 occ)
+/* The largest n (0..64) that fits, naturally aligned, in a word whose occupied granules are @occ and class is @c. */
+static unsigned word_fit_c(u64 occ, unsigned c)
 {
 	u64 f = ~occ, z;
-	unsigned c = block_class(f), lane;
+	unsigned lane;
 
 	if (c <= 1)
 		return c;
@@ -417,7 +417,7 @@ static struct node_state compute_node(const struct dmamap_iova *a, unsigned k, u
 		for (unsigned q = 0; top > 1 && q < 4; q++) {
 			for (u64 m = nib_ge(a->nib[i * 4 + q], top); m; m &= m - 1) {
 				unsigned long w = (i * 4 + q) * 16 + ctz64(m) / 4;
-				unsigned long v = word_fit(occ_word(a, w));
+				unsigned long v = word_fit_c(occ_word(a, w), top);
 
 				if (v > best)
 					best = v;
@@ -498,10 +498,10 @@ static void propagate(struct dmamap_iova *a, unsigned k, unsigned long i, unsign
 }
 
 /*
- * The words [w0, w1] changed (@old: the word's occupied granules before, when
- * w0 == w1): refresh their classes and, where it can matter, their ancestors'.
+ * The words [w0, w1] (w0 < w1) changed: refresh their classes and, where it
+ * can matter, their ancestors'.
  */
-static void refresh(struct dmamap_iova *a, unsigned long w0, unsigned long w1, u64 old_occ)
+static void refresh(struct dmamap_iova *a, unsigned long w0, unsigned long w1)
 {
 	for (unsigned long n = w0 >> FAN_SHIFT; n <= w1 >> FAN_SHIFT; n++) {
 		unsigned long lo = DM_MAX(w0, n << FAN_SHIFT), hi = DM_MIN(w1, (n << FAN_SHIFT) + 63);
@@ -514,13 +514,24 @@ static void refresh(struct dmamap_iova *a, unsigned long w0, unsigned long w1, u
 				nib_set(a, w, c);
 			matters = matters || child_matters(a, 1, n, (unsigned)(w & 63), old, c);
 		}
-		if (!matters)
-			continue;
-		if (w0 == w1)
-			propagate(a, 1, n, (unsigned)(w0 & 63), word_fit(old_occ), word_fit(occ_word(a, w0)));
-		else
-			propagate(a, 1, n, 0, WBITS, WBITS); /* a wholly free child: read them all */
+		/* fits of the size of a word: the node reads its children again */
+		if (matters)
+			propagate(a, 1, n, 0, WBITS, WBITS);
 	}
+}
+
+/*
+ * Word @w changed from occupied granules @old_occ to @new_occ: refresh its
+ * class and, where it can matter, its ancestors'.
+ */
+static inline void refresh_word(struct dmamap_iova *a, unsigned long w, u64 old_occ, u64 new_occ)
+{
+	unsigned old = nib_get(a, w), c = word_class(new_occ);
+
+	if (c != old)
+		nib_set(a, w, c);
+	if (child_matters(a, 1, w >> FAN_SHIFT, (unsigned)(w & 63), old, c))
+		propagate(a, 1, w >> FAN_SHIFT, (unsigned)(w & 63), word_fit_c(old_occ, old), word_fit_c(new_occ, c));
 }
 
 /* ------------------------------------------------------------ searches */
@@ -895,14 +906,31 @@ static unsigned align_order_for(const struct dmamap_iova *a, size_t size)
 	return o > a->order ? o - a->order : 0;
 }
 
+/* The bits of granules [first, first + count) in their word, when they lie in one; else 0. */
+static inline u64 word_mask(unsigned long first, unsigned long count)
+{
+	unsigned s = (unsigned)(first % WBITS);
+
+	if (s + count > WBITS)
+		return 0;
+	return (count == WBITS ? ~0ULL : (1ULL << count) - 1) << s;
+}
+
 /* Mark [first, first + count) a live allocation (its head first: see tc_free()). Lock held. */
 static void mark_locked(struct dmamap_iova *a, unsigned long first, unsigned long count)
 {
-	u64 old_occ = occ_word(a, first / WBITS);
+	unsigned long w = first / WBITS;
+	u64 old_occ = occ_word(a, w), m = word_mask(first, count);
 
-	bits_assign(a, a->head, first, 1, true);
-	bits_assign(a, a->used, first, count, true);
-	refresh(a, first / WBITS, (first + count - 1) / WBITS, old_occ);
+	if (m) {
+		word_assign(a, &a->head[w], 1ULL << (first % WBITS), true);
+		word_assign(a, &a->used[w], m, true);
+		refresh_word(a, w, old_occ, old_occ | m);
+	} else {
+		bits_assign(a, a->head, first, 1, true);
+		bits_assign(a, a->used, first, count, true);
+		refresh(a, w, (first + count - 1) / WBITS);
+	}
 	a->used_granules += count;
 	a->allocations++;
 }
@@ -910,11 +938,18 @@ static void mark_locked(struct dmamap_iova *a, unsigned long first, unsigned lon
 /* Free the allocation [first, first + count) (live or cached). Lock held. */
 static void release_locked(struct dmamap_iova *a, unsigned long first, unsigned long count)
 {
-	u64 old_occ = occ_word(a, first / WBITS);
+	unsigned long w = first / WBITS;
+	u64 old_occ = occ_word(a, w), m = word_mask(first, count);
 
-	bits_assign(a, a->used, first, count, false);
-	bits_assign(a, a->head, first, 1, false);
-	refresh(a, first / WBITS, (first + count - 1) / WBITS, old_occ);
+	if (m) {
+		word_assign(a, &a->used[w], m, false);
+		word_assign(a, &a->head[w], 1ULL << (first % WBITS), false);
+		refresh_word(a, w, old_occ, old_occ & ~m);
+	} else {
+		bits_assign(a, a->used, first, count, false);
+		bits_assign(a, a->head, first, 1, false);
+		refresh(a, w, (first + count - 1) / WBITS);
+	}
 	a->used_granules -= count;
 	a->allocations--;
 }
