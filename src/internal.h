@@ -815,7 +815,11 @@ void dmamap_iova_fail_next_grows(struct dmamap_iova *a, unsigned long n);
 int dmamap_iova_grow_all(struct dmamap_iova *a);
 /* dmamap_iova_destroy(), its leaks reported through machine @m's log (NULL: the process-wide log). */
 void dmamap_iova_destroy_in(struct dmamap_iova *a, struct dmamap_machine *m);
-/* Test hook: how many word classes and node summaries differ from a recomputation from the bitmaps (0). */
+/*
+ * Test hook: how many word classes and node summaries differ from a
+ * recomputation from the bitmaps, plus 1 when a granule below the search
+ * start is free (0 when all is consistent).
+ */
 unsigned long dmamap_iova_check_summaries(struct dmamap_iova *a);
 
 /* ----------------------------------------------------------- dmabounce */

@@ -45,7 +45,11 @@
  * moves up with a child's old and new fit, and a node without a wholly free
  * child follows from those two in O(1) (its fit is its children's largest);
  * only a node whose largest child shrank, or one with wholly free children,
- * reads its 64 children again (the highest class first).
+ * reads its 64 children again (the highest class first), and not even that
+ * one when its fit was a power of two that another child of its class holds.
+ * Every search starts at a granule below which all are occupied: raised by
+ * a one-granule allocation (it takes the lowest free granule), lowered by a
+ * free below it.
  *
  * Growth. A space starts with bitmaps for its first DMAMAP_IOVA_INITIAL
  * granules (or all of it when smaller), as ARM's later mapping "extensions"
@@ -99,6 +103,7 @@ struct dmamap_iova {
 	unsigned max_align_order;      /* alignment cap, in pages (log2) */
 	unsigned long bits;            /* granules in the space */
 	unsigned long ext;             /* granules tracked by the bitmaps now (growth) */
+	unsigned long low;             /* every granule below this one is occupied: searches start here */
 	unsigned long nwords;          /* 64-bit words per bitmap, for ext */
 	u64 *used;                     /* 1: granule allocated */
 	u64 *head;                     /* 1: first granule of an allocation */
@@ -443,6 +448,21 @@ static struct node_state compute_node(const struct dmamap_iova *a, unsigned k, u
 	return st;
 }
 
+/* Whether a child of node @i at level @k (>= 1) has class @cls (>= 1) or more. */
+static inline bool any_child_ge(const struct dmamap_iova *a, unsigned k, unsigned long i, unsigned cls)
+{
+	u64 m = 0;
+
+	if (k == 1) {
+		for (unsigned q = 0; q < 4; q++)
+			m |= nib_ge(a->nib[i * 4 + q], cls);
+	} else {
+		for (unsigned q = 0; q < 8; q++)
+			m |= byte_ge(load8(a, k - 1, (i << FAN_SHIFT) + q * 8), cls);
+	}
+	return m != 0;
+}
+
 /*
  * Whether a change of child @c (local index) of node @p at level @k, from
  * class @old to @cls, can change the node: it can when the child held or
@@ -477,7 +497,23 @@ static void propagate(struct dmamap_iova *a, unsigned k, unsigned long i, unsign
 		unsigned old = a->cls[k][i];
 		struct node_state st;
 
-		if (fit < size && fn < size && (fn >= fit || fo < fit)) {
+		if (fit < size && fn < size && fn < fit && fo >= fit && !(fit & (fit - 1))) {
+			/*
+			 * The child held the largest fit, 2^(old - 1), the least of its
+			 * class, and lost it: another child of the class still holds as
+			 * much; if none does and that fit was one granule, none is left.
+			 */
+			if (any_child_ge(a, k, i, old)) {
+				st.fit = fit;
+				st.pre = c ? pre : prefix_of(a, k - 1, i << FAN_SHIFT);
+				st.cls = old;
+			} else if (fit == 1) {
+				st.fit = st.pre = 0;
+				st.cls = 0;
+			} else {
+				st = compute_node(a, k, i);
+			}
+		} else if (fit < size && fn < size && (fn >= fit || fo < fit)) {
 			st.fit = DM_MAX(fit, fn);
 			st.pre = c ? pre : prefix_of(a, k - 1, i << FAN_SHIFT);
 			st.cls = st.fit ? floor_log2(st.fit) + 1 : 0;
@@ -672,7 +708,7 @@ static unsigned long prev_occupied(const struct dmamap_iova *a, unsigned long fl
 static unsigned long find_capped(const struct dmamap_iova *a, unsigned long n, unsigned lg)
 {
 	unsigned b = (unsigned)(63 - __builtin_clzll((unsigned long long)n + 1)) - 1;
-	unsigned long align = 1UL << lg, from = 0;
+	unsigned long align = 1UL << lg, from = a->low;
 
 	for (;;) {
 		unsigned long p = find_natural(a, 1UL << b, b, from), rs, s, u;
@@ -931,6 +967,8 @@ static void mark_locked(struct dmamap_iova *a, unsigned long first, unsigned lon
 		bits_assign(a, a->used, first, count, true);
 		refresh(a, w, (first + count - 1) / WBITS);
 	}
+	if (first == a->low)
+		a->low = first + count;
 	a->used_granules += count;
 	a->allocations++;
 }
@@ -950,6 +988,8 @@ static void release_locked(struct dmamap_iova *a, unsigned long first, unsigned 
 		bits_assign(a, a->head, first, 1, false);
 		refresh(a, w, (first + count - 1) / WBITS);
 	}
+	if (first < a->low)
+		a->low = first;
 	a->used_granules -= count;
 	a->allocations--;
 }
@@ -1341,7 +1381,11 @@ static unsigned long search_locked(struct dmamap_iova *a, unsigned long count, u
 	if (count > a->bits)
 		return NOT_FOUND;
 	for (;;) {
-		first = lg >= ceil_log2(count) ? find_natural(a, count, ceil_log2(count), 0) : find_capped(a, count, lg);
+		first = lg >= ceil_log2(count) ? find_natural(a, count, ceil_log2(count), a->low)
+					       : find_capped(a, count, lg);
+		/* one granule goes to the lowest free one: the search start moves up to it */
+		if (first != NOT_FOUND && count == 1)
+			a->low = first;
 		if (first != NOT_FOUND || grow(a))
 			return first;
 	}
@@ -1552,11 +1596,25 @@ int dmamap_iova_grow_all(struct dmamap_iova *a)
 	return err;
 }
 
+/* The first free granule below @end, or @end. */
+static unsigned long first_free_below(const struct dmamap_iova *a, unsigned long end)
+{
+	for (unsigned long i = 0; i < end; i += WBITS) {
+		u64 f = ~occ_word(a, i / WBITS);
+
+		if (f)
+			return DM_MIN(i + ctz64(f), end);
+	}
+	return end;
+}
+
 unsigned long dmamap_iova_check_summaries(struct dmamap_iova *a)
 {
 	unsigned long stale = 0;
 
 	pthread_mutex_lock(&a->lock);
+	/* the search start: nothing below it is free */
+	stale += a->low > a->bits || first_free_below(a, DM_MIN(a->low, a->ext)) < DM_MIN(a->low, a->ext);
 	for (unsigned long w = 0; w < a->nwords; w++)
 		stale += nib_get(a, w) != word_class(occ_word(a, w));
 	for (unsigned k = 1; k <= a->nlev; k++)
