@@ -1380,6 +1380,15 @@ static unsigned long search_locked(struct dmamap_iova *a, unsigned long count, u
 
 	if (count > a->bits)
 		return NOT_FOUND;
+	/* one granule: often in the word of the search start, which a free below it just moved there */
+	if (count == 1 && a->low < a->ext) {
+		u64 f = ~occ_word(a, a->low / WBITS) & (~0ULL << (a->low % WBITS));
+
+		if (f) {
+			a->low = a->low / WBITS * WBITS + ctz64(f);
+			return a->low;
+		}
+	}
 	for (;;) {
 		first = lg >= ceil_log2(count) ? find_natural(a, count, ceil_log2(count), a->low)
 					       : find_capped(a, count, lg);
