@@ -350,8 +350,14 @@ static unsigned word_fit_c(u64 occ, unsigned c)
 	 */
 	lane = 1u << c;
 	z = ~f & (f + align_mask[c]);
-	for (unsigned sh = 32; sh >= lane; sh >>= 1)
-		z |= z >> sh;
+	if (c <= 5)
+		z |= z >> 32;
+	if (c <= 4)
+		z |= z >> 16;
+	if (c <= 3)
+		z |= z >> 8;
+	if (c <= 2)
+		z |= z >> 4;
 	lane = floor_log2(z & (lane == WBITS ? ~0ULL : (1ULL << lane) - 1));
 	/* a block of 2^(c-1) fits at its own alignment in any case */
 	return DM_MAX(lane, 1u << (c - 1));
