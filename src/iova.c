@@ -95,7 +95,7 @@
 #define L1_GRANULES (1UL << 12)
 
 struct dmamap_iova {
-	pthread_mutex_t lock;
+	unsigned char lock;            /* iova_lock() */
 	dma_addr_t base;
 	size_t size;
 	unsigned order;                /* granule order (pages) */
@@ -124,6 +124,30 @@ struct dmamap_iova {
 	u64 id;                        /* unique, never reused: what a thread's cache names */
 	struct iova_tcache *caches;    /* every thread's cache of this allocator */
 };
+
+/* ------------------------------------------------------------ locking */
+
+/*
+ * The allocator's lock is a spin lock, as the kernel's IOVA domain lock: one
+ * atomic exchange to take it and a store to release it, where a mutex pays
+ * an atomic operation for each. A waiter gives its CPU away while it waits.
+ */
+static inline bool iova_trylock(struct dmamap_iova *a)
+{
+	return !__atomic_exchange_n(&a->lock, 1, __ATOMIC_ACQUIRE);
+}
+
+static inline void iova_lock(struct dmamap_iova *a)
+{
+	while (!iova_trylock(a))
+		while (__atomic_load_n(&a->lock, __ATOMIC_RELAXED))
+			sched_yield();
+}
+
+static inline void iova_unlock(struct dmamap_iova *a)
+{
+	__atomic_store_n(&a->lock, 0, __ATOMIC_RELEASE);
+}
 
 /* ------------------------------------------------------------ word operations */
 
@@ -1103,7 +1127,7 @@ static void tc_thread_exit(void *v)
 				break;
 			}
 			/* the allocator's lock comes before the spin: only try it */
-			if (pthread_mutex_trylock(&o->lock) == 0) {
+			if (iova_trylock(o)) {
 				tc_drain_locked(o, c);
 				if (c->listed) {
 					*c->pprev = c->next;
@@ -1113,7 +1137,7 @@ static void tc_thread_exit(void *v)
 					__atomic_sub_fetch(&c->refs, 1, __ATOMIC_ACQ_REL); /* the allocator's */
 				}
 				__atomic_store_n(&c->owner, NULL, __ATOMIC_RELEASE);
-				pthread_mutex_unlock(&o->lock);
+				iova_unlock(o);
 				tc_unlock(c);
 				break;
 			}
@@ -1183,14 +1207,14 @@ static struct iova_tcache *tc_get(struct dmamap_iova *a, bool create)
 	}
 	tc_list = c;
 	tc_last = c;
-	pthread_mutex_lock(&a->lock);
+	iova_lock(a);
 	c->next = a->caches;
 	c->pprev = &a->caches;
 	if (a->caches)
 		a->caches->pprev = &c->next;
 	a->caches = c;
 	c->listed = true;
-	pthread_mutex_unlock(&a->lock);
+	iova_unlock(a);
 	return c;
 }
 
@@ -1258,10 +1282,10 @@ static bool tc_free(struct dmamap_iova *a, dma_addr_t addr, size_t size)
 	tc_count(c, 1, (long)count);
 	tc_unlock(c);
 	if (nspill) {
-		pthread_mutex_lock(&a->lock);
+		iova_lock(a);
 		for (unsigned i = 0; i < nspill; i++)
 			release_locked(a, spill[i], count);
-		pthread_mutex_unlock(&a->lock);
+		iova_unlock(a);
 	}
 	return true;
 }
@@ -1322,7 +1346,7 @@ DMAMAP_API struct dmamap_iova *dmamap_iova_create(dma_addr_t base, size_t size, 
 	a->max_align_order = DMAMAP_IOVA_DEFAULT_MAX_ALIGN_ORDER;
 	a->bits = bits;
 	a->id = __atomic_fetch_add(&tc_next_id, 1, __ATOMIC_RELAXED);
-	if (resize(a, ext) || pthread_mutex_init(&a->lock, NULL)) {
+	if (resize(a, ext)) {
 		free_maps(a);
 		free(a);
 		errno = ENOMEM;
@@ -1344,12 +1368,12 @@ void dmamap_iova_destroy_in(struct dmamap_iova *a, struct dmamap_machine *m)
 	 * orphaned one by one (each thread frees its own when it next looks, or
 	 * exits; this thread's at once). Cached ranges are not leaks.
 	 */
-	pthread_mutex_lock(&a->lock);
+	iova_lock(a);
 	list = a->caches;
 	a->caches = NULL;
 	for (struct iova_tcache *c = list; c; c = c->next)
 		c->listed = false;
-	pthread_mutex_unlock(&a->lock);
+	iova_unlock(a);
 	for (struct iova_tcache *c = list; c; c = next) {
 		next = c->next;
 		tc_lock(c);
@@ -1360,16 +1384,15 @@ void dmamap_iova_destroy_in(struct dmamap_iova *a, struct dmamap_machine *m)
 		tc_put(c);
 	}
 	(void)tc_walk(0);
-	pthread_mutex_lock(&a->lock);
+	iova_lock(a);
 	live = a->allocations;
 	granules = a->used_granules;
-	pthread_mutex_unlock(&a->lock);
+	iova_unlock(a);
 	if (live)
 		dmamap_report(m, DMAMAP_REPORT_LEAK, NULL, NULL, 0,
 			      "iova space %#llx+%#zx destroyed with %lu allocation%s (%lu granule%s) outstanding",
 			      (unsigned long long)a->base, a->size, live, live == 1 ? "" : "s", granules,
 			      granules == 1 ? "" : "s");
-	pthread_mutex_destroy(&a->lock);
 	free_maps(a);
 	free(a);
 }
@@ -1421,18 +1444,18 @@ DMAMAP_API dma_addr_t dmamap_iova_alloc(struct dmamap_iova *a, size_t size)
 			return a->base + ((dma_addr_t)first << a->gshift);
 	}
 
-	pthread_mutex_lock(&a->lock);
+	iova_lock(a);
 	first = search_locked(a, count, lg);
 	if (first == NOT_FOUND && a->caching && tc_flush_all(a))
 		first = search_locked(a, count, lg);
 	if (first == NOT_FOUND) {
 		/* Not a misuse: the caller sees the error and the stats count it. */
 		a->failures++;
-		pthread_mutex_unlock(&a->lock);
+		iova_unlock(a);
 		return DMA_MAPPING_ERROR;
 	}
 	mark_locked(a, first, count);
-	pthread_mutex_unlock(&a->lock);
+	iova_unlock(a);
 
 	return a->base + ((dma_addr_t)first << a->gshift);
 }
@@ -1473,9 +1496,9 @@ bool dmamap_iova_owns(struct dmamap_iova *a, dma_addr_t addr, size_t size)
 	unsigned long first, count, len;
 	const char *why;
 
-	pthread_mutex_lock(&a->lock);
+	iova_lock(a);
 	why = free_refusal(a, addr, size, &first, &count, &len);
-	pthread_mutex_unlock(&a->lock);
+	iova_unlock(a);
 	return why == NULL;
 }
 
@@ -1492,11 +1515,11 @@ DMAMAP_API void dmamap_iova_free(struct dmamap_iova *a, dma_addr_t addr, size_t 
 	if (__atomic_load_n(&a->caching, __ATOMIC_RELAXED) && tc_free(a, addr, size))
 		return;
 
-	pthread_mutex_lock(&a->lock);
+	iova_lock(a);
 	why = free_refusal(a, addr, size, &first, &count, &len);
 	if (why) {
 		a->refused_frees++;
-		pthread_mutex_unlock(&a->lock);
+		iova_unlock(a);
 		if (len)
 			dmamap_report(NULL, DMAMAP_REPORT_IOVA_MISUSE, NULL, NULL, 0,
 				      "iova free of %#llx+%#zx refused: %s (it has %lu granule%s, the free names %lu)",
@@ -1509,19 +1532,19 @@ DMAMAP_API void dmamap_iova_free(struct dmamap_iova *a, dma_addr_t addr, size_t 
 	}
 
 	release_locked(a, first, count);
-	pthread_mutex_unlock(&a->lock);
+	iova_unlock(a);
 }
 
 DMAMAP_API int dmamap_iova_set_max_align(struct dmamap_iova *a, unsigned order)
 {
 	if (!a || order > 30)
 		return -EINVAL;
-	pthread_mutex_lock(&a->lock);
+	iova_lock(a);
 	__atomic_store_n(&a->max_align_order, order, __ATOMIC_RELAXED);
 	/* cached ranges were placed under the old cap */
 	if (a->caching)
 		tc_flush_all(a);
-	pthread_mutex_unlock(&a->lock);
+	iova_unlock(a);
 	return 0;
 }
 
@@ -1531,7 +1554,7 @@ DMAMAP_API int dmamap_iova_set_cache(struct dmamap_iova *a, bool on)
 
 	if (!a || (on && a->bits > (1UL << 31) * 2))
 		return -EINVAL;
-	pthread_mutex_lock(&a->lock);
+	iova_lock(a);
 	if (on && a->ext < a->bits)
 		err = grow_whole(a);
 	if (!err) {
@@ -1539,7 +1562,7 @@ DMAMAP_API int dmamap_iova_set_cache(struct dmamap_iova *a, bool on)
 			tc_flush_all(a);
 		__atomic_store_n(&a->caching, on, __ATOMIC_RELEASE);
 	}
-	pthread_mutex_unlock(&a->lock);
+	iova_unlock(a);
 	return err;
 }
 
@@ -1552,7 +1575,7 @@ DMAMAP_API void dmamap_iova_stats(struct dmamap_iova *a, struct dmamap_iova_stat
 	memset(st, 0, sizeof(*st));
 	if (!a)
 		return;
-	pthread_mutex_lock(&a->lock);
+	iova_lock(a);
 	tc_totals(a, &st->cached, &st->cached_granules, &cache_bytes);
 	st->base = a->base;
 	st->size = a->size;
@@ -1567,7 +1590,7 @@ DMAMAP_API void dmamap_iova_stats(struct dmamap_iova *a, struct dmamap_iova_stat
 	st->grows = a->grows;
 	st->grow_failures = a->grow_failures;
 	st->metadata_bits_per_page = (double)st->metadata_bytes * 8 / ((double)a->bits * (double)(1UL << a->order));
-	pthread_mutex_unlock(&a->lock);
+	iova_unlock(a);
 }
 
 DMAMAP_API bool dmamap_iova_is_allocated(struct dmamap_iova *a, dma_addr_t addr)
@@ -1578,7 +1601,7 @@ DMAMAP_API bool dmamap_iova_is_allocated(struct dmamap_iova *a, dma_addr_t addr)
 	if (!a || addr < a->base || addr - a->base >= (u64)a->size)
 		return false;
 	g = (unsigned long)((addr - a->base) >> a->gshift);
-	pthread_mutex_lock(&a->lock);
+	iova_lock(a);
 	ret = g < a->ext && (bit_test(a->used, g) || bit_test(a->head, g));
 	/* a cached range is free to its users: its head's used bit is clear */
 	if (ret && a->caching) {
@@ -1589,25 +1612,25 @@ DMAMAP_API bool dmamap_iova_is_allocated(struct dmamap_iova *a, dma_addr_t addr)
 			h--;
 		ret = !bit_test(a->head, h) || bit_test(a->used, h);
 	}
-	pthread_mutex_unlock(&a->lock);
+	iova_unlock(a);
 	return ret;
 }
 
 void dmamap_iova_fail_next_grows(struct dmamap_iova *a, unsigned long n)
 {
-	pthread_mutex_lock(&a->lock);
+	iova_lock(a);
 	a->fail_grow_next = n;
-	pthread_mutex_unlock(&a->lock);
+	iova_unlock(a);
 }
 
 int dmamap_iova_grow_all(struct dmamap_iova *a)
 {
 	int err = 0;
 
-	pthread_mutex_lock(&a->lock);
+	iova_lock(a);
 	if (a->ext < a->bits)
 		err = resize(a, a->bits);
-	pthread_mutex_unlock(&a->lock);
+	iova_unlock(a);
 	return err;
 }
 
@@ -1627,7 +1650,7 @@ unsigned long dmamap_iova_check_summaries(struct dmamap_iova *a)
 {
 	unsigned long stale = 0;
 
-	pthread_mutex_lock(&a->lock);
+	iova_lock(a);
 	/* the search start: nothing below it is free */
 	stale += a->low > a->bits || first_free_below(a, DM_MIN(a->low, a->ext)) < DM_MIN(a->low, a->ext);
 	for (unsigned long w = 0; w < a->nwords; w++)
@@ -1639,6 +1662,6 @@ unsigned long dmamap_iova_check_summaries(struct dmamap_iova *a)
 			stale += st.cls != a->cls[k][i] || st.fit != val_get(a->fx, k, i) ||
 				 st.pre != val_get(a->pre, k, i);
 		}
-	pthread_mutex_unlock(&a->lock);
+	iova_unlock(a);
 	return stale;
 }
