@@ -71,14 +71,15 @@
  * never move. Before an allocation fails, every thread's cache is emptied
  * into the bitmaps and the search runs again.
  *
- * Locking: one mutex per allocator guards the bitmaps, summaries and
- * counters, and its list of thread caches; each thread cache has a spin lock
- * for its bins, taken by its thread on a hit and by whoever empties it (the
- * allocator's mutex first). A thread exiting empties its caches into their
- * allocators (trying the mutex while holding its spin lock, since the order
- * is the other way round); dmamap_iova_destroy() orphans the caches of
- * threads still alive, which free them when they next look or exit. Reports
- * and log messages are emitted after the mutex is released.
+ * Locking: one spin lock per allocator (iova_lock()) guards the bitmaps,
+ * summaries and counters, and its list of thread caches; each thread cache
+ * has a spin lock for its bins, taken by its thread on a hit and by whoever
+ * empties it (the allocator's lock first). A thread exiting empties its
+ * caches into their allocators (trying the allocator's lock while holding
+ * its cache's, since the order is the other way round);
+ * dmamap_iova_destroy() orphans the caches of threads still alive, which
+ * free them when they next look or exit. Reports and log messages are
+ * emitted after the allocator's lock is released.
  */
 #include <limits.h>
 #include <sched.h>
