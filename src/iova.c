@@ -1181,14 +1181,11 @@ static struct iova_tcache *tc_walk(u64 id)
 	return found;
 }
 
-/* This thread's cache of @a, made when @create; NULL if none (or no memory: the caller goes to the bitmaps). */
-static struct iova_tcache *tc_get(struct dmamap_iova *a, bool create)
+/* tc_get() past the cache used last: found on the thread's list, or made when @create; NULL if none (or no memory). */
+static __attribute__((noinline)) struct iova_tcache *tc_find(struct dmamap_iova *a, bool create)
 {
-	struct iova_tcache *c = tc_last;
+	struct iova_tcache *c = tc_walk(a->id);
 
-	if (c && c->id == a->id)
-		return c;
-	c = tc_walk(a->id);
 	if (c || !create) {
 		if (c)
 			tc_last = c;
@@ -1217,6 +1214,14 @@ static struct iova_tcache *tc_get(struct dmamap_iova *a, bool create)
 	c->listed = true;
 	iova_unlock(a);
 	return c;
+}
+
+/* This thread's cache of @a (the one used last, most often), made when @create; NULL if none. */
+static inline struct iova_tcache *tc_get(struct dmamap_iova *a, bool create)
+{
+	struct iova_tcache *c = tc_last;
+
+	return c && c->id == a->id ? c : tc_find(a, create);
 }
 
 /* A cache hit: a cached range of @count granules, live again; NOT_FOUND on a miss. */
