@@ -21,6 +21,18 @@ uint64_t bench_now_ns(void)
 
 static double ns_per_tick = 1.0;
 static uint64_t tick_overhead;
+static uint64_t tick_step = 1;
+
+static uint64_t gcd_u64(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
 
 static int cmp_u64(const void *a, const void *b)
 {
@@ -50,6 +62,20 @@ void bench_clock_calibrate(unsigned ms)
 	}
 	qsort(d, 1001, sizeof(d[0]), cmp_u64);
 	tick_overhead = d[500];
+	/*
+	 * Some hosts (virtual machines) advance the counter in steps of many
+	 * ticks: every difference is then a multiple of the step.
+	 */
+	tick_step = 0;
+	for (unsigned i = 0; i < 1001; i++)
+		tick_step = gcd_u64(tick_step, d[i]);
+	if (!tick_step)
+		tick_step = 1;
+}
+
+uint64_t bench_tick_step(void)
+{
+	return tick_step;
 }
 
 double bench_ns_per_tick(void)
@@ -71,6 +97,7 @@ int bench_samples_init(struct bench_samples *s, size_t cap)
 {
 	s->n = 0;
 	s->cap = cap;
+	s->batch = 1;
 	s->v = malloc((cap ? cap : 1) * sizeof(*s->v));
 	return s->v ? 0 : -ENOMEM;
 }
@@ -84,12 +111,32 @@ void bench_samples_free(struct bench_samples *s)
 
 double bench_quantile_ns(const struct bench_samples *sorted, double p)
 {
-	size_t i;
+	size_t i, lo, hi;
+	double v, r, step;
 
 	if (!sorted->n)
 		return NAN;
 	i = (size_t)(p * (double)(sorted->n - 1) + 0.5);
-	return bench_ticks_to_ns(sorted->v[i < sorted->n ? i : sorted->n - 1]);
+	if (i >= sorted->n)
+		i = sorted->n - 1;
+	step = (double)tick_step / (double)(sorted->batch ? sorted->batch : 1);
+	if (step <= 1)
+		return bench_ticks_to_ns(sorted->v[i]);
+	/*
+	 * A coarse clock: a sample of v ticks stands for a time anywhere in
+	 * (v - step/2, v + step/2). Spread the samples of each value evenly
+	 * over that interval (the median of grouped data) and read the
+	 * quantile there, which a coarse clock would otherwise round to a step.
+	 */
+	for (lo = i; lo > 0 && sorted->v[lo - 1] == sorted->v[i]; lo--)
+		;
+	for (hi = i + 1; hi < sorted->n && sorted->v[hi] == sorted->v[i]; hi++)
+		;
+	r = p * (double)sorted->n;
+	r = r < (double)lo ? (double)lo : r > (double)hi ? (double)hi : r;
+	v = (double)sorted->v[i] + step * ((r - (double)lo) / (double)(hi - lo) - 0.5);
+	v -= (double)tick_overhead;
+	return v > 0 ? v * ns_per_tick : 0.0;
 }
 
 void bench_summarise(struct bench_samples *s, struct bench_summary *out)

@@ -51,6 +51,8 @@ void bench_clock_calibrate(unsigned ms);
 /* Nanoseconds per tick, and the overhead of a back-to-back pair of reads in ticks. */
 double bench_ns_per_tick(void);
 uint64_t bench_tick_overhead(void);
+/* The counter's step: every difference of two reads is a multiple of it (1 on most hosts; tens on some VMs). */
+uint64_t bench_tick_step(void);
 /* A sample of @ticks (already a difference of two reads) in ns, overhead taken off, never negative. */
 double bench_ticks_to_ns(uint64_t ticks);
 
@@ -59,6 +61,7 @@ double bench_ticks_to_ns(uint64_t ticks);
 struct bench_samples {
 	uint64_t *v;     /* ticks */
 	size_t n, cap;
+	unsigned batch;  /* a sample is a batch's time over this many operations (1 after init) */
 };
 
 int bench_samples_init(struct bench_samples *s, size_t cap);

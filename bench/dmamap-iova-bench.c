@@ -1730,6 +1730,10 @@ int main(int argc, char **argv)
 	printf("dmamap-iova-bench: %s run, space 2^%u pages, TSC %.3f ns/tick (read costs %llu ticks)\n",
 	       opt.quick ? "quick" : "full", opt.base_log2, bench_ns_per_tick(),
 	       (unsigned long long)bench_tick_overhead());
+	if (bench_tick_step() > 1)
+		printf("the TSC advances in steps of %llu ticks (%.3g ns): percentiles are read within a step, "
+		       "each sample spread over it\n",
+		       (unsigned long long)bench_tick_step(), (double)bench_tick_step() * bench_ns_per_tick());
 	printf("allocators:\n");
 	for (unsigned i = 0; i < NIMPL; i++)
 		if (opt.enabled[i])
