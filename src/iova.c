@@ -1045,7 +1045,6 @@ struct iova_tcache {
 	struct dmamap_iova *owner;     /* NULL once the allocator is destroyed */
 	struct iova_tcache *next, **pprev; /* owner->caches */
 	struct iova_tcache *tnext;     /* the thread's caches */
-	unsigned long cached, cached_granules; /* ranges and granules in the bins (read by stats) */
 	unsigned char n[TC_MAX];       /* [count - 1]: ranges cached */
 	u32 slot[TC_MAX][TC_SLOTS];    /* [count - 1]: their first granules (caching needs bits <= 2^32) */
 };
@@ -1076,10 +1075,14 @@ static void tc_put(struct iova_tcache *c)
 		free(c);
 }
 
-static void tc_count(struct iova_tcache *c, long ranges, long granules)
+/* Ranges and granules in @c's bins. Its spin lock held. */
+static void tc_count(const struct iova_tcache *c, unsigned long *ranges, unsigned long *granules)
 {
-	__atomic_store_n(&c->cached, c->cached + (unsigned long)ranges, __ATOMIC_RELAXED);
-	__atomic_store_n(&c->cached_granules, c->cached_granules + (unsigned long)granules, __ATOMIC_RELAXED);
+	*ranges = *granules = 0;
+	for (unsigned k = 0; k < TC_MAX; k++) {
+		*ranges += c->n[k];
+		*granules += (unsigned long)c->n[k] * (k + 1);
+	}
 }
 
 /* Give every range of @c back to the bitmaps. @a's lock and @c's spin held. Return: ranges given back. */
@@ -1093,8 +1096,6 @@ static unsigned long tc_drain_locked(struct dmamap_iova *a, struct iova_tcache *
 		n += c->n[k];
 		c->n[k] = 0;
 	}
-	__atomic_store_n(&c->cached, 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&c->cached_granules, 0, __ATOMIC_RELAXED);
 	return n;
 }
 
@@ -1236,7 +1237,6 @@ static unsigned long tc_alloc(struct dmamap_iova *a, unsigned long count)
 	if (c->n[count - 1]) {
 		first = c->slot[count - 1][--c->n[count - 1]];
 		__atomic_fetch_or(&a->used[first / WBITS], 1ULL << (first % WBITS), __ATOMIC_RELAXED);
-		tc_count(c, -1, -(long)count);
 	}
 	tc_unlock(c);
 	return first;
@@ -1282,10 +1282,8 @@ static bool tc_free(struct dmamap_iova *a, dma_addr_t addr, size_t size)
 		memcpy(spill, c->slot[count - 1], sizeof(spill));
 		memmove(c->slot[count - 1], c->slot[count - 1] + nspill, (TC_SLOTS - nspill) * sizeof(spill[0]));
 		c->n[count - 1] = (unsigned char)(TC_SLOTS - nspill);
-		tc_count(c, -(long)nspill, -(long)(nspill * count));
 	}
 	c->slot[count - 1][c->n[count - 1]++] = (u32)first;
-	tc_count(c, 1, (long)count);
 	tc_unlock(c);
 	if (nspill) {
 		iova_lock(a);
@@ -1296,14 +1294,19 @@ static bool tc_free(struct dmamap_iova *a, dma_addr_t addr, size_t size)
 	return true;
 }
 
-/* Ranges and granules held in @a's caches (reads of counters other threads change). Lock held. */
+/* Ranges and granules held in @a's caches (each cache's spin lock taken in turn). Lock held. */
 static void tc_totals(struct dmamap_iova *a, unsigned long *ranges, unsigned long *granules, size_t *bytes)
 {
 	*ranges = *granules = 0;
 	*bytes = 0;
 	for (struct iova_tcache *c = a->caches; c; c = c->next) {
-		*ranges += __atomic_load_n(&c->cached, __ATOMIC_RELAXED);
-		*granules += __atomic_load_n(&c->cached_granules, __ATOMIC_RELAXED);
+		unsigned long r, g;
+
+		tc_lock(c);
+		tc_count(c, &r, &g);
+		tc_unlock(c);
+		*ranges += r;
+		*granules += g;
 		*bytes += sizeof(*c);
 	}
 }
@@ -1381,10 +1384,13 @@ void dmamap_iova_destroy_in(struct dmamap_iova *a, struct dmamap_machine *m)
 		c->listed = false;
 	iova_unlock(a);
 	for (struct iova_tcache *c = list; c; c = next) {
+		unsigned long r, g;
+
 		next = c->next;
 		tc_lock(c);
-		a->allocations -= c->cached;
-		a->used_granules -= c->cached_granules;
+		tc_count(c, &r, &g);
+		a->allocations -= r;
+		a->used_granules -= g;
 		__atomic_store_n(&c->owner, NULL, __ATOMIC_RELEASE);
 		tc_unlock(c);
 		tc_put(c);
@@ -1435,20 +1441,11 @@ static unsigned long search_locked(struct dmamap_iova *a, unsigned long count, u
 	}
 }
 
-DMAMAP_API dma_addr_t dmamap_iova_alloc(struct dmamap_iova *a, size_t size)
+/* dmamap_iova_alloc() past the caches. */
+static dma_addr_t alloc_locked(struct dmamap_iova *a, unsigned long count, size_t size)
 {
-	unsigned long count, first;
-	unsigned lg;
-
-	if (!a || size == 0)
-		return DMA_MAPPING_ERROR;
-	count = granules_for(a, size);
-	lg = align_order_for(a, size);
-	if (count <= TC_MAX && __atomic_load_n(&a->caching, __ATOMIC_RELAXED)) {
-		first = tc_alloc(a, count);
-		if (first != NOT_FOUND)
-			return a->base + ((dma_addr_t)first << a->gshift);
-	}
+	unsigned lg = align_order_for(a, size);
+	unsigned long first;
 
 	iova_lock(a);
 	first = search_locked(a, count, lg);
@@ -1464,6 +1461,21 @@ DMAMAP_API dma_addr_t dmamap_iova_alloc(struct dmamap_iova *a, size_t size)
 	iova_unlock(a);
 
 	return a->base + ((dma_addr_t)first << a->gshift);
+}
+
+DMAMAP_API dma_addr_t dmamap_iova_alloc(struct dmamap_iova *a, size_t size)
+{
+	unsigned long count, first;
+
+	if (!a || size == 0)
+		return DMA_MAPPING_ERROR;
+	count = granules_for(a, size);
+	if (count <= TC_MAX && __atomic_load_n(&a->caching, __ATOMIC_RELAXED)) {
+		first = tc_alloc(a, count);
+		if (first != NOT_FOUND)
+			return a->base + ((dma_addr_t)first << a->gshift);
+	}
+	return alloc_locked(a, count, size);
 }
 
 /*
@@ -1508,18 +1520,11 @@ bool dmamap_iova_owns(struct dmamap_iova *a, dma_addr_t addr, size_t size)
 	return why == NULL;
 }
 
-DMAMAP_API void dmamap_iova_free(struct dmamap_iova *a, dma_addr_t addr, size_t size)
+/* dmamap_iova_free() past the caches: the free, or its refusal and report. */
+static void free_locked(struct dmamap_iova *a, dma_addr_t addr, size_t size)
 {
 	unsigned long first, count, len = 0;
-	const char *why = NULL;
-
-	if (!a) {
-		dmamap_report(NULL, DMAMAP_REPORT_IOVA_MISUSE, NULL, NULL, 0,
-			      "iova free of %#llx+%#zx on a NULL allocator", (unsigned long long)addr, size);
-		return;
-	}
-	if (__atomic_load_n(&a->caching, __ATOMIC_RELAXED) && tc_free(a, addr, size))
-		return;
+	const char *why;
 
 	iova_lock(a);
 	why = free_refusal(a, addr, size, &first, &count, &len);
@@ -1539,6 +1544,18 @@ DMAMAP_API void dmamap_iova_free(struct dmamap_iova *a, dma_addr_t addr, size_t 
 
 	release_locked(a, first, count);
 	iova_unlock(a);
+}
+
+DMAMAP_API void dmamap_iova_free(struct dmamap_iova *a, dma_addr_t addr, size_t size)
+{
+	if (!a) {
+		dmamap_report(NULL, DMAMAP_REPORT_IOVA_MISUSE, NULL, NULL, 0,
+			      "iova free of %#llx+%#zx on a NULL allocator", (unsigned long long)addr, size);
+		return;
+	}
+	if (__atomic_load_n(&a->caching, __ATOMIC_RELAXED) && tc_free(a, addr, size))
+		return;
+	free_locked(a, addr, size);
 }
 
 DMAMAP_API int dmamap_iova_set_max_align(struct dmamap_iova *a, unsigned order)
