@@ -64,6 +64,18 @@ static void assert_stats_equal(const struct dmamap_iova_stats *x, const struct d
 	assert_int_equal(x->metadata_bytes, y->metadata_bytes);
 }
 
+/* @a's live allocations and granules, and the ranges and granules in its caches, are these. */
+static void assert_counts(struct dmamap_iova *a, unsigned long allocations, unsigned long used, unsigned long cached,
+			  unsigned long cached_granules)
+{
+	struct dmamap_iova_stats st = stats_of(a);
+
+	assert_int_equal(st.allocations, allocations);
+	assert_int_equal(st.used_granules, used);
+	assert_int_equal(st.cached, cached);
+	assert_int_equal(st.cached_granules, cached_granules);
+}
+
 /* Destroy @a, which still holds allocations: exactly one leak report. */
 static void destroy_leaky(struct dmamap_iova *a)
 {
@@ -1496,11 +1508,7 @@ static void test_cache_semantics(void **state)
 	assert_int_equal(x, BASE);
 	assert_int_equal(y, BASE + 2 * PG);
 	dmamap_iova_free(a, x, 2 * PG);
-	st = stats_of(a);
-	assert_int_equal(st.allocations, 1);
-	assert_int_equal(st.used_granules, 1);
-	assert_int_equal(st.cached, 1);
-	assert_int_equal(st.cached_granules, 2);
+	assert_counts(a, 1, 1, 1, 2);
 	assert_false(dmamap_iova_is_allocated(a, x));
 	assert_false(dmamap_iova_is_allocated(a, x + PG));
 	assert_true(dmamap_iova_is_allocated(a, y));
@@ -1601,11 +1609,7 @@ static void test_cache_refused_nothing_changed(void **state)
 
 	/* caching is still off: a free goes to the bitmaps, and the freed pair is first fit again */
 	dmamap_iova_free(a, z, 2 * PG);
-	st = stats_of(a);
-	assert_int_equal(st.cached, 0);
-	assert_int_equal(st.cached_granules, 0);
-	assert_int_equal(st.allocations, 2);
-	assert_int_equal(st.used_granules, 4);
+	assert_counts(a, 2, 4, 0, 0);
 	assert_false(dmamap_iova_is_allocated(a, z));
 	assert_int_equal(dmamap_iova_alloc(a, PG), BASE + PG);
 	assert_int_equal(dmamap_iova_alloc(a, PG), BASE + 2 * PG);
