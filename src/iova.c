@@ -27,8 +27,13 @@
  * node of 4096 granules 13, ...). A node's class is the larger of its
  * children's and 1 + log2 of (child size x its largest aligned group of
  * wholly free children): O(1) word operations on the children's classes.
- * Words keep 4-bit classes, nodes a byte: 0.0625 + 0.002 bits per granule
- * on top of the 2 of the bitmaps.
+ * Nodes keep their class in a byte. Words keep a 4-bit code of their largest
+ * natural fit (word_code()): the fit itself up to 7, then 8 + log2 of it
+ * above (8..15 is 8, 16..31 9, 32..63 10, a wholly free word 11); codes grow
+ * with the fit and tell the class, and the small fits exactly, so a search
+ * for 3, 5, 6 or 7 granules passes over words that cannot hold them without
+ * reading their bits. 0.0625 + 0.002 bits per granule on top of the 2 of the
+ * bitmaps.
  *
  * A request of n granules, 2^k <= n < 2^(k+1), needs a node of class >= k+1:
  * for n = 2^k such a node certainly holds a fit (its first aligned free
@@ -94,6 +99,7 @@
 /* Initial extent of a growing space, in granules (a multiple of 4096). */
 #define DMAMAP_IOVA_INITIAL (1UL << 16)
 #define L1_GRANULES (1UL << 12)
+#define CODE_FULL 11u /* the code of a wholly free word */
 
 struct dmamap_iova {
 	unsigned char lock;            /* iova_lock() */
@@ -227,10 +233,31 @@ static inline unsigned word_class(u64 occ)
 	return block_class(~occ);
 }
 
-/* Nibbles of @x that are >= c (1 <= c <= 8): bit 4i+3 set. */
+/* The code of a word whose largest natural fit is @fit (see "Summaries"). */
+static inline unsigned code_of_fit(unsigned long fit)
+{
+	return fit < 8 ? (unsigned)fit : floor_log2(fit) + 5;
+}
+
+/* The least code of a word that holds @n (1..64) granules naturally aligned. */
+static inline unsigned code_min(unsigned long n)
+{
+	return code_of_fit(n);
+}
+
+/* The class (0..7) a word code tells. */
+static inline unsigned class_of_code(unsigned code)
+{
+	return code < 8 ? (code ? floor_log2(code) + 1 : 0) : code - 4;
+}
+
+/* Nibbles of @x that are >= c (1 <= c <= 15): bit 4i+3 set. */
 static inline u64 nib_ge(u64 x, unsigned c)
 {
-	return (((x | NIB_H) - (u64)c * NIB_L) | x) & NIB_H;
+	if (c <= 8)
+		return (((x | NIB_H) - (u64)c * NIB_L) | x) & NIB_H;
+	/* 8 or more, with the low three bits at least c - 8 */
+	return x & (((x & ~NIB_H) | NIB_H) - (u64)(c - 8) * NIB_L) & NIB_H;
 }
 
 /* Bytes of @x that are >= c (1 <= c <= 128): bit 8i+7 set. */
@@ -327,7 +354,7 @@ static inline void val_set(void **arr, unsigned k, unsigned long i, unsigned lon
 static inline unsigned node_class(const struct dmamap_iova *a, unsigned k, unsigned long i)
 {
 	if (k == 0)
-		return i < a->nwords ? nib_get(a, i) : 0;
+		return i < a->nwords ? class_of_code(nib_get(a, i)) : 0;
 	return i < a->nnodes[k] ? a->cls[k][i] : 0;
 }
 
@@ -347,7 +374,7 @@ static u64 full_children(const struct dmamap_iova *a, unsigned k, unsigned long 
 
 	if (k == 1) {
 		for (unsigned q = 0; q < 4; q++)
-			mask |= gather_nib(nib_ge(a->nib[i * 4 + q], 7)) << (16 * q);
+			mask |= gather_nib(nib_ge(a->nib[i * 4 + q], CODE_FULL)) << (16 * q);
 	} else {
 		unsigned fc = full_class(k - 1);
 
@@ -388,6 +415,18 @@ static unsigned word_fit_c(u64 occ, unsigned c)
 	return DM_MAX(lane, 1u << (c - 1));
 }
 
+/* The code of a word whose occupied granules are @occ. */
+static inline unsigned word_code(u64 occ)
+{
+	return code_of_fit(word_fit_c(occ, word_class(occ)));
+}
+
+/* The largest natural fit of a word of code @code whose occupied granules are @occ. */
+static inline unsigned long fit_of_code(u64 occ, unsigned code)
+{
+	return code < 8 ? code : word_fit_c(occ, class_of_code(code));
+}
+
 /* Free granules at the start of node @i at level @k (0: a word); none past the extent. */
 static inline unsigned long prefix_of(const struct dmamap_iova *a, unsigned k, unsigned long i)
 {
@@ -413,8 +452,8 @@ static struct node_state compute_node(const struct dmamap_iova *a, unsigned k, u
 {
 	unsigned cs = level_shift(k - 1);
 	unsigned long first = i << FAN_SHIFT, best = 0;
-	u64 full = k == 1 && !(nib_ge(a->nib[i * 4], 7) | nib_ge(a->nib[i * 4 + 1], 7) | nib_ge(a->nib[i * 4 + 2], 7) |
-			       nib_ge(a->nib[i * 4 + 3], 7))
+	u64 full = k == 1 && !(nib_ge(a->nib[i * 4], CODE_FULL) | nib_ge(a->nib[i * 4 + 1], CODE_FULL) |
+			       nib_ge(a->nib[i * 4 + 2], CODE_FULL) | nib_ge(a->nib[i * 4 + 3], CODE_FULL))
 			   ? 0
 			   : full_children(a, k, i);
 	unsigned lead = full == ~0ULL ? 64 : ctz64(~full);
@@ -440,20 +479,23 @@ static struct node_state compute_node(const struct dmamap_iova *a, unsigned k, u
 				best = v;
 		}
 	} else if (k == 1) {
-		/* the largest word class (a binary search over 0..6), then the exact fit of the words that have it */
+		/*
+		 * The largest word code (a binary search over 0..10): below 8 it is
+		 * the fit; above, the exact fit of the words that have it.
+		 */
 		const u64 *nw = a->nib + i * 4;
 		unsigned top = 0;
 
-		for (unsigned step = 4; step; step >>= 1)
-			if (top + step <= 6 && (nib_ge(nw[0], top + step) | nib_ge(nw[1], top + step) |
-						nib_ge(nw[2], top + step) | nib_ge(nw[3], top + step)))
+		for (unsigned step = 8; step; step >>= 1)
+			if (top + step < CODE_FULL && (nib_ge(nw[0], top + step) | nib_ge(nw[1], top + step) |
+						       nib_ge(nw[2], top + step) | nib_ge(nw[3], top + step)))
 				top += step;
-		if (top <= 1)
+		if (top < 8)
 			best = top;
-		for (unsigned q = 0; top > 1 && q < 4; q++) {
-			for (u64 m = nib_ge(a->nib[i * 4 + q], top); m; m &= m - 1) {
+		for (unsigned q = 0; top >= 8 && q < 4; q++) {
+			for (u64 m = nib_ge(nw[q], top); m; m &= m - 1) {
 				unsigned long w = (i * 4 + q) * 16 + ctz64(m) / 4;
-				unsigned long v = word_fit_c(occ_word(a, w), top);
+				unsigned long v = word_fit_c(occ_word(a, w), class_of_code(top));
 
 				if (v > best)
 					best = v;
@@ -486,7 +528,7 @@ static inline bool any_child_ge(const struct dmamap_iova *a, unsigned k, unsigne
 
 	if (k == 1) {
 		for (unsigned q = 0; q < 4; q++)
-			m |= nib_ge(a->nib[i * 4 + q], cls);
+			m |= nib_ge(a->nib[i * 4 + q], code_min(1UL << (cls - 1)));
 	} else {
 		for (unsigned q = 0; q < 8; q++)
 			m |= byte_ge(load8(a, k - 1, (i << FAN_SHIFT) + q * 8), cls);
@@ -575,11 +617,11 @@ static void refresh(struct dmamap_iova *a, unsigned long w0, unsigned long w1)
 		bool matters = false;
 
 		for (unsigned long w = lo; w <= hi; w++) {
-			unsigned old = nib_get(a, w), c = word_class(occ_word(a, w));
+			unsigned old = nib_get(a, w), c = word_code(occ_word(a, w));
 
 			if (c != old)
 				nib_set(a, w, c);
-			matters = matters || child_matters(a, 1, n, (unsigned)(w & 63), old, c);
+			matters = matters || child_matters(a, 1, n, (unsigned)(w & 63), class_of_code(old), class_of_code(c));
 		}
 		/* fits of the size of a word: the node reads its children again */
 		if (matters)
@@ -593,12 +635,14 @@ static void refresh(struct dmamap_iova *a, unsigned long w0, unsigned long w1)
  */
 static inline void refresh_word(struct dmamap_iova *a, unsigned long w, u64 old_occ, u64 new_occ)
 {
-	unsigned old = nib_get(a, w), c = word_class(new_occ);
+	unsigned old = nib_get(a, w), cls = word_class(new_occ);
+	unsigned long fit = word_fit_c(new_occ, cls);
+	unsigned c = code_of_fit(fit);
 
 	if (c != old)
 		nib_set(a, w, c);
-	if (child_matters(a, 1, w >> FAN_SHIFT, (unsigned)(w & 63), old, c))
-		propagate(a, 1, w >> FAN_SHIFT, (unsigned)(w & 63), word_fit_c(old_occ, old), word_fit_c(new_occ, c));
+	if (child_matters(a, 1, w >> FAN_SHIFT, (unsigned)(w & 63), class_of_code(old), cls))
+		propagate(a, 1, w >> FAN_SHIFT, (unsigned)(w & 63), fit_of_code(old_occ, old), fit);
 }
 
 /* ------------------------------------------------------------ searches */
@@ -644,8 +688,6 @@ static unsigned long find_node(const struct dmamap_iova *a, unsigned k, unsigned
  */
 static unsigned long find_natural(const struct dmamap_iova *a, unsigned long n, unsigned lg, unsigned long from)
 {
-	unsigned c = floor_log2(n) + 1;
-
 	if (n <= WBITS) {
 		for (unsigned long node = find_node(a, 1, n, from >> 12); node != NOT_FOUND;
 		     node = find_node(a, 1, n, node + 1)) {
@@ -654,7 +696,7 @@ static unsigned long find_natural(const struct dmamap_iova *a, unsigned long n, 
 			if (w0 < from / WBITS)
 				w0 = from / WBITS;
 			for (unsigned long q = w0 / 16; q < (node + 1) * 4; q++) {
-				u64 m = nib_ge(a->nib[q], c);
+				u64 m = nib_ge(a->nib[q], code_min(n));
 
 				if (q == w0 / 16)
 					m &= ~0ULL << (4 * (w0 % 16));
@@ -840,7 +882,7 @@ static int resize(struct dmamap_iova *a, unsigned long ext)
 	a->meta_bytes = meta + nwords * 2 * sizeof(u64) + nnibw * sizeof(u64);
 	/* new words are free: classes of every new word, then every node from scratch */
 	for (unsigned long w = old ? old - 1 : 0; w < nwords; w++)
-		nib_set(a, w, word_class(occ_word(a, w)));
+		nib_set(a, w, word_code(occ_word(a, w)));
 	for (unsigned k = 1; k <= nlev; k++)
 		for (unsigned long i = 0; i < nn[k]; i++) {
 			struct node_state st = compute_node(a, k, i);
@@ -1677,7 +1719,7 @@ unsigned long dmamap_iova_check_summaries(struct dmamap_iova *a)
 	/* the search start: nothing below it is free */
 	stale += a->low > a->bits || first_free_below(a, DM_MIN(a->low, a->ext)) < DM_MIN(a->low, a->ext);
 	for (unsigned long w = 0; w < a->nwords; w++)
-		stale += nib_get(a, w) != word_class(occ_word(a, w));
+		stale += nib_get(a, w) != word_code(occ_word(a, w));
 	for (unsigned k = 1; k <= a->nlev; k++)
 		for (unsigned long i = 0; i < a->nnodes[k]; i++) {
 			struct node_state st = compute_node(a, k, i);
