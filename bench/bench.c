@@ -78,6 +78,14 @@ uint64_t bench_tick_step(void)
 	return tick_step;
 }
 
+void bench_describe_clock_step(FILE *f)
+{
+	if (tick_step > 1)
+		fprintf(f, "the TSC advances in steps of %llu ticks (%.3g ns): percentiles are read within a step, "
+			"each sample spread over it\n",
+			(unsigned long long)tick_step, (double)tick_step * ns_per_tick);
+}
+
 double bench_ns_per_tick(void)
 {
 	return ns_per_tick;
@@ -322,6 +330,7 @@ void bench_json_machine(struct bench_json *j, const char *program)
 	}
 	bench_json_bool(j, "tsc", BENCH_HAVE_TSC);
 	bench_json_num(j, "ns_per_tick", bench_ns_per_tick());
+	bench_json_num(j, "tick_step", (double)bench_tick_step());
 	bench_json_int(j, "tick_overhead", (long long)bench_tick_overhead());
 	bench_json_end_object(j);
 }

@@ -53,6 +53,8 @@ double bench_ns_per_tick(void);
 uint64_t bench_tick_overhead(void);
 /* The counter's step: every difference of two reads is a multiple of it (1 on most hosts; tens on some VMs). */
 uint64_t bench_tick_step(void);
+/* Say on @f, when the step is coarse, how percentiles are read within it (nothing when it is 1). */
+void bench_describe_clock_step(FILE *f);
 /* A sample of @ticks (already a difference of two reads) in ns, overhead taken off, never negative. */
 double bench_ticks_to_ns(uint64_t ticks);
 

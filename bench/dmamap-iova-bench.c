@@ -1249,7 +1249,8 @@ static double run_threads(struct runner *r, unsigned nthreads, bool pc, uint64_t
 	uint64_t start, maxns = 0, total = 0;
 
 	for (unsigned i = 0; i < nthreads; i++) {
-		arg[i] = (struct thr_arg){ .r = r, .id = i, .pairs = pairs, .go = &go, .ready = &ready, .ring = ring, .ring_mask = 1023,
+		arg[i] = (struct thr_arg){ .r = r, .id = i, .pairs = pairs, .go = &go, .ready = &ready,
+					   .ring = ring, .ring_mask = 1023,
 					   .head = &head, .tail = &tail, .producer = pc && i == 0, .consumer = pc && i == 1 };
 		if (pthread_create(&th[i], NULL, pc ? thr_pc : thr_churn, &arg[i])) {
 			perror("pthread_create");
@@ -1730,10 +1731,7 @@ int main(int argc, char **argv)
 	printf("dmamap-iova-bench: %s run, space 2^%u pages, TSC %.3f ns/tick (read costs %llu ticks)\n",
 	       opt.quick ? "quick" : "full", opt.base_log2, bench_ns_per_tick(),
 	       (unsigned long long)bench_tick_overhead());
-	if (bench_tick_step() > 1)
-		printf("the TSC advances in steps of %llu ticks (%.3g ns): percentiles are read within a step, "
-		       "each sample spread over it\n",
-		       (unsigned long long)bench_tick_step(), (double)bench_tick_step() * bench_ns_per_tick());
+	bench_describe_clock_step(stdout);
 	printf("allocators:\n");
 	for (unsigned i = 0; i < NIMPL; i++)
 		if (opt.enabled[i])

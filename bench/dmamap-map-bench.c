@@ -912,10 +912,7 @@ static void print_tables(void)
 	       opt.threads, opt.threads == 1 ? "" : "s", opt.seconds, opt.mask_bits, opt.delay_ns);
 	printf("Figures: ns per map+unmap pair (alloc+free, alloc+free of an IOVA, map+unmap of a domain; one call\n"
 	       "for cache primitives and walks); xmemcpy = median over the median of a memcpy of as many bytes in this run.\n");
-	if (bench_tick_step() > 1)
-		printf("The TSC advances in steps of %llu ticks (%.3g ns): percentiles are read within a step, "
-		       "each sample spread over it.\n",
-		       (unsigned long long)bench_tick_step(), (double)bench_tick_step() * bench_ns_per_tick());
+	bench_describe_clock_step(stdout);
 	for (unsigned si = 0; si < opt.nsizes; si++) {
 		snprintf(title, sizeof(title), "== %s mapped (dma_map_single / dma_unmap_single)",
 			 fmt_size(sz, sizeof(sz), opt.sizes[si]));

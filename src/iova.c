@@ -621,7 +621,8 @@ static void refresh(struct dmamap_iova *a, unsigned long w0, unsigned long w1)
 
 			if (c != old)
 				nib_set(a, w, c);
-			matters = matters || child_matters(a, 1, n, (unsigned)(w & 63), class_of_code(old), class_of_code(c));
+			matters = matters ||
+				  child_matters(a, 1, n, (unsigned)(w & 63), class_of_code(old), class_of_code(c));
 		}
 		/* fits of the size of a word: the node reads its children again */
 		if (matters)

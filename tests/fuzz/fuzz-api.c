@@ -439,8 +439,8 @@ static void misuse(struct world *w, struct fuzz_input *in, struct live *l)
 			dma_free_coherent(&w->dev[other], l->size, l->cpu, l->h);
 		else if (how == 3)
 			dma_unmap_single(dev, l->h, l->size, DMA_BIDIRECTIONAL);
-		else if (!same_pages(l->h, (size_t)(odd = odd_size(in)), l->size))
-			dma_free_coherent(dev, (size_t)odd, l->cpu, l->h); /* a size of as many pages frees it: the kernel's rule */
+		else if (!same_pages(l->h, (size_t)(odd = odd_size(in)), l->size)) /* as many pages would free it */
+			dma_free_coherent(dev, (size_t)odd, l->cpu, l->h);
 		return;
 	}
 	if (l->kind == K_SG)
