@@ -48,7 +48,13 @@
  * (of either level, for the inner lines it refills) first sets aside the
  * runs whose cpu, shadow and below bytes are all equal, reading the three
  * planes once: clean lines it leaves as they are. (The passes that compare
- * are AVX-512 code where the host has it, memcmp() elsewhere.) The result is
+ * are AVX-512 code where the host has it, memcmp() elsewhere.) With
+ * AVX-512 and lines of at most 64 bytes, an inner clean or invalidate that
+ * could not skip its range does it all in one pass instead, a host cache
+ * line at a time, each plane read once: it finds the dirty lines and moves
+ * the bytes of those that need it (a host line whose model lines are all
+ * dirty, the usual case of a buffer the CPU filled, is
+ * stored whole, without a mask). The result is
  * byte for byte and counter for counter that of doing every line in turn,
  * which the model still does, as a reference, when by_line is set
  * (dmamap_cache_set_line_by_line()).
@@ -173,6 +179,9 @@ int dmamap_cache_init(struct dmamap_machine *m)
 	c->rng.state = m->cfg.seed ^ 0x7370656361ULL;
 	c->prefetch_permille = 1000;
 	c->memcheck = dmamap_running_on_valgrind();
+#if defined(__x86_64__) && defined(__GNUC__)
+	c->vec = !c->memcheck && m->line_shift <= 6 && __builtin_cpu_supports("avx512f");
+#endif
 	return 0;
 }
 
@@ -470,24 +479,6 @@ static inline bool same_bytes(const u8 *a, const u8 *b, const u8 *c, size_t len)
 	return memcmp(a, b, len) == 0 && (!c || memcmp(a, c, len) == 0);
 }
 
-/* The lines of @mask (word @w) whose bytes differ between planes @a and @b, as bits of the word. */
-static unsigned long lines_differ(struct dmamap_machine *m, const u8 *a, const u8 *b, unsigned long w,
-				  unsigned long mask)
-{
-	size_t ls = line_size(m);
-	unsigned long diff = 0;
-
-	for_each_run(mask, w, l, n) {
-		size_t off = line_off(m, l);
-
-		if (zeroed(m, l, n) || same_bytes(a + off, b + off, NULL, (size_t)n << m->line_shift))
-			continue;
-		for (unsigned i = 0; i < n; i++, off += ls)
-			diff |= (unsigned long)line_differs(a + off, b + off, ls) << (l - w * BITS_PER_LONG + i);
-	}
-	return diff;
-}
-
 #if defined(__x86_64__) && defined(__GNUC__)
 /* copy2() a host cache line at a time: each byte read once for both stores. */
 __attribute__((target("avx512f"))) static void copy2_avx512(u8 *d1, u8 *d2, const u8 *src, size_t len)
@@ -517,6 +508,190 @@ static inline void copy2(u8 *d1, u8 *d2, const u8 *src, size_t len)
 #endif
 	memcpy(d1, src, len);
 	memcpy(d2, src, len);
+}
+
+/* The bits of a run of @n lines, from bit 0. */
+static inline unsigned long run_bits(unsigned n)
+{
+	return n >= BITS_PER_LONG ? ALL_LINES : (1UL << n) - 1;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+/*
+ * For a host cache line holding model lines of @q qwords each (2, 4 or 8):
+ * the lines the qwords of @k belong to, one bit each (lines_of_qwords()),
+ * and the qwords of the lines of @lines (qwords_of_lines()).
+ */
+static inline unsigned lines_of_qwords(unsigned k, unsigned q)
+{
+	if (q == 2) {
+		k = (k | k >> 1) & 0x55;
+		return (k & 1) | (k >> 1 & 2) | (k >> 2 & 4) | (k >> 3 & 8);
+	}
+	if (q == 4)
+		return ((k & 0x0f) != 0) | (unsigned)((k & 0xf0) != 0) << 1;
+	return k != 0;
+}
+
+/* The lines whose every qword is in @eq (the qwords that compare equal). */
+static inline unsigned lines_same(unsigned eq, unsigned q)
+{
+	if (q == 2)
+		return eq & eq >> 1 & 0x55;
+	if (q == 4) {
+		eq &= eq >> 1;
+		return eq & eq >> 2 & 0x11;
+	}
+	return eq == 0xff;
+}
+
+static inline unsigned qwords_of_lines(unsigned lines, unsigned q)
+{
+	if (q == 2) {
+		lines = (lines | lines << 2) & 0x33;
+		lines = (lines | lines << 1) & 0x55;
+		return lines | lines << 1;
+	}
+	if (q == 4)
+		return (lines & 1 ? 0x0fu : 0) | (lines & 2 ? 0xf0u : 0);
+	return lines ? 0xffu : 0;
+}
+
+/* Masked loads and stores, the common whole host line without a mask (a masked store is slow on some hosts). */
+__attribute__((target("avx512f"), always_inline)) static inline __m512i load_qwords(__mmask8 k, const void *p)
+{
+	return k == 0xff ? _mm512_loadu_si512(p) : _mm512_maskz_loadu_epi64(k, p);
+}
+
+__attribute__((target("avx512f"), always_inline)) static inline void store_qwords(void *p, __mmask8 k, __m512i v)
+{
+	if (k == 0xff)
+		_mm512_storeu_si512(p, v);
+	else
+		_mm512_mask_storeu_epi64(p, k, v);
+}
+
+/*
+ * One pass over lines [l, l + n) of a word, of @q qwords each (2, 4 or 8),
+ * a host cache line at a time: each byte of each plane is read once, and
+ * only the qwords of the lines that need it are stored. Returns the dirty
+ * lines (bit 0 for line l): those whose cpu and shadow bytes differ or
+ * that have a bit in @stored (bit 0 for line l). A clean (!@refill) copies
+ * the dirty lines from the cpu plane to @below and to the shadow; a
+ * refill copies the dirty lines, and the clean ones whose cpu bytes differ
+ * from @below's, from @below to the cpu plane and the shadow. (Made once
+ * for each @q and use: the loop is a few instructions a host line.)
+ */
+__attribute__((target("avx512f"), always_inline)) static inline unsigned long
+pass_lines(struct dmamap_machine *m, unsigned long l, unsigned n, unsigned long stored, u8 *below, bool refill,
+	   const unsigned q)
+{
+	const unsigned per = 8 / q;
+	size_t off = line_off(m, l), len = (size_t)n << m->line_shift;
+	u8 *cpu = m->cpu + off, *sh = m->shadow + off;
+	unsigned long dirty = 0;
+
+	below += off;
+	for (size_t i = 0, j = 0; i < len; i += 64, j += per) {
+		__mmask8 valid = len - i >= 64 ? 0xff : (__mmask8)((1u << ((len - i) / 8)) - 1);
+		__m512i c = load_qwords(valid, cpu + i), b;
+		__mmask8 eq = _mm512_cmpeq_epi64_mask(c, load_qwords(valid, sh + i)), k;
+		unsigned d;
+
+		if (!stored && valid == 0xff && (!eq || !lines_same(eq, q))) {
+			/* every line dirty: the common case of a buffer the CPU filled */
+			if (refill) {
+				b = _mm512_loadu_si512(below + i);
+				_mm512_storeu_si512(cpu + i, b);
+				_mm512_storeu_si512(sh + i, b);
+			} else {
+				_mm512_storeu_si512(below + i, c);
+				_mm512_storeu_si512(sh + i, c);
+			}
+			dirty |= ((1UL << per) - 1) << j;
+			continue;
+		}
+		d = lines_of_qwords(~eq & valid, q);
+		if (stored)
+			d |= (unsigned)(stored >> j) & ((1u << per) - 1);
+		dirty |= (unsigned long)d << j;
+		if (refill) {
+			b = load_qwords(valid, below + i);
+			k = (__mmask8)(qwords_of_lines(d | lines_of_qwords(_mm512_cmpneq_epi64_mask(c, b), q), q) & valid);
+			if (k) {
+				store_qwords(cpu + i, k, b);
+				store_qwords(sh + i, k, b);
+			}
+		} else if (d) {
+			k = (__mmask8)(qwords_of_lines(d, q) & valid);
+			store_qwords(below + i, k, c);
+			store_qwords(sh + i, k, c);
+		}
+	}
+	return dirty;
+}
+
+__attribute__((target("avx512f"))) static unsigned long pass_avx512(struct dmamap_machine *m, unsigned long l, unsigned n,
+								  unsigned long stored, u8 *below, bool refill)
+{
+	switch (m->line_shift) {
+	case 4:
+		return refill ? pass_lines(m, l, n, stored, below, true, 2) : pass_lines(m, l, n, stored, below, false, 2);
+	case 5:
+		return refill ? pass_lines(m, l, n, stored, below, true, 4) : pass_lines(m, l, n, stored, below, false, 4);
+	default:
+		return refill ? pass_lines(m, l, n, stored, below, true, 8) : pass_lines(m, l, n, stored, below, false, 8);
+	}
+}
+#endif
+
+/*
+ * Whether range operations may use pass_avx512(): the host has it, lines
+ * are at most a host cache line, and no byte needs the slow paths (under
+ * memcheck every refill copies; a clear's zero lines move nothing).
+ */
+static inline bool vec_pass(const struct dmamap_machine *m)
+{
+	return m->cache.vec && !m->cache.zero_end;
+}
+
+/*
+ * pass_avx512() over the runs of @mask in word @w, @stored the word's
+ * cpu_stored bits taken: the dirty lines of @mask, as bits of the word.
+ */
+static unsigned long pass_word(struct dmamap_machine *m, unsigned long w, unsigned long mask, unsigned long stored,
+			       u8 *below, bool refill)
+{
+	unsigned long dirty = 0;
+
+#if defined(__x86_64__) && defined(__GNUC__)
+	for_each_run(mask, w, l, n) {
+		unsigned s = (unsigned)(l - w * BITS_PER_LONG);
+
+		dirty |= pass_avx512(m, l, n, (stored >> s) & run_bits(n), below, refill) << s;
+	}
+#else
+	(void)m, (void)w, (void)mask, (void)stored, (void)below, (void)refill;
+#endif
+	return dirty;
+}
+
+/* The lines of @mask (word @w) whose cpu and shadow bytes differ, as bits of the word. */
+static unsigned long lines_differ(struct dmamap_machine *m, unsigned long w, unsigned long mask)
+{
+	size_t ls = line_size(m);
+	unsigned long diff = 0;
+
+	for_each_run(mask, w, l, n) {
+		size_t off = line_off(m, l);
+		const u8 *a = m->cpu + off, *b = m->shadow + off;
+
+		if (zeroed(m, l, n) || same_bytes(a, b, NULL, (size_t)n << m->line_shift))
+			continue;
+		for (unsigned i = 0; i < n; i++, a += ls, b += ls)
+			diff |= (unsigned long)line_differs(a, b, ls) << (l - w * BITS_PER_LONG + i);
+	}
+	return diff;
 }
 
 /* Copy the lines of @mask (word @w) from plane @src to planes @d1 and @d2, a run at a time. */
@@ -580,7 +755,7 @@ static unsigned long dirty_lines(struct dmamap_machine *m, unsigned long w, unsi
 {
 	unsigned long stored = stored_peek(m, w, mask);
 
-	return stored | lines_differ(m, m->cpu, m->shadow, w, mask & ~stored);
+	return stored | lines_differ(m, w, mask & ~stored);
 }
 
 static unsigned long count_lines(unsigned long mask)
@@ -591,15 +766,22 @@ static unsigned long count_lines(unsigned long mask)
 static void inner_clean_word(struct dmamap_machine *m, unsigned long w, unsigned long mask)
 {
 	struct dmamap_cache *c = &m->cache;
-	unsigned long stored = stored_take(m, w, mask);
-	unsigned long dirty = stored | lines_differ(m, m->cpu, m->shadow, w, mask & ~stored);
+	unsigned long stored = stored_take(m, w, mask), dirty;
 
-	if (!dirty)
-		return;
+	if (vec_pass(m)) {
+		/* found and written back in one pass */
+		dirty = pass_word(m, w, mask, stored, m->outer ? m->outer : m->ram, false);
+		if (!dirty)
+			return;
+	} else {
+		dirty = stored | lines_differ(m, w, mask & ~stored);
+		if (!dirty)
+			return;
+		/* two copies: one pass storing both is slower here, the source being lines the CPU just wrote */
+		copy_lines(m, m->outer ? m->outer : m->ram, m->cpu, w, dirty);
+		copy_lines(m, m->shadow, m->cpu, w, dirty);
+	}
 	c->inner_nonres[w] &= ~dirty; /* a dirty line is resident, whatever we thought */
-	/* two copies: one pass storing both is slower here, the source being lines the CPU just wrote */
-	copy_lines(m, m->outer ? m->outer : m->ram, m->cpu, w, dirty);
-	copy_lines(m, m->shadow, m->cpu, w, dirty);
 	if (m->outer) {
 		c->outer_res[w] |= dirty;
 		c->outer_dirty[w] |= dirty;
@@ -623,7 +805,7 @@ static inline unsigned long lines_settled(struct dmamap_machine *m, const u8 *sr
 		size_t off = line_off(m, l);
 
 		if (zeroed(m, l, n) || same_bytes(m->cpu + off, m->shadow + off, src + off, (size_t)n << m->line_shift))
-			settled |= (n == BITS_PER_LONG ? ALL_LINES : (1UL << n) - 1) << (l - w * BITS_PER_LONG);
+			settled |= run_bits(n) << (l - w * BITS_PER_LONG);
 	}
 	return settled;
 }
@@ -631,18 +813,24 @@ static inline unsigned long lines_settled(struct dmamap_machine *m, const u8 *sr
 static void inner_inv_word(struct dmamap_machine *m, unsigned long w, unsigned long mask)
 {
 	struct dmamap_cache *c = &m->cache;
-	unsigned long stored = stored_take(m, w, mask), held = m->outer ? c->outer_res[w] & mask : 0;
-	/* clean lines that already hold what a refill would bring: no byte to move, found in one pass */
-	unsigned long rest = mask & ~(lines_settled(m, m->outer, w, held & ~stored) |
-				      lines_settled(m, m->ram, w, mask & ~held & ~stored));
-	unsigned long dirty = stored | lines_differ(m, m->cpu, m->shadow, w, rest & ~stored);
+	unsigned long stored = stored_take(m, w, mask), held = m->outer ? c->outer_res[w] & mask : 0, rest, dirty;
 
-	c->stats.level[DMAMAP_CACHE_INNER].dirty_lines_discarded += count_lines(dirty);
 	/* refill from below: the outer copy where the outer cache holds the line, else RAM */
-	if (held & rest)
-		refill_lines(m, m->outer, w, held & rest, dirty);
-	if (rest & ~held)
-		refill_lines(m, m->ram, w, rest & ~held, dirty);
+	if (vec_pass(m)) {
+		/* dirty lines found and refilled in one pass, clean ones that hold what is below left alone */
+		dirty = (held ? pass_word(m, w, held, stored, m->outer, true) : 0) |
+			pass_word(m, w, mask & ~held, stored, m->ram, true);
+	} else {
+		/* clean lines that already hold what a refill would bring: no byte to move, found in one pass */
+		rest = mask & ~(lines_settled(m, m->outer, w, held & ~stored) |
+				lines_settled(m, m->ram, w, mask & ~held & ~stored));
+		dirty = stored | lines_differ(m, w, rest & ~stored);
+		if (held & rest)
+			refill_lines(m, m->outer, w, held & rest, dirty);
+		if (rest & ~held)
+			refill_lines(m, m->ram, w, rest & ~held, dirty);
+	}
+	c->stats.level[DMAMAP_CACHE_INNER].dirty_lines_discarded += count_lines(dirty);
 	c->inner_nonres[w] |= mask;
 }
 

@@ -207,6 +207,7 @@ struct dmamap_cache {
 	unsigned long *outer_dirty;                  /* outer copy newer than RAM */
 	bool by_line;                                /* debug: every operation one line at a time */
 	bool memcheck;                               /* running under memcheck (asked once, at init) */
+	bool vec;                                    /* range passes may be AVX-512 (cache.c) */
 	unsigned long zero_first, zero_end;          /* lines known zero on every plane (a clear in progress) */
 	/* speculation: the invalidated lines not yet pulled back (see cache.c) */
 	struct dmamap_rng rng;
