@@ -94,7 +94,6 @@
 
 #include "internal.h"
 
-#define BITS_PER_LONG (8 * sizeof(long))
 #define ALL_LINES (~0UL)
 /* Clears of at least this many bytes give their host pages back instead of storing zeroes. */
 #define CLEAR_BY_RELEASE (64u << 10)

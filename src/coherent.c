@@ -9,7 +9,6 @@
 
 #include "internal.h"
 
-#define BITS_PER_LONG (8 * sizeof(long))
 #define ATOMIC_POOL_ORDER 6 /* 256 KiB, as ARM's default atomic pool */
 #define CMA_MIN_PAGES 16
 #define CMA_MAX_ALIGN_ORDER 8

@@ -278,7 +278,14 @@ void dm_cpu_store(struct dmamap_machine *m, void *va, const void *src, int c, si
 		memset(va, c, len);
 	first = off >> m->line_shift;
 	last = (off + len - 1) >> m->line_shift;
-	for (unsigned long l = first; l <= last; l++)
-		__atomic_fetch_or(&m->cpu_stored[l / (8 * sizeof(long))], 1UL << (l % (8 * sizeof(long))),
-				  __ATOMIC_RELAXED);
+	/* one atomic OR per word of line bits */
+	for (unsigned long w = first / BITS_PER_LONG, lw = last / BITS_PER_LONG; w <= lw; w++) {
+		unsigned long mask = ~0UL;
+
+		if (w == first / BITS_PER_LONG)
+			mask &= ~0UL << (first % BITS_PER_LONG);
+		if (w == lw)
+			mask &= ~0UL >> (BITS_PER_LONG - 1 - last % BITS_PER_LONG);
+		__atomic_fetch_or(&m->cpu_stored[w], mask, __ATOMIC_RELAXED);
+	}
 }

@@ -26,6 +26,7 @@
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define DM_MIN(a, b) ((a) < (b) ? (a) : (b))
 #define DM_MAX(a, b) ((a) > (b) ? (a) : (b))
+#define BITS_PER_LONG (8 * sizeof(long))
 #define DM_ALIGN_UP(x, a) (((x) + (a) - 1) & ~((__typeof__(x))(a) - 1))
 #define DM_ALIGN_DOWN(x, a) ((x) & ~((__typeof__(x))(a) - 1))
 #define likely(x) __builtin_expect(!!(x), 1)

@@ -27,7 +27,6 @@
 #include "internal.h"
 
 #define PF(bit) (1UL << (bit))
-#define BITS_PER_LONG (8 * sizeof(long))
 
 static inline struct dmamap_page_alloc *pa_of(struct dmamap_machine *m)
 {
