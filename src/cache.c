@@ -581,51 +581,86 @@ __attribute__((target("avx512f"), always_inline)) static inline void store_qword
  * from @below's, from @below to the cpu plane and the shadow. (Made once
  * for each @q and use: the loop is a few instructions a host line.)
  */
+/*
+ * pass_lines() on one host cache line at @cpu (@sh, @below the same offset
+ * in the shadow and the level below) whose cpu qwords are @c, those equal
+ * to the shadow's @eq, the qwords of the run @valid, @st the cpu_stored bits
+ * of its lines: its dirty lines.
+ */
+__attribute__((target("avx512f"), always_inline)) static inline unsigned
+pass_host_line(u8 *cpu, u8 *sh, u8 *below, bool refill, __m512i c, __mmask8 eq, __mmask8 valid, unsigned st,
+	       const unsigned q)
+{
+	unsigned d = lines_of_qwords(~eq & valid, q) | st;
+	__mmask8 k;
+
+	if (refill) {
+		__m512i b = load_qwords(valid, below);
+
+		k = (__mmask8)(qwords_of_lines(d | lines_of_qwords(_mm512_cmpneq_epi64_mask(c, b), q), q) & valid);
+		if (k) {
+			store_qwords(cpu, k, b);
+			store_qwords(sh, k, b);
+		}
+	} else if (d) {
+		k = (__mmask8)(qwords_of_lines(d, q) & valid);
+		store_qwords(below, k, c);
+		store_qwords(sh, k, c);
+	}
+	return d;
+}
+
+/*
+ * One pass over lines [l, l + n) of a word, of @q qwords each (2, 4 or 8),
+ * a host cache line at a time: each byte of each plane is read once, and
+ * only the qwords of the lines that need it are stored. Returns the dirty
+ * lines (bit 0 for line l): those whose cpu and shadow bytes differ or
+ * that have a bit in @stored (bit 0 for line l). A clean (!@refill) copies
+ * the dirty lines from the cpu plane to @below and to the shadow; a
+ * refill copies the dirty lines, and the clean ones whose cpu bytes differ
+ * from @below's, from @below to the cpu plane and the shadow. (Made once
+ * for each @q and use: the loop is a few instructions a host line.)
+ */
 __attribute__((target("avx512f"), always_inline)) static inline unsigned long
 pass_lines(struct dmamap_machine *m, unsigned long l, unsigned n, unsigned long stored, u8 *below, bool refill,
 	   const unsigned q)
 {
 	const unsigned per = 8 / q;
-	size_t off = line_off(m, l), len = (size_t)n << m->line_shift;
+	size_t off = line_off(m, l), len = (size_t)n << m->line_shift, i = 0;
 	u8 *cpu = m->cpu + off, *sh = m->shadow + off;
-	unsigned long dirty = 0;
+	unsigned long dirty = 0, all = (1UL << per) - 1;
+	unsigned j = 0;
 
 	below += off;
-	for (size_t i = 0, j = 0; i < len; i += 64, j += per) {
-		__mmask8 valid = len - i >= 64 ? 0xff : (__mmask8)((1u << ((len - i) / 8)) - 1);
-		__m512i c = load_qwords(valid, cpu + i), b;
-		__mmask8 eq = _mm512_cmpeq_epi64_mask(c, load_qwords(valid, sh + i)), k;
-		unsigned d;
+	for (; i + 64 <= len; i += 64, j += per) {
+		__m512i c = _mm512_loadu_si512(cpu + i);
+		__mmask8 eq = _mm512_cmpeq_epi64_mask(c, _mm512_loadu_si512(sh + i));
 
-		if (!stored && valid == 0xff && (!eq || !lines_same(eq, q))) {
-			/* every line dirty: the common case of a buffer the CPU filled */
+		if (!eq || !lines_same(eq, q)) {
+			/* every line differs (dirty, stored to or not): the common case of a buffer the CPU filled */
 			if (refill) {
-				b = _mm512_loadu_si512(below + i);
+				__m512i b = _mm512_loadu_si512(below + i);
+
 				_mm512_storeu_si512(cpu + i, b);
 				_mm512_storeu_si512(sh + i, b);
 			} else {
 				_mm512_storeu_si512(below + i, c);
 				_mm512_storeu_si512(sh + i, c);
 			}
-			dirty |= ((1UL << per) - 1) << j;
-			continue;
+			dirty |= all << j;
+		} else {
+			dirty |= (unsigned long)pass_host_line(cpu + i, sh + i, below + i, refill, c, eq, 0xff,
+							       (unsigned)(stored >> j) & (unsigned)all, q) << j;
 		}
-		d = lines_of_qwords(~eq & valid, q);
-		if (stored)
-			d |= (unsigned)(stored >> j) & ((1u << per) - 1);
-		dirty |= (unsigned long)d << j;
-		if (refill) {
-			b = load_qwords(valid, below + i);
-			k = (__mmask8)(qwords_of_lines(d | lines_of_qwords(_mm512_cmpneq_epi64_mask(c, b), q), q) & valid);
-			if (k) {
-				store_qwords(cpu + i, k, b);
-				store_qwords(sh + i, k, b);
-			}
-		} else if (d) {
-			k = (__mmask8)(qwords_of_lines(d, q) & valid);
-			store_qwords(below + i, k, c);
-			store_qwords(sh + i, k, c);
-		}
+	}
+	if (i < len) {
+		/* the run ends within a host line (lines under 64 bytes) */
+		__mmask8 valid = (__mmask8)((1u << ((len - i) / 8)) - 1);
+		__m512i c = _mm512_maskz_loadu_epi64(valid, cpu + i);
+		__mmask8 eq = _mm512_cmpeq_epi64_mask(c, _mm512_maskz_loadu_epi64(valid, sh + i));
+
+		dirty |= (unsigned long)pass_host_line(cpu + i, sh + i, below + i, refill, c, eq, valid,
+						       (unsigned)(stored >> j) & (unsigned)all, q) << j;
 	}
 	return dirty;
 }
