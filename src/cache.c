@@ -53,11 +53,10 @@
  * could not skip its range does it all in one pass instead, a host cache
  * line at a time, each plane read once: it finds the dirty lines and moves
  * the bytes of those that need it (a host line whose model lines are all
- * dirty, the usual case of a buffer the CPU filled, is
- * stored whole, without a mask). The result is
- * byte for byte and counter for counter that of doing every line in turn,
- * which the model still does, as a reference, when by_line is set
- * (dmamap_cache_set_line_by_line()).
+ * dirty, the usual case of a buffer the CPU filled, is stored whole,
+ * without a mask). The result is byte for byte and counter for counter
+ * that of doing every line in turn, which the model still does, as a
+ * reference, when by_line is set (dmamap_cache_set_line_by_line()).
  *
  * A clear (__dma_clear_buffer: zero through the CPU, flush both levels)
  * zeroes whole pages of every plane at once, a large one by giving their
@@ -571,17 +570,6 @@ __attribute__((target("avx512f"), always_inline)) static inline void store_qword
 }
 
 /*
- * One pass over lines [l, l + n) of a word, of @q qwords each (2, 4 or 8),
- * a host cache line at a time: each byte of each plane is read once, and
- * only the qwords of the lines that need it are stored. Returns the dirty
- * lines (bit 0 for line l): those whose cpu and shadow bytes differ or
- * that have a bit in @stored (bit 0 for line l). A clean (!@refill) copies
- * the dirty lines from the cpu plane to @below and to the shadow; a
- * refill copies the dirty lines, and the clean ones whose cpu bytes differ
- * from @below's, from @below to the cpu plane and the shadow. (Made once
- * for each @q and use: the loop is a few instructions a host line.)
- */
-/*
  * pass_lines() on one host cache line at @cpu (@sh, @below the same offset
  * in the shadow and the level below) whose cpu qwords are @c, those equal
  * to the shadow's @eq, the qwords of the run @valid, @st the cpu_stored bits
@@ -811,7 +799,7 @@ static void inner_clean_word(struct dmamap_machine *m, unsigned long w, unsigned
 		dirty = stored | lines_differ(m, w, mask & ~stored);
 		if (!dirty)
 			return;
-		/* two copies: one pass storing both is slower here, the source being lines the CPU just wrote */
+		/* two copies: one copy2() storing both is slower, the source being lines the CPU just wrote */
 		copy_lines(m, m->outer ? m->outer : m->ram, m->cpu, w, dirty);
 		copy_lines(m, m->shadow, m->cpu, w, dirty);
 	}
