@@ -942,7 +942,7 @@ static bool spec_queue(struct dmamap_cache *c, unsigned long first, unsigned lon
 	}
 	c->spec_runs[c->spec_nr].first = first;
 	c->spec_runs[c->spec_nr].last = last;
-	c->spec_nr++;
+	__atomic_store_n(&c->spec_nr, c->spec_nr + 1, __ATOMIC_RELEASE);
 	return true;
 }
 
@@ -1235,13 +1235,23 @@ static bool prefetch_range(struct dmamap_machine *m, unsigned long first, unsign
 	return left;
 }
 
+/*
+ * Count a speculation point. Not a locked add, which would cost a point
+ * without queued runs as much as the lock it avoids: points in several
+ * threads at the same instant may count once.
+ */
+static inline void count_spec_point(struct dmamap_cache *c)
+{
+	__atomic_store_n(&c->spec_points, __atomic_load_n(&c->spec_points, __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED);
+}
+
 /* A speculation point: every pending line may be pulled in; the runs still waiting stay queued. Lock held. */
 static void speculate_locked(struct dmamap_machine *m)
 {
 	struct dmamap_cache *c = &m->cache;
 	size_t kept = 0;
 
-	c->stats.speculation_points++;
+	count_spec_point(c);
 	if (!c->prefetch_permille)
 		return;
 	for (size_t i = 0; i < c->spec_nr; i++) {
@@ -1254,13 +1264,18 @@ static void speculate_locked(struct dmamap_machine *m)
 		if (left)
 			c->spec_runs[kept++] = r;
 	}
-	c->spec_nr = kept;
+	__atomic_store_n(&c->spec_nr, kept, __ATOMIC_RELEASE);
 }
 
 DMAMAP_API void dmamap_cache_speculate(struct dmamap_machine *m)
 {
 	if (!m || !m->cfg.speculative_prefetch)
 		return;
+	/* nothing queued: a point that finds nothing to pull in, without the lock (most of them) */
+	if (!__atomic_load_n(&m->cache.spec_nr, __ATOMIC_ACQUIRE)) {
+		count_spec_point(&m->cache);
+		return;
+	}
 	pthread_mutex_lock(&m->cache.lock);
 	dmamap_track_quiet_begin();
 	speculate_locked(m);
@@ -1671,6 +1686,7 @@ DMAMAP_API void dmamap_cache_get_stats(struct dmamap_machine *m, struct dmamap_c
 		return;
 	pthread_mutex_lock(&m->cache.lock);
 	*st = m->cache.stats;
+	st->speculation_points = __atomic_load_n(&m->cache.spec_points, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&m->cache.lock);
 }
 
@@ -1680,5 +1696,6 @@ DMAMAP_API void dmamap_cache_reset_stats(struct dmamap_machine *m)
 		return;
 	pthread_mutex_lock(&m->cache.lock);
 	memset(&m->cache.stats, 0, sizeof(m->cache.stats));
+	__atomic_store_n(&m->cache.spec_points, 0, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&m->cache.lock);
 }

@@ -215,7 +215,8 @@ struct dmamap_cache {
 	unsigned prefetch_permille;
 	unsigned long *spec_pending;                 /* per line: waiting in spec_runs; lazily made */
 	struct dmamap_spec_range *spec_runs;         /* runs of pending lines, oldest first */
-	size_t spec_nr, spec_cap;
+	size_t spec_nr, spec_cap;                    /* spec_nr: written under the lock, read without it too */
+	unsigned long spec_points;                   /* stats.speculation_points, counted without the lock */
 	struct dmamap_cache_stats stats;
 };
 

@@ -250,6 +250,42 @@ static void test_no_speculation_without_prefetch(void **state)
 }
 
 /*
+ * Every speculation point of a speculating machine counts, whether lines
+ * wait to be pulled in or none do (that one is taken without the lock), and
+ * one with nothing waiting changes nothing; a reset starts the count again.
+ */
+static void test_speculation_points_counted(void **state)
+{
+	struct fixture *f = fixture_new(with_spec);
+	struct dmamap_cache_stats st;
+
+	(void)state;
+	dmamap_cache_speculate(f->m);
+	dmamap_cache_speculate(f->m);
+	dmamap_cache_get_stats(f->m, &st);
+	assert_int_equal(st.speculation_points, 2);
+	assert_int_equal(st.lines_prefetched, 0);
+	assert_int_equal(dmamap_cache_line_state(f->m, DMAMAP_CACHE_INNER, f->pa), DMAMAP_LINE_CLEAN);
+
+	dmamap_cache_inv(f->m, DMAMAP_CACHE_INNER, f->pa, PAGE_SIZE);
+	assert_int_equal(dmamap_cache_line_state(f->m, DMAMAP_CACHE_INNER, f->pa), DMAMAP_LINE_INVALID);
+	dmamap_cache_speculate(f->m); /* pulls the page in */
+	dmamap_cache_speculate(f->m); /* nothing left waiting */
+	dmamap_cache_get_stats(f->m, &st);
+	assert_int_equal(st.speculation_points, 4);
+	assert_int_equal(st.lines_prefetched, PAGE_SIZE / LINE);
+	assert_int_equal(dmamap_cache_line_state(f->m, DMAMAP_CACHE_INNER, f->pa), DMAMAP_LINE_CLEAN);
+
+	dmamap_cache_reset_stats(f->m);
+	dmamap_cache_get_stats(f->m, &st);
+	assert_int_equal(st.speculation_points, 0);
+	dmamap_cache_speculate(f->m);
+	dmamap_cache_get_stats(f->m, &st);
+	assert_int_equal(st.speculation_points, 1);
+	fixture_free(f);
+}
+
+/*
  * Rule 4: a FROM_DEVICE buffer sharing its first and last lines with data the
  * CPU writes while the device owns the buffer loses the bytes at its edges:
  * the dev->cpu invalidate cleans the partial lines over what the device wrote.
@@ -1041,6 +1077,7 @@ int main(void)
 		cmocka_unit_test(test_rule3_speculation_needs_unmap),
 		cmocka_unit_test(test_rule3_prefetch_rate),
 		cmocka_unit_test(test_no_speculation_without_prefetch),
+		cmocka_unit_test(test_speculation_points_counted),
 		cmocka_unit_test(test_rule4_shared_line_loses_edges),
 		cmocka_unit_test(test_rule4_aligned_buffer_intact),
 		cmocka_unit_test(test_rule5_uncached_alias_both_ways),

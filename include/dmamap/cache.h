@@ -174,7 +174,8 @@ struct dmamap_cache_level_stats {
 
 struct dmamap_cache_stats {
 	struct dmamap_cache_level_stats level[DMAMAP_CACHE_LEVELS];
-	unsigned long speculation_points;  /* dmamap_cache_speculate() calls that could act */
+	unsigned long speculation_points;  /* dmamap_cache_speculate() calls that could act (threads
+					    * speculating at the same instant may count once) */
 	unsigned long lines_prefetched;    /* lines pulled in by speculation */
 	unsigned long device_bytes_read;   /* bytes the device read from memory */
 	unsigned long device_bytes_written;
