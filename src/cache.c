@@ -653,16 +653,17 @@ pass_lines(struct dmamap_machine *m, unsigned long l, unsigned n, unsigned long 
 	return dirty;
 }
 
-__attribute__((target("avx512f"))) static unsigned long pass_avx512(struct dmamap_machine *m, unsigned long l, unsigned n,
-								  unsigned long stored, u8 *below, bool refill)
+__attribute__((target("avx512f"))) static unsigned long pass_avx512(struct dmamap_machine *m, unsigned long l,
+								  unsigned n, unsigned long st, u8 *below, bool refill)
 {
+	/* @st: the run's cpu_stored bits, as pass_lines() takes them */
 	switch (m->line_shift) {
 	case 4:
-		return refill ? pass_lines(m, l, n, stored, below, true, 2) : pass_lines(m, l, n, stored, below, false, 2);
+		return refill ? pass_lines(m, l, n, st, below, true, 2) : pass_lines(m, l, n, st, below, false, 2);
 	case 5:
-		return refill ? pass_lines(m, l, n, stored, below, true, 4) : pass_lines(m, l, n, stored, below, false, 4);
+		return refill ? pass_lines(m, l, n, st, below, true, 4) : pass_lines(m, l, n, st, below, false, 4);
 	default:
-		return refill ? pass_lines(m, l, n, stored, below, true, 8) : pass_lines(m, l, n, stored, below, false, 8);
+		return refill ? pass_lines(m, l, n, st, below, true, 8) : pass_lines(m, l, n, st, below, false, 8);
 	}
 }
 #endif
