@@ -390,17 +390,25 @@ static void release_live(struct world *w, struct live *l)
 
 /*
  * Whether a live mapping of a device sharing @d's bus addresses (the same
- * IOMMU mapping, or the same machine's direct bus) has its first page at
- * @addr's page: an unmap naming it could legitimately release it.
+ * IOMMU mapping, or the same machine's direct bus) has its first page (for
+ * an sg list, one of its segments') at @addr's page: an unmap naming it
+ * could legitimately release it.
  */
 static bool bus_taken(struct world *w, int d, dma_addr_t addr)
 {
 	for (unsigned i = 0; i < w->nlive; i++) {
 		const struct live *o = &w->live[i];
+		struct scatterlist *s;
+		int j;
 
-		if (w->mach[o->dev] == w->mach[d] && (mapping_of(o->dev) >= 0) == (mapping_of(d) >= 0) &&
-		    o->h >> PAGE_SHIFT == addr >> PAGE_SHIFT)
+		if (w->mach[o->dev] != w->mach[d] || (mapping_of(o->dev) >= 0) != (mapping_of(d) >= 0))
+			continue;
+		if (o->kind != K_SG && o->h >> PAGE_SHIFT == addr >> PAGE_SHIFT)
 			return true;
+		if (o->kind == K_SG)
+			for_each_sg(o->sg, s, o->mapped, j)
+				if (sg_dma_address(s) >> PAGE_SHIFT == addr >> PAGE_SHIFT)
+					return true;
 	}
 	return false;
 }
