@@ -403,12 +403,14 @@ static bool bus_taken(struct world *w, int d, dma_addr_t addr)
 
 		if (w->mach[o->dev] != w->mach[d] || (mapping_of(o->dev) >= 0) != (mapping_of(d) >= 0))
 			continue;
-		if (o->kind != K_SG && o->h >> PAGE_SHIFT == addr >> PAGE_SHIFT)
-			return true;
-		if (o->kind == K_SG)
-			for_each_sg(o->sg, s, o->mapped, j)
-				if (sg_dma_address(s) >> PAGE_SHIFT == addr >> PAGE_SHIFT)
-					return true;
+		if (o->kind != K_SG) {
+			if (o->h >> PAGE_SHIFT == addr >> PAGE_SHIFT)
+				return true;
+			continue;
+		}
+		for_each_sg(o->sg, s, o->mapped, j)
+			if (sg_dma_address(s) >> PAGE_SHIFT == addr >> PAGE_SHIFT)
+				return true;
 	}
 	return false;
 }
