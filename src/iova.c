@@ -981,7 +981,8 @@ static bool is_exact(const struct dmamap_iova *a, unsigned long first, unsigned 
 {
 	unsigned long end = first + count, i = first + 1;
 
-	if (end > a->bits)
+	/* granules past the extent are free (and have no bits yet): no allocation reaches them */
+	if (end > a->ext)
 		return false;
 	while (i < end) {
 		unsigned long w = i / WBITS;

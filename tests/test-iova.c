@@ -831,6 +831,29 @@ static void test_node_prefix_follows_its_first_word(void **state)
 
 /* ------------------------------------------------------------ growth */
 
+/*
+ * Before the space has grown, a free naming an allocation that fills the
+ * tracked part, with a size running past it (but not past the space), is
+ * refused: the granules past the extent are free, and their bits are not
+ * read (there are none yet). Then the right free succeeds.
+ */
+static void test_free_past_the_extent_refused(void **state)
+{
+	(void)state;
+	const unsigned long half = 1UL << 16;
+	struct dmamap_iova *a = mk(BASE, 2 * half * PG, 0);
+
+	assert_int_equal(stats_of(a).tracked_granules, half);
+	assert_int_equal(dmamap_iova_alloc(a, half * PG), BASE);
+	assert_free_refused(a, BASE, (half + 1) * PG);
+	assert_free_refused(a, BASE, 2 * half * PG);
+	assert_int_equal(stats_of(a).tracked_granules, half);
+	assert_true(dmamap_iova_is_allocated(a, BASE + (half - 1) * PG));
+	dmamap_iova_free(a, BASE, half * PG);
+	assert_counts(a, 0, 0, 0, 0);
+	destroy_clean(a);
+}
+
 static void test_growth_on_demand_and_its_failure(void **state)
 {
 	(void)state;
@@ -1781,6 +1804,7 @@ int main(void)
 		cmocka_unit_test(test_destroy_reports_leaks),
 		cmocka_unit_test(test_large_space_word_scans),
 		cmocka_unit_test(test_growth_on_demand_and_its_failure),
+		cmocka_unit_test(test_free_past_the_extent_refused),
 		cmocka_unit_test(test_fit_spanning_words_needs_the_whole_remainder),
 		cmocka_unit_test(test_fit_spanning_nodes_needs_the_whole_remainder),
 		cmocka_unit_test(test_fit_grows_with_the_word_after_a_free_one),
