@@ -1324,8 +1324,10 @@ static void test_two_thread_stress(void **state)
 	assert_free_equal(&st, &st0);
 	assert_int_equal(st.allocations, st.frees);
 	print_message("stress: %lu allocations, %lu failures\n", st.allocations, st.failures);
-	assert_true(st.allocations > s[0].iters / 2); /* the threads did work, and competed */
-	assert_true(st.failures > 0);
+	assert_true(st.allocations > s[0].iters / 2); /* the threads did work */
+	/* and competed: memcheck runs one thread at a time, in slices that may not overlap their peaks */
+	if (!under_valgrind())
+		assert_true(st.failures > 0);
 	assert_int_equal(st.refused_frees, 0);
 	assert_int_equal(dmamap_report_count(m), 0);
 	free(owner);
