@@ -633,13 +633,35 @@ static struct dm_map *find_bus_start(struct dmamap_debug *dbg, struct device *de
 	return best;
 }
 
-/* The link of @dev's bus range holding @addr, or NULL. Lock held. */
+/*
+ * The link of @dev's bus range holding @addr, or NULL. Where two records hold
+ * it (dmabounce's safe buffer lies in a pool the library mapped itself), the
+ * one made at the caller's level wins: the driver's own mapping for a driver's
+ * call, the library's for its nested calls. Lock held.
+ */
 static struct dm_link *find_bus_containing(struct dmamap_debug *dbg, struct device *dev, dma_addr_t addr)
 {
-	for (struct dm_link *l = dbg->buckets[bucket_of(dbg, dev, addr >> PAGE_SHIFT)]; l; l = l->next)
-		if (l->space == dev && l->page == addr >> PAGE_SHIFT && addr - l->start < l->len)
+	struct dm_link *other = NULL;
+	bool internal = library_call();
+
+	for (struct dm_link *l = dbg->buckets[bucket_of(dbg, dev, addr >> PAGE_SHIFT)]; l; l = l->next) {
+		if (l->space != dev || l->page != addr >> PAGE_SHIFT || addr - l->start >= l->len)
+			continue;
+		if (l->map->internal == internal)
 			return l;
-	return NULL;
+		if (!other)
+			other = l;
+	}
+	return other;
+}
+
+/* Whether @map's bus range holds @addr of @dev. Lock held. */
+static bool bus_in_map(struct dmamap_debug *dbg, struct device *dev, dma_addr_t addr, const struct dm_map *map)
+{
+	for (struct dm_link *l = dbg->buckets[bucket_of(dbg, dev, addr >> PAGE_SHIFT)]; l; l = l->next)
+		if (l->map == map && l->space == dev && l->page == addr >> PAGE_SHIFT && addr - l->start < l->len)
+			return true;
+	return false;
 }
 
 static struct dm_tomb *tomb_slot(struct dmamap_debug *dbg, const struct device *dev, dma_addr_t bus)
@@ -1464,9 +1486,7 @@ static struct dm_map *sg_lookup(struct dmamap_debug *dbg, struct dm_reports *rs,
 
 		/* each segment must still name the bus range this list mapped: the ops trust them */
 		for_each_sg(sg, s, map->mapped, i) {
-			struct dm_link *l = find_bus_containing(dbg, dev, sg_dma_address(s));
-
-			if (sg_dma_len(s) && (!l || l->map != map)) {
+			if (sg_dma_len(s) && !bus_in_map(dbg, dev, sg_dma_address(s), map)) {
 				rep_add(rs, DMAMAP_REPORT_SG_MISMATCH, map, sg_dma_address(s), sg_dma_len(s), dir,
 					"%s of the list at %p: its segment %d (bus %#llx+%#x) is not one the list was "
 					"mapped to; refused",

@@ -443,6 +443,61 @@ static void test_misuse_reported_and_refused(void **state)
 	fx_free(f);
 }
 
+/*
+ * A bounced mapping's safe buffer lies in a pool the library mapped for
+ * itself, so the checker holds several records of that bus range. While
+ * other mappings grow the checker's index (each growth reorders its chains),
+ * the driver's calls are still judged against the driver's own mapping: a
+ * sync one byte past its end is refused every time, and one inside it brings
+ * the device's bytes.
+ */
+static void test_bounced_found_after_the_index_grows(void **state)
+{
+	enum { NLO = 20, LO_ORDER = 6 };
+	struct fx *f = fx_new(NULL);
+	u8 *buf = hi_buf(f, 0), data[1000];
+	u8 *lo[NLO];
+	dma_addr_t h, hl[NLO];
+	struct dmamap_checker_stats cs;
+	unsigned long reports = 0;
+
+	(void)state;
+	fill_pattern(buf, sizeof(data), 40);
+	h = dma_map_single(&f->dev, buf, sizeof(data), DMA_FROM_DEVICE);
+	assert_true(in_zone(h, sizeof(data)));
+	assert_int_equal(stats(f).bounces_large, 1);
+	fill_pattern(data, sizeof(data), 41);
+	assert_int_equal(dmamap_dev_write(&f->dev, h, data, sizeof(data)), 0);
+	/* 5 MiB of direct mappings, 64 pages at a time: the index grows more than once */
+	for (int i = 0; i < NLO; i++) {
+		lo[i] = lo_buf(f, LO_ORDER);
+		hl[i] = dma_map_single(&f->dev, lo[i], PAGE_SIZE << LO_ORDER, DMA_TO_DEVICE);
+		assert_int_equal(hl[i], virt_to_phys(lo[i]));
+		dma_sync_single_for_cpu(&f->dev, h, sizeof(data) + 1, DMA_FROM_DEVICE);
+		assert_int_equal(f->cap.reports, ++reports);
+		assert_int_equal(f->cap.rec_last.kind, DMAMAP_REPORT_SYNC_RANGE);
+		assert_int_equal(f->cap.rec_last.map_bus_addr, h);
+		assert_int_equal(f->cap.rec_last.map_size, sizeof(data));
+		assert_int_equal(check_pattern(buf, sizeof(data), 40), 0);
+	}
+	dmamap_checker_stats(f->m, &cs);
+	assert_int_equal(cs.live_single, 1 + NLO);
+
+	dma_sync_single_range_for_cpu(&f->dev, h, 900, 100, DMA_FROM_DEVICE);
+	assert_int_equal(range_is(buf, 0, 900, 40), 0);
+	assert_int_equal(range_is(buf, 900, 100, 41), 0);
+	dma_unmap_single(&f->dev, h, sizeof(data), DMA_FROM_DEVICE);
+	assert_int_equal(check_pattern(buf, sizeof(data), 41), 0);
+	for (int i = 0; i < NLO; i++) {
+		dma_unmap_single(&f->dev, hl[i], PAGE_SIZE << LO_ORDER, DMA_TO_DEVICE);
+		free_buf(lo[i], LO_ORDER);
+	}
+	assert_int_equal(f->cap.reports, reports);
+	assert_int_equal(stats(f).live_buffers, 0);
+	free_buf(buf, 0);
+	fx_free(f);
+}
+
 /* ------------------------------------------------------- direct mappings */
 
 static void test_reachable_buffer_not_bounced_but_maintained(void **state)
@@ -1326,6 +1381,7 @@ int main(void)
 		cmocka_unit_test(test_partial_sync_for_cpu),
 		cmocka_unit_test(test_partial_sync_for_device),
 		cmocka_unit_test(test_misuse_reported_and_refused),
+		cmocka_unit_test(test_bounced_found_after_the_index_grows),
 		cmocka_unit_test(test_reachable_buffer_not_bounced_but_maintained),
 		cmocka_unit_test(test_sg_mixed),
 		cmocka_unit_test(test_sg_failure_unwinds),
