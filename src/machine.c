@@ -69,7 +69,8 @@ static void unmap_planes(struct dmamap_machine *m)
 	dmamap_lazy_free(m, m->cpu_stored, stored_bytes(m));
 	if (m->lin && m->lin != m->cpu) {
 		/* what a leaked mapping left poisoned must not outlive the mapping */
-		__asan_unpoison_memory_region(m->lin, m->cfg.ram_size);
+		if (dmamap_asan_active())
+			__asan_unpoison_memory_region(m->lin, m->cfg.ram_size);
 		munmap(m->lin, m->cfg.ram_size);
 	}
 	if (m->ram)

@@ -58,8 +58,13 @@ int dm_host_map(struct dmamap_machine *m, void *addr, unsigned long pfn, size_t 
 
 void dm_host_unmap(void *addr, size_t len)
 {
-	/* Back to an inaccessible reservation, so nothing else lands there. */
-	mmap(addr, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
+	/*
+	 * Back to an inaccessible reservation, so nothing else lands there; if
+	 * the kernel cannot make that mapping (no memory for it), the range stays
+	 * mapped but inaccessible all the same.
+	 */
+	if (mmap(addr, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0) == MAP_FAILED)
+		mprotect(addr, len, PROT_NONE);
 }
 
 int dmamap_consistent_init(struct dmamap_machine *m)
