@@ -100,6 +100,12 @@
 #define DMAMAP_IOVA_INITIAL (1UL << 16)
 #define L1_GRANULES (1UL << 12)
 #define CODE_FULL 11u /* the code of a wholly free word */
+/*
+ * The two bitmaps interleave word by word (used, head, used, head...): the
+ * words a search, an allocation or a free reads of both share a cache line.
+ * Word w of either bitmap is at index MW(w) of its pointer (head = used + 1).
+ */
+#define MW(w) (2 * (w))
 
 struct dmamap_iova {
 	unsigned char lock;            /* iova_lock() */
@@ -112,8 +118,8 @@ struct dmamap_iova {
 	unsigned long ext;             /* granules tracked by the bitmaps now (growth) */
 	unsigned long low;             /* every granule below this one is occupied: searches start here */
 	unsigned long nwords;          /* 64-bit words per bitmap, for ext */
-	u64 *used;                     /* 1: granule allocated */
-	u64 *head;                     /* 1: first granule of an allocation */
+	u64 *used;                     /* 1: granule allocated; word w at used[MW(w)] */
+	u64 *head;                     /* 1: first granule of an allocation; used + 1 */
 	u64 *nib;                      /* word classes, 16 per u64 */
 	unsigned nlev;                 /* node levels above the words (>= 1) */
 	unsigned long nnodes[MAX_LEVELS + 1]; /* [k]: nodes at level k (k >= 1) */
@@ -294,12 +300,12 @@ static inline u64 ld(const u64 *p)
 
 static inline u64 occ_word(const struct dmamap_iova *a, unsigned long w)
 {
-	return ld(&a->used[w]) | ld(&a->head[w]);
+	return ld(&a->used[MW(w)]) | ld(&a->head[MW(w)]);
 }
 
 static inline bool bit_test(const u64 *map, unsigned long i)
 {
-	return (ld(&map[i / WBITS]) >> (i % WBITS)) & 1u;
+	return (ld(&map[MW(i / WBITS)]) >> (i % WBITS)) & 1u;
 }
 
 static inline unsigned nib_get(const struct dmamap_iova *a, unsigned long w)
@@ -854,18 +860,17 @@ static int resize(struct dmamap_iova *a, unsigned long ext)
 		}
 		return -ENOMEM;
 	}
-	head = used + nwords;
+	head = used + 1;
 	if (old) {
-		memcpy(used, a->used, old * sizeof(u64));
-		memcpy(head, a->head, old * sizeof(u64));
+		memcpy(used, a->used, 2 * old * sizeof(u64)); /* both bitmaps */
 		memcpy(nib, a->nib, oldnib * sizeof(u64));
 	}
 	/* the padding past the space's end: a permanent allocation */
 	if (ext == a->bits && a->bits % WBITS) {
 		u64 pad = ~0ULL << (a->bits % WBITS);
 
-		used[nwords - 1] |= pad;
-		head[nwords - 1] |= pad & -pad;
+		used[MW(nwords - 1)] |= pad;
+		head[MW(nwords - 1)] |= pad & -pad;
 	}
 	free_maps(a);
 	a->used = used;
@@ -962,14 +967,14 @@ static void bits_assign(const struct dmamap_iova *a, u64 *map, unsigned long sta
 	u64 last_mask = ~0ULL >> (WBITS - 1 - (end - 1) % WBITS);
 
 	if (w == last) {
-		word_assign(a, &map[w], first_mask & last_mask, set);
+		word_assign(a, &map[MW(w)], first_mask & last_mask, set);
 		return;
 	}
-	word_assign(a, &map[w], first_mask, set);
+	word_assign(a, &map[MW(w)], first_mask, set);
 	/* words wholly inside the range: no other allocation's bit is there */
 	for (w++; w < last; w++)
-		__atomic_store_n(&map[w], set ? ~0ULL : 0, __ATOMIC_RELAXED);
-	word_assign(a, &map[last], last_mask, set);
+		__atomic_store_n(&map[MW(w)], set ? ~0ULL : 0, __ATOMIC_RELAXED);
+	word_assign(a, &map[MW(last)], last_mask, set);
 }
 
 /*
@@ -989,7 +994,7 @@ static bool is_exact(const struct dmamap_iova *a, unsigned long first, unsigned 
 		unsigned long stop = DM_MIN(end, (w + 1) * WBITS);
 		u64 m = (~0ULL << (i % WBITS)) & (stop % WBITS ? (1ULL << (stop % WBITS)) - 1 : ~0ULL);
 
-		if ((ld(&a->used[w]) & m) != m || (ld(&a->head[w]) & m))
+		if ((ld(&a->used[MW(w)]) & m) != m || (ld(&a->head[MW(w)]) & m))
 			return false;
 		i = stop;
 	}
@@ -1034,8 +1039,8 @@ static void mark_locked(struct dmamap_iova *a, unsigned long first, unsigned lon
 	u64 old_occ = occ_word(a, w), m = word_mask(first, count);
 
 	if (m) {
-		word_assign(a, &a->head[w], 1ULL << (first % WBITS), true);
-		word_assign(a, &a->used[w], m, true);
+		word_assign(a, &a->head[MW(w)], 1ULL << (first % WBITS), true);
+		word_assign(a, &a->used[MW(w)], m, true);
 		refresh_word(a, w, old_occ, old_occ | m);
 	} else {
 		bits_assign(a, a->head, first, 1, true);
@@ -1055,8 +1060,8 @@ static void release_locked(struct dmamap_iova *a, unsigned long first, unsigned 
 	u64 old_occ = occ_word(a, w), m = word_mask(first, count);
 
 	if (m) {
-		word_assign(a, &a->used[w], m, false);
-		word_assign(a, &a->head[w], 1ULL << (first % WBITS), false);
+		word_assign(a, &a->used[MW(w)], m, false);
+		word_assign(a, &a->head[MW(w)], 1ULL << (first % WBITS), false);
 		refresh_word(a, w, old_occ, old_occ & ~m);
 	} else {
 		bits_assign(a, a->used, first, count, false);
@@ -1280,7 +1285,7 @@ static unsigned long tc_alloc(struct dmamap_iova *a, unsigned long count)
 	tc_lock(c);
 	if (c->n[count - 1]) {
 		first = c->slot[count - 1][--c->n[count - 1]];
-		__atomic_fetch_or(&a->used[first / WBITS], 1ULL << (first % WBITS), __ATOMIC_RELAXED);
+		__atomic_fetch_or(&a->used[MW(first / WBITS)], 1ULL << (first % WBITS), __ATOMIC_RELAXED);
 	}
 	tc_unlock(c);
 	return first;
@@ -1317,7 +1322,7 @@ static bool tc_free(struct dmamap_iova *a, dma_addr_t addr, size_t size)
 	if (!c)
 		return false;
 	bit = 1ULL << (first % WBITS);
-	if (!(__atomic_fetch_and(&a->used[first / WBITS], ~bit, __ATOMIC_RELAXED) & bit))
+	if (!(__atomic_fetch_and(&a->used[MW(first / WBITS)], ~bit, __ATOMIC_RELAXED) & bit))
 		return false;
 	tc_lock(c);
 	if (c->n[count - 1] == TC_SLOTS) {
