@@ -637,19 +637,35 @@ static void refresh(struct dmamap_iova *a, unsigned long w0, unsigned long w1)
 }
 
 /*
+ * Whether word @c (local index) of node @p, whose largest fit went from @fo
+ * to @fn, can change the node: as child_matters(), but with the node's exact
+ * fit where that compares classes (a word that holds less than the node's
+ * largest fit before and after cannot change it).
+ */
+static inline bool word_matters(const struct dmamap_iova *a, unsigned long p, unsigned c, unsigned long fo,
+				unsigned long fn)
+{
+	unsigned long fit = val_get(a->fx, 1, p);
+
+	return fo >= fit || fn > fit || fo == WBITS || fn == WBITS ||
+	       c <= (val_get(a->pre, 1, p) >> level_shift(0)) ||
+	       (c && nib_get(a, (p << FAN_SHIFT) + c - 1) == CODE_FULL);
+}
+
+/*
  * Word @w changed from occupied granules @old_occ to @new_occ: refresh its
  * class and, where it can matter, its ancestors'.
  */
 static inline void refresh_word(struct dmamap_iova *a, unsigned long w, u64 old_occ, u64 new_occ)
 {
 	unsigned old = nib_get(a, w), cls = word_class(new_occ);
-	unsigned long fit = word_fit_c(new_occ, cls);
+	unsigned long fit = word_fit_c(new_occ, cls), fo = fit_of_code(old_occ, old);
 	unsigned c = code_of_fit(fit);
 
 	if (c != old)
 		nib_set(a, w, c);
-	if (child_matters(a, 1, w >> FAN_SHIFT, (unsigned)(w & 63), class_of_code(old), cls))
-		propagate(a, 1, w >> FAN_SHIFT, (unsigned)(w & 63), fit_of_code(old_occ, old), fit);
+	if (word_matters(a, w >> FAN_SHIFT, (unsigned)(w & 63), fo, fit))
+		propagate(a, 1, w >> FAN_SHIFT, (unsigned)(w & 63), fo, fit);
 }
 
 /* ------------------------------------------------------------ searches */
@@ -1470,13 +1486,29 @@ static unsigned long search_locked(struct dmamap_iova *a, unsigned long count, u
 
 	if (count > a->bits)
 		return NOT_FOUND;
-	/* one granule: often in the word of the search start, which a free below it just moved there */
+	/*
+	 * One granule: often in the word of the search start (a free below it
+	 * just moved it there), else in the next words of its node, which the
+	 * word codes tell (code 0: no free granule) 16 at a time; the start moves
+	 * past the wholly occupied ones.
+	 */
 	if (count == 1 && a->low < a->ext) {
-		u64 f = ~occ_word(a, a->low / WBITS) & (~0ULL << (a->low % WBITS));
+		unsigned long w = a->low / WBITS, end = DM_MIN((w | 63) + 1, a->nwords);
+		u64 f = ~occ_word(a, w) & (~0ULL << (a->low % WBITS));
 
 		if (f) {
-			a->low = a->low / WBITS * WBITS + ctz64(f);
+			a->low = w * WBITS + ctz64(f);
 			return a->low;
+		}
+		for (unsigned long x = w + 1; x < end; x = (x / 16 + 1) * 16) {
+			u64 m = nib_ge(a->nib[x / 16], 1) & (~0ULL << (4 * (x % 16)));
+
+			if (m && x / 16 * 16 + ctz64(m) / 4 < end) {
+				w = x / 16 * 16 + ctz64(m) / 4;
+				a->low = w * WBITS + ctz64(~occ_word(a, w));
+				return a->low;
+			}
+			a->low = DM_MIN((x / 16 + 1) * 16 * WBITS, a->ext);
 		}
 	}
 	for (;;) {

@@ -829,6 +829,40 @@ static void test_node_prefix_follows_its_first_word(void **state)
 	release_all_pages(a, 1UL << 14);
 }
 
+/*
+ * One granule goes to the lowest free one wherever it is: in the word of the
+ * search start, in a later word of its group of 16, in a later group of its
+ * node, in another node, at the last granule of the space; then none is left.
+ * The summaries (the search start among them) stay exact at every step.
+ */
+static void test_single_granules_past_occupied_words(void **state)
+{
+	static const unsigned long holes[] = { 20 * 64 + 7, 20 * 64 + 9, 35 * 64 + 63, 47 * 64,
+					       60 * 64 + 5, 4096 + 2 * 64 + 2, 3 * 4096 - 1 };
+	unsigned long ranges[ARRAY_SIZE(holes)][2];
+	struct dmamap_iova *a;
+	(void)state;
+
+	/* freed highest first: each free lowers the search start */
+	for (unsigned i = 0; i < ARRAY_SIZE(holes); i++) {
+		ranges[i][0] = holes[ARRAY_SIZE(holes) - 1 - i];
+		ranges[i][1] = ranges[i][0] + 1;
+	}
+	a = full_then_free(3 * 4096, (const unsigned long (*)[2])ranges, ARRAY_SIZE(holes));
+	assert_int_equal(dmamap_iova_check_summaries(a), 0);
+	for (unsigned i = 0; i < ARRAY_SIZE(holes); i++) {
+		assert_int_equal(dmamap_iova_alloc(a, PG), BASE + holes[i] * PG);
+		assert_int_equal(dmamap_iova_check_summaries(a), 0);
+	}
+	assert_int_equal(dmamap_iova_alloc(a, PG), DMA_MAPPING_ERROR);
+	assert_int_equal(stats_of(a).used_granules, 3 * 4096);
+	/* a free at the very bottom brings the search back there */
+	dmamap_iova_free(a, BASE, PG);
+	assert_int_equal(dmamap_iova_alloc(a, PG), BASE);
+	assert_int_equal(dmamap_iova_check_summaries(a), 0);
+	release_all_pages(a, 3 * 4096);
+}
+
 /* ------------------------------------------------------------ growth */
 
 /*
@@ -1809,6 +1843,7 @@ int main(void)
 		cmocka_unit_test(test_fit_spanning_nodes_needs_the_whole_remainder),
 		cmocka_unit_test(test_fit_grows_with_the_word_after_a_free_one),
 		cmocka_unit_test(test_node_prefix_follows_its_first_word),
+		cmocka_unit_test(test_single_granules_past_occupied_words),
 		cmocka_unit_test(test_random_against_model_order0),
 		cmocka_unit_test(test_random_against_model_order1_cap4_odd_size),
 		cmocka_unit_test(test_random_against_model_order2_cap_below_granule),
