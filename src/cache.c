@@ -14,53 +14,71 @@
  *   nonres     (bit in inner_nonres) the line is not cached: the cpu plane
  *              mirrors the level below (the outer copy when the outer cache
  *              holds the line, else RAM), and device writes are mirrored in.
- *   dirty      cpu != shadow on the line, or its bit in cpu_stored is set: the
+ *   image      the line's bytes as last filled or written back. The level
+ *              below holds them (it is what a fill read and a write-back
+ *              wrote), unless it changed under the line since: then they
+ *              were set aside in the shadow plane first, and the line's bit
+ *              in img says so.
+ *   dirty      cpu != image on the line, or its bit in cpu_stored is set: the
  *              CPU stored to it since it was filled or written back. A store
  *              to a nonres line is thus a fill plus a store: the line is
  *              treated as resident from the moment we see it dirty.
  * At the outer level: outer_res (the outer plane holds the line) and
- * outer_dirty (the outer copy is newer than RAM).
+ * outer_dirty (the outer copy is newer than RAM) and outer_stale (RAM may
+ * be newer: a device wrote it under the line, or an uncached alias of its
+ * page has gone, which may have; neither bit, the two agree).
  *
- * Invariants, under cache.lock: for a nonres, clean line, cpu == shadow ==
- * (outer_res ? outer : ram) on that line. shadow == cpu on every clean line.
- * (RAM written through an uncached alias, unseen, is the one exception:
+ * The level below changes under a line in three ways, and each sets the
+ * image aside first where the line will not mirror the new bytes: a
+ * non-snooping device's write of RAM under a line the outer cache does not
+ * hold (dev_store()), an outer invalidate of a line the outer cache held
+ * (outer_inv_*()), and a store through an uncached alias of RAM, which the
+ * model cannot see: so the lines of a page with such an alias keep their
+ * images in the shadow for as long as it has one (bit in alias; the aliases
+ * are counted per page, dmamap_cache_alias()). A write-back or a refill
+ * makes the cpu bytes the image again, below, and clears img but for an
+ * aliased line, whose shadow takes the bytes instead. A snooping write
+ * updates every copy, the images set aside too. So a clean of dirty lines
+ * writes one plane (below) and an invalidate refills one (cpu).
+ *
+ * Invariants, under cache.lock: for a nonres, clean line, cpu == image ==
+ * (outer_res ? outer : ram) on that line. alias implies img. (RAM written
+ * through an uncached alias, unseen, is the one exception to the first:
  * the next invalidate of the line brings the cpu plane back in step, as a
  * refill would.)
  *
  * Representation. Line state is bitmaps, one bit per line, and every
  * operation works a word of 64 lines at a time: the lines a range operation
- * must act on (dirty, resident, outer-held, outer-dirty) are found with a
- * few logical operations on words, clean lines cost their bits and nothing
- * else. Only the dirty test needs the bytes: a run of lines whose cpu and
- * shadow bytes compare equal in one pass is clean as a whole; a run that
- * does not is compared line by line. Before any of that, an inner
- * operation asks whether the whole range is settled -- no cpu_stored bit,
- * cpu == shadow and, for an invalidate, == the level below, which must be
- * the same level for every line -- in one pass over the range's bytes (a
- * range left as it was since its last maintenance, the common case):
- * then only the bits an invalidate sets change. Lines that need their
- * bytes moved are moved as contiguous runs, one memcpy per run and plane
- * (a refill reads the level below once for both the cpu and the shadow
- * plane), and a copy that
- * would not change the destination (cpu and the level below already equal)
- * is skipped, so that invalidating clean lines writes nothing; on a clean
- * line cpu == shadow, so one comparison serves both planes. An invalidate
- * (of either level, for the inner lines it refills) first sets aside the
- * runs whose cpu, shadow and below bytes are all equal, reading the three
- * planes once: clean lines it leaves as they are. (The passes that compare
- * are AVX-512 code where the host has it, memcmp() elsewhere.) With
- * AVX-512 and lines of at most 64 bytes, an inner clean or invalidate that
- * could not skip its range does it all in one pass instead, a host cache
- * line at a time, each plane read once: it finds the dirty lines and moves
- * the bytes of those that need it (a host line whose model lines are all
- * dirty, the usual case of a buffer the CPU filled, is stored whole,
- * without a mask). The result is byte for byte and counter for counter
- * that of doing every line in turn, which the model still does, as a
- * reference, when by_line is set (dmamap_cache_set_line_by_line()).
+ * must act on (dirty, resident, outer-held, outer-dirty, imaged) are found
+ * with a few logical operations on words, clean lines cost their bits and
+ * nothing else. Only the dirty test needs the bytes: a run of lines whose
+ * cpu bytes and images compare equal in one pass is clean as a whole; a
+ * run that does not is compared line by line. An inner operation first
+ * asks whether its range is plain -- every line's image below, and below
+ * the same level for every line -- and, if so and no line has a cpu_stored
+ * bit, whether the cpu bytes are those below, in one pass over the range's
+ * bytes (a range left as it was since its last maintenance, the common
+ * case): then only the bits an invalidate sets change. Lines that need
+ * their bytes moved are moved as contiguous runs, one memcpy per run and
+ * plane, and a copy that would not change the destination is skipped, so
+ * that invalidating clean lines writes nothing. An invalidate of lines
+ * whose image is set aside first sets aside the runs whose cpu, shadow and
+ * below bytes are all equal, reading the three planes once: clean lines it
+ * leaves as they are. (The passes that compare are AVX-512 code where the
+ * host has it, memcmp() elsewhere.) With AVX-512 and lines of at most 64
+ * bytes, a plain range that could not skip is done in one pass, a host
+ * cache line at a time, each plane read once, in one call for up to 64
+ * words: the compare finds the host lines holding dirty lines, a clean
+ * stores those whole into the level below (their clean lines hold the
+ * image there already), a refill stores the qwords that differ into the
+ * cpu plane, and the compares' masks give the line bits 8 host lines at a
+ * time. The result is byte for byte and counter for counter that of doing
+ * every line in turn, which the model still does, as a reference, when
+ * by_line is set (dmamap_cache_set_line_by_line()).
  *
  * A clear (__dma_clear_buffer: zero through the CPU, flush both levels)
- * zeroes whole pages of every plane at once, a large one by giving their
- * host pages back (with speculation, those of the CPU view and the shadow
+ * zeroes whole pages of every plane at once (the shadow's too), a large
+ * one by giving their host pages back (with speculation, those of the CPU view and the shadow
  * only: the next speculation point reads RAM and the outer copy again), and
  * then runs the ordinary flushes over lines it knows are zero on
  * every plane (zero_first..zero_end): they update bits and counters and
@@ -82,9 +100,10 @@
  * most one queued run, so the queue never holds more runs than lines.
  *
  * Locking: one mutex per machine for all line state and for the ram, shadow
- * and outer planes; the library's accesses to the cpu plane made on the
- * hardware's behalf are done under it too. Driver stores to the cpu plane
- * need no lock: they are observed by comparison.
+ * and outer planes (stores through an uncached alias excepted); the
+ * library's accesses to the cpu plane made on the hardware's behalf are
+ * done under it too. Driver stores to the cpu plane need no lock: they are
+ * observed by comparison.
  */
 #include <fcntl.h>
 #include <stdlib.h>
@@ -148,28 +167,69 @@ static inline u8 *below(struct dmamap_machine *m, unsigned long l)
 	return (outer_holds(m, l) ? m->outer : m->ram) + line_off(m, l);
 }
 
+/* Line @l's image: its bytes as last filled or written back (the level below, unless set aside in the shadow). */
+static inline const u8 *image(struct dmamap_machine *m, unsigned long l)
+{
+	return tbit(m->cache.img, l) ? m->shadow + line_off(m, l) : below(m, l);
+}
+
 static inline bool line_dirty(struct dmamap_machine *m, unsigned long l)
 {
-	size_t off = line_off(m, l);
+	return stored_test(m, l) || memcmp(m->cpu + line_off(m, l), image(m, l), line_size(m)) != 0;
+}
 
-	return stored_test(m, l) || memcmp(m->cpu + off, m->shadow + off, line_size(m)) != 0;
+/* Line @l's cpu bytes are its image again, the level below holding them too (written back or refilled). */
+static void image_is_cpu(struct dmamap_machine *m, unsigned long l)
+{
+	if (tbit(m->cache.alias, l))
+		memcpy(m->shadow + line_off(m, l), m->cpu + line_off(m, l), line_size(m));
+	else
+		cbit(m->cache.img, l);
+}
+
+/* The level below is about to change under line @l: set its image aside in the shadow, unless it is there. */
+static void image_save(struct dmamap_machine *m, unsigned long l)
+{
+	if (!tbit(m->cache.img, l)) {
+		memcpy(m->shadow + line_off(m, l), below(m, l), line_size(m));
+		sbit(m->cache.img, l);
+	}
+}
+
+/* Give back the line state, whatever of it was made. */
+static void free_state(struct dmamap_machine *m)
+{
+	struct dmamap_cache *c = &m->cache;
+	size_t bytes = (c->nr_lines / BITS_PER_LONG + 1) * sizeof(long);
+	unsigned long **maps[] = { &c->inner_nonres, &c->outer_res, &c->outer_dirty, &c->outer_stale,
+				   &c->img,          &c->alias,     &c->spec_pending };
+
+	for (size_t i = 0; i < ARRAY_SIZE(maps); i++) {
+		dmamap_lazy_free(m, *maps[i], bytes);
+		*maps[i] = NULL;
+	}
+	dmamap_lazy_free(m, c->alias_pages, m->nr_pages * sizeof(u32));
+	c->alias_pages = NULL;
+	free(c->spec_runs);
+	c->spec_runs = NULL;
+	c->spec_nr = c->spec_cap = 0;
 }
 
 int dmamap_cache_init(struct dmamap_machine *m)
 {
 	struct dmamap_cache *c = &m->cache;
-	size_t words;
+	unsigned long **maps[] = { &c->inner_nonres, &c->outer_res, &c->outer_dirty, &c->outer_stale, &c->img, &c->alias };
+	bool ok;
 
 	c->nr_lines = (unsigned long)(m->cfg.ram_size >> m->line_shift);
-	words = c->nr_lines / BITS_PER_LONG + 1;
-	c->inner_nonres = dmamap_lazy_zalloc(m, words * sizeof(long));
-	c->outer_res = dmamap_lazy_zalloc(m, words * sizeof(long));
-	c->outer_dirty = dmamap_lazy_zalloc(m, words * sizeof(long));
-	if (!c->inner_nonres || !c->outer_res || !c->outer_dirty) {
-		dmamap_lazy_free(m, c->inner_nonres, words * sizeof(long));
-		dmamap_lazy_free(m, c->outer_res, words * sizeof(long));
-		dmamap_lazy_free(m, c->outer_dirty, words * sizeof(long));
-		c->inner_nonres = c->outer_res = c->outer_dirty = NULL;
+	c->alias_pages = dmamap_lazy_zalloc(m, m->nr_pages * sizeof(u32));
+	ok = c->alias_pages != NULL;
+	for (size_t i = 0; i < ARRAY_SIZE(maps); i++) {
+		*maps[i] = dmamap_lazy_zalloc(m, (c->nr_lines / BITS_PER_LONG + 1) * sizeof(long));
+		ok &= *maps[i] != NULL;
+	}
+	if (!ok) {
+		free_state(m);
 		return -ENOMEM;
 	}
 	pthread_mutex_init(&c->lock, NULL);
@@ -178,27 +238,18 @@ int dmamap_cache_init(struct dmamap_machine *m)
 	c->prefetch_permille = 1000;
 	c->memcheck = dmamap_running_on_valgrind();
 #if defined(__x86_64__) && defined(__GNUC__)
-	c->vec = !c->memcheck && m->line_shift <= 6 && __builtin_cpu_supports("avx512f");
+	c->vec = !c->memcheck && m->line_shift <= 6 && __builtin_cpu_supports("avx512f") &&
+		 __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt");
 #endif
 	return 0;
 }
 
 void dmamap_cache_fini(struct dmamap_machine *m)
 {
-	struct dmamap_cache *c = &m->cache;
-	size_t bytes = (c->nr_lines / BITS_PER_LONG + 1) * sizeof(long);
-
-	if (!c->inner_nonres)
+	if (!m->cache.inner_nonres)
 		return;
-	pthread_mutex_destroy(&c->lock);
-	dmamap_lazy_free(m, c->inner_nonres, bytes);
-	dmamap_lazy_free(m, c->outer_res, bytes);
-	dmamap_lazy_free(m, c->outer_dirty, bytes);
-	dmamap_lazy_free(m, c->spec_pending, bytes);
-	free(c->spec_runs);
-	c->inner_nonres = c->outer_res = c->outer_dirty = c->spec_pending = NULL;
-	c->spec_runs = NULL;
-	c->spec_nr = c->spec_cap = 0;
+	pthread_mutex_destroy(&m->cache.lock);
+	free_state(m);
 }
 
 /* ------------------------------------------- one line at a time (reference) */
@@ -219,7 +270,7 @@ static void inner_clean_line(struct dmamap_machine *m, unsigned long l)
 	} else {
 		memcpy(m->ram + off, m->cpu + off, ls);
 	}
-	memcpy(m->shadow + off, m->cpu + off, ls);
+	image_is_cpu(m, l);
 	c->stats.level[DMAMAP_CACHE_INNER].lines_written_back++;
 }
 
@@ -232,7 +283,7 @@ static void inner_inv_line(struct dmamap_machine *m, unsigned long l)
 		c->stats.level[DMAMAP_CACHE_INNER].dirty_lines_discarded++;
 	stored_test_clear(m, l);
 	memcpy(m->cpu + off, below(m, l), ls);
-	memcpy(m->shadow + off, m->cpu + off, ls);
+	image_is_cpu(m, l);
 	sbit(c->inner_nonres, l);
 }
 
@@ -252,20 +303,26 @@ static void outer_inv_line(struct dmamap_machine *m, unsigned long l)
 {
 	struct dmamap_cache *c = &m->cache;
 	size_t off = line_off(m, l), ls = line_size(m);
+	bool nonres = tbit(c->inner_nonres, l), dirty = line_dirty(m, l);
 
 	if (tbit(c->outer_res, l)) {
+		/* an inner line that stays keeps its image, the outer copy about to go */
+		if (!nonres || dirty)
+			image_save(m, l);
 		if (tbit(c->outer_dirty, l))
 			c->stats.level[DMAMAP_CACHE_OUTER].dirty_lines_discarded++;
 		cbit(c->outer_res, l);
 		cbit(c->outer_dirty, l);
+		cbit(c->outer_stale, l);
 	}
 	/* A non-resident inner line now mirrors RAM. */
-	if (tbit(c->inner_nonres, l)) {
-		if (line_dirty(m, l)) {
+	if (nonres) {
+		if (dirty) {
 			cbit(c->inner_nonres, l);
 		} else {
 			memcpy(m->cpu + off, m->ram + off, ls);
-			memcpy(m->shadow + off, m->ram + off, ls);
+			if (tbit(c->img, l))
+				memcpy(m->shadow + off, m->ram + off, ls);
 		}
 	}
 }
@@ -275,7 +332,8 @@ static void outer_inv_line(struct dmamap_machine *m, unsigned long l)
  * when there is one, else RAM: the bytes it mirrors), and the outer cache
  * allocates it from RAM if it does not hold it -- on its own too, as an L2
  * that prefetches does, so the outer level can be refilled while a device
- * owns the line.
+ * owns the line. (The outer copy then holds what RAM does: a line whose
+ * image was RAM finds it there.)
  */
 static void prefetch_line(struct dmamap_machine *m, unsigned long l)
 {
@@ -294,24 +352,40 @@ static void prefetch_line(struct dmamap_machine *m, unsigned long l)
 }
 
 /*
+ * Before a non-snooping device writes RAM under line @l: a line whose level
+ * below is RAM and that will not mirror the new bytes -- resident, or
+ * stored to while we thought it was not (pulled in before the device
+ * wrote) -- sets its image aside.
+ */
+static void dev_write_before_line(struct dmamap_machine *m, unsigned long l)
+{
+	if (outer_holds(m, l)) {
+		sbit(m->cache.outer_stale, l);
+		return;
+	}
+	if (tbit(m->cache.inner_nonres, l)) {
+		if (!line_dirty(m, l))
+			return;
+		cbit(m->cache.inner_nonres, l);
+	}
+	image_save(m, l);
+}
+
+/*
  * After a non-snooping device wrote RAM bytes [off, off + len) (within line
  * @l): a line neither cache level holds mirrors them.
  */
-static void mirror_line(struct dmamap_machine *m, unsigned long l, size_t off, size_t len)
+static void dev_write_after_line(struct dmamap_machine *m, unsigned long l, size_t off, size_t len)
 {
 	size_t lo, hi;
 
 	if (!tbit(m->cache.inner_nonres, l) || outer_holds(m, l))
 		return;
-	if (line_dirty(m, l)) {
-		/* the CPU stored to it: it was pulled in before the device wrote */
-		cbit(m->cache.inner_nonres, l);
-		return;
-	}
 	lo = DM_MAX(off, line_off(m, l));
 	hi = DM_MIN(off + len, line_off(m, l) + line_size(m));
 	memcpy(m->cpu + lo, m->ram + lo, hi - lo);
-	memcpy(m->shadow + lo, m->ram + lo, hi - lo);
+	if (tbit(m->cache.img, l))
+		memcpy(m->shadow + lo, m->ram + lo, hi - lo);
 }
 
 /* ---------------------------------------------------- a word of lines at a time */
@@ -516,154 +590,176 @@ static inline unsigned long run_bits(unsigned n)
 
 #if defined(__x86_64__) && defined(__GNUC__)
 /*
- * For a host cache line holding model lines of @q qwords each (2, 4 or 8):
- * the lines the qwords of @k belong to, one bit each (lines_of_qwords()),
- * and the qwords of the lines of @lines (qwords_of_lines()).
+ * For 8 host cache lines whose differing qwords are the bytes of @k (byte
+ * i for host line i), each holding lines of @q qwords (2, 4 or 8): the
+ * lines with a differing qword, one bit each, host line 0's first.
  */
-static inline unsigned lines_of_qwords(unsigned k, unsigned q)
-{
-	if (q == 2) {
-		k = (k | k >> 1) & 0x55;
-		return (k & 1) | (k >> 1 & 2) | (k >> 2 & 4) | (k >> 3 & 8);
-	}
-	if (q == 4)
-		return ((k & 0x0f) != 0) | (unsigned)((k & 0xf0) != 0) << 1;
-	return k != 0;
-}
-
-/* The lines whose every qword is in @eq (the qwords that compare equal). */
-static inline unsigned lines_same(unsigned eq, unsigned q)
+__attribute__((target("bmi2"), always_inline)) static inline unsigned long lines_of_qwords(u64 k, unsigned q)
 {
 	if (q == 2)
-		return eq & eq >> 1 & 0x55;
-	if (q == 4) {
-		eq &= eq >> 1;
-		return eq & eq >> 2 & 0x11;
-	}
-	return eq == 0xff;
-}
-
-static inline unsigned qwords_of_lines(unsigned lines, unsigned q)
-{
-	if (q == 2) {
-		lines = (lines | lines << 2) & 0x33;
-		lines = (lines | lines << 1) & 0x55;
-		return lines | lines << 1;
-	}
+		return (unsigned long)_pext_u64(k | k >> 1, 0x5555555555555555ULL);
+	k |= k >> 1;
+	k |= k >> 2;
 	if (q == 4)
-		return (lines & 1 ? 0x0fu : 0) | (lines & 2 ? 0xf0u : 0);
-	return lines ? 0xffu : 0;
-}
-
-/* Masked loads and stores, the common whole host line without a mask (a masked store is slow on some hosts). */
-__attribute__((target("avx512f"), always_inline)) static inline __m512i load_qwords(__mmask8 k, const void *p)
-{
-	return k == 0xff ? _mm512_loadu_si512(p) : _mm512_maskz_loadu_epi64(k, p);
-}
-
-__attribute__((target("avx512f"), always_inline)) static inline void store_qwords(void *p, __mmask8 k, __m512i v)
-{
-	if (k == 0xff)
-		_mm512_storeu_si512(p, v);
-	else
-		_mm512_mask_storeu_epi64(p, k, v);
+		return (unsigned long)_pext_u64(k, 0x1111111111111111ULL);
+	return (unsigned long)_pext_u64(k | k >> 4, 0x0101010101010101ULL);
 }
 
 /*
- * pass_lines() on one host cache line at @cpu (@sh, @below the same offset
- * in the shadow and the level below) whose cpu qwords are @c, those equal
- * to the shadow's @eq, the qwords of the run @valid, @st the cpu_stored bits
- * of its lines: its dirty lines.
+ * One host cache line of pass_lines() at @cpu (@ref, @dst the same offset
+ * in the image's plane and the destination): its differing qwords. @st:
+ * some line of it has a cpu_stored bit. @valid: the qwords of the run.
  */
-__attribute__((target("avx512f"), always_inline)) static inline unsigned
-pass_host_line(u8 *cpu, u8 *sh, u8 *below, bool refill, __m512i c, __mmask8 eq, __mmask8 valid, unsigned st,
-	       const unsigned q)
+__attribute__((target("avx512f,bmi2"), always_inline)) static inline __mmask8
+pass_host_line(u8 *cpu, const u8 *ref, u8 *dst, bool refill, bool st, __mmask8 valid)
 {
-	unsigned d = lines_of_qwords(~eq & valid, q) | st;
+	__m512i c, r;
 	__mmask8 k;
 
-	if (refill) {
-		__m512i b = load_qwords(valid, below);
-
-		k = (__mmask8)(qwords_of_lines(d | lines_of_qwords(_mm512_cmpneq_epi64_mask(c, b), q), q) & valid);
-		if (k) {
-			store_qwords(cpu, k, b);
-			store_qwords(sh, k, b);
-		}
-	} else if (d) {
-		k = (__mmask8)(qwords_of_lines(d, q) & valid);
-		store_qwords(below, k, c);
-		store_qwords(sh, k, c);
+	if (valid == 0xff) {
+		c = _mm512_loadu_si512(cpu);
+		r = _mm512_loadu_si512(ref);
+	} else {
+		c = _mm512_maskz_loadu_epi64(valid, cpu);
+		r = _mm512_maskz_loadu_epi64(valid, ref);
 	}
-	return d;
+	k = _mm512_cmpneq_epi64_mask(c, r);
+	if (refill) {
+		if (k == 0xff)
+			_mm512_storeu_si512(cpu, r);
+		else if (k)
+			_mm512_mask_storeu_epi64(cpu, k, r);
+	} else if (k || st) {
+		if (valid == 0xff)
+			_mm512_storeu_si512(dst, c);
+		else
+			_mm512_mask_storeu_epi64(dst, valid, c);
+	}
+	return k;
 }
 
 /*
  * One pass over lines [l, l + n) of a word, of @q qwords each (2, 4 or 8),
- * a host cache line at a time: each byte of each plane is read once, and
- * only the qwords of the lines that need it are stored. Returns the dirty
- * lines (bit 0 for line l): those whose cpu and shadow bytes differ or
- * that have a bit in @stored (bit 0 for line l). A clean (!@refill) copies
- * the dirty lines from the cpu plane to @below and to the shadow; a
- * refill copies the dirty lines, and the clean ones whose cpu bytes differ
- * from @below's, from @below to the cpu plane and the shadow. (Made once
- * for each @q and use: the loop is a few instructions a host line.)
+ * whose image is in plane @ref (the level below), a host cache line at a
+ * time: each byte of each plane is read once. Returns the dirty lines (bit
+ * 0 for line l): those whose cpu bytes differ from the image or that have
+ * a bit in @stored (bit 0 for line l). A clean (!@refill) copies the host
+ * lines holding dirty lines from the cpu plane to @dst, whole: the clean
+ * lines among them hold the image already, and where @dst is not @ref it
+ * holds no line of the range yet. A refill copies the qwords that differ
+ * from @ref to the cpu plane. Per host line the loop does little more
+ * than the compare and the stores: the line bits are made from the
+ * compares' masks 8 host lines at a time. (Made once for each @q and use.)
  */
-__attribute__((target("avx512f"), always_inline)) static inline unsigned long
-pass_lines(struct dmamap_machine *m, unsigned long l, unsigned n, unsigned long stored, u8 *below, bool refill,
-	   const unsigned q)
+__attribute__((target("avx512f,bmi2"), always_inline)) static inline unsigned long
+pass_lines_st(struct dmamap_machine *m, unsigned long l, unsigned n, unsigned long stored, u8 *ref, u8 *dst,
+	      bool refill, bool with_st, const unsigned q)
 {
 	const unsigned per = 8 / q;
-	size_t off = line_off(m, l), len = (size_t)n << m->line_shift, i = 0;
-	u8 *cpu = m->cpu + off, *sh = m->shadow + off;
-	unsigned long dirty = 0, all = (1UL << per) - 1;
-	unsigned j = 0;
+	const unsigned long all = (1UL << per) - 1;
+	size_t off = line_off(m, l), len = (size_t)n << m->line_shift, nb = len / 64, b = 0;
+	u8 *cpu = m->cpu + off;
+	unsigned long dirty = stored;
 
-	below += off;
-	for (; i + 64 <= len; i += 64, j += per) {
-		__m512i c = _mm512_loadu_si512(cpu + i);
-		__mmask8 eq = _mm512_cmpeq_epi64_mask(c, _mm512_loadu_si512(sh + i));
+	ref += off;
+	dst += off;
+	for (; b + 8 <= nb; b += 8) {
+		__mmask16 k2[4];
+		u64 k = 0;
 
-		if (!eq || !lines_same(eq, q)) {
-			/* every line differs (dirty, stored to or not): the common case of a buffer the CPU filled */
-			if (refill) {
-				__m512i b = _mm512_loadu_si512(below + i);
+		/* two host lines' masks joined in a mask register: fewer moves than a shift and an or each */
+#pragma GCC unroll 4
+		for (unsigned j = 0; j < 8; j += 2) {
+			size_t i = 64 * (b + j);
+			bool st0 = with_st && ((stored >> ((b + j) * per)) & all);
+			bool st1 = with_st && ((stored >> ((b + j + 1) * per)) & all);
+			__mmask16 k0 = pass_host_line(cpu + i, ref + i, dst + i, refill, st0, 0xff);
+			__mmask16 k1 = pass_host_line(cpu + i + 64, ref + i + 64, dst + i + 64, refill, st1, 0xff);
 
-				_mm512_storeu_si512(cpu + i, b);
-				_mm512_storeu_si512(sh + i, b);
-			} else {
-				_mm512_storeu_si512(below + i, c);
-				_mm512_storeu_si512(sh + i, c);
-			}
-			dirty |= all << j;
-		} else {
-			dirty |= (unsigned long)pass_host_line(cpu + i, sh + i, below + i, refill, c, eq, 0xff,
-							       (unsigned)(stored >> j) & (unsigned)all, q) << j;
+			k2[j / 2] = _mm512_kunpackb(k1, k0);
 		}
+		k = (u64)_cvtmask16_u32(k2[0]) | (u64)_cvtmask16_u32(k2[1]) << 16 | (u64)_cvtmask16_u32(k2[2]) << 32 |
+		    (u64)_cvtmask16_u32(k2[3]) << 48;
+		dirty |= lines_of_qwords(k, q) << (b * per);
 	}
-	if (i < len) {
-		/* the run ends within a host line (lines under 64 bytes) */
-		__mmask8 valid = (__mmask8)((1u << ((len - i) / 8)) - 1);
-		__m512i c = _mm512_maskz_loadu_epi64(valid, cpu + i);
-		__mmask8 eq = _mm512_cmpeq_epi64_mask(c, _mm512_maskz_loadu_epi64(valid, sh + i));
+	if (b * 64 < len) {
+		/* the last host lines, the last perhaps partly (lines under 64 bytes) */
+		u64 k = 0;
 
-		dirty |= (unsigned long)pass_host_line(cpu + i, sh + i, below + i, refill, c, eq, valid,
-						       (unsigned)(stored >> j) & (unsigned)all, q) << j;
+		for (unsigned j = 0; b * 64 + 64 * j < len; j++) {
+			size_t i = 64 * (b + j), rest = len - i;
+			bool st = with_st && ((stored >> ((b + j) * per)) & all);
+			__mmask8 valid = rest >= 64 ? 0xff : (__mmask8)((1u << (rest / 8)) - 1);
+
+			k |= (u64)pass_host_line(cpu + i, ref + i, dst + i, refill, st, valid) << (8 * j);
+		}
+		dirty |= lines_of_qwords(k, q) << (b * per);
 	}
 	return dirty;
 }
 
-__attribute__((target("avx512f"))) static unsigned long pass_avx512(struct dmamap_machine *m, unsigned long l,
-								  unsigned n, unsigned long st, u8 *below, bool refill)
+/* pass_lines_st(), its loop made apart for the common case of no line stored to (or a refill, which ignores them). */
+__attribute__((target("avx512f,bmi2"), always_inline)) static inline unsigned long
+pass_lines(struct dmamap_machine *m, unsigned long l, unsigned n, unsigned long stored, u8 *ref, u8 *dst, bool refill,
+	   const unsigned q)
+{
+	if (refill || !stored)
+		return pass_lines_st(m, l, n, stored, ref, dst, refill, false, q);
+	return pass_lines_st(m, l, n, stored, ref, dst, refill, true, q);
+}
+
+__attribute__((target("avx512f,bmi2"))) static unsigned long pass_avx512(struct dmamap_machine *m, unsigned long l,
+								  unsigned n, unsigned long st, u8 *ref, u8 *dst,
+								  bool refill)
 {
 	/* @st: the run's cpu_stored bits, as pass_lines() takes them */
 	switch (m->line_shift) {
 	case 4:
-		return refill ? pass_lines(m, l, n, st, below, true, 2) : pass_lines(m, l, n, st, below, false, 2);
+		return refill ? pass_lines(m, l, n, st, ref, dst, true, 2) : pass_lines(m, l, n, st, ref, dst, false, 2);
 	case 5:
-		return refill ? pass_lines(m, l, n, st, below, true, 4) : pass_lines(m, l, n, st, below, false, 4);
+		return refill ? pass_lines(m, l, n, st, ref, dst, true, 4) : pass_lines(m, l, n, st, ref, dst, false, 4);
 	default:
-		return refill ? pass_lines(m, l, n, st, below, true, 8) : pass_lines(m, l, n, st, below, false, 8);
+		return refill ? pass_lines(m, l, n, st, ref, dst, true, 8) : pass_lines(m, l, n, st, ref, dst, false, 8);
+	}
+}
+
+/*
+ * pass_lines() over words [w0, w0 + nw) of lines [first, last], @q qwords
+ * a line: each word's cpu_stored bits taken, its dirty lines in @dirty[]
+ * (one word each); returns how many lines are dirty. One call for many
+ * words: a call per word would cost more than its pass at these sizes.
+ */
+__attribute__((target("avx512f,popcnt,bmi2"), always_inline)) static inline unsigned long
+pass_words(struct dmamap_machine *m, unsigned long first, unsigned long last, unsigned long w0, unsigned long nw,
+	   u8 *ref, u8 *dst, bool refill, unsigned long *dirty, const unsigned q)
+{
+	unsigned long count = 0;
+
+	for (unsigned long w = w0; w < w0 + nw; w++) {
+		unsigned long mask = span_mask(w, first, last), stored = stored_take(m, w, mask);
+		unsigned s = (unsigned)__builtin_ctzl(mask);
+		unsigned n = (unsigned)(BITS_PER_LONG - s - (unsigned)__builtin_clzl(mask));
+
+		dirty[w - w0] = pass_lines(m, w * BITS_PER_LONG + s, n, stored >> s, ref, dst, refill, q) << s;
+		count += (unsigned long)__builtin_popcountl(dirty[w - w0]);
+	}
+	return count;
+}
+
+__attribute__((target("avx512f,popcnt,bmi2"))) static unsigned long
+pass_words_avx512(struct dmamap_machine *m, unsigned long first, unsigned long last, unsigned long w0, unsigned long nw,
+		  u8 *ref, u8 *dst, bool refill, unsigned long *dirty)
+{
+	switch (m->line_shift) {
+	case 4:
+		return refill ? pass_words(m, first, last, w0, nw, ref, dst, true, dirty, 2)
+			      : pass_words(m, first, last, w0, nw, ref, dst, false, dirty, 2);
+	case 5:
+		return refill ? pass_words(m, first, last, w0, nw, ref, dst, true, dirty, 4)
+			      : pass_words(m, first, last, w0, nw, ref, dst, false, dirty, 4);
+	default:
+		return refill ? pass_words(m, first, last, w0, nw, ref, dst, true, dirty, 8)
+			      : pass_words(m, first, last, w0, nw, ref, dst, false, dirty, 8);
 	}
 }
 #endif
@@ -679,11 +775,12 @@ static inline bool vec_pass(const struct dmamap_machine *m)
 }
 
 /*
- * pass_avx512() over the runs of @mask in word @w, @stored the word's
- * cpu_stored bits taken: the dirty lines of @mask, as bits of the word.
+ * pass_avx512() over the runs of @mask in word @w (lines whose image is in
+ * @ref), @stored the word's cpu_stored bits taken: the dirty lines of
+ * @mask, as bits of the word.
  */
 static unsigned long pass_word(struct dmamap_machine *m, unsigned long w, unsigned long mask, unsigned long stored,
-			       u8 *below, bool refill)
+			       u8 *ref, u8 *dst, bool refill)
 {
 	unsigned long dirty = 0;
 
@@ -691,23 +788,24 @@ static unsigned long pass_word(struct dmamap_machine *m, unsigned long w, unsign
 	for_each_run(mask, w, l, n) {
 		unsigned s = (unsigned)(l - w * BITS_PER_LONG);
 
-		dirty |= pass_avx512(m, l, n, (stored >> s) & run_bits(n), below, refill) << s;
+		dirty |= pass_avx512(m, l, n, (stored >> s) & run_bits(n), ref, dst, refill) << s;
 	}
 #else
-	(void)m, (void)w, (void)mask, (void)stored, (void)below, (void)refill;
+	(void)m, (void)w, (void)mask, (void)stored, (void)ref, (void)dst, (void)refill;
 #endif
 	return dirty;
 }
 
-/* The lines of @mask (word @w) whose cpu and shadow bytes differ, as bits of the word. */
-static unsigned long lines_differ(struct dmamap_machine *m, unsigned long w, unsigned long mask)
+/* The lines of @mask (word @w) whose bytes differ between planes @pa and @pb, as bits of the word. */
+static unsigned long planes_differ(struct dmamap_machine *m, const u8 *pa, const u8 *pb, unsigned long w,
+				   unsigned long mask)
 {
 	size_t ls = line_size(m);
 	unsigned long diff = 0;
 
 	for_each_run(mask, w, l, n) {
 		size_t off = line_off(m, l);
-		const u8 *a = m->cpu + off, *b = m->shadow + off;
+		const u8 *a = pa + off, *b = pb + off;
 
 		if (zeroed(m, l, n) || same_bytes(a, b, NULL, (size_t)n << m->line_shift))
 			continue;
@@ -715,6 +813,27 @@ static unsigned long lines_differ(struct dmamap_machine *m, unsigned long w, uns
 			diff |= (unsigned long)line_differs(a, b, ls) << (l - w * BITS_PER_LONG + i);
 	}
 	return diff;
+}
+
+/* The lines of @mask (word @w) whose cpu bytes differ from plane @ref's, as bits of the word. */
+static inline unsigned long differ_from(struct dmamap_machine *m, const u8 *ref, unsigned long w, unsigned long mask)
+{
+	return planes_differ(m, m->cpu, ref, w, mask);
+}
+
+/* The lines the outer cache holds in word @w (none without one). */
+static inline unsigned long held_word(const struct dmamap_machine *m, unsigned long w)
+{
+	return m->outer ? m->cache.outer_res[w] : 0;
+}
+
+/* The lines of @mask (word @w) whose cpu bytes differ from their image, as bits of the word. */
+static unsigned long lines_differ(struct dmamap_machine *m, unsigned long w, unsigned long mask)
+{
+	unsigned long im = m->cache.img[w] & mask, held = held_word(m, w);
+
+	return differ_from(m, m->shadow, w, im) | differ_from(m, m->outer, w, mask & ~im & held) |
+	       differ_from(m, m->ram, w, mask & ~im & ~held);
 }
 
 /* Copy the lines of @mask (word @w) from plane @src to planes @d1 and @d2, a run at a time. */
@@ -754,10 +873,10 @@ static void sync_lines(struct dmamap_machine *m, u8 *dst, const u8 *src, unsigne
 
 /*
  * Refill the cpu and shadow planes from @src on the lines of @mask (word
- * @w), @dirty those of them the CPU stored to. On a clean line cpu ==
- * shadow, so one comparison tells whether both already hold @src's bytes;
- * dirty lines are copied. (Under memcheck every run is copied, as in
- * sync_lines().)
+ * @w), lines whose image is in the shadow, @dirty those of them the CPU
+ * stored to. On a clean line cpu == shadow, so one comparison tells whether
+ * both already hold @src's bytes; dirty lines are copied. (Under memcheck
+ * every run is copied, as in sync_lines().)
  */
 static void refill_lines(struct dmamap_machine *m, const u8 *src, unsigned long w, unsigned long mask,
 			 unsigned long dirty)
@@ -786,24 +905,55 @@ static unsigned long count_lines(unsigned long mask)
 	return (unsigned long)__builtin_popcountl(mask);
 }
 
+/* image_save() of the lines of @mask (word @w). */
+static void save_images(struct dmamap_machine *m, unsigned long w, unsigned long mask)
+{
+	unsigned long held = held_word(m, w);
+
+	mask &= ~m->cache.img[w];
+	if (!mask)
+		return;
+	copy_lines(m, m->shadow, m->outer, w, mask & held);
+	copy_lines(m, m->shadow, m->ram, w, mask & ~held);
+	m->cache.img[w] |= mask;
+}
+
+/*
+ * The lines of @mask (word @w) hold their image in the cpu plane and the
+ * level below alike: only an aliased line keeps it in the shadow too, @moved
+ * those of them whose cpu bytes the shadow may not hold yet.
+ */
+static void images_are_cpu(struct dmamap_machine *m, unsigned long w, unsigned long mask, unsigned long moved)
+{
+	unsigned long alias = m->cache.alias[w];
+
+	m->cache.img[w] &= ~(mask & ~alias);
+	copy_lines(m, m->shadow, m->cpu, w, moved & mask & alias);
+}
+
 static void inner_clean_word(struct dmamap_machine *m, unsigned long w, unsigned long mask)
 {
 	struct dmamap_cache *c = &m->cache;
-	unsigned long stored = stored_take(m, w, mask), dirty;
+	unsigned long stored = stored_take(m, w, mask), im = c->img[w] & mask, held = held_word(m, w), dirty;
+	u8 *dst = m->outer ? m->outer : m->ram;
 
 	if (vec_pass(m)) {
-		/* found and written back in one pass */
-		dirty = pass_word(m, w, mask, stored, m->outer ? m->outer : m->ram, false);
-		if (!dirty)
-			return;
+		/* found and written back in one pass, lines whose image is below */
+		dirty = pass_word(m, w, mask & ~im & held, stored, m->outer, dst, false) |
+			pass_word(m, w, mask & ~im & ~held, stored, m->ram, dst, false);
+		if (im) {
+			unsigned long d = (stored & im) | differ_from(m, m->shadow, w, im & ~stored);
+
+			copy_lines(m, dst, m->cpu, w, d);
+			dirty |= d;
+		}
 	} else {
 		dirty = stored | lines_differ(m, w, mask & ~stored);
-		if (!dirty)
-			return;
-		/* two copies: one copy2() storing both is slower, the source being lines the CPU just wrote */
-		copy_lines(m, m->outer ? m->outer : m->ram, m->cpu, w, dirty);
-		copy_lines(m, m->shadow, m->cpu, w, dirty);
+		copy_lines(m, dst, m->cpu, w, dirty);
 	}
+	if (!dirty)
+		return;
+	images_are_cpu(m, w, dirty, dirty);
 	c->inner_nonres[w] &= ~dirty; /* a dirty line is resident, whatever we thought */
 	if (m->outer) {
 		c->outer_res[w] |= dirty;
@@ -833,26 +983,54 @@ static inline unsigned long lines_settled(struct dmamap_machine *m, const u8 *sr
 	return settled;
 }
 
+/*
+ * Refill from below the lines of @mask (word @w) whose image is in the
+ * shadow, @stored their cpu_stored bits taken: their dirty lines. Clean
+ * lines that already hold what a refill would bring move no byte, found in
+ * one pass.
+ */
+static unsigned long refill_imaged(struct dmamap_machine *m, unsigned long w, unsigned long mask, unsigned long stored)
+{
+	unsigned long held = held_word(m, w) & mask, rest, dirty;
+
+	rest = mask & ~(lines_settled(m, m->outer, w, held & ~stored) | lines_settled(m, m->ram, w, mask & ~held & ~stored));
+	dirty = (stored & mask) | differ_from(m, m->shadow, w, rest & ~stored);
+	if (held & rest)
+		refill_lines(m, m->outer, w, held & rest, dirty);
+	if (rest & ~held)
+		refill_lines(m, m->ram, w, rest & ~held, dirty);
+	return dirty;
+}
+
+/*
+ * Refill from below the lines of @mask (word @w) whose image is below, @stored
+ * their cpu_stored bits taken: their dirty lines. The image being the bytes
+ * to refill from, one comparison finds both the dirty lines and those to
+ * copy. (Under memcheck every line is copied, as in sync_lines().)
+ */
+static unsigned long refill_plain(struct dmamap_machine *m, unsigned long w, unsigned long mask, unsigned long stored)
+{
+	unsigned long held = held_word(m, w) & mask, diff;
+
+	if (vec_pass(m))
+		return (held ? pass_word(m, w, held, stored, m->outer, m->outer, true) : 0) |
+		       pass_word(m, w, mask & ~held, stored, m->ram, m->ram, true);
+	diff = differ_from(m, m->outer, w, held) | differ_from(m, m->ram, w, mask & ~held);
+	copy_lines(m, m->cpu, m->outer, w, m->cache.memcheck ? held : diff & held);
+	copy_lines(m, m->cpu, m->ram, w, m->cache.memcheck ? mask & ~held : diff & ~held);
+	return (stored & mask) | diff;
+}
+
 static void inner_inv_word(struct dmamap_machine *m, unsigned long w, unsigned long mask)
 {
 	struct dmamap_cache *c = &m->cache;
-	unsigned long stored = stored_take(m, w, mask), held = m->outer ? c->outer_res[w] & mask : 0, rest, dirty;
+	unsigned long stored = stored_take(m, w, mask), im = c->img[w] & mask, dirty;
 
 	/* refill from below: the outer copy where the outer cache holds the line, else RAM */
-	if (vec_pass(m)) {
-		/* dirty lines found and refilled in one pass, clean ones that hold what is below left alone */
-		dirty = (held ? pass_word(m, w, held, stored, m->outer, true) : 0) |
-			pass_word(m, w, mask & ~held, stored, m->ram, true);
-	} else {
-		/* clean lines that already hold what a refill would bring: no byte to move, found in one pass */
-		rest = mask & ~(lines_settled(m, m->outer, w, held & ~stored) |
-				lines_settled(m, m->ram, w, mask & ~held & ~stored));
-		dirty = stored | lines_differ(m, w, rest & ~stored);
-		if (held & rest)
-			refill_lines(m, m->outer, w, held & rest, dirty);
-		if (rest & ~held)
-			refill_lines(m, m->ram, w, rest & ~held, dirty);
-	}
+	dirty = refill_plain(m, w, mask & ~im, stored);
+	if (im)
+		dirty |= refill_imaged(m, w, im, stored);
+	images_are_cpu(m, w, mask, 0); /* refill_imaged() kept the shadow with the cpu plane */
 	c->stats.level[DMAMAP_CACHE_INNER].dirty_lines_discarded += count_lines(dirty);
 	c->inner_nonres[w] |= mask;
 }
@@ -872,18 +1050,24 @@ static void outer_clean_word(struct dmamap_machine *m, unsigned long w, unsigned
 static void outer_inv_word(struct dmamap_machine *m, unsigned long w, unsigned long mask)
 {
 	struct dmamap_cache *c = &m->cache;
-	unsigned long nonres = c->inner_nonres[w] & mask, dirty;
+	unsigned long nonres = c->inner_nonres[w] & mask, held = c->outer_res[w] & mask, dirty = 0, mirror;
 
-	c->stats.level[DMAMAP_CACHE_OUTER].dirty_lines_discarded += count_lines(c->outer_res[w] & c->outer_dirty[w] & mask);
+	/* with the outer copy still there: which nonres lines the CPU stored to, and the images to keep */
+	if (nonres)
+		dirty = dirty_lines(m, w, nonres);
+	mirror = nonres & ~dirty;
+	/* where the outer copy holds what RAM does (neither dirty nor stale), RAM is the same image */
+	save_images(m, w, held & ~mirror & (c->outer_dirty[w] | c->outer_stale[w]));
+	c->stats.level[DMAMAP_CACHE_OUTER].dirty_lines_discarded += count_lines(held & c->outer_dirty[w]);
 	c->outer_res[w] &= ~mask;
 	c->outer_dirty[w] &= ~mask;
+	c->outer_stale[w] &= ~mask;
 	if (!nonres)
 		return;
 	/* A non-resident inner line now mirrors RAM; one the CPU stored to is resident. */
-	nonres &= ~lines_settled(m, m->ram, w, nonres & ~stored_peek(m, w, nonres));
-	dirty = dirty_lines(m, w, nonres);
 	c->inner_nonres[w] &= ~dirty;
-	refill_lines(m, m->ram, w, nonres & ~dirty, 0);
+	refill_lines(m, m->ram, w, mirror & c->img[w], 0);
+	sync_lines(m, m->cpu, m->ram, w, mirror & ~c->img[w]);
 }
 
 /* prefetch_line() of the lines of @mask in word @w. */
@@ -1007,39 +1191,90 @@ static void level_op_by_line(struct dmamap_machine *m, enum dmamap_cache_level l
 }
 
 /*
- * Whether @op on inner lines [first, last] moves no byte and changes no
- * counter but the operation's own: the common case of a range the CPU has
- * not stored to since it was cleaned or refilled, found in one pass over
- * the whole range rather than a word at a time. It is so when no line has
- * a cpu_stored bit and the cpu and shadow bytes are the same (every line
- * clean: a clean writes nothing back) and, for an invalidate, the level
- * below holds the same bytes too (the refill would change nothing); the
- * level below must then be the same for every line. Lock held.
+ * Whether inner lines [first, last] are plain: every line has its image
+ * below (none set aside in the shadow), below is the same level for every
+ * line (*@outer: the outer cache holds them all), and no clear is in
+ * progress. *@stored: some line has a cpu_stored bit. Lock held.
  */
-static bool inner_range_settled(struct dmamap_machine *m, enum op op, unsigned long first, unsigned long last)
+static bool inner_range_plain(struct dmamap_machine *m, unsigned long first, unsigned long last, bool *outer,
+			      bool *stored)
 {
 	struct dmamap_cache *c = &m->cache;
-	size_t off = line_off(m, first), len = line_off(m, last + 1) - off;
-	unsigned long held = 0, some = 0; /* lines the outer cache holds, lines it does not */
-	const u8 *src = NULL;
+	unsigned long held = 0, some = 0, st = 0; /* lines the outer cache holds, lines it does not */
 
-	if (c->zero_end || (op != OP_CLEAN && c->memcheck) || len < 8)
+	if (c->zero_end)
 		return false;
 	for_each_word(w, mask, first, last) {
-		if (stored_peek(m, w, mask))
+		if (c->img[w] & mask)
 			return false;
-		if (op != OP_CLEAN && m->outer) {
-			held |= c->outer_res[w] & mask;
-			some |= mask & ~c->outer_res[w];
+		st |= stored_peek(m, w, mask);
+		held |= held_word(m, w) & mask;
+		some |= mask & ~held_word(m, w);
+	}
+	*outer = held != 0;
+	*stored = st != 0;
+	return !(held && some);
+}
+
+/*
+ * Whether @op on plain inner lines [first, last] (@outer: their level
+ * below) without cpu_stored bits moves no byte and changes no counter but
+ * the operation's own: the common case of a range the CPU has not stored
+ * to since it was cleaned or refilled, found in one pass over the whole
+ * range. It is so when the cpu bytes are those below: every line is clean
+ * (a clean writes nothing back) and an invalidate's refill would change
+ * nothing. Lock held.
+ */
+static bool inner_range_settled(struct dmamap_machine *m, enum op op, unsigned long first, unsigned long last,
+				bool outer)
+{
+	size_t off = line_off(m, first), len = line_off(m, last + 1) - off;
+
+	if ((op != OP_CLEAN && m->cache.memcheck) || len < 8)
+		return false;
+	return same_bytes(m->cpu + off, (outer ? m->outer : m->ram) + off, NULL, len);
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+/*
+ * @op on plain inner lines [first, last] (@outer: their level below), in
+ * one vector pass over the range (vec_pass()): pass_lines() on every word,
+ * then the words' line bits. A flush is a clean, then an invalidate that
+ * finds every line holding what is below: it moves nothing and discards
+ * nothing. Lock held.
+ */
+static void inner_range_pass(struct dmamap_machine *m, enum op op, unsigned long first, unsigned long last, bool outer)
+{
+	struct dmamap_cache *c = &m->cache;
+	struct dmamap_cache_level_stats *st = &c->stats.level[DMAMAP_CACHE_INNER];
+	u8 *ref = outer ? m->outer : m->ram, *dst = op == OP_INV ? ref : (m->outer ? m->outer : m->ram);
+	unsigned long dirty[64], wl = last / BITS_PER_LONG;
+
+	for (unsigned long w0 = first / BITS_PER_LONG, nw; w0 <= wl; w0 += nw) {
+		unsigned long n;
+
+		nw = DM_MIN((unsigned long)ARRAY_SIZE(dirty), wl - w0 + 1);
+		n = pass_words_avx512(m, first, last, w0, nw, ref, dst, op == OP_INV, dirty);
+		if (op == OP_INV)
+			st->dirty_lines_discarded += n;
+		else
+			st->lines_written_back += n;
+		for (unsigned long i = 0; i < nw; i++) {
+			unsigned long w = w0 + i, d = dirty[i];
+
+			if (op != OP_INV && d) {
+				c->inner_nonres[w] &= ~d;
+				if (m->outer) {
+					c->outer_res[w] |= d;
+					c->outer_dirty[w] |= d;
+				}
+			}
+			if (op != OP_CLEAN)
+				c->inner_nonres[w] |= span_mask(w, first, last);
 		}
 	}
-	if (op != OP_CLEAN) {
-		if (held && some)
-			return false;
-		src = (held ? m->outer : m->ram) + off;
-	}
-	return same_bytes(m->cpu + off, m->shadow + off, src, len);
 }
+#endif
 
 /* Run @op on lines [first, last] of level @lvl. Lock held. */
 static void level_op(struct dmamap_machine *m, enum dmamap_cache_level lvl, enum op op, unsigned long first,
@@ -1047,6 +1282,7 @@ static void level_op(struct dmamap_machine *m, enum dmamap_cache_level lvl, enum
 {
 	struct dmamap_cache_level_stats *st = &m->cache.stats.level[lvl];
 	unsigned long n = last - first + 1;
+	bool outer = false, stored = false, plain;
 
 	if (op == OP_CLEAN)
 		st->clean_ops++;
@@ -1059,14 +1295,19 @@ static void level_op(struct dmamap_machine *m, enum dmamap_cache_level lvl, enum
 	if (op != OP_CLEAN)
 		st->lines_invalidated += n;
 
+	plain = !m->cache.by_line && lvl == DMAMAP_CACHE_INNER && inner_range_plain(m, first, last, &outer, &stored);
 	if (m->cache.by_line) {
 		level_op_by_line(m, lvl, op, first, last);
-	} else if (lvl == DMAMAP_CACHE_INNER && inner_range_settled(m, op, first, last)) {
+	} else if (plain && !stored && inner_range_settled(m, op, first, last, outer)) {
 		/* nothing to write back, nothing to refill: only the lines an invalidate leaves change state */
 		if (op != OP_CLEAN) {
 			for_each_word(w, mask, first, last)
 				m->cache.inner_nonres[w] |= mask;
 		}
+#if defined(__x86_64__) && defined(__GNUC__)
+	} else if (plain && vec_pass(m)) {
+		inner_range_pass(m, op, first, last, outer);
+#endif
 	} else {
 		/* a flush is a clean then an invalidate of each line: per word, the same */
 		for_each_word(w, mask, first, last) {
@@ -1284,23 +1525,99 @@ DMAMAP_API void dmamap_cache_speculate(struct dmamap_machine *m)
 	pthread_mutex_unlock(&m->cache.lock);
 }
 
+/* Count the bytes of [a, b) that differ between the cpu plane and plane @ref; lower *@first to the first, less @lo. */
+static size_t count_diff(struct dmamap_machine *m, const u8 *ref, size_t a, size_t b, size_t lo, size_t *first)
+{
+	size_t n = 0;
+
+	if (memcmp(m->cpu + a, ref + a, b - a) == 0)
+		return 0;
+	for (size_t i = a; i < b; i++) {
+		if (m->cpu[i] == ref[i])
+			continue;
+		if (i - lo < *first)
+			*first = i - lo;
+		n++;
+	}
+	return n;
+}
+
+/* count_diff() over the lines of @mask (word @w), clipped to [lo, hi). */
+static size_t count_stores(struct dmamap_machine *m, const u8 *ref, unsigned long w, unsigned long mask, size_t lo,
+			   size_t hi, size_t *first)
+{
+	size_t n = 0;
+
+	for_each_run(mask, w, l, k)
+		n += count_diff(m, ref, DM_MAX(lo, line_off(m, l)), DM_MIN(hi, line_off(m, l + k)), lo, first);
+	return n;
+}
+
 size_t dmamap_cache_cpu_stores(struct dmamap_machine *m, phys_addr_t phys, size_t len, size_t *first)
 {
-	size_t off = (size_t)(phys - m->cfg.ram_base), n = 0;
+	size_t off = (size_t)(phys - m->cfg.ram_base), n = 0, at = SIZE_MAX;
+	unsigned long fl = off >> m->line_shift, ll = (off + len - 1) >> m->line_shift;
 
+	bool outer, stored;
+
+	if (!len)
+		return 0;
 	pthread_mutex_lock(&m->cache.lock);
 	dmamap_track_quiet_begin();
-	if (memcmp(m->cpu + off, m->shadow + off, len) != 0) {
-		for (size_t i = 0; i < len; i++) {
-			if (m->cpu[off + i] == m->shadow[off + i])
-				continue;
-			if (!n++)
-				*first = i;
+	if (inner_range_plain(m, fl, ll, &outer, &stored)) {
+		/* every image below, one level: one comparison (the common case) */
+		n = count_diff(m, outer ? m->outer : m->ram, off, off + len, off, &at);
+	} else {
+		for_each_word(w, mask, fl, ll) {
+			unsigned long im = m->cache.img[w] & mask, held = held_word(m, w);
+
+			n += count_stores(m, m->shadow, w, im, off, off + len, &at);
+			n += count_stores(m, m->outer, w, mask & ~im & held, off, off + len, &at);
+			n += count_stores(m, m->ram, w, mask & ~im & ~held, off, off + len, &at);
 		}
 	}
 	dmamap_track_quiet_end();
 	pthread_mutex_unlock(&m->cache.lock);
+	if (n)
+		*first = at;
 	return n;
+}
+
+/*
+ * Frames gained or lost an uncached alias: see internal.h. A page's lines
+ * set their images aside as the first alias comes; they keep them until
+ * written back or refilled after the last goes.
+ */
+void dmamap_cache_alias(struct dmamap_machine *m, unsigned long pfn, size_t count, bool on)
+{
+	struct dmamap_cache *c = &m->cache;
+	unsigned long per = PAGE_SIZE >> m->line_shift;
+
+	if (!c->alias_pages || pfn < m->base_pfn || pfn - m->base_pfn > m->nr_pages ||
+	    count > m->nr_pages - (pfn - m->base_pfn))
+		return;
+	pthread_mutex_lock(&c->lock);
+	dmamap_track_quiet_begin();
+	for (size_t i = 0; i < count; i++) {
+		size_t p = pfn - m->base_pfn + i;
+		unsigned long first = p * per, last = first + per - 1;
+
+		if (on ? c->alias_pages[p]++ != 0 : (!c->alias_pages[p] || --c->alias_pages[p] != 0))
+			continue;
+		for_each_word(w, mask, first, last) {
+			if (on) {
+				save_images(m, w, mask);
+				c->alias[w] |= mask;
+			} else {
+				c->alias[w] &= ~mask;
+				/* stores through the alias may have left RAM newer than the outer copy */
+				if (m->outer)
+					c->outer_stale[w] |= mask & c->outer_res[w];
+			}
+		}
+	}
+	dmamap_track_quiet_end();
+	pthread_mutex_unlock(&c->lock);
 }
 
 DMAMAP_API int dmamap_cache_set_prefetch_rate(struct dmamap_machine *m, unsigned permille)
@@ -1343,28 +1660,41 @@ static void copy_clipped(struct dmamap_machine *m, u8 *dst, u8 *dst2, const u8 *
 }
 
 /*
- * After RAM bytes [off, off+len) changed under a non-snooping device: lines
- * the inner cache does not hold (and the outer does not either) mirror them.
+ * Around a non-snooping device's write of RAM bytes [off, off + len):
+ * before it (@after false), the lines whose level below is RAM and that will
+ * not mirror the new bytes set their images aside (dev_write_before_line());
+ * after it, the lines neither cache level holds mirror the bytes.
  */
-static void mirror_dev_write(struct dmamap_machine *m, size_t off, size_t len)
+static void dev_write_lines(struct dmamap_machine *m, size_t off, size_t len, bool after)
 {
 	struct dmamap_cache *c = &m->cache;
 	unsigned long first = off >> m->line_shift, last = (off + len - 1) >> m->line_shift;
 
 	if (c->by_line) {
-		for (unsigned long l = first; l <= last; l++)
-			mirror_line(m, l, off, len);
+		for (unsigned long l = first; l <= last; l++) {
+			if (after)
+				dev_write_after_line(m, l, off, len);
+			else
+				dev_write_before_line(m, l);
+		}
 		return;
 	}
 	for_each_word(w, mask, first, last) {
-		unsigned long mirror = c->inner_nonres[w] & mask & ~(m->outer ? c->outer_res[w] : 0), dirty;
+		unsigned long mine = mask & ~held_word(m, w), nonres = c->inner_nonres[w] & mine, dirty;
 
-		if (!mirror)
+		if (!after && m->outer)
+			c->outer_stale[w] |= mask & c->outer_res[w];
+		if (after) {
+			copy_clipped(m, m->cpu, NULL, m->ram, w, nonres, off, off + len);
+			copy_clipped(m, m->shadow, NULL, m->ram, w, nonres & c->img[w], off, off + len);
 			continue;
-		/* one the CPU stored to was pulled in before the device wrote */
-		dirty = dirty_lines(m, w, mirror);
+		}
+		if (!mine)
+			continue;
+		/* a nonres line the CPU stored to was pulled in before the device wrote */
+		dirty = nonres ? dirty_lines(m, w, nonres) : 0;
 		c->inner_nonres[w] &= ~dirty;
-		copy_clipped(m, m->cpu, m->shadow, m->ram, w, mirror & ~dirty, off, off + len);
+		save_images(m, w, (mine & ~nonres) | dirty);
 	}
 }
 
@@ -1374,16 +1704,18 @@ static void dev_store(struct dmamap_machine *m, size_t off, const void *src, int
 
 	pthread_mutex_lock(&c->lock);
 	dmamap_track_quiet_begin();
+	if (!snoop)
+		dev_write_lines(m, off, len, false);
 	if (src)
 		memcpy(m->ram + off, src, len);
 	else
 		memset(m->ram + off, ch, len);
 	if (!snoop) {
-		mirror_dev_write(m, off, len);
+		dev_write_lines(m, off, len, true);
 	} else {
 		unsigned long first = off >> m->line_shift, last = (off + len - 1) >> m->line_shift;
 
-		/* A snooping write updates every copy: outer, inner, and its shadow. */
+		/* A snooping write updates every copy: outer, inner, and the images set aside. */
 		if (m->outer) {
 			for_each_word(w, mask, first, last)
 				copy_clipped(m, m->outer, NULL, m->ram, w, c->outer_res[w] & mask, off, off + len);
@@ -1499,6 +1831,15 @@ bool dmamap_cache_clear_flush(struct dmamap_machine *m, phys_addr_t phys, size_t
 		speculate_locked(m);
 	if (m->outer)
 		level_op(m, DMAMAP_CACHE_OUTER, OP_FLUSH, first, last);
+	/*
+	 * The shadow holds the lines' image too (zeroes): say so, and an
+	 * uncached alias of the buffer, which comes next, has nothing to set aside.
+	 */
+	for_each_word(w, mask, first, last) {
+		c->img[w] |= mask;
+		if (m->outer)
+			c->outer_stale[w] &= ~mask; /* RAM and the outer copy: zeroes both */
+	}
 	c->zero_first = c->zero_end = 0;
 	dmamap_track_quiet_end();
 	/* the stores and the write-backs would have left defined zeroes on every plane */

@@ -206,6 +206,10 @@ struct dmamap_cache {
 	unsigned long *inner_nonres;                 /* line not in the inner cache: cpu view mirrors below */
 	unsigned long *outer_res;                    /* line held by the outer cache */
 	unsigned long *outer_dirty;                  /* outer copy newer than RAM */
+	unsigned long *outer_stale;                  /* RAM maybe newer than the outer copy */
+	unsigned long *img;                          /* the line's image is in the shadow plane, not below */
+	unsigned long *alias;                        /* the line's page has an uncached host alias */
+	u32 *alias_pages;                            /* per page: its uncached host aliases */
 	bool by_line;                                /* debug: every operation one line at a time */
 	bool memcheck;                               /* running under memcheck (asked once, at init) */
 	bool vec;                                    /* range passes may be AVX-512 (cache.c) */
@@ -374,8 +378,10 @@ struct dmamap_machine {
 	 *           driver's view leaves the hardware's accesses alone; otherwise
 	 *           lin == cpu (memcheck tracks definedness per host address, so
 	 *           the two must be one there).
-	 *   shadow  the cpu plane as last filled or written back: cpu != shadow
-	 *           on a line means the CPU stored to it (dirty)
+	 *   shadow  for lines whose bit in cache.img is set, the line's image:
+	 *           its bytes as last filled or written back (elsewhere the
+	 *           level below holds the image); cpu != image on a line means
+	 *           the CPU stored to it (dirty)
 	 *   outer   the outer cache's copy of the lines it holds (outer_cache only)
 	 * ram and cpu are one memfd (dm_plane_foff()); shadow, outer and the
 	 * per-page and per-line state of every module share one anonymous
@@ -593,12 +599,20 @@ void dmamap_mem_dev_fill(struct dmamap_machine *m, phys_addr_t phys, int c, size
 
 /*
  * For the checker: how many bytes of [phys, phys + len) (wholly in RAM) the
- * CPU stored to since their line was last filled or written back (cpu and
- * shadow differ), and the offset of the first in *@first. Byte-exact:
- * neighbours sharing the edge lines do not count. A clean range costs one
- * memcmp.
+ * CPU stored to since their line was last filled or written back (the cpu
+ * plane and the line's image differ), and the offset of the first in
+ * *@first. Byte-exact: neighbours sharing the edge lines do not count. A
+ * clean range costs one memcmp per run of lines whose image is in one plane.
  */
 size_t dmamap_cache_cpu_stores(struct dmamap_machine *m, phys_addr_t phys, size_t len, size_t *first);
+
+/*
+ * Frames [pfn, pfn + count) gained (@on) or lost an uncached host alias (a
+ * mapping of RAM itself): while a page has one, its lines keep their image
+ * in the shadow plane, since stores through the alias change RAM unseen.
+ * Counted per page; the caller pairs every gain with one loss.
+ */
+void dmamap_cache_alias(struct dmamap_machine *m, unsigned long pfn, size_t count, bool on);
 
 /*
  * What zeroing [phys, phys + size) through the linear map and then flushing
@@ -653,10 +667,14 @@ void dmamap_vma_zap(struct vm_area_struct *vma, unsigned long addr, size_t size)
 /*
  * Host aliases: map @count frames from @pfn at host address @addr (inside a
  * reservation) as memory type @prot would see them; undo with dm_host_unmap(),
- * which restores the inaccessible reservation. 0 or -ENOMEM.
+ * which restores the inaccessible reservation. 0 or -ENOMEM. An alias of RAM
+ * itself (any type but cached) is counted by the cache model: the owner
+ * tells it of each page's end with dm_host_unalias(), given the pte's
+ * protection byte, whether or not it calls dm_host_unmap().
  */
 int dm_host_map(struct dmamap_machine *m, void *addr, unsigned long pfn, size_t count, pgprot_t prot);
 void dm_host_unmap(void *addr, size_t len);
+void dm_host_unalias(struct dmamap_machine *m, unsigned long pfn, unsigned char prot);
 /* Reserve @len bytes of inaccessible host address space aligned to @align (a power of two); NULL on failure. */
 void *dm_host_reserve(size_t len, size_t align);
 void dm_host_release(void *p, size_t len);

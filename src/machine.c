@@ -54,12 +54,13 @@ static size_t stored_bytes(const struct dmamap_machine *m)
 
 /*
  * The arena: the shadow and outer planes, then room for what the modules
- * keep per page (struct pages) and per line (six bitmaps), with some slack.
+ * keep per page (struct pages, alias counts) and per line (nine bitmaps),
+ * with some slack.
  */
 static size_t arena_bytes(const struct dmamap_machine *m)
 {
 	size_t planes = m->cfg.ram_size * (m->cfg.outer_cache ? 2 : 1);
-	size_t state = PAGE_ALIGN(m->nr_pages * sizeof(struct page)) + 6 * PAGE_ALIGN(stored_bytes(m));
+	size_t state = PAGE_ALIGN(m->nr_pages * (sizeof(struct page) + sizeof(u32))) + 9 * PAGE_ALIGN(stored_bytes(m));
 
 	return planes + state + (64u << 10);
 }

@@ -53,7 +53,15 @@ int dm_host_map(struct dmamap_machine *m, void *addr, unsigned long pfn, size_t 
 	p = mmap(addr, count << PAGE_SHIFT, access, MAP_SHARED | MAP_FIXED, m->mem_fd, off);
 	if (p == MAP_FAILED)
 		return -ENOMEM;
+	if (mt != DMAMAP_MT_CACHED)
+		dmamap_cache_alias(m, pfn, count, true);
 	return 0;
+}
+
+void dm_host_unalias(struct dmamap_machine *m, unsigned long pfn, unsigned char prot)
+{
+	if (pgprot_memtype(__pgprot(prot)) != DMAMAP_MT_CACHED)
+		dmamap_cache_alias(m, pfn, 1, false);
 }
 
 void dm_host_unmap(void *addr, size_t len)
@@ -88,10 +96,13 @@ int dmamap_consistent_init(struct dmamap_machine *m)
 }
 
 /* Clear the ptes [first, first + n) of the region, giving each run of present ones back in one host call. */
-static void ptes_clear(struct dmamap_consistent *c, size_t first, size_t n)
+static void ptes_clear(struct dmamap_machine *m, size_t first, size_t n)
 {
+	struct dmamap_consistent *c = &m->cons;
+
 	for (size_t i = first, run = 0; i <= first + n; i++) {
 		if (i < first + n && c->pte_prot[i]) {
+			dm_host_unalias(m, c->pte_pfn[i], c->pte_prot[i]);
 			c->pte_prot[i] = 0;
 			c->pte_pfn[i] = 0;
 			run++;
@@ -106,7 +117,7 @@ static void region_unmap_all(struct dmamap_machine *m, struct dmamap_vmregion *r
 {
 	struct dmamap_consistent *c = &m->cons;
 
-	ptes_clear(c, (r->start - (uintptr_t)c->base) >> PAGE_SHIFT, (r->end - r->start) >> PAGE_SHIFT);
+	ptes_clear(m, (r->start - (uintptr_t)c->base) >> PAGE_SHIFT, (r->end - r->start) >> PAGE_SHIFT);
 }
 
 void dmamap_consistent_fini(struct dmamap_machine *m)
@@ -248,7 +259,7 @@ int dmamap_vmregion_map(struct dmamap_machine *m, struct dmamap_vmregion *r, siz
 	return 0;
 
 unwind:
-	ptes_clear(c, base_idx + first, done);
+	ptes_clear(m, base_idx + first, done);
 	pthread_mutex_unlock(&c->lock);
 	return err;
 }

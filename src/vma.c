@@ -12,14 +12,16 @@ static size_t vma_pages(const struct vm_area_struct *vma)
 	return (vma->vm_end - vma->vm_start) >> PAGE_SHIFT;
 }
 
-/* Unmap every present pte of @vma; obj_lock held (or the vma unreachable). */
-static void vma_unmap_all(struct vm_area_struct *vma)
+/* Clear ptes [first, first + n) of @vma, unmapping the present ones unless the reservation goes whole. */
+static void ptes_clear(struct dmamap_machine *m, struct vm_area_struct *vma, size_t first, size_t n, bool unmap)
 {
 	struct dmamap_vma_private *priv = vma->dmamap;
 
-	for (size_t i = 0; i < vma_pages(vma); i++) {
+	for (size_t i = first; i < first + n; i++) {
 		if (priv->pte_prot[i]) {
-			dm_host_unmap((void *)(vma->vm_start + (i << PAGE_SHIFT)), PAGE_SIZE);
+			if (unmap)
+				dm_host_unmap((void *)(vma->vm_start + (i << PAGE_SHIFT)), PAGE_SIZE);
+			dm_host_unalias(m, priv->pte_pfn[i], priv->pte_prot[i]);
 			priv->pte_prot[i] = 0;
 			priv->pte_pfn[i] = 0;
 		}
@@ -43,7 +45,7 @@ static void vma_machine_gone(struct dmamap_obj *o)
 		      "user vma %#lx-%#lx still live at machine destroy; unmapped (destroy it to free it)",
 		      vma->vm_start, vma->vm_end);
 	pthread_mutex_lock(&m->obj_lock);
-	vma_unmap_all(vma);
+	ptes_clear(m, vma, 0, vma_pages(vma), true);
 	pthread_mutex_unlock(&m->obj_lock);
 }
 
@@ -127,8 +129,15 @@ DMAMAP_API void dmamap_vma_destroy(struct vm_area_struct *vma)
 			      "dmamap_vma_destroy(%p): not a vma made by dmamap_vma_create", (void *)vma);
 		return;
 	}
-	if (dmamap_obj_dead(&priv->obj))
+	if (dmamap_obj_dead(&priv->obj)) {
 		dmamap_obj_dead_report(&priv->obj, "dmamap_vma_destroy");
+	} else {
+		struct dmamap_machine *m = priv->obj.machine;
+
+		pthread_mutex_lock(&m->obj_lock);
+		ptes_clear(m, vma, 0, vma_pages(vma), false);
+		pthread_mutex_unlock(&m->obj_lock);
+	}
 	dmamap_obj_del(&priv->obj);
 	/* the reservation goes whole: the host aliases in it with it */
 	dm_host_release((void *)vma->vm_start, vma->vm_end - vma->vm_start);
@@ -189,13 +198,7 @@ void dmamap_vma_zap(struct vm_area_struct *vma, unsigned long addr, size_t size)
 	size_t first = (addr - vma->vm_start) >> PAGE_SHIFT, n = size >> PAGE_SHIFT;
 
 	pthread_mutex_lock(&m->obj_lock);
-	for (size_t i = first; i < first + n; i++) {
-		if (priv->pte_prot[i]) {
-			dm_host_unmap((void *)(vma->vm_start + (i << PAGE_SHIFT)), PAGE_SIZE);
-			priv->pte_prot[i] = 0;
-			priv->pte_pfn[i] = 0;
-		}
-	}
+	ptes_clear(m, vma, first, n, true);
 	pthread_mutex_unlock(&m->obj_lock);
 }
 

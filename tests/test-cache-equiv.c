@@ -3,20 +3,25 @@
  * The cache model works a word of line bits and a run of bytes at a time;
  * its reference works one line at a time (dmamap_cache_set_line_by_line()).
  * Two machines, identical but for that switch, run the same long random
- * sequence of CPU stores, library stores, device writes and reads, uncached
- * stores, maintenance by primitive and by hook, clears and speculation; after
- * every step both planes (what the CPU sees, what RAM holds), every line
- * state bit and every counter must be the same on both.
+ * sequence of CPU stores, library stores, device writes and reads, stores
+ * through uncached aliases (which come and go), maintenance by primitive and
+ * by hook, clears and speculation; after every step both planes (what the
+ * CPU sees, what RAM holds), every line state bit and every counter must be
+ * the same on both.
  */
 #include "common.h"
 #include "internal.h"
 
 #define ARENA_ORDER 4
 #define ARENA (PAGE_SIZE << ARENA_ORDER)
+/* the pages that may have an uncached alias: the last few, so that most lines keep their images below */
+#define ALIASED_FROM (ARENA / PAGE_SIZE - 4)
 
 struct pair {
 	struct dmamap_machine *m[2];    /* [0] by range, [1] line by line */
 	struct page *page[2];
+	struct vm_area_struct *vma[2];  /* uncached aliases of the arena's pages, as many as are mapped */
+	bool aliased[ARENA / PAGE_SIZE];
 	phys_addr_t pa;
 	u8 *va[2];
 	struct dmamap_rng rng;
@@ -99,12 +104,33 @@ static void compare(struct pair *p)
 			 sb.lines_prefetched);
 }
 
+/* The same offset within one of the pages that may have an uncached alias. */
+static size_t aliasable(size_t off)
+{
+	return (ALIASED_FROM + off / PAGE_SIZE % (ARENA / PAGE_SIZE - ALIASED_FROM)) * PAGE_SIZE + off % PAGE_SIZE;
+}
+
+/* Give page @pg of the arena an uncached alias on machine @i, or take it away (@on). */
+static void alias_page(struct pair *p, int i, size_t pg, bool on)
+{
+	unsigned long addr = p->vma[i]->vm_start + pg * PAGE_SIZE;
+
+	if (on && !p->aliased[pg])
+		assert_int_equal(remap_pfn_range(p->vma[i], addr, page_to_pfn(p->page[i]) + pg, PAGE_SIZE,
+						 pgprot_noncached(PAGE_KERNEL)),
+				 0);
+	else if (!on && p->aliased[pg])
+		dmamap_vma_zap(p->vma[i], addr, PAGE_SIZE);
+	if (i == 1)
+		p->aliased[pg] = on;
+}
+
 /* One random step, done identically on both machines. */
 static void step(struct pair *p)
 {
 	u8 buf[3000], got[2][3000];
 	size_t off, len;
-	unsigned op = (unsigned)rnd(p, 16);
+	unsigned op = (unsigned)rnd(p, 17);
 	int dir = (int)rnd(p, 3);
 	int lvl = (int)rnd(p, 2);
 
@@ -132,8 +158,12 @@ static void step(struct pair *p)
 			dmamap_mem_dev_write(m, at, buf, n, false);
 			break;
 		case 4:
+			/* through an uncached alias of the page, mapped first if it is not */
 			p->what = "uncached store";
-			memcpy(m->ram + (at - m->cfg.ram_base), buf, n);
+			off = aliasable(off);
+			n = DM_MIN(n, PAGE_SIZE - off % PAGE_SIZE);
+			alias_page(p, i, off / PAGE_SIZE, true);
+			memcpy((u8 *)p->vma[i]->vm_start + off, buf, n);
 			break;
 		case 5:
 			p->what = "snooping device write";
@@ -185,6 +215,11 @@ static void step(struct pair *p)
 			p->what = "speculation";
 			dmamap_cache_speculate(m);
 			break;
+		case 15:
+			p->what = "alias mapped or unmapped";
+			off = aliasable(off);
+			alias_page(p, i, off / PAGE_SIZE, !p->aliased[off / PAGE_SIZE]);
+			break;
 		default:
 			p->what = "prefetch rate";
 			assert_int_equal(dmamap_cache_set_prefetch_rate(m, p->step % 3 ? 1000 : (unsigned)(p->step % 1000)), 0);
@@ -218,6 +253,8 @@ static void run(void (*tweak)(struct dmamap_machine_config *cfg), unsigned line,
 		p.page[i] = dmamap_alloc_pages(p.m[i], GFP_KERNEL | __GFP_ZERO, ARENA_ORDER);
 		assert_non_null(p.page[i]);
 		p.va[i] = page_address(p.page[i]);
+		p.vma[i] = dmamap_vma_create(p.m[i], ARENA);
+		assert_non_null(p.vma[i]);
 	}
 	p.pa = page_to_phys(p.page[0]);
 	assert_int_equal(page_to_phys(p.page[1]), p.pa);
@@ -226,6 +263,7 @@ static void run(void (*tweak)(struct dmamap_machine_config *cfg), unsigned line,
 	for (p.step = 0; p.step < steps; p.step++)
 		step(&p);
 	for (int i = 0; i < 2; i++) {
+		dmamap_vma_destroy(p.vma[i]);
 		dmamap_free_pages(p.page[i], ARENA_ORDER);
 		dmamap_machine_destroy(p.m[i]);
 	}

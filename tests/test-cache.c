@@ -377,6 +377,99 @@ static void test_rule5_uncached_alias_both_ways(void **state)
 	fixture_free(f);
 }
 
+/*
+ * Stores through an uncached alias change RAM under a line the CPU holds
+ * clean: they are not the CPU's stores. The line stays clean, a clean writes
+ * nothing back over them, and an invalidate brings them into the CPU's
+ * view; so too after the alias is gone, and while a second alias remains.
+ */
+static void run_alias_store_not_cpu_store(void (*tweak)(struct dmamap_machine_config *))
+{
+	struct fixture *f = fixture_new(tweak);
+	struct dmamap_cache_stats st;
+	struct dmamap_vmregion *r;
+	struct vm_area_struct *vma;
+	u8 *alias, got[LINE];
+
+	/* the line holds 0x44, clean, RAM too */
+	memset(f->va, 0x44, LINE);
+	cpu_to_dev(f, 0, LINE, DMA_TO_DEVICE);
+	dmamap_cache_reset_stats(f->m);
+	r = dmamap_vmregion_alloc(f->m, PAGE_SIZE, NULL);
+	assert_non_null(r);
+	assert_int_equal(dmamap_vmregion_map(f->m, r, 0, NULL, page_to_pfn(f->page), 1, pgprot_noncached(PAGE_KERNEL)),
+			 0);
+	vma = dmamap_vma_create(f->m, PAGE_SIZE);
+	assert_non_null(vma);
+	assert_int_equal(remap_pfn_range(vma, vma->vm_start, page_to_pfn(f->page), PAGE_SIZE,
+					 pgprot_writecombine(PAGE_KERNEL)),
+			 0);
+	alias = (u8 *)r->start;
+	fill_pattern(alias, LINE, 12);
+	assert_int_equal(f->va[0], 0x44); /* the CPU's copy, stale */
+	assert_int_equal(dmamap_cache_line_state(f->m, DMAMAP_CACHE_INNER, f->pa), DMAMAP_LINE_CLEAN);
+
+	/* one alias gone, the other stays; a store through it is not the CPU's either */
+	dmamap_vmregion_free(f->m, r);
+	fill_pattern((u8 *)vma->vm_start, LINE, 13);
+	assert_int_equal(dmamap_cache_line_state(f->m, DMAMAP_CACHE_INNER, f->pa), DMAMAP_LINE_CLEAN);
+	cpu_to_dev(f, 0, LINE, DMA_TO_DEVICE);
+	dev_read_ok(f, 0, got, sizeof(got));
+	assert_int_equal(check_pattern(got, sizeof(got), 13), 0);
+
+	/* no alias left: the line keeps what it held until refilled */
+	dmamap_vma_destroy(vma);
+	cpu_to_dev(f, 0, LINE, DMA_TO_DEVICE);
+	dev_read_ok(f, 0, got, sizeof(got));
+	assert_int_equal(check_pattern(got, sizeof(got), 13), 0);
+	dmamap_cache_get_stats(f->m, &st);
+	assert_int_equal(st.level[DMAMAP_CACHE_INNER].lines_written_back, 0);
+	assert_int_equal(f->va[0], 0x44);
+	dev_to_cpu(f, 0, LINE, DMA_FROM_DEVICE);
+	assert_int_equal(check_pattern(f->va, LINE, 13), 0);
+	/* refilled with no alias left, the line's image is below again: range operations take it the fast way */
+	assert_false(f->m->cache.img[(f->pa - f->m->cfg.ram_base) / LINE / BITS_PER_LONG] & 1UL);
+	assert_int_equal(f->cap.reports, 0);
+	fixture_free(f);
+}
+
+static void test_rule5_alias_store_not_cpu_store(void **state)
+{
+	(void)state;
+	run_alias_store_not_cpu_store(NULL);
+	run_alias_store_not_cpu_store(with_outer);
+	run_alias_store_not_cpu_store(with_outer_spec);
+}
+
+/*
+ * A library store of the bytes a line already holds still dirties it, on a
+ * machine with an outer cache too: the clean gives the outer cache the line
+ * (not whatever its copy held before), and RAM gets it from there.
+ */
+static void test_library_store_equal_bytes_through_outer(void **state)
+{
+	struct fixture *f = fixture_new(with_outer);
+	u8 data[LINE], got[LINE];
+
+	(void)state;
+	/* the outer cache's copy of the line: 0x22, then dropped; RAM 0x33, the CPU's view too */
+	memset(f->va, 0x22, LINE);
+	cpu_to_dev(f, 0, LINE, DMA_TO_DEVICE);
+	outer_flush_range(f->pa, f->pa + LINE);
+	memset(data, 0x33, sizeof(data));
+	dev_write_ok(f, 0, data, sizeof(data));
+	dev_to_cpu(f, 0, LINE, DMA_FROM_DEVICE);
+	assert_int_equal(f->va[0], 0x33);
+
+	dm_cpu_store(f->m, f->va, data, 0, sizeof(data));
+	dmac_map_area(f->va, LINE, DMA_TO_DEVICE);
+	assert_int_equal(dmamap_cache_line_state(f->m, DMAMAP_CACHE_OUTER, f->pa), DMAMAP_LINE_DIRTY);
+	outer_flush_range(f->pa, f->pa + LINE);
+	dev_read_ok(f, 0, got, sizeof(got));
+	assert_int_equal(memcmp(got, data, sizeof(got)), 0);
+	fixture_free(f);
+}
+
 /* Rule 5 on a coherent machine, and for a dma_coherent device: no maintenance needed. */
 static void test_rule5_coherent_machine_and_device(void **state)
 {
@@ -1081,6 +1174,8 @@ int main(void)
 		cmocka_unit_test(test_rule4_shared_line_loses_edges),
 		cmocka_unit_test(test_rule4_aligned_buffer_intact),
 		cmocka_unit_test(test_rule5_uncached_alias_both_ways),
+		cmocka_unit_test(test_rule5_alias_store_not_cpu_store),
+		cmocka_unit_test(test_library_store_equal_bytes_through_outer),
 		cmocka_unit_test(test_rule5_coherent_machine_and_device),
 		cmocka_unit_test(test_rule6_cpu_to_dev_order),
 		cmocka_unit_test(test_rule6_dev_to_cpu_order),
