@@ -396,7 +396,7 @@ struct dmamap_machine {
 	/*
 	 * Lines the library itself stored to through the CPU view (zeroing,
 	 * bounce copies): dirty even when the bytes stored equal the old ones,
-	 * which comparing cpu with shadow cannot see. Set atomically by
+	 * which comparing cpu with the image cannot see. Set atomically by
 	 * dm_cpu_store(), cleared by the cache model under its lock.
 	 */
 	unsigned long *cpu_stored;
