@@ -78,11 +78,14 @@
  *
  * A clear (__dma_clear_buffer: zero through the CPU, flush both levels)
  * zeroes whole pages of every plane at once (the shadow's too), a large
- * one by giving their host pages back (with speculation, those of the CPU view and the shadow
- * only: the next speculation point reads RAM and the outer copy again), and
- * then runs the ordinary flushes over lines it knows are zero on
- * every plane (zero_first..zero_end): they update bits and counters and
- * move no bytes, as copying zeroes onto zeroes would change nothing.
+ * one by giving their host pages back (with speculation, those of the CPU
+ * view and the shadow only: the next speculation point reads RAM and the
+ * outer copy again), and then runs the ordinary flushes over lines it knows
+ * are zero on every plane (zero_first..zero_end): they update bits and
+ * counters and move no bytes, as copying zeroes onto zeroes would change
+ * nothing. It leaves the lines' images in the shadow (zeroes too), so that
+ * the uncached alias of a coherent buffer, which comes next, finds nothing
+ * to set aside.
  *
  * Speculation: a line leaves a cache level only by an invalidate, and every
  * invalidate hands its lines to spec_track(), which marks the ones not yet
