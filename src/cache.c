@@ -875,23 +875,36 @@ static void sync_lines(struct dmamap_machine *m, u8 *dst, const u8 *src, unsigne
 }
 
 /*
- * Refill the cpu and shadow planes from @src on the lines of @mask (word
- * @w), lines whose image is in the shadow, @dirty those of them the CPU
- * stored to. On a clean line cpu == shadow, so one comparison tells whether
- * both already hold @src's bytes; dirty lines are copied. (Under memcheck
- * every run is copied, as in sync_lines().)
+ * Refill the cpu plane from @src on the lines of @mask (word @w), lines
+ * whose image is in the shadow, @dirty those of them the CPU stored to; an
+ * aliased line's shadow too (it keeps its image there), the others' images
+ * being below from now on (the caller clears their img bits). On a clean
+ * line cpu == shadow, so one comparison tells whether both already hold
+ * @src's bytes; dirty lines are copied. (Under memcheck every run is
+ * copied, as in sync_lines().)
  */
 static void refill_lines(struct dmamap_machine *m, const u8 *src, unsigned long w, unsigned long mask,
 			 unsigned long dirty)
 {
-	unsigned long clean = mask & ~dirty;
+	unsigned long alias = m->cache.alias[w];
 
-	copy_lines2(m, m->cpu, m->shadow, src, w, mask & dirty);
-	for_each_run(clean, w, l, n) {
-		size_t off = line_off(m, l), len = (size_t)n << m->line_shift;
+	for (int a = 0; a < 2; a++) {
+		unsigned long part = mask & (a ? alias : ~alias), clean = part & ~dirty;
 
-		if (!zeroed(m, l, n) && (m->cache.memcheck || memcmp(m->cpu + off, src + off, len) != 0))
-			copy2(m->cpu + off, m->shadow + off, src + off, len);
+		if (a)
+			copy_lines2(m, m->cpu, m->shadow, src, w, part & dirty);
+		else
+			copy_lines(m, m->cpu, src, w, part & dirty);
+		for_each_run(clean, w, l, n) {
+			size_t off = line_off(m, l), len = (size_t)n << m->line_shift;
+
+			if (zeroed(m, l, n) || (!m->cache.memcheck && memcmp(m->cpu + off, src + off, len) == 0))
+				continue;
+			if (a)
+				copy2(m->cpu + off, m->shadow + off, src + off, len);
+			else
+				memcpy(m->cpu + off, src + off, len);
+		}
 	}
 }
 
@@ -1071,6 +1084,7 @@ static void outer_inv_word(struct dmamap_machine *m, unsigned long w, unsigned l
 	c->inner_nonres[w] &= ~dirty;
 	refill_lines(m, m->ram, w, mirror & c->img[w], 0);
 	sync_lines(m, m->cpu, m->ram, w, mirror & ~c->img[w]);
+	c->img[w] &= ~(mirror & ~c->alias[w]); /* they mirror RAM: their image */
 }
 
 /* prefetch_line() of the lines of @mask in word @w. */
@@ -1688,8 +1702,10 @@ static void dev_write_lines(struct dmamap_machine *m, size_t off, size_t len, bo
 		if (!after && m->outer)
 			c->outer_stale[w] |= mask & c->outer_res[w];
 		if (after) {
+			/* they mirror RAM, which is their image now, but an aliased line's stays in the shadow */
 			copy_clipped(m, m->cpu, NULL, m->ram, w, nonres, off, off + len);
-			copy_clipped(m, m->shadow, NULL, m->ram, w, nonres & c->img[w], off, off + len);
+			copy_clipped(m, m->shadow, NULL, m->ram, w, nonres & c->alias[w], off, off + len);
+			c->img[w] &= ~(nonres & ~c->alias[w]);
 			continue;
 		}
 		if (!mine)
