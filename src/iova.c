@@ -28,19 +28,22 @@
  * children's and 1 + log2 of (child size x its largest aligned group of
  * wholly free children): O(1) word operations on the children's classes.
  * Nodes keep their class in a byte. Words keep a 4-bit code of their largest
- * natural fit (word_code()): the fit itself up to 7, then 8 + log2 of it
- * above (8..15 is 8, 16..31 9, 32..63 10, a wholly free word 11); codes grow
- * with the fit and tell the class, and the small fits exactly, so a search
- * for 3, 5, 6 or 7 granules passes over words that cannot hold them without
- * reading their bits. 0.0625 + 0.002 bits per granule on top of the 2 of the
+ * natural fit (word_code()): the fit itself up to 7, then ranges that start
+ * at each power of two (8-9, 10-11, 12-15, 16-23, 24-31, 32-47, 48-63, a
+ * wholly free word 15); codes grow with the fit and tell the class, and the
+ * small fits exactly, so a search for 3, 5, 6, 7, 10 or 12 granules passes
+ * over words that cannot hold them without reading their bits. 0.0625 + 0.002 bits per granule on top of the 2 of the
  * bitmaps.
  *
  * A request of n granules, 2^k <= n < 2^(k+1), needs a node of class >= k+1:
  * for n = 2^k such a node certainly holds a fit (its first aligned free
  * block), and class >= k+2 does for any n; a node of class k+1 may hold one
- * for n between powers (checked on its bits). A search descends to the level
- * where n lives (a word for n <= 64, else the node whose children the fit
- * spans), finds in O(log64 N) steps of a few word operations the first node
+ * for n between powers (checked on its bits; at the first level above the
+ * words, where most nodes of an aged space have the same class, a search for
+ * such an n reads the nodes' exact fits instead, four a load). A search
+ * descends to the level where n lives (a word for n <= 64, else the node
+ * whose children the fit spans), finds in O(log64 N) steps of a few word
+ * operations the first node
  * of class >= k+1, checks the bits there, and moves on only past a node that
  * promised but did not deliver. Requests whose alignment is capped below their
  * size search for the free runs that hold a natural block of half their size,
@@ -99,7 +102,7 @@
 /* Initial extent of a growing space, in granules (a multiple of 4096). */
 #define DMAMAP_IOVA_INITIAL (1UL << 16)
 #define L1_GRANULES (1UL << 12)
-#define CODE_FULL 11u /* the code of a wholly free word */
+#define CODE_FULL 15u /* the code of a wholly free word */
 /*
  * The two bitmaps interleave word by word (used, head, used, head...): the
  * words a search, an allocation or a free reads of both share a cache line.
@@ -239,10 +242,21 @@ static inline unsigned word_class(u64 occ)
 	return block_class(~occ);
 }
 
-/* The code of a word whose largest natural fit is @fit (see "Summaries"). */
+/*
+ * The code of a word whose largest natural fit is @fit (see "Summaries"):
+ * the fit itself below 8, then ranges that start at each power of two, so
+ * that a code tells the class: 8-9, 10-11, 12-15, 16-23, 24-31, 32-47,
+ * 48-63, and 15 for a wholly free word.
+ */
 static inline unsigned code_of_fit(unsigned long fit)
 {
-	return fit < 8 ? (unsigned)fit : floor_log2(fit) + 5;
+	static const u8 code[WBITS + 1] = {
+		0,  1,  2,  3,  4,  5,  6,  7,  8,  8,  9,  9,  10, 10, 10, 10, 11, 11, 11, 11, 11, 11,
+		11, 11, 12, 12, 12, 12, 12, 12, 12, 12, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13,
+		13, 13, 13, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 15,
+	};
+
+	return code[fit];
 }
 
 /* The least code of a word that holds @n (1..64) granules naturally aligned. */
@@ -254,7 +268,9 @@ static inline unsigned code_min(unsigned long n)
 /* The class (0..7) a word code tells. */
 static inline unsigned class_of_code(unsigned code)
 {
-	return code < 8 ? (code ? floor_log2(code) + 1 : 0) : code - 4;
+	static const u8 cls[16] = { 0, 1, 2, 2, 3, 3, 3, 3, 4, 4, 4, 5, 5, 6, 6, 7 };
+
+	return cls[code];
 }
 
 /* Nibbles of @x that are >= c (1 <= c <= 15): bit 4i+3 set. */
@@ -270,6 +286,12 @@ static inline u64 nib_ge(u64 x, unsigned c)
 static inline u64 byte_ge(u64 x, unsigned c)
 {
 	return (((x | BYTE_H) - (u64)c * BYTE_L) | x) & BYTE_H;
+}
+
+/* 16-bit lanes of @x that are >= n (1 <= n <= 0x8000): bit 16i+15 set. */
+static inline u64 u16_ge(u64 x, unsigned long n)
+{
+	return (((x | 0x8000800080008000ULL) - (u64)n * 0x0001000100010001ULL) | x) & 0x8000800080008000ULL;
 }
 
 /* Gather bits 4i+3 of @m into bits 0..15. */
@@ -486,7 +508,7 @@ static struct node_state compute_node(const struct dmamap_iova *a, unsigned k, u
 		}
 	} else if (k == 1) {
 		/*
-		 * The largest word code (a binary search over 0..10): below 8 it is
+		 * The largest word code (a binary search over 0..14): below 8 it is
 		 * the fit; above, the exact fit of the words that have it.
 		 */
 		const u64 *nw = a->nib + i * 4;
@@ -675,11 +697,31 @@ static unsigned long find_node(const struct dmamap_iova *a, unsigned k, unsigned
 {
 	unsigned c = floor_log2(n) + 1;
 	unsigned long cnt = a->nnodes[k];
+	bool exact = k == 1 && (n & (n - 1));
 
 	while (from < cnt) {
 		unsigned long group = from >> FAN_SHIFT, end = DM_MIN((group + 1) << FAN_SHIFT, cnt);
 
-		for (unsigned long q = from & ~7UL; q < end; q += 8) {
+		/*
+		 * Level 1, n not a power of two: the exact fits, 4 a load. A class
+		 * c node may or may not hold n, and most nodes of an aged space are
+		 * of class c: taken one by one, they cost more than these loads.
+		 * (For a power of two the classes are exact, and 8 a load.)
+		 */
+		for (unsigned long q = from & ~3UL; exact && q < end; q += 4) {
+			u64 x, m;
+
+			memcpy(&x, (const u16 *)a->fx[1] + q, sizeof(x));
+			m = u16_ge(x, n);
+			if (q < from)
+				m &= ~0ULL << (16 * (from - q));
+			if (m) {
+				unsigned long i = q + ctz64(m) / 16;
+
+				return i < cnt ? i : NOT_FOUND;
+			}
+		}
+		for (unsigned long q = from & ~7UL; !exact && q < end; q += 8) {
 			u64 m = byte_ge(load8(a, k, q), c);
 
 			if (q < from)
@@ -861,10 +903,11 @@ static int resize(struct dmamap_iova *a, unsigned long ext)
 	for (unsigned k = 1; ok && k <= nlev; k++) {
 		/* whole groups of 64 (read 8 at a time), plus the 8 a read may pass the end by */
 		cls[k] = calloc(DM_ALIGN_UP(nn[k], 64UL) + 8, 1);
-		fx[k] = calloc(nn[k], val_size(k));
+		/* level 1's fits too: find_node() may read them 4 at a time */
+		fx[k] = calloc(k == 1 ? DM_ALIGN_UP(nn[k], 64UL) + 4 : nn[k], val_size(k));
 		pre[k] = calloc(nn[k], val_size(k));
 		ok = cls[k] && fx[k] && pre[k];
-		meta += DM_ALIGN_UP(nn[k], 64UL) + 8 + 2 * nn[k] * val_size(k);
+		meta += DM_ALIGN_UP(nn[k], 64UL) + 8 + ((k == 1 ? DM_ALIGN_UP(nn[k], 64UL) + 4 : nn[k]) + nn[k]) * val_size(k);
 	}
 	if (!ok) {
 		free(used);
