@@ -1702,10 +1702,13 @@ static void dev_write_lines(struct dmamap_machine *m, size_t off, size_t len, bo
 		if (!after && m->outer)
 			c->outer_stale[w] |= mask & c->outer_res[w];
 		if (after) {
-			/* they mirror RAM, which is their image now, but an aliased line's stays in the shadow */
+			/*
+			 * They mirror the bytes written, the images set aside too. (Not
+			 * RAM as a whole: a line of a page that had an uncached alias
+			 * may mirror stale bytes elsewhere, the model's one exception.)
+			 */
 			copy_clipped(m, m->cpu, NULL, m->ram, w, nonres, off, off + len);
-			copy_clipped(m, m->shadow, NULL, m->ram, w, nonres & c->alias[w], off, off + len);
-			c->img[w] &= ~(nonres & ~c->alias[w]);
+			copy_clipped(m, m->shadow, NULL, m->ram, w, nonres & c->img[w], off, off + len);
 			continue;
 		}
 		if (!mine)
