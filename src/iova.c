@@ -57,7 +57,10 @@
  * one when its fit was a power of two that another child of its class holds.
  * Every search starts at a granule below which all are occupied: raised by
  * a one-granule allocation (it takes the lowest free granule), lowered by a
- * free below it.
+ * free below it. A search for a fit within a word starts, among the first
+ * level's nodes, at the lowest that may have the class it needs: a hint per
+ * class, lowered when a node's class rises to it, raised by a search for a
+ * power of two (whose class answers exactly) to the node it found.
  *
  * Growth. A space starts with bitmaps for its first DMAMAP_IOVA_INITIAL
  * granules (or all of it when smaller), as ARM's later mapping "extensions"
@@ -102,6 +105,8 @@
 /* Initial extent of a growing space, in granules (a multiple of 4096). */
 #define DMAMAP_IOVA_INITIAL (1UL << 16)
 #define L1_GRANULES (1UL << 12)
+/* Classes of a first-level node with a hint (low1[]): those of fits within a word. */
+#define L1_CLASSES 8u
 #define CODE_FULL 15u /* the code of a wholly free word */
 /*
  * The two bitmaps interleave word by word (used, head, used, head...): the
@@ -120,6 +125,7 @@ struct dmamap_iova {
 	unsigned long bits;            /* granules in the space */
 	unsigned long ext;             /* granules tracked by the bitmaps now (growth) */
 	unsigned long low;             /* every granule below this one is occupied: searches start here */
+	u32 low1[L1_CLASSES];          /* [c]: no first-level node below this one has class c or more */
 	unsigned long nwords;          /* 64-bit words per bitmap, for ext */
 	u64 *used;                     /* 1: granule allocated; word w at used[MW(w)] */
 	u64 *head;                     /* 1: first granule of an allocation; used + 1 */
@@ -558,8 +564,19 @@ static inline bool any_child_ge(const struct dmamap_iova *a, unsigned k, unsigne
 		for (unsigned q = 0; q < 4; q++)
 			m |= nib_ge(a->nib[i * 4 + q], code_min(1UL << (cls - 1)));
 	} else {
-		for (unsigned q = 0; q < 8; q++)
-			m |= byte_ge(load8(a, k - 1, (i << FAN_SHIFT) + q * 8), cls);
+		/* 16 class bytes a compare (generic vectors: SSE2 on x86-64) */
+		typedef u8 v16 __attribute__((vector_size(16)));
+		const u8 *p = a->cls[k - 1] + (i << FAN_SHIFT);
+		v16 x, any = { 0 };
+
+		for (unsigned q = 0; q < 4; q++) {
+			memcpy(&x, p + 16 * q, sizeof(x));
+			any |= (v16)(x >= (u8)cls);
+		}
+		u64 half[2];
+
+		memcpy(half, &any, sizeof(half));
+		m = half[0] | half[1];
 	}
 	return m != 0;
 }
@@ -571,8 +588,8 @@ static inline bool any_child_ge(const struct dmamap_iova *a, unsigned k, unsigne
  * node's free prefix, or follows a wholly free child (it may end a fit that
  * spans them).
  */
-static bool child_matters(const struct dmamap_iova *a, unsigned k, unsigned long p, unsigned c, unsigned old,
-			  unsigned cls)
+static inline __attribute__((always_inline)) bool child_matters(const struct dmamap_iova *a, unsigned k, unsigned long p,
+								unsigned c, unsigned old, unsigned cls)
 {
 	unsigned pc = a->cls[k][p], fc = full_class(k - 1);
 	unsigned long first = p << FAN_SHIFT;
@@ -582,56 +599,92 @@ static bool child_matters(const struct dmamap_iova *a, unsigned k, unsigned long
 }
 
 /*
+ * Child @c of node @i at level @k (>= 1) changed its largest fit from *@fo
+ * to *@fn: update the node. Returns whether its parent must follow, with
+ * *@fo and *@fn the node's own old and new fit. Without a wholly free child
+ * before or after (the node's fit and @fn below a child's size) no fit spans
+ * children: the node's fit is its children's largest and its free prefix its
+ * first child's, so it follows from @fo and @fn unless the child held the
+ * largest fit and lost it; only then are the children read again. (Inlined
+ * with a constant @k for the levels every update visits.)
+ */
+static inline __attribute__((always_inline)) bool update_node(struct dmamap_iova *a, unsigned k, unsigned long i,
+							      unsigned c, unsigned long *fo, unsigned long *fn)
+{
+	unsigned long fit = val_get(a->fx, k, i), pre = val_get(a->pre, k, i), size = 1UL << level_shift(k - 1);
+	unsigned old = a->cls[k][i];
+	struct node_state st;
+
+	if (k == 1 && fit < 8 && *fn < fit && *fo >= fit) {
+		/*
+		 * The word that held the largest fit lost it, and word codes below 8
+		 * are exact fits: the largest code left, at most the old fit.
+		 */
+		const u64 *nw = a->nib + i * 4;
+		unsigned t = (unsigned)fit;
+
+		while (t && !(nib_ge(nw[0], t) | nib_ge(nw[1], t) | nib_ge(nw[2], t) | nib_ge(nw[3], t)))
+			t--;
+		st.fit = t;
+		st.pre = c ? pre : prefix_of(a, 0, i << FAN_SHIFT);
+		st.cls = t ? floor_log2(t) + 1 : 0;
+	} else if (fit < size && *fn < size && *fn < fit && *fo >= fit && !(fit & (fit - 1))) {
+		/*
+		 * The child held the largest fit, 2^(old - 1), the least of its
+		 * class, and lost it: another child of the class still holds as
+		 * much; if none does and that fit was one granule, none is left.
+		 */
+		if (any_child_ge(a, k, i, old)) {
+			st.fit = fit;
+			st.pre = c ? pre : prefix_of(a, k - 1, i << FAN_SHIFT);
+			st.cls = old;
+		} else if (fit == 1) {
+			st.fit = st.pre = 0;
+			st.cls = 0;
+		} else {
+			st = compute_node(a, k, i);
+		}
+	} else if (fit < size && *fn < size && (*fn >= fit || *fo < fit)) {
+		st.fit = DM_MAX(fit, *fn);
+		st.pre = c ? pre : prefix_of(a, k - 1, i << FAN_SHIFT);
+		st.cls = st.fit ? floor_log2(st.fit) + 1 : 0;
+	} else {
+		st = compute_node(a, k, i);
+	}
+	if (st.fit == fit && st.pre == pre && st.cls == old)
+		return false;
+	if (k == 1)
+		for (unsigned x = old + 1; x <= st.cls && x < L1_CLASSES; x++)
+			a->low1[x] = (u32)DM_MIN(a->low1[x], i);
+	a->cls[k][i] = (u8)st.cls;
+	val_set(a->fx, k, i, st.fit);
+	val_set(a->pre, k, i, st.pre);
+	if (k == a->nlev || !child_matters(a, k + 1, i >> FAN_SHIFT, (unsigned)(i & 63), old, st.cls))
+		return false;
+	*fo = fit;
+	*fn = st.fit;
+	return true;
+}
+
+/*
  * Child @c of node @i at level @k (>= 1) changed its largest fit from @fo to
  * @fn: update the node and, while it changes and matters, its ancestors.
- * Without a wholly free child before or after (the node's fit and @fn below a
- * child's size) no fit spans children: the node's fit is its children's
- * largest and its free prefix its first child's, so it follows from @fo and
- * @fn unless the child held the largest fit and lost it; only then are the
- * children read again.
  */
 static void propagate(struct dmamap_iova *a, unsigned k, unsigned long i, unsigned c, unsigned long fo,
 		      unsigned long fn)
 {
-	for (; k <= a->nlev; k++, c = (unsigned)(i & 63), i >>= FAN_SHIFT) {
-		unsigned long fit = val_get(a->fx, k, i), pre = val_get(a->pre, k, i), size = 1UL << level_shift(k - 1);
-		unsigned old = a->cls[k][i];
-		struct node_state st;
-
-		if (fit < size && fn < size && fn < fit && fo >= fit && !(fit & (fit - 1))) {
-			/*
-			 * The child held the largest fit, 2^(old - 1), the least of its
-			 * class, and lost it: another child of the class still holds as
-			 * much; if none does and that fit was one granule, none is left.
-			 */
-			if (any_child_ge(a, k, i, old)) {
-				st.fit = fit;
-				st.pre = c ? pre : prefix_of(a, k - 1, i << FAN_SHIFT);
-				st.cls = old;
-			} else if (fit == 1) {
-				st.fit = st.pre = 0;
-				st.cls = 0;
-			} else {
-				st = compute_node(a, k, i);
-			}
-		} else if (fit < size && fn < size && (fn >= fit || fo < fit)) {
-			st.fit = DM_MAX(fit, fn);
-			st.pre = c ? pre : prefix_of(a, k - 1, i << FAN_SHIFT);
-			st.cls = st.fit ? floor_log2(st.fit) + 1 : 0;
-		} else {
-			st = compute_node(a, k, i);
-		}
-		if (st.fit == fit && st.pre == pre && st.cls == old)
+	if (k == 1) {
+		if (!update_node(a, 1, i, c, &fo, &fn))
 			return;
-		a->cls[k][i] = (u8)st.cls;
-		val_set(a->fx, k, i, st.fit);
-		val_set(a->pre, k, i, st.pre);
-		if (k == a->nlev ||
-		    !child_matters(a, k + 1, i >> FAN_SHIFT, (unsigned)(i & 63), old, st.cls))
-			return;
-		fo = fit;
-		fn = st.fit;
+		k++, c = (unsigned)(i & 63), i >>= FAN_SHIFT;
 	}
+	if (k == 2) {
+		if (!update_node(a, 2, i, c, &fo, &fn))
+			return;
+		k++, c = (unsigned)(i & 63), i >>= FAN_SHIFT;
+	}
+	for (; update_node(a, k, i, c, &fo, &fn); k++, c = (unsigned)(i & 63), i >>= FAN_SHIFT)
+		;
 }
 
 /*
@@ -692,8 +745,10 @@ static inline void refresh_word(struct dmamap_iova *a, unsigned long w, u64 old_
 
 /* ------------------------------------------------------------ searches */
 
-/* First node >= @from at level @k (>= 1) where @n granules fit; NOT_FOUND if none. */
-static unsigned long find_node(const struct dmamap_iova *a, unsigned k, unsigned long n, unsigned long from)
+static unsigned long find_node(struct dmamap_iova *a, unsigned k, unsigned long n, unsigned long from);
+
+/* find_node() without the first level's hints. */
+static unsigned long scan_nodes(struct dmamap_iova *a, unsigned k, unsigned long n, unsigned long from)
 {
 	unsigned c = floor_log2(n) + 1;
 	unsigned long cnt = a->nnodes[k];
@@ -748,10 +803,31 @@ static unsigned long find_node(const struct dmamap_iova *a, unsigned k, unsigned
 }
 
 /*
+ * First node >= @from at level @k (>= 1) where @n granules fit; NOT_FOUND if
+ * none. At the first level the search starts at the lowest node that may
+ * have the class @n needs (low1[]); a search for a power of two, which the
+ * classes answer exactly, moves that start up to what it found.
+ */
+static unsigned long find_node(struct dmamap_iova *a, unsigned k, unsigned long n, unsigned long from)
+{
+	unsigned c = floor_log2(n) + 1;
+	unsigned long r;
+	bool learn;
+
+	if (k != 1 || c >= L1_CLASSES || a->nnodes[1] > UINT32_MAX)
+		return scan_nodes(a, k, n, from);
+	learn = !(n & (n - 1)) && from <= a->low1[c];
+	r = scan_nodes(a, 1, n, DM_MAX(from, (unsigned long)a->low1[c]));
+	if (learn)
+		a->low1[c] = (u32)(r == NOT_FOUND ? a->nnodes[1] : r);
+	return r;
+}
+
+/*
  * Natural fit of @n granules aligned to 2^@lg (n <= 2^lg) at or above granule
  * @from, inside the extent; NOT_FOUND if none.
  */
-static unsigned long find_natural(const struct dmamap_iova *a, unsigned long n, unsigned lg, unsigned long from)
+static unsigned long find_natural(struct dmamap_iova *a, unsigned long n, unsigned lg, unsigned long from)
 {
 	if (n <= WBITS) {
 		for (unsigned long node = find_node(a, 1, n, from >> 12); node != NOT_FOUND;
@@ -843,7 +919,7 @@ static unsigned long prev_occupied(const struct dmamap_iova *a, unsigned long fl
  * alignment: such a fit holds a natural block of 2^b granules with
  * 2^(b+1) - 1 <= n; walk those blocks' free runs in address order.
  */
-static unsigned long find_capped(const struct dmamap_iova *a, unsigned long n, unsigned lg)
+static unsigned long find_capped(struct dmamap_iova *a, unsigned long n, unsigned lg)
 {
 	unsigned b = (unsigned)(63 - __builtin_clzll((unsigned long long)n + 1)) - 1;
 	unsigned long align = 1UL << lg, from = a->low;
@@ -956,6 +1032,7 @@ static int resize(struct dmamap_iova *a, unsigned long ext)
 			val_set(a->fx, k, i, st.fit);
 			val_set(a->pre, k, i, st.pre);
 		}
+	/* low1[] holds: the old nodes keep their classes, and no hint is above the old node count */
 	return 0;
 }
 
@@ -1802,6 +1879,10 @@ unsigned long dmamap_iova_check_summaries(struct dmamap_iova *a)
 	stale += a->low > a->bits || first_free_below(a, DM_MIN(a->low, a->ext)) < DM_MIN(a->low, a->ext);
 	for (unsigned long w = 0; w < a->nwords; w++)
 		stale += nib_get(a, w) != word_code(occ_word(a, w));
+	/* the first level's hints: no node below one has its class */
+	for (unsigned c = 1; c < L1_CLASSES; c++)
+		for (unsigned long i = 0; i < DM_MIN((unsigned long)a->low1[c], a->nnodes[1]); i++)
+			stale += a->cls[1][i] >= c;
 	for (unsigned k = 1; k <= a->nlev; k++)
 		for (unsigned long i = 0; i < a->nnodes[k]; i++) {
 			struct node_state st = compute_node(a, k, i);
