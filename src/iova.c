@@ -648,6 +648,19 @@ static inline __attribute__((always_inline)) bool update_node(struct dmamap_iova
 		st.fit = DM_MAX(fit, *fn);
 		st.pre = c ? pre : prefix_of(a, k - 1, i << FAN_SHIFT);
 		st.cls = st.fit ? floor_log2(st.fit) + 1 : 0;
+	} else if (fit >= size && *fo < size && *fn < size &&
+		   (!c || node_class(a, k - 1, (i << FAN_SHIFT) + c - 1) != full_class(k - 1))) {
+		/*
+		 * The node's fit spans wholly free children; this child was not one
+		 * and is not one, nor does it follow one (no spanning fit reaches
+		 * into it): the fit stands, and the free prefix moves only when the
+		 * child is the first not wholly free.
+		 */
+		unsigned cs = level_shift(k - 1);
+
+		st.fit = fit;
+		st.cls = old;
+		st.pre = c == pre >> cs ? ((unsigned long)c << cs) + prefix_of(a, k - 1, (i << FAN_SHIFT) + c) : pre;
 	} else {
 		st = compute_node(a, k, i);
 	}
