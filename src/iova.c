@@ -742,7 +742,9 @@ static inline bool word_matters(const struct dmamap_iova *a, unsigned long p, un
 
 /*
  * Word @w changed from occupied granules @old_occ to @new_occ: refresh its
- * class and, where it can matter, its ancestors'.
+ * class and, where it can matter, its ancestors'. A node sees of a word only
+ * its largest fit (its code) and its free prefix: when neither moved, the
+ * node cannot change.
  */
 static inline void refresh_word(struct dmamap_iova *a, unsigned long w, u64 old_occ, u64 new_occ)
 {
@@ -752,6 +754,8 @@ static inline void refresh_word(struct dmamap_iova *a, unsigned long w, u64 old_
 
 	if (c != old)
 		nib_set(a, w, c);
+	else if (fit == fo && (old_occ ? ctz64(old_occ) : WBITS) == (new_occ ? ctz64(new_occ) : WBITS))
+		return;
 	if (word_matters(a, w >> FAN_SHIFT, (unsigned)(w & 63), fo, fit))
 		propagate(a, 1, w >> FAN_SHIFT, (unsigned)(w & 63), fo, fit);
 }

@@ -813,6 +813,28 @@ static void test_fit_grows_with_the_word_after_a_free_one(void **state)
 }
 
 /*
+ * Word codes above 8 name a range of fits (12-15 share one): a free that
+ * lengthens a word's fit within its code's range still reaches the node,
+ * whose exact fit a search for a size between powers of two reads.
+ */
+static void test_fit_moving_within_its_code_reaches_the_node(void **state)
+{
+	static const unsigned long ranges[][2] = { { 16, 28 } };
+	struct dmamap_iova *a = full_then_free(4096, ranges, 1);
+	(void)state;
+
+	assert_int_equal(dmamap_iova_check_summaries(a), 0);
+	assert_int_equal(dmamap_iova_alloc(a, 13 * PG), DMA_MAPPING_ERROR);
+	dmamap_iova_free(a, BASE + 28 * PG, PG);
+	assert_int_equal(dmamap_iova_check_summaries(a), 0);
+	assert_int_equal(dmamap_iova_alloc(a, 14 * PG), DMA_MAPPING_ERROR);
+	assert_int_equal(dmamap_iova_alloc(a, 13 * PG), BASE + 16 * PG);
+	assert_int_equal(dmamap_iova_check_summaries(a), 0);
+	dmamap_iova_free(a, BASE + 16 * PG, 13 * PG);
+	release_all_pages(a, 4096);
+}
+
+/*
  * The free prefix of a node follows its first word, even while a larger free
  * block elsewhere in the node sets its class: a fit spanning nodes sees it.
  */
@@ -1842,6 +1864,7 @@ int main(void)
 		cmocka_unit_test(test_fit_spanning_words_needs_the_whole_remainder),
 		cmocka_unit_test(test_fit_spanning_nodes_needs_the_whole_remainder),
 		cmocka_unit_test(test_fit_grows_with_the_word_after_a_free_one),
+		cmocka_unit_test(test_fit_moving_within_its_code_reaches_the_node),
 		cmocka_unit_test(test_node_prefix_follows_its_first_word),
 		cmocka_unit_test(test_single_granules_past_occupied_words),
 		cmocka_unit_test(test_random_against_model_order0),
