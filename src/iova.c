@@ -847,8 +847,12 @@ static unsigned long find_node(struct dmamap_iova *a, unsigned k, unsigned long 
 static unsigned long find_natural(struct dmamap_iova *a, unsigned long n, unsigned lg, unsigned long from)
 {
 	if (n <= WBITS) {
-		for (unsigned long node = find_node(a, 1, n, from >> 12); node != NOT_FOUND;
-		     node = find_node(a, 1, n, node + 1)) {
+		unsigned long node = from >> 12;
+
+		/* the node of the search start, when its largest fit holds n, needs no search */
+		if (node >= a->nnodes[1] || val_get(a->fx, 1, node) < n)
+			node = find_node(a, 1, n, node);
+		for (; node != NOT_FOUND; node = find_node(a, 1, n, node + 1)) {
 			unsigned long w0 = node << FAN_SHIFT;
 
 			if (w0 < from / WBITS)
