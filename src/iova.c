@@ -1630,11 +1630,12 @@ static unsigned long search_locked(struct dmamap_iova *a, unsigned long count, u
 	/*
 	 * One granule: often in the word of the search start (a free below it
 	 * just moved it there), else in the next words of its node, which the
-	 * word codes tell (code 0: no free granule) 16 at a time; the start moves
-	 * past the wholly occupied ones.
+	 * word codes tell (code 0: no free granule) 16 at a time, else in the
+	 * next nodes of its group, which their classes tell 8 at a time; the
+	 * start moves past the wholly occupied ones.
 	 */
 	if (count == 1 && a->low < a->ext) {
-		unsigned long w = a->low / WBITS, end = DM_MIN((w | 63) + 1, a->nwords);
+		unsigned long w = a->low / WBITS, end = DM_MIN((w | 63) + 1, a->nwords), node;
 		u64 f = ~occ_word(a, w) & (~0ULL << (a->low % WBITS));
 
 		if (f) {
@@ -1650,6 +1651,25 @@ static unsigned long search_locked(struct dmamap_iova *a, unsigned long count, u
 				return a->low;
 			}
 			a->low = DM_MIN((x / 16 + 1) * 16 * WBITS, a->ext);
+		}
+		node = w >> FAN_SHIFT;
+		for (unsigned long q = (node + 1) & ~7UL; q < DM_MIN((node | 63) + 1, a->nnodes[1]); q += 8) {
+			u64 m = byte_ge(load8(a, 1, q), 1) & (q <= node ? ~0ULL << (8 * (node + 1 - q)) : ~0ULL);
+
+			if (m) {
+				node = q + ctz64(m) / 8;
+				if (node >= a->nnodes[1])
+					break;
+				for (unsigned long x = node * 4; x < node * 4 + 4; x++) {
+					m = nib_ge(a->nib[x], 1);
+					w = x * 16 + ctz64(m | (1ULL << 63)) / 4;
+					if (m && w < a->nwords) {
+						a->low = w * WBITS + ctz64(~occ_word(a, w));
+						return a->low;
+					}
+				}
+				break;
+			}
 		}
 	}
 	for (;;) {

@@ -885,6 +885,34 @@ static void test_single_granules_past_occupied_words(void **state)
 	release_all_pages(a, 3 * 4096);
 }
 
+/*
+ * Past its node, a single granule goes to the next node with any free
+ * granule (a lone one, class 1), not to a later node with more free, nor to
+ * a wholly free one after that; the last word of a space that ends inside a
+ * node counts.
+ */
+static void test_single_granule_takes_the_next_node_with_any(void **state)
+{
+	static const unsigned long ranges[][2] = {
+		{ 4 * 4096 + 64, 4 * 4096 + 128 }, { 3 * 4096 + 64, 3 * 4096 + 72 }, { 2 * 4096 + 4095, 2 * 4096 + 4096 },
+		{ 4095, 4096 },
+	};
+	const unsigned long granules = 4 * 4096 + 128;
+	struct dmamap_iova *a = full_then_free(granules, ranges, ARRAY_SIZE(ranges));
+	(void)state;
+
+	assert_int_equal(dmamap_iova_alloc(a, PG), BASE + 4095 * PG);
+	assert_int_equal(dmamap_iova_alloc(a, PG), BASE + (2 * 4096 + 4095) * PG);
+	for (unsigned long g = 3 * 4096 + 64; g < 3 * 4096 + 72; g++)
+		assert_int_equal(dmamap_iova_alloc(a, PG), BASE + g * PG);
+	/* the space's last word, in a node of two words */
+	for (unsigned long g = 4 * 4096 + 64; g < 4 * 4096 + 128; g++)
+		assert_int_equal(dmamap_iova_alloc(a, PG), BASE + g * PG);
+	assert_int_equal(dmamap_iova_alloc(a, PG), DMA_MAPPING_ERROR);
+	assert_int_equal(dmamap_iova_check_summaries(a), 0);
+	release_all_pages(a, granules);
+}
+
 /* ------------------------------------------------------------ growth */
 
 /*
@@ -1867,6 +1895,7 @@ int main(void)
 		cmocka_unit_test(test_fit_moving_within_its_code_reaches_the_node),
 		cmocka_unit_test(test_node_prefix_follows_its_first_word),
 		cmocka_unit_test(test_single_granules_past_occupied_words),
+		cmocka_unit_test(test_single_granule_takes_the_next_node_with_any),
 		cmocka_unit_test(test_random_against_model_order0),
 		cmocka_unit_test(test_random_against_model_order1_cap4_odd_size),
 		cmocka_unit_test(test_random_against_model_order2_cap_below_granule),
