@@ -95,6 +95,9 @@
 #include <limits.h>
 #include <sched.h>
 #include <stdlib.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "internal.h"
 
@@ -411,9 +414,18 @@ static u64 full_children(const struct dmamap_iova *a, unsigned k, unsigned long 
 			mask |= gather_nib(nib_ge(a->nib[i * 4 + q], CODE_FULL)) << (16 * q);
 	} else {
 		unsigned fc = full_class(k - 1);
+#ifdef __SSE2__
+		const u8 *p = a->cls[k - 1] + i * 64;
+		__m128i v = _mm_set1_epi8((char)fc);
 
+		for (unsigned q = 0; q < 4; q++)
+			mask |= (u64)(unsigned)_mm_movemask_epi8(
+					_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(p + 16 * q)), v))
+				<< (16 * q);
+#else
 		for (unsigned q = 0; q < 8; q++)
 			mask |= gather_byte(byte_ge(load8(a, k - 1, i * 64 + q * 8), fc)) << (8 * q);
+#endif
 	}
 	return mask;
 }
@@ -581,6 +593,21 @@ static inline bool any_child_ge(const struct dmamap_iova *a, unsigned k, unsigne
 	return m != 0;
 }
 
+/* Whether every child of node @i at level @k (>= 1) is wholly free. */
+static inline bool all_children_free(const struct dmamap_iova *a, unsigned k, unsigned long i)
+{
+	if (k == 1) {
+		const u64 *nw = a->nib + i * 4;
+
+		return (nw[0] & nw[1] & nw[2] & nw[3]) == ~0ULL;
+	}
+	u64 fc = (u64)full_class(k - 1) * BYTE_L, x = ~0ULL;
+
+	for (unsigned q = 0; q < 8; q++)
+		x &= ~(load8(a, k - 1, (i << FAN_SHIFT) + q * 8) ^ fc);
+	return x == ~0ULL;
+}
+
 /*
  * Whether a change of child @c (local index) of node @p at level @k, from
  * class @old to @cls, can change the node: it can when the child held or
@@ -648,6 +675,18 @@ static inline __attribute__((always_inline)) bool update_node(struct dmamap_iova
 		st.fit = DM_MAX(fit, *fn);
 		st.pre = c ? pre : prefix_of(a, k - 1, i << FAN_SHIFT);
 		st.cls = st.fit ? floor_log2(st.fit) + 1 : 0;
+	} else if (fit == size << FAN_SHIFT && *fn < size) {
+		/*
+		 * A wholly free node's child c is no longer wholly free: the half
+		 * without it is, and from the node's start the free run reaches
+		 * into c (a natural fit from 0, longer than the half when c >= 32).
+		 */
+		st.pre = ((unsigned long)c << level_shift(k - 1)) + prefix_of(a, k - 1, (i << FAN_SHIFT) + c);
+		st.fit = DM_MAX(size << (FAN_SHIFT - 1), c >= 32 ? st.pre : 0);
+		st.cls = floor_log2(st.fit) + 1;
+	} else if (*fn == size && *fo < size && all_children_free(a, k, i)) {
+		st.fit = st.pre = size << FAN_SHIFT;
+		st.cls = full_class(k);
 	} else if (fit >= size && *fo < size && *fn < size &&
 		   (!c || node_class(a, k - 1, (i << FAN_SHIFT) + c - 1) != full_class(k - 1))) {
 		/*
