@@ -493,6 +493,36 @@ struct node_state {
 	unsigned cls;                  /* 1 + floor(log2 fit), 0 if none */
 };
 
+/*
+ * The largest fit of node @i at level @k (>= 1) whose wholly free children
+ * are @full (neither none nor all): the largest aligned group of 2^J wholly
+ * free children, extended into the next one where its 2^(J+1) group starts
+ * there.
+ */
+static inline __attribute__((always_inline)) unsigned long spanning_fit(const struct dmamap_iova *a, unsigned k,
+									  unsigned long i, u64 full)
+{
+	unsigned cs = level_shift(k - 1), J = block_class(full) - 1;
+	u64 cand = runs_of(full, 1u << J) & align_mask[J + 1];
+	unsigned long best = 1UL << (cs + J);
+
+	for (; cand; cand &= cand - 1) {
+		unsigned s = ctz64(cand), l = ctz64(~full >> s);
+		unsigned long v = ((unsigned long)l << cs) + prefix_of(a, k - 1, (i << FAN_SHIFT) + s + l);
+
+		if (v > best)
+			best = v;
+	}
+	return best;
+}
+
+/* spanning_fit(), not inlined: for the updates that need it seldom. */
+static __attribute__((noinline)) unsigned long spanning_fit_of(const struct dmamap_iova *a, unsigned k, unsigned long i,
+								u64 full)
+{
+	return spanning_fit(a, k, i, full);
+}
+
 /* Node @i at level @k (>= 1), from its children. */
 static struct node_state compute_node(const struct dmamap_iova *a, unsigned k, unsigned long i)
 {
@@ -509,21 +539,7 @@ static struct node_state compute_node(const struct dmamap_iova *a, unsigned k, u
 	if (full == ~0ULL) {
 		best = 1UL << level_shift(k);
 	} else if (full) {
-		/*
-		 * Fits spanning children: the largest aligned group of 2^J wholly free
-		 * children, extended into the next one where its 2^(J+1) group starts there.
-		 */
-		unsigned J = block_class(full) - 1;
-		u64 cand = runs_of(full, 1u << J) & align_mask[J + 1];
-
-		best = 1UL << (cs + J);
-		for (; cand; cand &= cand - 1) {
-			unsigned s = ctz64(cand), l = ctz64(~full >> s);
-			unsigned long v = ((unsigned long)l << cs) + prefix_of(a, k - 1, first + s + l);
-
-			if (v > best)
-				best = v;
-		}
+		best = spanning_fit(a, k, i, full);
 	} else if (k == 1) {
 		/*
 		 * The largest word code (a binary search over 0..14): below 8 it is
@@ -593,19 +609,37 @@ static inline bool any_child_ge(const struct dmamap_iova *a, unsigned k, unsigne
 	return m != 0;
 }
 
-/* Whether every child of node @i at level @k (>= 1) is wholly free. */
-static inline bool all_children_free(const struct dmamap_iova *a, unsigned k, unsigned long i)
+/* Children of node @i at level @k (>= 1) in the extent: 64 but at its end. */
+static inline unsigned real_children(const struct dmamap_iova *a, unsigned k, unsigned long i)
+{
+	unsigned long cnt = k == 1 ? a->nwords : a->nnodes[k - 1];
+
+	return (unsigned)DM_MIN(cnt - (i << FAN_SHIFT), 64UL);
+}
+
+/* Whether the first @m children of node @i at level @k (>= 1) are wholly free. */
+static inline bool all_children_free(const struct dmamap_iova *a, unsigned k, unsigned long i, unsigned m)
 {
 	if (k == 1) {
 		const u64 *nw = a->nib + i * 4;
 
-		return (nw[0] & nw[1] & nw[2] & nw[3]) == ~0ULL;
-	}
-	u64 fc = (u64)full_class(k - 1) * BYTE_L, x = ~0ULL;
+		for (unsigned q = 0; q < 4 && 16 * q < m; q++) {
+			u64 want = m >= 16 * (q + 1) ? ~0ULL : (1ULL << (4 * (m - 16 * q))) - 1;
 
-	for (unsigned q = 0; q < 8; q++)
-		x &= ~(load8(a, k - 1, (i << FAN_SHIFT) + q * 8) ^ fc);
-	return x == ~0ULL;
+			if ((nw[q] & want) != want)
+				return false;
+		}
+		return true;
+	}
+	u64 fc = (u64)full_class(k - 1) * BYTE_L;
+
+	for (unsigned q = 0; q < 8 && 8 * q < m; q++) {
+		u64 want = m >= 8 * (q + 1) ? ~0ULL : (1ULL << (8 * (m - 8 * q))) - 1;
+
+		if ((load8(a, k - 1, (i << FAN_SHIFT) + q * 8) ^ fc) & want)
+			return false;
+	}
+	return true;
 }
 
 /*
@@ -639,7 +673,7 @@ static inline __attribute__((always_inline)) bool update_node(struct dmamap_iova
 							      unsigned c, unsigned long *fo, unsigned long *fn)
 {
 	unsigned long fit = val_get(a->fx, k, i), pre = val_get(a->pre, k, i), size = 1UL << level_shift(k - 1);
-	unsigned old = a->cls[k][i];
+	unsigned old = a->cls[k][i], m;
 	struct node_state st;
 
 	if (k == 1 && fit < 8 && *fn < fit && *fo >= fit) {
@@ -675,18 +709,22 @@ static inline __attribute__((always_inline)) bool update_node(struct dmamap_iova
 		st.fit = DM_MAX(fit, *fn);
 		st.pre = c ? pre : prefix_of(a, k - 1, i << FAN_SHIFT);
 		st.cls = st.fit ? floor_log2(st.fit) + 1 : 0;
-	} else if (fit == size << FAN_SHIFT && *fn < size) {
+	} else if (*fn < size && *fo == size && fit > size && fit == (unsigned long)(m = real_children(a, k, i)) << level_shift(k - 1)) {
 		/*
-		 * A wholly free node's child c is no longer wholly free: the half
-		 * without it is, and from the node's start the free run reaches
-		 * into c (a natural fit from 0, longer than the half when c >= 32).
+		 * A node whose children were all wholly free (its fit their span)
+		 * loses one: the others still are, which tells the fit without
+		 * reading them (of 64, the half without c, or the run from the
+		 * node's start into c); the free prefix reaches into c.
 		 */
 		st.pre = ((unsigned long)c << level_shift(k - 1)) + prefix_of(a, k - 1, (i << FAN_SHIFT) + c);
-		st.fit = DM_MAX(size << (FAN_SHIFT - 1), c >= 32 ? st.pre : 0);
+		if (m == 64)
+			st.fit = DM_MAX(size << (FAN_SHIFT - 1), c >= 32 ? st.pre : 0);
+		else
+			st.fit = spanning_fit_of(a, k, i, ((1ULL << m) - 1) & ~(1ULL << c));
 		st.cls = floor_log2(st.fit) + 1;
-	} else if (*fn == size && *fo < size && all_children_free(a, k, i)) {
-		st.fit = st.pre = size << FAN_SHIFT;
-		st.cls = full_class(k);
+	} else if (*fn == size && *fo < size && all_children_free(a, k, i, m = real_children(a, k, i))) {
+		st.fit = st.pre = (unsigned long)m << level_shift(k - 1);
+		st.cls = floor_log2(st.fit) + 1;
 	} else if (fit >= size && *fo < size && *fn < size &&
 		   (!c || node_class(a, k - 1, (i << FAN_SHIFT) + c - 1) != full_class(k - 1))) {
 		/*
