@@ -50,11 +50,17 @@
  * each checked in O(n/64). A free checks its range in O(n/64) and updates the
  * classes of the words it touched and, when they change, their ancestors'.
  * Each node also keeps its largest fit exactly and its free prefix; an update
- * moves up with a child's old and new fit, and a node without a wholly free
- * child follows from those two in O(1) (its fit is its children's largest);
- * only a node whose largest child shrank, or one with wholly free children,
- * reads its 64 children again (the highest class first), and not even that
- * one when its fit was a power of two that another child of its class holds.
+ * moves up with a child's old and new fit (a word's change that moves
+ * neither its fit nor its free prefix stops there), and a node without a
+ * wholly free child follows from those two in O(1) (its fit is its
+ * children's largest); so does a node with wholly free children when the
+ * child neither was nor becomes one and follows none (its fit stands), and
+ * one whose children were all wholly free when one goes, or come back (the
+ * others' mask is known). Only a node whose largest child shrank, or one
+ * with wholly free children where the change may end or start a fit that
+ * spans them, reads its 64 children again (the highest class first), and
+ * not even that one when its fit was a power of two that another child of
+ * its class holds.
  * Every search starts at a granule below which all are occupied: raised by
  * a one-granule allocation (it takes the lowest free granule), lowered by a
  * free below it. A search for a fit within a word starts, among the first
@@ -315,11 +321,13 @@ static inline u64 gather_nib(u64 m)
 	return x;
 }
 
+#ifndef __SSE2__
 /* Gather bits 8i+7 of @m into bits 0..7. */
 static inline u64 gather_byte(u64 m)
 {
 	return (((m >> 7) & BYTE_L) * 0x0102040810204080ULL) >> 56;
 }
+#endif
 
 /* ------------------------------------------------------------ state access */
 
