@@ -60,7 +60,10 @@
  * with wholly free children where the change may end or start a fit that
  * spans them, reads its 64 children again (the highest class first), and
  * not even that one when its fit was a power of two that another child of
- * its class holds.
+ * its class holds. The last word changed reaches its node only when another
+ * word changes or something reads the nodes (a search past the search
+ * start's node, a growth): a free that the next allocation undoes (one
+ * buffer mapped and unmapped in turn) leaves the nodes untouched.
  * Every search starts at a granule below which all are occupied: raised by
  * a one-granule allocation (it takes the lowest free granule), lowered by a
  * free below it. A search for a fit within a word starts, among the first
@@ -126,6 +129,8 @@
 
 struct dmamap_iova {
 	unsigned char lock;            /* iova_lock() */
+	u8 pend_fit, pend_pre;         /* the pending word's largest fit and free prefix, as its node knows them */
+	u8 pend_now;                   /* and its largest fit now */
 	dma_addr_t base;
 	size_t size;
 	unsigned order;                /* granule order (pages) */
@@ -134,6 +139,7 @@ struct dmamap_iova {
 	unsigned long bits;            /* granules in the space */
 	unsigned long ext;             /* granules tracked by the bitmaps now (growth) */
 	unsigned long low;             /* every granule below this one is occupied: searches start here */
+	unsigned long pend;            /* a word whose change its node has not seen yet (NOT_FOUND: none) */
 	u32 low1[L1_CLASSES];          /* [c]: no first-level node below this one has class c or more */
 	unsigned long nwords;          /* 64-bit words per bitmap, for ext */
 	u64 *used;                     /* 1: granule allocated; word w at used[MW(w)] */
@@ -834,15 +840,45 @@ static inline bool word_matters(const struct dmamap_iova *a, unsigned long p, un
 static inline void refresh_word(struct dmamap_iova *a, unsigned long w, u64 old_occ, u64 new_occ)
 {
 	unsigned old = nib_get(a, w), cls = word_class(new_occ);
-	unsigned long fit = word_fit_c(new_occ, cls), fo = fit_of_code(old_occ, old);
+	unsigned long fit = word_fit_c(new_occ, cls), fo, pre = new_occ ? ctz64(new_occ) : WBITS;
 	unsigned c = code_of_fit(fit);
 
 	if (c != old)
 		nib_set(a, w, c);
-	else if (fit == fo && (old_occ ? ctz64(old_occ) : WBITS) == (new_occ ? ctz64(new_occ) : WBITS))
+	if (a->pend == w) {
+		/* changed again before its node saw it: back where the node knows it, nothing is left to do */
+		if (fit == a->pend_fit && pre == a->pend_pre)
+			a->pend = NOT_FOUND;
+		a->pend_now = (u8)fit;
 		return;
-	if (word_matters(a, w >> FAN_SHIFT, (unsigned)(w & 63), fo, fit))
-		propagate(a, 1, w >> FAN_SHIFT, (unsigned)(w & 63), fo, fit);
+	}
+	fo = fit_of_code(old_occ, old);
+	if (fit == fo && pre == (old_occ ? ctz64(old_occ) : WBITS))
+		return;
+	a->pend = w;
+	a->pend_now = (u8)fit;
+	a->pend_fit = (u8)fo;
+	a->pend_pre = (u8)(old_occ ? ctz64(old_occ) : WBITS);
+}
+
+/*
+ * Bring the pending word's change to its node and, where it matters, its
+ * ancestors. Lock held; before any other word changes and before anything
+ * reads the nodes.
+ */
+static inline void settle_slow(struct dmamap_iova *a)
+{
+	unsigned long w = a->pend;
+
+	a->pend = NOT_FOUND;
+	if (word_matters(a, w >> FAN_SHIFT, (unsigned)(w & 63), a->pend_fit, a->pend_now))
+		propagate(a, 1, w >> FAN_SHIFT, (unsigned)(w & 63), a->pend_fit, a->pend_now);
+}
+
+static inline void settle(struct dmamap_iova *a)
+{
+	if (a->pend != NOT_FOUND)
+		settle_slow(a);
 }
 
 /* ------------------------------------------------------------ searches */
@@ -1072,6 +1108,9 @@ static int resize(struct dmamap_iova *a, unsigned long ext)
 	u64 *used, *head, *nib;
 	size_t meta = sizeof(*a);
 
+	/* the nodes are made again below, but the first level's hints must see a class that rose */
+	settle(a);
+
 	for (unsigned long n = nwords; nlev == 0 || n > 1;) {
 		n = (n + 63) >> FAN_SHIFT;
 		nn[++nlev] = n;
@@ -1278,8 +1317,11 @@ static inline u64 word_mask(unsigned long first, unsigned long count)
 static void mark_locked(struct dmamap_iova *a, unsigned long first, unsigned long count)
 {
 	unsigned long w = first / WBITS;
-	u64 old_occ = occ_word(a, w), m = word_mask(first, count);
+	u64 old_occ, m = word_mask(first, count);
 
+	if (a->pend != w || !m)
+		settle(a);
+	old_occ = occ_word(a, w);
 	if (m) {
 		word_assign(a, &a->head[MW(w)], 1ULL << (first % WBITS), true);
 		word_assign(a, &a->used[MW(w)], m, true);
@@ -1299,8 +1341,11 @@ static void mark_locked(struct dmamap_iova *a, unsigned long first, unsigned lon
 static void release_locked(struct dmamap_iova *a, unsigned long first, unsigned long count)
 {
 	unsigned long w = first / WBITS;
-	u64 old_occ = occ_word(a, w), m = word_mask(first, count);
+	u64 old_occ, m = word_mask(first, count);
 
+	if (a->pend != w || !m)
+		settle(a);
+	old_occ = occ_word(a, w);
 	if (m) {
 		word_assign(a, &a->used[MW(w)], m, false);
 		word_assign(a, &a->head[MW(w)], 1ULL << (first % WBITS), false);
@@ -1646,6 +1691,7 @@ DMAMAP_API struct dmamap_iova *dmamap_iova_create(dma_addr_t base, size_t size, 
 	a->max_align_order = DMAMAP_IOVA_DEFAULT_MAX_ALIGN_ORDER;
 	a->bits = bits;
 	a->id = __atomic_fetch_add(&tc_next_id, 1, __ATOMIC_RELAXED);
+	a->pend = NOT_FOUND;
 	if (resize(a, ext)) {
 		free_maps(a);
 		free(a);
@@ -1737,6 +1783,7 @@ static unsigned long search_locked(struct dmamap_iova *a, unsigned long count, u
 			}
 			a->low = DM_MIN((x / 16 + 1) * 16 * WBITS, a->ext);
 		}
+		settle(a);
 		node = w >> FAN_SHIFT;
 		for (unsigned long q = (node + 1) & ~7UL; q < DM_MIN((node | 63) + 1, a->nnodes[1]); q += 8) {
 			u64 m = byte_ge(load8(a, 1, q), 1) & (q <= node ? ~0ULL << (8 * (node + 1 - q)) : ~0ULL);
@@ -1757,6 +1804,7 @@ static unsigned long search_locked(struct dmamap_iova *a, unsigned long count, u
 			}
 		}
 	}
+	settle(a);
 	for (;;) {
 		first = lg >= ceil_log2(count) ? find_natural(a, count, ceil_log2(count), a->low)
 					       : find_capped(a, count, lg);
@@ -2001,6 +2049,7 @@ unsigned long dmamap_iova_check_summaries(struct dmamap_iova *a)
 	unsigned long stale = 0;
 
 	iova_lock(a);
+	settle(a);
 	/* the search start: nothing below it is free */
 	stale += a->low > a->bits || first_free_below(a, DM_MIN(a->low, a->ext)) < DM_MIN(a->low, a->ext);
 	for (unsigned long w = 0; w < a->nwords; w++)

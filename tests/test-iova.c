@@ -913,6 +913,51 @@ static void test_single_granule_takes_the_next_node_with_any(void **state)
 	release_all_pages(a, granules);
 }
 
+/*
+ * A node learns of a word's change late (an allocation that gives it back
+ * costs nothing), but before anything reads it: a single granule freed in the
+ * next node, after the search start's node filled up, is found before a
+ * later node's; a growth of the bitmaps after a free still sees the class
+ * that free raised.
+ */
+static void test_word_changes_reach_their_node_before_a_search(void **state)
+{
+	static const unsigned long ranges[][2] = { { 2 * 4096 + 5, 2 * 4096 + 6 }, { 4000, 4001 } };
+	struct dmamap_iova *a = full_then_free(3 * 4096, ranges, ARRAY_SIZE(ranges));
+	const unsigned long n2 = 1UL << 16;
+	dma_addr_t x;
+	(void)state;
+
+	assert_int_equal(dmamap_iova_alloc(a, PG), BASE + 4000 * PG);
+	dmamap_iova_free(a, BASE + (4096 + 7) * PG, PG);
+	assert_int_equal(dmamap_iova_alloc(a, PG), BASE + (4096 + 7) * PG);
+	assert_int_equal(dmamap_iova_alloc(a, PG), BASE + (2 * 4096 + 5) * PG);
+	assert_int_equal(dmamap_iova_check_summaries(a), 0);
+	release_all_pages(a, 3 * 4096);
+
+	/*
+	 * A space of 2^18 granules whose bitmaps cover 2^16 at first, all of it
+	 * single granules: a 2-granule search from a node without such a fit
+	 * reads the class hints, finds none, and the bitmaps grow once. Then a
+	 * pair freed in node 3 raises that node's class, and a second growth
+	 * must see it.
+	 */
+	a = mk(BASE, 4 * n2 * PG, 0);
+	for (unsigned long g = 0; g < n2; g++)
+		assert_int_equal(dmamap_iova_alloc(a, PG), BASE + g * PG);
+	dmamap_iova_free(a, BASE, PG);
+	assert_int_equal(dmamap_iova_alloc(a, 2 * PG), BASE + n2 * PG);
+	x = BASE + (3 * 4096 + 10) * PG;
+	dmamap_iova_free(a, x, PG);
+	dmamap_iova_free(a, x + PG, PG);
+	assert_int_equal(dmamap_iova_grow_all(a), 0);
+	assert_int_equal(dmamap_iova_check_summaries(a), 0);
+	assert_int_equal(dmamap_iova_alloc(a, 2 * PG), x);
+	dmamap_iova_free(a, x, 2 * PG);
+	dmamap_iova_free(a, BASE + n2 * PG, 2 * PG);
+	release_all_pages(a, n2);
+}
+
 /* ------------------------------------------------------------ growth */
 
 /*
@@ -1896,6 +1941,7 @@ int main(void)
 		cmocka_unit_test(test_node_prefix_follows_its_first_word),
 		cmocka_unit_test(test_single_granules_past_occupied_words),
 		cmocka_unit_test(test_single_granule_takes_the_next_node_with_any),
+		cmocka_unit_test(test_word_changes_reach_their_node_before_a_search),
 		cmocka_unit_test(test_random_against_model_order0),
 		cmocka_unit_test(test_random_against_model_order1_cap4_odd_size),
 		cmocka_unit_test(test_random_against_model_order2_cap_below_granule),
