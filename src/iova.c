@@ -723,7 +723,8 @@ static inline __attribute__((always_inline)) bool update_node(struct dmamap_iova
 		st.fit = DM_MAX(fit, *fn);
 		st.pre = c ? pre : prefix_of(a, k - 1, i << FAN_SHIFT);
 		st.cls = st.fit ? floor_log2(st.fit) + 1 : 0;
-	} else if (*fn < size && *fo == size && fit > size && fit == (unsigned long)(m = real_children(a, k, i)) << level_shift(k - 1)) {
+	} else if (*fn < size && *fo == size && fit > size &&
+		   fit == (unsigned long)(m = real_children(a, k, i)) << level_shift(k - 1)) {
 		/*
 		 * A node whose children were all wholly free (its fit their span)
 		 * loses one: the others still are, which tells the fit without
