@@ -247,11 +247,69 @@ int dmamap_cache_init(struct dmamap_machine *m)
 	return 0;
 }
 
+/* Zero @len bytes at @p unless they are zero: a page read and never written stays the host's zero page. */
+static void zero_written(void *p, size_t len)
+{
+	const unsigned long *w = p;
+
+	for (size_t i = 0; i < len / sizeof(long); i++) {
+		if (w[i]) {
+			memset(p, 0, len);
+			return;
+		}
+	}
+}
+
+static bool release_plane(u8 *plane, int fd, off_t foff, size_t off, size_t len);
+
+/*
+ * Zero what the machine wrote of its line state, shadow and outer copy: the
+ * units in units_written. The state's host pages stay (the next machine
+ * will want them); the planes' go back.
+ */
+static void scrub_arena(struct dmamap_machine *m)
+{
+	struct dmamap_cache *c = &m->cache;
+	unsigned long *maps[] = { c->inner_nonres, c->outer_res, c->outer_dirty, c->outer_stale,
+				  c->img,          c->alias,     c->spec_pending, m->cpu_stored };
+	unsigned long nr_units = (c->nr_lines + DM_UNIT_LINES - 1) >> DM_UNIT_SHIFT, per_page = PAGE_SIZE >> m->line_shift;
+
+	for (unsigned long u = 0; u < nr_units;) {
+		unsigned long u1, l0, l1, w0, w1, bits = m->units_written[u / BITS_PER_LONG] >> (u % BITS_PER_LONG);
+		size_t off0, off1;
+
+		if (!bits) {
+			u = (u / BITS_PER_LONG + 1) * BITS_PER_LONG;
+			continue;
+		}
+		u += (unsigned long)__builtin_ctzl(bits);
+		for (u1 = u + 1; u1 < nr_units && tbit(m->units_written, u1); u1++)
+			;
+		l0 = u << DM_UNIT_SHIFT;
+		l1 = DM_MIN(u1 << DM_UNIT_SHIFT, c->nr_lines);
+		w0 = l0 / BITS_PER_LONG;
+		w1 = (l1 + BITS_PER_LONG - 1) / BITS_PER_LONG;
+		for (size_t i = 0; i < ARRAY_SIZE(maps); i++)
+			if (maps[i])
+				zero_written(maps[i] + w0, (w1 - w0) * sizeof(long));
+		zero_written(c->alias_pages + l0 / per_page, (l1 - l0) / per_page * sizeof(u32));
+		off0 = line_off(m, l0);
+		off1 = line_off(m, l1);
+		if (!release_plane(m->shadow, -1, 0, off0, off1 - off0))
+			memset(m->shadow + off0, 0, off1 - off0);
+		if (m->outer && !release_plane(m->outer, -1, 0, off0, off1 - off0))
+			memset(m->outer + off0, 0, off1 - off0);
+		u = u1;
+	}
+}
+
 void dmamap_cache_fini(struct dmamap_machine *m)
 {
 	if (!m->cache.inner_nonres)
 		return;
 	pthread_mutex_destroy(&m->cache.lock);
+	if (m->recycle)
+		scrub_arena(m);
 	free_state(m);
 }
 
@@ -1301,6 +1359,7 @@ static void level_op(struct dmamap_machine *m, enum dmamap_cache_level lvl, enum
 	unsigned long n = last - first + 1;
 	bool outer = false, stored = false, plain;
 
+	dm_lines_written(m, first, last);
 	if (op == OP_CLEAN)
 		st->clean_ops++;
 	else if (op == OP_INV)
@@ -1619,6 +1678,7 @@ void dmamap_cache_alias(struct dmamap_machine *m, unsigned long pfn, size_t coun
 		size_t p = pfn - m->base_pfn + i;
 		unsigned long first = p * per, last = first + per - 1;
 
+		dm_lines_written(m, first, last);
 		if (on ? c->alias_pages[p]++ != 0 : (!c->alias_pages[p] || --c->alias_pages[p] != 0))
 			continue;
 		for_each_word(w, mask, first, last) {
@@ -1726,6 +1786,8 @@ static void dev_store(struct dmamap_machine *m, size_t off, const void *src, int
 
 	pthread_mutex_lock(&c->lock);
 	dmamap_track_quiet_begin();
+	if (len)
+		dm_lines_written(m, off >> m->line_shift, (off + len - 1) >> m->line_shift);
 	if (!snoop)
 		dev_write_lines(m, off, len, false);
 	if (src)

@@ -187,6 +187,7 @@ struct dmamap_page_alloc {
 	struct page *pages;                          /* one per page of RAM; zero until its chunk is ready */
 	unsigned long nr_pages;
 	unsigned long *ready;                        /* bitmap of chunks whose struct pages are set up */
+	unsigned long nr_ready;                      /* chunks set up */
 	struct dmamap_zone_state zones[DMAMAP_ZONE_NR];
 	unsigned long allocations, frees, failures, injected_failures, refused_frees;
 	unsigned long allocated_pages;               /* pages in allocated blocks now */
@@ -392,6 +393,16 @@ struct dmamap_machine {
 	u8 *ram, *cpu, *lin, *shadow, *outer;
 	u8 *arena;
 	size_t arena_size, arena_used;
+	/*
+	 * What the machine wrote of its arena, so that destroying it can zero
+	 * that alone and hand the arena on (dmamap_arena_give()): a bit per unit
+	 * of DM_UNIT_LINES lines whose line state, shadow or outer bytes may have
+	 * changed (dm_lines_written()), units_nr of them; the struct pages are
+	 * the chunks the page allocator set up. recycle: decided at destroy.
+	 */
+	unsigned long *units_written;
+	unsigned long units_nr;
+	bool recycle;
 	unsigned long base_pfn, nr_pages;
 	/*
 	 * Lines the library itself stored to through the CPU view (zeroing,
@@ -499,6 +510,33 @@ bool dmamap_should_fail(struct dmamap_machine *m, enum dmamap_fault_site site);
  */
 void *dmamap_lazy_zalloc(struct dmamap_machine *m, size_t size);
 void dmamap_lazy_free(struct dmamap_machine *m, void *p, size_t size);
+
+/* Lines per unit of units_written: 512 bytes of each line bitmap. */
+#define DM_UNIT_SHIFT 12
+#define DM_UNIT_LINES (1UL << DM_UNIT_SHIFT)
+
+/*
+ * Lines [first, last] of @m: their state, shadow or outer bytes are about to
+ * be written. Called by every path that writes them (any thread; cheap when
+ * the units are marked already).
+ */
+static inline void dm_lines_written(struct dmamap_machine *m, unsigned long first, unsigned long last)
+{
+	for (unsigned long u = first >> DM_UNIT_SHIFT; u <= last >> DM_UNIT_SHIFT; u++) {
+		unsigned long *w = &m->units_written[u / BITS_PER_LONG], bit = 1UL << (u % BITS_PER_LONG);
+
+		if (!(__atomic_load_n(w, __ATOMIC_RELAXED) & bit) && !(__atomic_fetch_or(w, bit, __ATOMIC_RELAXED) & bit))
+			__atomic_fetch_add(&m->units_nr, 1, __ATOMIC_RELAXED);
+	}
+}
+
+/*
+ * Arenas of destroyed machines, zeroed again, kept for the next machines of
+ * the same size (host.c): take one (NULL when none fits), or give one back
+ * (kept, or unmapped when enough are kept).
+ */
+u8 *dmamap_arena_take(size_t size);
+void dmamap_arena_give(u8 *arena, size_t size);
 
 /* The file offset in m->mem_fd of byte @off of the cpu plane (@cpu) or of the ram plane. */
 static inline off_t dm_plane_foff(const struct dmamap_machine *m, bool cpu, size_t off)

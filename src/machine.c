@@ -65,6 +65,27 @@ static size_t arena_bytes(const struct dmamap_machine *m)
 	return planes + state + (64u << 10);
 }
 
+static unsigned long units(const struct dmamap_machine *m)
+{
+	return (unsigned long)(((m->cfg.ram_size >> m->line_shift) + DM_UNIT_LINES - 1) >> DM_UNIT_SHIFT);
+}
+
+/*
+ * Whether a machine being destroyed zeroes what it wrote of its arena and
+ * hands it on: not under memcheck, which should find a pointer kept into a
+ * destroyed machine's state unaddressable, and not after much of it was
+ * written (zeroing would cost more than the faults it saves, and the pages
+ * kept would be many).
+ */
+#define RECYCLE_UNITS 128
+#define RECYCLE_CHUNKS 256
+
+static bool recycle_arena(const struct dmamap_machine *m)
+{
+	return !dmamap_running_on_valgrind() && __atomic_load_n(&m->units_nr, __ATOMIC_RELAXED) <= RECYCLE_UNITS &&
+	       m->pa.nr_ready <= RECYCLE_CHUNKS;
+}
+
 static void unmap_planes(struct dmamap_machine *m)
 {
 	dmamap_lazy_free(m, m->cpu_stored, stored_bytes(m));
@@ -76,8 +97,11 @@ static void unmap_planes(struct dmamap_machine *m)
 	}
 	if (m->ram)
 		munmap(m->ram, 2 * m->cfg.ram_size);
-	if (m->arena)
+	if (m->arena && m->recycle)
+		dmamap_arena_give(m->arena, m->arena_size);
+	else if (m->arena)
 		munmap(m->arena, m->arena_size);
+	free(m->units_written);
 	if (m->mem_fd >= 0)
 		close(m->mem_fd);
 }
@@ -105,8 +129,13 @@ static int create_planes(struct dmamap_machine *m)
 			return -ENOMEM;
 		m->lin = p;
 	}
+	m->units_written = calloc(units(m) / BITS_PER_LONG + 1, sizeof(long));
+	if (!m->units_written)
+		return -ENOMEM;
 	m->arena_size = arena_bytes(m);
-	p = mmap(NULL, m->arena_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	p = dmamap_arena_take(m->arena_size);
+	if (!p)
+		p = mmap(NULL, m->arena_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (p == MAP_FAILED)
 		return -ENOMEM;
 	m->arena = p;
@@ -234,6 +263,7 @@ DMAMAP_API void dmamap_machine_destroy(struct dmamap_machine *m)
 		m->destroy_hook(m);
 	dmamap_kmalloc_fini(m);
 	dmamap_consistent_fini(m);
+	m->recycle = recycle_arena(m);
 	dmamap_page_alloc_fini(m);
 	dmamap_cache_fini(m);
 

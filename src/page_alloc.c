@@ -162,6 +162,7 @@ static void chunk_setup(struct dmamap_machine *m, unsigned long c)
 		if (first < z->seed_end && end > z->start)
 			seed_walk(m, z, first, DM_MIN(end, z->seed_end), true);
 	}
+	pa->nr_ready++;
 	__atomic_fetch_or(&pa->ready[c / BITS_PER_LONG], 1UL << (c % BITS_PER_LONG), __ATOMIC_RELEASE);
 }
 
@@ -277,7 +278,7 @@ void dmamap_page_alloc_fini(struct dmamap_machine *m)
 
 	if (!pa->pages)
 		return;
-	/* only chunks that were set up can hold an allocated block */
+	/* only chunks that were set up can hold an allocated block; the others are zero still */
 	for (unsigned long w = 0; w <= chunks / BITS_PER_LONG; w++) {
 		for (unsigned long bits = pa->ready[w]; bits; bits &= bits - 1) {
 			unsigned long c = w * BITS_PER_LONG + (unsigned long)__builtin_ctzl(bits);
@@ -291,6 +292,8 @@ void dmamap_page_alloc_fini(struct dmamap_machine *m)
 						first = i;
 				}
 			}
+			if (m->recycle)
+				memset(&pa->pages[i0], 0, (i1 - i0) * sizeof(struct page));
 		}
 	}
 	if (blocks)

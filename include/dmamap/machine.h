@@ -90,6 +90,16 @@ DMAMAP_API struct dmamap_machine *dmamap_machine_create(const struct dmamap_mach
  * consistent-region mapping and user vma still present is reported as a leak
  * (DMAMAP_REPORT_LEAK) and then freed. Destroying the current machine leaves
  * no current machine. The caller must ensure no other thread uses @m.
+ *
+ * RAM, the CPU's view and the consistent region go back to the host at once.
+ * The host memory that held the machine's internal state (struct pages, line
+ * state, the cache's copies) is zeroed where the machine wrote it and kept
+ * for the next machine of the same size, unless much of it was written or
+ * the process runs under memcheck (the four most recently destroyed are
+ * kept, process-wide): a machine made after another then finds those pages
+ * there instead of faulting them in. So a struct page of a destroyed machine
+ * may read as one of a later machine; like every pointer into a destroyed
+ * machine, it must not be used.
  */
 DMAMAP_API void dmamap_machine_destroy(struct dmamap_machine *m);
 
