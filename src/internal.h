@@ -880,6 +880,12 @@ void dmamap_iova_destroy_in(struct dmamap_iova *a, struct dmamap_machine *m);
  * start is free (0 when all is consistent).
  */
 unsigned long dmamap_iova_check_summaries(struct dmamap_iova *a);
+/*
+ * Test hook: thread caches' hits claim the cache as where membarrier() is
+ * missing (@on), or not where it is there (!@on). Only while no thread is in
+ * a cache operation.
+ */
+void dmamap_iova_claiming_hits(bool on);
 
 /* ----------------------------------------------------------- dmabounce */
 

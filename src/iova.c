@@ -92,11 +92,17 @@
  * into the bitmaps and the search runs again.
  *
  * Locking: one spin lock per allocator (iova_lock()) guards the bitmaps,
- * summaries and counters, and its list of thread caches; each thread cache
- * has a spin lock for its bins, taken by its thread on a hit and by whoever
- * empties it (the allocator's lock first). A thread exiting empties its
+ * summaries and counters, and its list of thread caches. Each thread cache's
+ * bins are claimed (a spin lock) by whoever else reads or empties them (the
+ * allocator's lock first). Its own thread's hits take no locked instruction
+ * for them where the process can use membarrier(): the thread marks the
+ * cache busy, then looks for a claim (and leaves the bins alone if there is
+ * one); a claimer claims, makes every thread of the process pass a full
+ * barrier (MEMBARRIER_CMD_PRIVATE_EXPEDITED), then waits for the cache not
+ * to be busy: one of the two sees the other. Where membarrier() is missing
+ * the thread claims its cache for each hit too. A thread exiting empties its
  * caches into their allocators (trying the allocator's lock while holding
- * its cache's, since the order is the other way round);
+ * its cache's claim, since the order is the other way round);
  * dmamap_iova_destroy() orphans the caches of threads still alive, which
  * free them when they next look or exit. Reports and log messages are
  * emitted after the allocator's lock is released.
@@ -104,6 +110,11 @@
 #include <limits.h>
 #include <sched.h>
 #include <stdlib.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <linux/membarrier.h>
+#endif
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
@@ -1368,14 +1379,17 @@ static void release_locked(struct dmamap_iova *a, unsigned long first, unsigned 
 #define TC_SLOTS 16u /* ranges per size and thread */
 
 /*
- * One thread's cache of one allocator. The bins and counts change only under
- * @spin (the thread's hits, and flushes by others under the allocator's
- * lock: lock order allocator, then spin); @owner is cleared under @spin when
- * the allocator goes; @next/@listed under the allocator's lock; @tnext only
- * by the thread. Two references: the thread's and the allocator's.
+ * One thread's cache of one allocator. The bins and counts change only in
+ * the thread's hits (between tc_enter() and tc_leave()) and under @claim
+ * (flushes by others under the allocator's lock: lock order allocator, then
+ * claim; the thread's exit); @owner is cleared under @claim when the
+ * allocator goes; @next/@listed under the allocator's lock; @tnext only by
+ * the thread. Two references: the thread's and the allocator's.
  */
 struct iova_tcache {
-	unsigned char spin;
+	unsigned char claim;           /* held by whoever else reads or changes the bins */
+	unsigned char busy;            /* the thread is in a hit (with membarrier()) */
+	const char *thread;            /* the thread's tc_self */
 	bool listed;                   /* on owner->caches */
 	int refs;
 	u64 id;                        /* the owner's id */
@@ -1394,16 +1408,93 @@ static u64 tc_next_id = 1;
 #define TC_TLS _Thread_local __attribute__((tls_model("initial-exec")))
 static TC_TLS struct iova_tcache *tc_last; /* the cache used last */
 static TC_TLS struct iova_tcache *tc_list; /* every cache of this thread */
+static TC_TLS char tc_self;                /* its address tells the thread */
 
-static inline void tc_lock(struct iova_tcache *c)
+/* Hits take no locked instruction for the bins: the process is registered for expedited membarrier(). */
+static bool tc_fast;
+
+static void tc_membarrier_init(void)
 {
-	while (__atomic_exchange_n(&c->spin, 1, __ATOMIC_ACQUIRE))
+#if defined(__linux__) && defined(SYS_membarrier)
+	long cmds = syscall(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
+
+	tc_fast = cmds > 0 && (cmds & MEMBARRIER_CMD_PRIVATE_EXPEDITED) &&
+		  syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
+#endif
+}
+
+static void tc_key_init(void);
+
+void dmamap_iova_claiming_hits(bool on)
+{
+	pthread_once(&tc_once, tc_key_init);
+	if (on)
+		tc_fast = false;
+	else
+		tc_membarrier_init();
+}
+
+/* Every thread of the process passes a full memory barrier. */
+static void tc_membarrier(void)
+{
+#if defined(__linux__) && defined(SYS_membarrier)
+	(void)syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
+#endif
+}
+
+static inline void tc_claim_one(struct iova_tcache *c)
+{
+	while (__atomic_exchange_n(&c->claim, 1, __ATOMIC_ACQUIRE))
 		sched_yield();
 }
 
-static inline void tc_unlock(struct iova_tcache *c)
+static inline void tc_release(struct iova_tcache *c)
 {
-	__atomic_store_n(&c->spin, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&c->claim, 0, __ATOMIC_RELEASE);
+}
+
+/*
+ * Claim the bins of @c and of the caches after it on its ->next list (all of
+ * them when @all). The calling thread's own cache needs no barrier: it is in
+ * no hit.
+ */
+static void tc_claim(struct iova_tcache *c, bool all)
+{
+	bool others = false;
+
+	for (struct iova_tcache *d = c; d; d = all ? d->next : NULL) {
+		tc_claim_one(d);
+		others |= d->thread != &tc_self;
+	}
+	if (!tc_fast || !others)
+		return;
+	tc_membarrier();
+	for (struct iova_tcache *d = c; d; d = all ? d->next : NULL)
+		while (__atomic_load_n(&d->busy, __ATOMIC_ACQUIRE))
+			sched_yield();
+}
+
+/* The thread starts a hit on its cache @c; false (nothing changed) while another thread claims it. */
+static inline bool tc_enter(struct iova_tcache *c)
+{
+	if (!tc_fast) {
+		tc_claim_one(c);
+		return true;
+	}
+	__atomic_store_n(&c->busy, 1, __ATOMIC_RELAXED);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	if (likely(!__atomic_load_n(&c->claim, __ATOMIC_ACQUIRE)))
+		return true;
+	__atomic_store_n(&c->busy, 0, __ATOMIC_RELEASE);
+	return false;
+}
+
+static inline void tc_leave(struct iova_tcache *c)
+{
+	if (tc_fast)
+		__atomic_store_n(&c->busy, 0, __ATOMIC_RELEASE);
+	else
+		tc_release(c);
 }
 
 static void tc_put(struct iova_tcache *c)
@@ -1412,7 +1503,7 @@ static void tc_put(struct iova_tcache *c)
 		free(c);
 }
 
-/* Ranges and granules in @c's bins. Its spin lock held. */
+/* Ranges and granules in @c's bins. Claimed. */
 static void tc_count(const struct iova_tcache *c, unsigned long *ranges, unsigned long *granules)
 {
 	*ranges = *granules = 0;
@@ -1422,7 +1513,7 @@ static void tc_count(const struct iova_tcache *c, unsigned long *ranges, unsigne
 	}
 }
 
-/* Give every range of @c back to the bitmaps. @a's lock and @c's spin held. Return: ranges given back. */
+/* Give every range of @c back to the bitmaps. @a's lock held, @c claimed. Return: ranges given back. */
 static unsigned long tc_drain_locked(struct dmamap_iova *a, struct iova_tcache *c)
 {
 	unsigned long n = 0;
@@ -1441,10 +1532,10 @@ static unsigned long tc_flush_all(struct dmamap_iova *a)
 {
 	unsigned long n = 0;
 
+	tc_claim(a->caches, true);
 	for (struct iova_tcache *c = a->caches; c; c = c->next) {
-		tc_lock(c);
 		n += tc_drain_locked(a, c);
-		tc_unlock(c);
+		tc_release(c);
 	}
 	return n;
 }
@@ -1459,10 +1550,11 @@ static void tc_thread_exit(void *v)
 		for (;;) {
 			struct dmamap_iova *o;
 
-			tc_lock(c);
+			/* the thread's own cache, and it is in no hit: the claim alone */
+			tc_claim_one(c);
 			o = c->owner;
 			if (!o) {
-				tc_unlock(c);
+				tc_release(c);
 				break;
 			}
 			/* the allocator's lock comes before the spin: only try it */
@@ -1477,10 +1569,10 @@ static void tc_thread_exit(void *v)
 				}
 				__atomic_store_n(&c->owner, NULL, __ATOMIC_RELEASE);
 				iova_unlock(o);
-				tc_unlock(c);
+				tc_release(c);
 				break;
 			}
-			tc_unlock(c);
+			tc_release(c);
 			sched_yield();
 		}
 		tc_put(c);
@@ -1492,6 +1584,7 @@ static void tc_thread_exit(void *v)
 static void tc_key_init(void)
 {
 	tc_key_ok = pthread_key_create(&tc_key, tc_thread_exit) == 0;
+	tc_membarrier_init();
 }
 
 /* This thread's cache of allocator @id, dropping those of destroyed allocators on the way; NULL if none. */
@@ -1535,6 +1628,7 @@ static __attribute__((noinline)) struct iova_tcache *tc_find(struct dmamap_iova 
 		return NULL;
 	c->id = a->id;
 	c->owner = a;
+	c->thread = &tc_self;
 	c->refs = 2;
 	c->tnext = tc_list;
 	if (pthread_setspecific(tc_key, c)) {
@@ -1568,14 +1662,13 @@ static unsigned long tc_alloc(struct dmamap_iova *a, unsigned long count)
 	struct iova_tcache *c = tc_get(a, false);
 	unsigned long first = NOT_FOUND;
 
-	if (!c)
+	if (!c || !tc_enter(c))
 		return NOT_FOUND;
-	tc_lock(c);
 	if (c->n[count - 1]) {
 		first = c->slot[count - 1][--c->n[count - 1]];
 		__atomic_fetch_or(&a->used[MW(first / WBITS)], 1ULL << (first % WBITS), __ATOMIC_RELAXED);
 	}
-	tc_unlock(c);
+	tc_leave(c);
 	return first;
 }
 
@@ -1607,12 +1700,13 @@ static bool tc_free(struct dmamap_iova *a, dma_addr_t addr, size_t size)
 	if (!bit_test(a->head, first) || !bit_test(a->used, first) || !is_exact(a, first, count))
 		return false;
 	c = tc_get(a, true);
-	if (!c)
+	if (!c || !tc_enter(c))
 		return false;
 	bit = 1ULL << (first % WBITS);
-	if (!(__atomic_fetch_and(&a->used[MW(first / WBITS)], ~bit, __ATOMIC_RELAXED) & bit))
+	if (!(__atomic_fetch_and(&a->used[MW(first / WBITS)], ~bit, __ATOMIC_RELAXED) & bit)) {
+		tc_leave(c);
 		return false;
-	tc_lock(c);
+	}
 	if (c->n[count - 1] == TC_SLOTS) {
 		/* full: the older half goes back to the bitmaps */
 		nspill = TC_SLOTS / 2;
@@ -1621,7 +1715,7 @@ static bool tc_free(struct dmamap_iova *a, dma_addr_t addr, size_t size)
 		c->n[count - 1] = (unsigned char)(TC_SLOTS - nspill);
 	}
 	c->slot[count - 1][c->n[count - 1]++] = (u32)first;
-	tc_unlock(c);
+	tc_leave(c);
 	if (nspill) {
 		iova_lock(a);
 		for (unsigned i = 0; i < nspill; i++)
@@ -1631,17 +1725,17 @@ static bool tc_free(struct dmamap_iova *a, dma_addr_t addr, size_t size)
 	return true;
 }
 
-/* Ranges and granules held in @a's caches (each cache's spin lock taken in turn). Lock held. */
+/* Ranges and granules held in @a's caches (claimed in turn). Lock held. */
 static void tc_totals(struct dmamap_iova *a, unsigned long *ranges, unsigned long *granules, size_t *bytes)
 {
 	*ranges = *granules = 0;
 	*bytes = 0;
+	tc_claim(a->caches, true);
 	for (struct iova_tcache *c = a->caches; c; c = c->next) {
 		unsigned long r, g;
 
-		tc_lock(c);
 		tc_count(c, &r, &g);
-		tc_unlock(c);
+		tc_release(c);
 		*ranges += r;
 		*granules += g;
 		*bytes += sizeof(*c);
@@ -1721,16 +1815,16 @@ void dmamap_iova_destroy_in(struct dmamap_iova *a, struct dmamap_machine *m)
 	for (struct iova_tcache *c = list; c; c = c->next)
 		c->listed = false;
 	iova_unlock(a);
+	tc_claim(list, true);
 	for (struct iova_tcache *c = list; c; c = next) {
 		unsigned long r, g;
 
 		next = c->next;
-		tc_lock(c);
 		tc_count(c, &r, &g);
 		a->allocations -= r;
 		a->used_granules -= g;
 		__atomic_store_n(&c->owner, NULL, __ATOMIC_RELEASE);
-		tc_unlock(c);
+		tc_release(c);
 		tc_put(c);
 	}
 	(void)tc_walk(0);

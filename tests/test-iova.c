@@ -1533,6 +1533,110 @@ static void test_two_threads_cached(void **state)
 	two_threads(true);
 }
 
+/* Built with ThreadSanitizer, which makes each atomic operation cost some hundred times more. */
+static bool under_tsan(void)
+{
+#if defined(__SANITIZE_THREAD__)
+	return true;
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+	return true;
+#endif
+#endif
+	return false;
+}
+
+struct race_shared {
+	struct dmamap_iova *a;
+	atomic_bool done;
+	atomic_uint errors;
+};
+
+/* Hits, one granule at a time, over a live set of 8: every address returned must be one no other live range holds. */
+static void *race_hitter(void *p)
+{
+	struct race_shared *sh = p;
+	dma_addr_t live[8];
+	unsigned iterations = under_valgrind() || under_tsan() ? 20000 : 400000;
+
+	for (unsigned i = 0; i < 8; i++)
+		live[i] = dmamap_iova_alloc(sh->a, PG);
+	for (unsigned it = 0; it < iterations; it++) {
+		unsigned k = it % 8;
+
+		dmamap_iova_free(sh->a, live[k], PG);
+		live[k] = dmamap_iova_alloc(sh->a, PG);
+		for (unsigned j = 0; j < 8; j++)
+			if (live[k] == DMA_MAPPING_ERROR || (j != k && live[j] == live[k]))
+				atomic_fetch_add(&sh->errors, 1);
+	}
+	for (unsigned i = 0; i < 8; i++)
+		dmamap_iova_free(sh->a, live[i], PG);
+	atomic_store(&sh->done, true);
+	return NULL;
+}
+
+/* Claims of the hitter's cache, as fast as they come: counted, emptied, counted. */
+static void *race_claimer(void *p)
+{
+	struct race_shared *sh = p;
+
+	while (!atomic_load(&sh->done)) {
+		struct dmamap_iova_stats st;
+
+		dmamap_iova_stats(sh->a, &st);
+		if (st.allocations > 8 || st.used_granules > 8)
+			atomic_fetch_add(&sh->errors, 1);
+		if (dmamap_iova_set_cache(sh->a, false) || dmamap_iova_set_cache(sh->a, true))
+			atomic_fetch_add(&sh->errors, 1);
+	}
+	return NULL;
+}
+
+/*
+ * A thread hits its cache while another claims it again and again (stats,
+ * emptying it): no range is handed out twice or lost, and the allocator
+ * ends empty and consistent.
+ */
+static void cache_hits_race_claims(void)
+{
+	struct race_shared sh = { .a = mk(BASE, 64 * PG, 0) };
+	struct dmamap_iova_stats st;
+	pthread_t t[2];
+
+	atomic_init(&sh.done, false);
+	atomic_init(&sh.errors, 0);
+	assert_int_equal(dmamap_iova_set_cache(sh.a, true), 0);
+	assert_int_equal(pthread_create(&t[0], NULL, race_hitter, &sh), 0);
+	assert_int_equal(pthread_create(&t[1], NULL, race_claimer, &sh), 0);
+	for (unsigned i = 0; i < 2; i++)
+		assert_int_equal(pthread_join(t[i], NULL), 0);
+	assert_int_equal(atomic_load(&sh.errors), 0);
+	assert_int_equal(dmamap_iova_set_cache(sh.a, false), 0);
+	st = stats_of(sh.a);
+	assert_int_equal(st.allocations, 0);
+	assert_int_equal(st.used_granules, 0);
+	assert_int_equal(st.refused_frees, 0);
+	assert_int_equal(dmamap_iova_check_summaries(sh.a), 0);
+	destroy_clean(sh.a);
+}
+
+static void test_cache_hits_race_claims(void **state)
+{
+	(void)state;
+	cache_hits_race_claims();
+}
+
+/* The same where membarrier() is missing: each hit claims its thread's cache. */
+static void test_two_threads_cached_claiming_hits(void **state)
+{
+	(void)state;
+	dmamap_iova_claiming_hits(true);
+	two_threads(true);
+	cache_hits_race_claims();
+	dmamap_iova_claiming_hits(false);
+}
+
 /* Producer/consumer: every range allocated by one thread is freed by the other. */
 #define PC_GRANULES 1024u
 #define PC_RING 64u
@@ -1951,6 +2055,8 @@ int main(void)
 		cmocka_unit_test(test_two_threads_never_share_a_granule),
 		cmocka_unit_test(test_frees_cross_threads),
 		cmocka_unit_test(test_two_threads_cached),
+		cmocka_unit_test(test_cache_hits_race_claims),
+		cmocka_unit_test(test_two_threads_cached_claiming_hits),
 		cmocka_unit_test(test_frees_cross_threads_cached),
 		cmocka_unit_test(test_cache_semantics),
 		cmocka_unit_test(test_cache_refused_nothing_changed),
