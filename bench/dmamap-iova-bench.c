@@ -725,14 +725,17 @@ static void age_one(struct runner *src, double target, uint64_t churn_pages, con
 }
 
 /*
- * Age: W2 churn on the dmamap allocator (or the first enabled one); then
- * every other runner receives the same live set, or, when it cannot take a
- * given state (dmamap+mag), goes through the same churn with the same seed.
+ * Age: W2 churn on the dmamap allocator (or dmamap+mag, or the first enabled
+ * one: a tree ages slowly, a node per range at 90 % full); then every other
+ * runner receives the same live set, or, when it cannot take a given state
+ * (dmamap+mag), goes through the same churn with the same seed.
  */
 static void age_all(double target, uint64_t churn_pages, const char *label)
 {
 	struct runner *src = runner_of(I_DMAMAP);
 
+	if (!src)
+		src = runner_of(I_DMAG);
 	if (!src)
 		src = &run[0];
 	age_one(src, target, churn_pages, label);
