@@ -100,7 +100,11 @@ DMAMAP_API DMAMAP_MUST_CHECK int dmamap_iova_set_max_align(struct dmamap_iova *a
  * With caches on, a free of up to 32 granules goes into the calling thread's
  * cache (16 ranges per size; when full, the older half goes back to the
  * bitmaps) and an allocation of that size takes the most recently cached one
- * first: neither takes the allocator's lock. Semantics then:
+ * first: neither takes the allocator's lock. A hit costs one atomic
+ * instruction (the flip of one bitmap bit, which keeps double frees of cached
+ * ranges refused) where the kernel offers membarrier(), two elsewhere; what
+ * reads or empties another thread's cache (an allocation about to fail, the
+ * stats, turning caches off) costs a membarrier() call. Semantics then:
  *  - placement is first fit modulo cached ranges: a cached range is not free
  *    to other sizes or threads until it goes back to the bitmaps;
  *  - DMA_MAPPING_ERROR still means no aligned free run exists: before an
