@@ -1557,7 +1557,7 @@ static void tc_thread_exit(void *v)
 				tc_release(c);
 				break;
 			}
-			/* the allocator's lock comes before the spin: only try it */
+			/* the allocator's lock comes before the claim: only try it */
 			if (iova_trylock(o)) {
 				tc_drain_locked(o, c);
 				if (c->listed) {

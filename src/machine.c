@@ -74,8 +74,8 @@ static unsigned long units(const struct dmamap_machine *m)
  * Whether a machine being destroyed zeroes what it wrote of its arena and
  * hands it on: not under memcheck, which should find a pointer kept into a
  * destroyed machine's state unaddressable, and not after much of it was
- * written (zeroing would cost more than the faults it saves, and the pages
- * kept would be many).
+ * written: the pages kept, resident for as long as the arena waits, would be
+ * many.
  */
 #define RECYCLE_UNITS 128
 #define RECYCLE_CHUNKS 256
