@@ -40,12 +40,12 @@
  * block), and class >= k+2 does for any n; a node of class k+1 may hold one
  * for n between powers (checked on its bits; at the first level above the
  * words, where most nodes of an aged space have the same class, a search for
- * such an n reads the nodes' exact fits instead, four a load). A search
+ * such an n reads the nodes' exact fits instead, eight a compare). A search
  * descends to the level where n lives (a word for n <= 64, else the node
  * whose children the fit spans), finds in O(log64 N) steps of a few word
- * operations the first node
- * of class >= k+1, checks the bits there, and moves on only past a node that
- * promised but did not deliver. Requests whose alignment is capped below their
+ * operations the first node of class >= k+1 (passing over the nodes whose
+ * parent's fit is less than n unread), checks the bits there, and moves on
+ * only past a node that promised but did not deliver. Requests whose alignment is capped below their
  * size search for the free runs that hold a natural block of half their size,
  * each checked in O(n/64). A free checks its range in O(n/64) and updates the
  * classes of the words it touched and, when they change, their ancestors'.
@@ -320,11 +320,13 @@ static inline u64 byte_ge(u64 x, unsigned c)
 	return (((x | BYTE_H) - (u64)c * BYTE_L) | x) & BYTE_H;
 }
 
+#ifndef __SSE2__
 /* 16-bit lanes of @x that are >= n (1 <= n <= 0x8000): bit 16i+15 set. */
 static inline u64 u16_ge(u64 x, unsigned long n)
 {
 	return (((x | 0x8000800080008000ULL) - (u64)n * 0x0001000100010001ULL) | x) & 0x8000800080008000ULL;
 }
+#endif
 
 /* Gather bits 4i+3 of @m into bits 0..15. */
 static inline u64 gather_nib(u64 m)
@@ -512,6 +514,36 @@ static inline unsigned long prefix_of(const struct dmamap_iova *a, unsigned k, u
 	return i < a->nnodes[k] ? val_get(a->pre, k, i) : 0;
 }
 
+/* The largest code among the words of first-level node @i, at most @most (a code the node may hold). */
+static inline unsigned top_code(const struct dmamap_iova *a, unsigned long i, unsigned most)
+{
+	const u64 *nw = a->nib + i * 4;
+#ifdef __SSE2__
+	/* the nibbles spread to bytes, then the largest of the 64 */
+	const __m128i lo = _mm_set1_epi8(0x0f);
+	__m128i v0 = _mm_loadu_si128((const __m128i *)(const void *)nw);
+	__m128i v1 = _mm_loadu_si128((const __m128i *)(const void *)(nw + 2));
+	__m128i m = _mm_max_epu8(_mm_max_epu8(_mm_and_si128(v0, lo), _mm_and_si128(_mm_srli_epi16(v0, 4), lo)),
+				 _mm_max_epu8(_mm_and_si128(v1, lo), _mm_and_si128(_mm_srli_epi16(v1, 4), lo)));
+
+	(void)most;
+	m = _mm_max_epu8(m, _mm_srli_si128(m, 8));
+	m = _mm_max_epu8(m, _mm_srli_si128(m, 4));
+	m = _mm_max_epu8(m, _mm_srli_si128(m, 2));
+	m = _mm_max_epu8(m, _mm_srli_si128(m, 1));
+	return (unsigned)_mm_cvtsi128_si32(m) & 0xffu;
+#else
+	unsigned top = 0;
+
+	/* a binary search over 0..@most */
+	for (unsigned step = 8; step; step >>= 1)
+		if (top + step <= most && (nib_ge(nw[0], top + step) | nib_ge(nw[1], top + step) |
+					   nib_ge(nw[2], top + step) | nib_ge(nw[3], top + step)))
+			top += step;
+	return top;
+#endif
+}
+
 struct node_state {
 	unsigned long fit;             /* largest naturally aligned fit */
 	unsigned long pre;             /* free granules at the start */
@@ -553,10 +585,8 @@ static struct node_state compute_node(const struct dmamap_iova *a, unsigned k, u
 {
 	unsigned cs = level_shift(k - 1);
 	unsigned long first = i << FAN_SHIFT, best = 0;
-	u64 full = k == 1 && !(nib_ge(a->nib[i * 4], CODE_FULL) | nib_ge(a->nib[i * 4 + 1], CODE_FULL) |
-			       nib_ge(a->nib[i * 4 + 2], CODE_FULL) | nib_ge(a->nib[i * 4 + 3], CODE_FULL))
-			   ? 0
-			   : full_children(a, k, i);
+	unsigned top1 = k == 1 ? top_code(a, i, CODE_FULL) : 0; /* a first-level node: its largest word code */
+	u64 full = k == 1 && top1 < CODE_FULL ? 0 : full_children(a, k, i);
 	unsigned lead = full == ~0ULL ? 64 : ctz64(~full);
 	struct node_state st;
 
@@ -566,17 +596,10 @@ static struct node_state compute_node(const struct dmamap_iova *a, unsigned k, u
 	} else if (full) {
 		best = spanning_fit(a, k, i, full);
 	} else if (k == 1) {
-		/*
-		 * The largest word code (a binary search over 0..14): below 8 it is
-		 * the fit; above, the exact fit of the words that have it.
-		 */
+		/* the largest word code (no word is wholly free): below 8 it is the fit; above, the exact fit of the words that have it */
 		const u64 *nw = a->nib + i * 4;
-		unsigned top = 0;
+		unsigned top = top1;
 
-		for (unsigned step = 8; step; step >>= 1)
-			if (top + step < CODE_FULL && (nib_ge(nw[0], top + step) | nib_ge(nw[1], top + step) |
-						       nib_ge(nw[2], top + step) | nib_ge(nw[3], top + step)))
-				top += step;
 		if (top < 8)
 			best = top;
 		for (unsigned q = 0; top >= 8 && q < 4; q++) {
@@ -706,11 +729,8 @@ static inline __attribute__((always_inline)) bool update_node(struct dmamap_iova
 		 * The word that held the largest fit lost it, and word codes below 8
 		 * are exact fits: the largest code left, at most the old fit.
 		 */
-		const u64 *nw = a->nib + i * 4;
-		unsigned t = (unsigned)fit;
+		unsigned t = top_code(a, i, (unsigned)fit);
 
-		while (t && !(nib_ge(nw[0], t) | nib_ge(nw[1], t) | nib_ge(nw[2], t) | nib_ge(nw[3], t)))
-			t--;
 		st.fit = t;
 		st.pre = c ? pre : prefix_of(a, 0, i << FAN_SHIFT);
 		st.cls = t ? floor_log2(t) + 1 : 0;
@@ -907,12 +927,31 @@ static unsigned long scan_nodes(struct dmamap_iova *a, unsigned k, unsigned long
 	while (from < cnt) {
 		unsigned long group = from >> FAN_SHIFT, end = DM_MIN((group + 1) << FAN_SHIFT, cnt);
 
+		/* no node holds more than its parent: a group whose parent does not hold n is passed unread */
+		if (k < a->nlev && val_get(a->fx, k + 1, group) < n)
+			end = from;
 		/*
-		 * Level 1, n not a power of two: the exact fits, 4 a load. A class
-		 * c node may or may not hold n, and most nodes of an aged space are
-		 * of class c: taken one by one, they cost more than these loads.
-		 * (For a power of two the classes are exact, and 8 a load.)
+		 * Level 1, n not a power of two: the exact fits, 8 a compare (4 a
+		 * load without SSE2). A class c node may or may not hold n, and most
+		 * nodes of an aged space are of class c: taken one by one, they cost
+		 * more than these compares. (For a power of two the classes are
+		 * exact, and 8 a load.)
 		 */
+#ifdef __SSE2__
+		/* the fits of the first level are below 2^15; the array is padded to whole groups */
+		for (unsigned long q = from & ~7UL; exact && q < end; q += 8) {
+			__m128i x = _mm_loadu_si128((const __m128i *)(const void *)((const u16 *)a->fx[1] + q));
+			u64 m = (unsigned)_mm_movemask_epi8(_mm_cmpgt_epi16(x, _mm_set1_epi16((short)(n - 1))));
+
+			if (q < from)
+				m &= ~0ULL << (2 * (from - q));
+			if (m) {
+				unsigned long i = q + ctz64(m) / 2;
+
+				return i < cnt ? i : NOT_FOUND;
+			}
+		}
+#else
 		for (unsigned long q = from & ~3UL; exact && q < end; q += 4) {
 			u64 x, m;
 
@@ -926,6 +965,7 @@ static unsigned long scan_nodes(struct dmamap_iova *a, unsigned k, unsigned long
 				return i < cnt ? i : NOT_FOUND;
 			}
 		}
+#endif
 		for (unsigned long q = from & ~7UL; !exact && q < end; q += 8) {
 			u64 m = byte_ge(load8(a, k, q), c);
 
