@@ -22,6 +22,44 @@ static pthread_rwlock_t registry_lock = PTHREAD_RWLOCK_INITIALIZER;
 static struct dmamap_machine *registry;
 static struct dmamap_machine *current_machine;
 
+#if defined(DMAMAP_VALGRIND) && DMAMAP_VALGRIND
+bool dmamap_on_valgrind;
+
+/* At load, and again as a machine is made (a constructor of the program's may run first). */
+void dmamap_track_init(void)
+{
+	/* written only under valgrind, so that threads making machines elsewhere never race on it */
+	if (RUNNING_ON_VALGRIND && !dmamap_on_valgrind)
+		dmamap_on_valgrind = true;
+}
+
+__attribute__((constructor)) static void detect_valgrind(void)
+{
+	dmamap_track_init();
+}
+
+void dmamap_track_request(int what, const void *p, size_t n)
+{
+	switch (what) {
+	case 0:
+		(void)VALGRIND_MAKE_MEM_NOACCESS(p, n);
+		break;
+	case 1:
+		(void)VALGRIND_MAKE_MEM_UNDEFINED(p, n);
+		break;
+	case 2:
+		(void)VALGRIND_MAKE_MEM_DEFINED(p, n);
+		break;
+	case 3:
+		VALGRIND_DISABLE_ERROR_REPORTING;
+		break;
+	default:
+		VALGRIND_ENABLE_ERROR_REPORTING;
+		break;
+	}
+}
+#endif
+
 /* ------------------------------------------------------------ registry */
 
 void dmamap_registry_add(struct dmamap_machine *m)

@@ -153,6 +153,7 @@ DMAMAP_API struct dmamap_machine *dmamap_machine_create(const struct dmamap_mach
 	struct dmamap_machine *m;
 	int err;
 
+	dmamap_track_init();
 	if (cfg)
 		c = *cfg;
 	else
