@@ -38,22 +38,22 @@ __attribute__((constructor)) static void detect_valgrind(void)
 	dmamap_track_init();
 }
 
-void dmamap_track_request(int what, const void *p, size_t n)
+void dmamap_track_request(enum dm_track_req what, const void *p, size_t n)
 {
 	switch (what) {
-	case 0:
+	case DM_TRACK_NOACCESS:
 		(void)VALGRIND_MAKE_MEM_NOACCESS(p, n);
 		break;
-	case 1:
+	case DM_TRACK_UNDEFINED:
 		(void)VALGRIND_MAKE_MEM_UNDEFINED(p, n);
 		break;
-	case 2:
+	case DM_TRACK_DEFINED:
 		(void)VALGRIND_MAKE_MEM_DEFINED(p, n);
 		break;
-	case 3:
+	case DM_TRACK_QUIET:
 		VALGRIND_DISABLE_ERROR_REPORTING;
 		break;
-	default:
+	case DM_TRACK_LOUD:
 		VALGRIND_ENABLE_ERROR_REPORTING;
 		break;
 	}

@@ -3,7 +3,8 @@
  * Thin macros over valgrind's memcheck client requests, so that memcheck
  * knows which simulated memory is live: a freed page's CPU view is
  * inaccessible, a fresh one undefined. They compile to nothing unless the
- * library is built with the valgrind option.
+ * library is built with the valgrind option, and cost a load and a branch
+ * when the process is not under valgrind.
  *
  * The library's own accesses to simulated memory (cache maintenance, the
  * device side) are the hardware's, not the driver's: they run inside
@@ -26,13 +27,15 @@
  * these cost a load and a branch there.
  */
 extern bool dmamap_on_valgrind;
+enum dm_track_req { DM_TRACK_NOACCESS, DM_TRACK_UNDEFINED, DM_TRACK_DEFINED, DM_TRACK_QUIET, DM_TRACK_LOUD };
 void dmamap_track_init(void);
-void dmamap_track_request(int what, const void *p, size_t n);
-#define dmamap_track_noaccess(p, n) ((void)(dmamap_on_valgrind ? dmamap_track_request(0, (p), (n)) : (void)0))
-#define dmamap_track_undefined(p, n) ((void)(dmamap_on_valgrind ? dmamap_track_request(1, (p), (n)) : (void)0))
-#define dmamap_track_defined(p, n) ((void)(dmamap_on_valgrind ? dmamap_track_request(2, (p), (n)) : (void)0))
-#define dmamap_track_quiet_begin() ((void)(dmamap_on_valgrind ? dmamap_track_request(3, NULL, 0) : (void)0))
-#define dmamap_track_quiet_end() ((void)(dmamap_on_valgrind ? dmamap_track_request(4, NULL, 0) : (void)0))
+void dmamap_track_request(enum dm_track_req what, const void *p, size_t n);
+#define DM_TRACK(what, p, n) ((void)(dmamap_on_valgrind ? dmamap_track_request((what), (p), (n)) : (void)0))
+#define dmamap_track_noaccess(p, n) DM_TRACK(DM_TRACK_NOACCESS, (p), (n))
+#define dmamap_track_undefined(p, n) DM_TRACK(DM_TRACK_UNDEFINED, (p), (n))
+#define dmamap_track_defined(p, n) DM_TRACK(DM_TRACK_DEFINED, (p), (n))
+#define dmamap_track_quiet_begin() DM_TRACK(DM_TRACK_QUIET, NULL, 0)
+#define dmamap_track_quiet_end() DM_TRACK(DM_TRACK_LOUD, NULL, 0)
 #define dmamap_running_on_valgrind() dmamap_on_valgrind
 #else
 #define dmamap_track_noaccess(p, n) ((void)(p), (void)(n))
