@@ -45,31 +45,31 @@
  * whose children the fit spans), finds in O(log64 N) steps of a few word
  * operations the first node of class >= k+1 (passing over the nodes whose
  * parent's fit is less than n unread), checks the bits there, and moves on
- * only past a node that promised but did not deliver. Requests whose alignment is capped below their
- * size search for the free runs that hold a natural block of half their size,
- * each checked in O(n/64). A free checks its range in O(n/64) and updates the
- * classes of the words it touched and, when they change, their ancestors'.
- * Each node also keeps its largest fit exactly and its free prefix; an update
- * moves up with a child's old and new fit (a word's change that moves
- * neither its fit nor its free prefix stops there), and a node without a
- * wholly free child follows from those two in O(1) (its fit is its
- * children's largest); so does a node with wholly free children when the
- * child neither was nor becomes one and follows none (its fit stands), and
- * one whose children were all wholly free when one goes, or come back (the
- * others' mask is known). Only a node whose largest child shrank, or one
- * with wholly free children where the change may end or start a fit that
- * spans them, reads its 64 children again (the highest class first), and
- * not even that one when its fit was a power of two that another child of
- * its class holds. The last word changed reaches its node only when another
- * word changes or something reads the nodes (a search past the search
- * start's node, a growth): a free that the next allocation undoes (one
- * buffer mapped and unmapped in turn) leaves the nodes untouched.
- * Every search starts at a granule below which all are occupied: raised by
- * a one-granule allocation (it takes the lowest free granule), lowered by a
- * free below it. A search for a fit within a word starts, among the first
- * level's nodes, at the lowest that may have the class it needs: a hint per
- * class, lowered when a node's class rises to it, raised by a search for a
- * power of two (whose class answers exactly) to the node it found.
+ * only past a node that promised but did not deliver. Requests whose
+ * alignment is capped below their size search for the free runs that hold a
+ * natural block of half their size, each checked in O(n/64). A free checks
+ * its range in O(n/64) and updates the classes of the words it touched and,
+ * when they change, their ancestors'. Each node also keeps its largest fit
+ * exactly and its free prefix; an update moves up with a child's old and new
+ * fit (a word's change that moves neither its fit nor its free prefix stops
+ * there), and a node without a wholly free child follows from those two in
+ * O(1) (its fit is its children's largest); so does a node with wholly free
+ * children when the child neither was nor becomes one and follows none (its
+ * fit stands), and one whose children were all wholly free when one goes, or
+ * come back (the others' mask is known). Only a node whose largest child
+ * shrank, or one with wholly free children where the change may end or start
+ * a fit that spans them, reads its 64 children again (the highest class
+ * first), and not even that one when its fit was a power of two that another
+ * child of its class holds. The last word changed reaches its node only when
+ * another word changes or something reads the nodes (a search past the search
+ * start's node, a growth): a free that the next allocation undoes (one buffer
+ * mapped and unmapped in turn) leaves the nodes untouched. Every search
+ * starts at a granule below which all are occupied: raised by a one-granule
+ * allocation (it takes the lowest free granule), lowered by a free below it.
+ * A search for a fit within a word starts, among the first level's nodes, at
+ * the lowest that may have the class it needs: a hint per class, lowered when
+ * a node's class rises to it, raised by a search for a power of two (whose
+ * class answers exactly) to the node it found.
  *
  * Growth. A space starts with bitmaps for its first DMAMAP_IOVA_INITIAL
  * granules (or all of it when smaller), as ARM's later mapping "extensions"
@@ -596,7 +596,10 @@ static struct node_state compute_node(const struct dmamap_iova *a, unsigned k, u
 	} else if (full) {
 		best = spanning_fit(a, k, i, full);
 	} else if (k == 1) {
-		/* the largest word code (no word is wholly free): below 8 it is the fit; above, the exact fit of the words that have it */
+		/*
+		 * The largest word code (no word is wholly free): below 8 it is the
+		 * fit; above, the exact fit of the words that have it.
+		 */
 		const u64 *nw = a->nib + i * 4;
 		unsigned top = top1;
 
