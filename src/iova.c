@@ -431,6 +431,32 @@ static inline u64 load8(const struct dmamap_iova *a, unsigned k, unsigned long i
 	return x;
 }
 
+/*
+ * First-level nodes q..q+7 (q a multiple of 8) that hold a fit of @n
+ * granules, by their exact fits: two bits a node, node j's at bits 2j and
+ * 2j+1. (The fits of the first level are below 2^15; the array is padded
+ * to whole groups of 64.)
+ */
+static inline u64 fits_ge8(const struct dmamap_iova *a, unsigned long q, unsigned long n)
+{
+	const u16 *fx = (const u16 *)a->fx[1] + q;
+#ifdef __SSE2__
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)fx);
+
+	return (unsigned)_mm_movemask_epi8(_mm_cmpgt_epi16(x, _mm_set1_epi16((short)(n - 1))));
+#else
+	u64 m = 0, x;
+
+	for (unsigned h = 0; h < 2; h++) {
+		memcpy(&x, fx + 4 * h, sizeof(x));
+		x = u16_ge(x, n);
+		for (unsigned j = 0; j < 4; j++)
+			m |= ((x >> (16 * j + 15)) & 1) * (3ULL << (2 * (4 * h + j)));
+	}
+	return m;
+#endif
+}
+
 /* Bit c set when child c of node @i at level @k (>= 1) is wholly free. */
 static u64 full_children(const struct dmamap_iova *a, unsigned k, unsigned long i)
 {
@@ -940,11 +966,8 @@ static unsigned long scan_nodes(struct dmamap_iova *a, unsigned k, unsigned long
 		 * more than these compares. (For a power of two the classes are
 		 * exact, and 8 a load.)
 		 */
-#ifdef __SSE2__
-		/* the fits of the first level are below 2^15; the array is padded to whole groups */
 		for (unsigned long q = from & ~7UL; exact && q < end; q += 8) {
-			__m128i x = _mm_loadu_si128((const __m128i *)(const void *)((const u16 *)a->fx[1] + q));
-			u64 m = (unsigned)_mm_movemask_epi8(_mm_cmpgt_epi16(x, _mm_set1_epi16((short)(n - 1))));
+			u64 m = fits_ge8(a, q, n);
 
 			if (q < from)
 				m &= ~0ULL << (2 * (from - q));
@@ -954,21 +977,6 @@ static unsigned long scan_nodes(struct dmamap_iova *a, unsigned k, unsigned long
 				return i < cnt ? i : NOT_FOUND;
 			}
 		}
-#else
-		for (unsigned long q = from & ~3UL; exact && q < end; q += 4) {
-			u64 x, m;
-
-			memcpy(&x, (const u16 *)a->fx[1] + q, sizeof(x));
-			m = u16_ge(x, n);
-			if (q < from)
-				m &= ~0ULL << (16 * (from - q));
-			if (m) {
-				unsigned long i = q + ctz64(m) / 16;
-
-				return i < cnt ? i : NOT_FOUND;
-			}
-		}
-#endif
 		for (unsigned long q = from & ~7UL; !exact && q < end; q += 8) {
 			u64 m = byte_ge(load8(a, k, q), c);
 
