@@ -960,11 +960,11 @@ static unsigned long scan_nodes(struct dmamap_iova *a, unsigned k, unsigned long
 		if (k < a->nlev && val_get(a->fx, k + 1, group) < n)
 			end = from;
 		/*
-		 * Level 1, n not a power of two: the exact fits, 8 a compare (4 a
-		 * load without SSE2). A class c node may or may not hold n, and most
-		 * nodes of an aged space are of class c: taken one by one, they cost
-		 * more than these compares. (For a power of two the classes are
-		 * exact, and 8 a load.)
+		 * Level 1, n not a power of two: the exact fits, 8 a step
+		 * (fits_ge8()). A class c node may or may not hold n, and most nodes
+		 * of an aged space are of class c: taken one by one, they cost more
+		 * than these compares. (For a power of two the classes are exact, and
+		 * 8 a load.)
 		 */
 		for (unsigned long q = from & ~7UL; exact && q < end; q += 8) {
 			u64 m = fits_ge8(a, q, n);
