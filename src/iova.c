@@ -1346,6 +1346,25 @@ static bool is_exact(const struct dmamap_iova *a, unsigned long first, unsigned 
 	return end >= a->ext || !bit_test(a->used, end) || bit_test(a->head, end);
 }
 
+/*
+ * Whether [first, first + count) is exactly one live allocation: its head
+ * and used bits at @first, and is_exact(). When the range and the granule
+ * after it lie in one word, from two loads. Lock held, or a hit's reading
+ * (see tc_free()); first < a->ext.
+ */
+static inline bool live_exact(const struct dmamap_iova *a, unsigned long first, unsigned long count)
+{
+	unsigned s = (unsigned)(first % WBITS);
+
+	if (s + count < WBITS) {
+		u64 used = ld(&a->used[MW(first / WBITS)]), head = ld(&a->head[MW(first / WBITS)]);
+		u64 m = ((1ULL << count) - 1) << s, next = 1ULL << (s + count);
+
+		return (used & m) == m && (head & m) == 1ULL << s && (!(used & next) || (head & next));
+	}
+	return bit_test(a->head, first) && bit_test(a->used, first) && is_exact(a, first, count);
+}
+
 /* Length of the allocation headed at @first (for messages). */
 static unsigned long allocation_length(const struct dmamap_iova *a, unsigned long first)
 {
@@ -1724,6 +1743,27 @@ static unsigned long tc_alloc(struct dmamap_iova *a, unsigned long count)
 }
 
 /*
+ * tc_free() of @first into @c's full bin of @count granules, entered: the
+ * older half of the bin goes back to the bitmaps, and the cache is left.
+ */
+static __attribute__((noinline)) void tc_spill(struct dmamap_iova *a, struct iova_tcache *c, unsigned long count,
+					       unsigned long first)
+{
+	u32 spill[TC_SLOTS / 2];
+	const unsigned nspill = TC_SLOTS / 2;
+
+	memcpy(spill, c->slot[count - 1], sizeof(spill));
+	memmove(c->slot[count - 1], c->slot[count - 1] + nspill, (TC_SLOTS - nspill) * sizeof(spill[0]));
+	c->n[count - 1] = (unsigned char)(TC_SLOTS - nspill);
+	c->slot[count - 1][c->n[count - 1]++] = (u32)first;
+	tc_leave(c);
+	iova_lock(a);
+	for (unsigned i = 0; i < nspill; i++)
+		release_locked(a, spill[i], count);
+	iova_unlock(a);
+}
+
+/*
  * A free into this thread's cache, without the allocator's lock; false when
  * the range does not qualify (or is not exactly a live allocation, or a
  * racing free took it first): the locked path then frees or refuses it.
@@ -1737,8 +1777,6 @@ static bool tc_free(struct dmamap_iova *a, dma_addr_t addr, size_t size)
 {
 	u64 off = addr - a->base, bit;
 	unsigned long first, count;
-	u32 spill[TC_SLOTS / 2];
-	unsigned nspill = 0;
 	struct iova_tcache *c;
 
 	if (!size || addr < a->base || off >= (u64)a->size || (off & (((u64)1 << a->gshift) - 1)))
@@ -1746,9 +1784,9 @@ static bool tc_free(struct dmamap_iova *a, dma_addr_t addr, size_t size)
 	count = granules_for(a, size);
 	first = (unsigned long)(off >> a->gshift);
 	/* a range placed under a lower alignment cap than today's goes back to the bitmaps */
-	if (count > TC_MAX || (first & ((1UL << align_order_for(a, size)) - 1)))
+	if (count > TC_MAX || (count > 1 && (first & ((1UL << align_order_for(a, size)) - 1))))
 		return false;
-	if (!bit_test(a->head, first) || !bit_test(a->used, first) || !is_exact(a, first, count))
+	if (!live_exact(a, first, count))
 		return false;
 	c = tc_get(a, true);
 	if (!c || !tc_enter(c))
@@ -1758,21 +1796,12 @@ static bool tc_free(struct dmamap_iova *a, dma_addr_t addr, size_t size)
 		tc_leave(c);
 		return false;
 	}
-	if (c->n[count - 1] == TC_SLOTS) {
-		/* full: the older half goes back to the bitmaps */
-		nspill = TC_SLOTS / 2;
-		memcpy(spill, c->slot[count - 1], sizeof(spill));
-		memmove(c->slot[count - 1], c->slot[count - 1] + nspill, (TC_SLOTS - nspill) * sizeof(spill[0]));
-		c->n[count - 1] = (unsigned char)(TC_SLOTS - nspill);
+	if (unlikely(c->n[count - 1] == TC_SLOTS)) {
+		tc_spill(a, c, count, first);
+		return true;
 	}
 	c->slot[count - 1][c->n[count - 1]++] = (u32)first;
 	tc_leave(c);
-	if (nspill) {
-		iova_lock(a);
-		for (unsigned i = 0; i < nspill; i++)
-			release_locked(a, spill[i], count);
-		iova_unlock(a);
-	}
 	return true;
 }
 
@@ -2018,6 +2047,8 @@ static const char *free_refusal(const struct dmamap_iova *a, dma_addr_t addr, si
 		return "not granule aligned";
 	if (*count == 0)
 		return "zero size";
+	if (*first < a->ext && live_exact(a, *first, *count))
+		return NULL;
 	if (*first >= a->ext || !bit_test(a->head, *first))
 		return *first < a->ext && bit_test(a->used, *first) ? "inside an allocation, not at its start"
 								      : "not allocated";

@@ -1832,6 +1832,43 @@ static void test_cache_semantics(void **state)
 	destroy_clean(a);
 }
 
+/*
+ * A range placed under a lower alignment cap than today's is not cached when
+ * freed: a cache hit would hand it out misaligned. Two and three granules
+ * (alignment 2 and 4), and one granule, which any cap aligns, for contrast.
+ */
+static void test_cache_skips_ranges_placed_under_a_lower_cap(void **state)
+{
+	struct dmamap_iova *a = mk(BASE, 64 * PG, 0);
+	dma_addr_t one, two, three;
+	(void)state;
+
+	assert_int_equal(dmamap_iova_set_cache(a, true), 0);
+	assert_int_equal(dmamap_iova_set_max_align(a, 0), 0);
+	one = dmamap_iova_alloc(a, PG);
+	two = dmamap_iova_alloc(a, 2 * PG);
+	three = dmamap_iova_alloc(a, 3 * PG);
+	assert_int_equal(one, BASE);
+	assert_int_equal(two, BASE + PG);
+	assert_int_equal(three, BASE + 3 * PG);
+	assert_int_equal(dmamap_iova_set_max_align(a, DMAMAP_IOVA_DEFAULT_MAX_ALIGN_ORDER), 0);
+
+	dmamap_iova_free(a, two, 2 * PG);
+	dmamap_iova_free(a, three, 3 * PG);
+	assert_counts(a, 1, 1, 0, 0);
+	dmamap_iova_free(a, one, PG);
+	assert_counts(a, 0, 0, 1, 1);
+	/* the sizes come back aligned, from the bitmaps; the page from the cache */
+	assert_int_equal(dmamap_iova_alloc(a, 3 * PG), BASE + 4 * PG);
+	assert_int_equal(dmamap_iova_alloc(a, 2 * PG), BASE + 2 * PG);
+	assert_int_equal(dmamap_iova_alloc(a, PG), BASE);
+	assert_counts(a, 3, 6, 0, 0);
+	dmamap_iova_free(a, BASE, PG);
+	dmamap_iova_free(a, BASE + 2 * PG, 2 * PG);
+	dmamap_iova_free(a, BASE + 4 * PG, 3 * PG);
+	destroy_clean(a);
+}
+
 /* Caches refused (no memory for the whole bitmaps, or bad arguments): nothing changed, the exact allocator goes on. */
 static void test_cache_refused_nothing_changed(void **state)
 {
@@ -2059,6 +2096,7 @@ int main(void)
 		cmocka_unit_test(test_two_threads_cached_claiming_hits),
 		cmocka_unit_test(test_frees_cross_threads_cached),
 		cmocka_unit_test(test_cache_semantics),
+		cmocka_unit_test(test_cache_skips_ranges_placed_under_a_lower_cap),
 		cmocka_unit_test(test_cache_refused_nothing_changed),
 		cmocka_unit_test(test_cache_thread_outlives_allocator),
 	};
