@@ -852,18 +852,45 @@ static void propagate(struct dmamap_iova *a, unsigned k, unsigned long i, unsign
 		;
 }
 
-/*
- * The words [w0, w1] (w0 < w1) changed: refresh their classes and, where it
- * can matter, their ancestors'.
- */
-static void refresh(struct dmamap_iova *a, unsigned long w0, unsigned long w1)
+/* Set the codes of words [w0, w1) to @v. */
+static void nib_fill(struct dmamap_iova *a, unsigned long w0, unsigned long w1, unsigned v)
 {
+	const u64 all = (u64)v * NIB_L;
+
+	for (unsigned long q = w0 / 16; q <= (w1 - 1) / 16; q++) {
+		unsigned lo = q == w0 / 16 ? (unsigned)(w0 % 16) : 0, hi = q == (w1 - 1) / 16 ? (unsigned)((w1 - 1) % 16) : 15;
+		u64 m = (~0ULL >> (4 * (15 - hi))) & (~0ULL << (4 * lo));
+
+		a->nib[q] = (a->nib[q] & ~m) | (all & m);
+	}
+}
+
+/*
+ * The granules [first, first + count), which span words, were all taken
+ * (@set) or all given back: refresh the words' classes and, where it can
+ * matter, their ancestors'. The words the range covers whole become
+ * wholly occupied or wholly free, which always matters to their node.
+ */
+static void refresh(struct dmamap_iova *a, unsigned long first, unsigned long count, bool set)
+{
+	unsigned long w0 = first / WBITS, w1 = (first + count - 1) / WBITS;
+	unsigned long i0 = w0 + (first % WBITS != 0), i1 = w1 + ((first + count) % WBITS == 0); /* the whole words */
+
+	if (i0 < i1)
+		nib_fill(a, i0, i1, set ? 0 : CODE_FULL);
 	for (unsigned long n = w0 >> FAN_SHIFT; n <= w1 >> FAN_SHIFT; n++) {
 		unsigned long lo = DM_MAX(w0, n << FAN_SHIFT), hi = DM_MIN(w1, (n << FAN_SHIFT) + 63);
-		bool matters = false;
+		bool matters = lo < i1 && hi >= i0;
 
 		for (unsigned long w = lo; w <= hi; w++) {
-			unsigned old = nib_get(a, w), c = word_code(occ_word(a, w));
+			unsigned old, c;
+
+			if (w >= i0 && w < i1) {
+				w = DM_MIN(hi, i1 - 1);
+				continue;
+			}
+			old = nib_get(a, w);
+			c = word_code(occ_word(a, w));
 
 			if (c != old)
 				nib_set(a, w, c);
@@ -1411,7 +1438,7 @@ static void mark_locked(struct dmamap_iova *a, unsigned long first, unsigned lon
 	} else {
 		bits_assign(a, a->head, first, 1, true);
 		bits_assign(a, a->used, first, count, true);
-		refresh(a, w, (first + count - 1) / WBITS);
+		refresh(a, first, count, true);
 	}
 	if (first == a->low)
 		a->low = first + count;
@@ -1435,7 +1462,7 @@ static void release_locked(struct dmamap_iova *a, unsigned long first, unsigned 
 	} else {
 		bits_assign(a, a->used, first, count, false);
 		bits_assign(a, a->head, first, 1, false);
-		refresh(a, w, (first + count - 1) / WBITS);
+		refresh(a, first, count, false);
 	}
 	if (first < a->low)
 		a->low = first;
