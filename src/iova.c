@@ -326,7 +326,6 @@ static inline u64 u16_ge(u64 x, unsigned long n)
 {
 	return (((x | 0x8000800080008000ULL) - (u64)n * 0x0001000100010001ULL) | x) & 0x8000800080008000ULL;
 }
-#endif
 
 /* Gather bits 4i+3 of @m into bits 0..15. */
 static inline u64 gather_nib(u64 m)
@@ -340,7 +339,6 @@ static inline u64 gather_nib(u64 m)
 	return x;
 }
 
-#ifndef __SSE2__
 /* Gather bits 8i+7 of @m into bits 0..7. */
 static inline u64 gather_byte(u64 m)
 {
@@ -463,8 +461,21 @@ static u64 full_children(const struct dmamap_iova *a, unsigned k, unsigned long 
 	u64 mask = 0;
 
 	if (k == 1) {
+#ifdef __SSE2__
+		/* byte j of a node's codes holds words 2j (low nibble) and 2j + 1: interleave the two compares */
+		const __m128i low = _mm_set1_epi8(0x0F), high = _mm_set1_epi8((char)0xF0);
+
+		for (unsigned h = 0; h < 2; h++) {
+			__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(a->nib + i * 4 + 2 * h));
+			__m128i l = _mm_cmpeq_epi8(_mm_and_si128(v, low), low), u = _mm_cmpeq_epi8(_mm_and_si128(v, high), high);
+
+			mask |= (u64)(unsigned)_mm_movemask_epi8(_mm_unpacklo_epi8(l, u)) << (32 * h);
+			mask |= (u64)(unsigned)_mm_movemask_epi8(_mm_unpackhi_epi8(l, u)) << (32 * h + 16);
+		}
+#else
 		for (unsigned q = 0; q < 4; q++)
 			mask |= gather_nib(nib_ge(a->nib[i * 4 + q], CODE_FULL)) << (16 * q);
+#endif
 	} else {
 		unsigned fc = full_class(k - 1);
 #ifdef __SSE2__
