@@ -1340,6 +1340,18 @@ static inline void word_assign(const struct dmamap_iova *a, u64 *p, u64 m, bool 
 	}
 }
 
+/*
+ * Set (@set) or clear head bit @g. Cache hits flip used bits only, so the
+ * locked code, the one writer of head bits, needs no read-modify-write for
+ * them even while caches are on. Lock held.
+ */
+static inline void head_assign(const struct dmamap_iova *a, unsigned long g, bool set)
+{
+	u64 *p = &a->head[MW(g / WBITS)], m = 1ULL << (g % WBITS);
+
+	__atomic_store_n(p, set ? ld(p) | m : ld(p) & ~m, __ATOMIC_RELAXED);
+}
+
 /* Set (@set) or clear bits [start, start + count) of @map, count > 0. */
 static void bits_assign(const struct dmamap_iova *a, u64 *map, unsigned long start, unsigned long count, bool set)
 {
@@ -1442,12 +1454,11 @@ static void mark_locked(struct dmamap_iova *a, unsigned long first, unsigned lon
 	if (a->pend != w || !m)
 		settle(a);
 	old_occ = occ_word(a, w);
+	head_assign(a, first, true);
 	if (m) {
-		word_assign(a, &a->head[MW(w)], 1ULL << (first % WBITS), true);
 		word_assign(a, &a->used[MW(w)], m, true);
 		refresh_word(a, w, old_occ, old_occ | m);
 	} else {
-		bits_assign(a, a->head, first, 1, true);
 		bits_assign(a, a->used, first, count, true);
 		refresh(a, first, count, true);
 	}
@@ -1468,11 +1479,11 @@ static void release_locked(struct dmamap_iova *a, unsigned long first, unsigned 
 	old_occ = occ_word(a, w);
 	if (m) {
 		word_assign(a, &a->used[MW(w)], m, false);
-		word_assign(a, &a->head[MW(w)], 1ULL << (first % WBITS), false);
+		head_assign(a, first, false);
 		refresh_word(a, w, old_occ, old_occ & ~m);
 	} else {
 		bits_assign(a, a->used, first, count, false);
-		bits_assign(a, a->head, first, 1, false);
+		head_assign(a, first, false);
 		refresh(a, first, count, false);
 	}
 	if (first < a->low)
