@@ -1606,7 +1606,7 @@ static size_t count_diff(struct dmamap_machine *m, const u8 *ref, size_t a, size
 {
 	size_t n = 0;
 
-	if (memcmp(m->cpu + a, ref + a, b - a) == 0)
+	if (b - a >= 8 ? same_bytes(m->cpu + a, ref + a, NULL, b - a) : memcmp(m->cpu + a, ref + a, b - a) == 0)
 		return 0;
 	for (size_t i = a; i < b; i++) {
 		if (m->cpu[i] == ref[i])
