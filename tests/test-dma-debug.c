@@ -1196,6 +1196,41 @@ static void test_device_behind_iommu(void **state)
 
 /* ------------------------------------------------------------ the CPU side */
 
+/*
+ * A record is reused once its mapping is gone: the mapping it holds next
+ * inherits nothing of the last, neither its dma_mapping_error() nor the sync
+ * that gave it all to the CPU.
+ */
+static void test_reused_record_starts_afresh(void **state)
+{
+	unsigned long n, unchecked, stores;
+	int lm, l;
+	dma_addr_t h;
+
+	(void)state;
+	h = dma_map_single(&F.dev, F.buf, 256, DMA_BIDIRECTIONAL);
+	assert_false(dma_mapping_error(&F.dev, h));
+	dma_sync_single_for_cpu(&F.dev, h, 256, DMA_BIDIRECTIONAL);
+	dma_unmap_single(&F.dev, h, 256, DMA_BIDIRECTIONAL);
+	assert_int_equal(stats().live_single, 0);
+
+	/* the record freed last is the next one used: never checked, stored to while the device owns it */
+	fill_pattern(F.buf, 256, 14);
+	n = F.cap.reports;
+	unchecked = F.cap.by_kind[DMAMAP_REPORT_UNCHECKED_ERROR];
+	stores = F.cap.by_kind[DMAMAP_REPORT_CPU_STORE];
+	h = dma_map_single(&F.dev, F.buf, 256, DMA_TO_DEVICE); lm = __LINE__;
+	F.buf[10] ^= 0xff;
+	assert_int_equal(F.cap.reports, n);
+	dma_unmap_single(&F.dev, h, 256, DMA_TO_DEVICE); l = __LINE__;
+	assert_int_equal(F.cap.reports, n + 2);
+	assert_int_equal(F.cap.by_kind[DMAMAP_REPORT_UNCHECKED_ERROR], unchecked + 1);
+	assert_int_equal(F.cap.by_kind[DMAMAP_REPORT_CPU_STORE], stores + 1);
+	assert_int_equal(F.cap.rec_last.line, l);
+	assert_int_equal(F.cap.rec_last.map_line, lm);
+	assert_int_equal(stats().live_single, 0);
+}
+
 /* A store into a buffer the device owns: found at the hand-back, from the cache's dirty bytes. */
 static void test_cpu_store_while_device_owns(void **state)
 {
@@ -1581,6 +1616,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_device_direction, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_missing_sync_for_cpu, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_device_behind_iommu, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_reused_record_starts_afresh, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cpu_store_while_device_owns, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_shared_cache_line_bytes_lost, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_shared_cache_line_at_map, setup_packed, teardown),
