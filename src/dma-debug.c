@@ -77,6 +77,22 @@ struct dm_link {
 
 #define DBG_INLINE_LINKS 4
 
+/* A part of a streaming record's bus range (and, of the CPU's parts, the sync that gave it). */
+struct dm_span {
+	u64 lo, hi;
+	const char *file;
+	int line;
+};
+
+#define DBG_INLINE_SPANS 2
+#define DBG_MAX_SPANS 1024             /* more parts than this, and a record's ownership is no longer judged */
+
+/* Parts of a record, in address order, none touching the next: the record's inline room, or an array. */
+struct dm_spans {
+	unsigned n, cap;               /* cap: the array's room (0: none, the inline room is used) */
+	struct dm_span *more;          /* the array, once the inline room was too small */
+};
+
 struct dm_map {
 	struct dm_map *next, *prev;    /* the device's live records; next links free records */
 	struct device *dev;
@@ -88,13 +104,15 @@ struct dm_map {
 	bool unchecked_told;           /* ... and its absence was reported */
 	bool internal;                 /* made by the library within another call (a pool's page...) */
 	bool cpu_all;                  /* the CPU owns all of it (synced for the CPU) */
-	bool dev_wrote;                /* the device wrote it since the CPU last took it */
+	bool dev_wrote;                /* the device wrote it since the CPU last took some of it */
+	bool lost;                     /* no memory to follow who owns which part: ownership is not judged */
 	bool watch;                    /* its device-owned bytes were clean when last handed to the device */
 	bool direct;                   /* the device reaches the buffer itself (not a bounce copy) */
 	bool edge_warned;              /* its shared edge line was reported at map time */
 	bool poisoned;                 /* the CPU view of its device-owned part is off limits (memcheck) */
-	u64 own_lo, own_hi;            /* else the CPU owns bus [own_lo, own_hi) of it (a partial sync) */
-	const char *own_file;          /* the sync that gave it to the CPU */
+	struct dm_spans own;           /* else the parts of it the CPU owns (partial syncs), in own_inl */
+	struct dm_spans wrote;         /* the parts the device wrote since they were last handed to it, in wrote_inl */
+	const char *own_file;          /* the sync that gave all of it to the CPU */
 	int own_line;
 	unsigned long attrs;
 	dma_addr_t bus;                /* the handle (a list: its first segment's) */
@@ -109,6 +127,8 @@ struct dm_map {
 	unsigned nlinks, used;         /* links available, links entered */
 	struct dm_link *links;         /* inl, or an array of its own */
 	struct dm_link inl[DBG_INLINE_LINKS];
+	/* past what a new record clears: meaningful only up to own.n and wrote.n */
+	struct dm_span own_inl[DBG_INLINE_SPANS], wrote_inl[DBG_INLINE_SPANS];
 };
 
 struct dm_chunk {
@@ -302,6 +322,9 @@ static void map_free(struct dmamap_debug *dbg, struct dm_map *map)
 	if (map->links != map->inl)
 		free(map->links);
 	map->links = NULL;
+	free(map->own.more);
+	free(map->wrote.more);
+	map->own.more = map->wrote.more = NULL;
 	map->next = dbg->free;
 	dbg->free = map;
 }
@@ -529,6 +552,7 @@ static const char *const kind_unmap_call[DK_NR] = { "dma_unmap_single", "dma_unm
 /* Reports found under the lock, delivered after it is dropped. */
 struct dm_reports {
 	int n;
+	const struct dm_map *lost;     /* a record that ran out of memory to follow its ownership */
 	struct {
 		enum dmamap_report_kind kind;
 		struct dm_detail d;
@@ -590,6 +614,11 @@ static void rep_add(struct dm_reports *rs, enum dmamap_report_kind kind, const s
 
 static void rep_flush(struct device *dev, const struct dm_reports *rs)
 {
+	if (rs->lost)
+		dmamap_log(dm_dev_machine(dev), DMAMAP_LOG_WARN, dev->dmamap.name,
+			   "the DMA-API checker has no memory to follow which parts of the mapping made at %s:%d the CPU "
+			   "owns; it stops judging that mapping's ownership",
+			   rs->lost->file ? rs->lost->file : "?", rs->lost->line);
 	for (int i = 0; i < rs->n; i++)
 		dmamap_report_detail(dm_dev_machine(dev), rs->r[i].kind, dev->dmamap.name, &rs->r[i].d, "%s",
 				     rs->r[i].msg);
@@ -750,58 +779,179 @@ static void check_checked(struct dm_reports *rs, struct dm_map *map, const char 
 
 /* ------------------------------------------------------------- ownership */
 
-/* Whether the CPU owns bus address @a of streaming record @map. */
-static bool cpu_owns(const struct dm_map *map, u64 a)
+static struct dm_span *sp_at(struct dm_spans *sp, struct dm_span *inl)
 {
-	return map->cpu_all || (a >= map->own_lo && a < map->own_hi);
-}
-
-/* Bus [lo, hi) of @map goes to the CPU (a sync for the CPU at @file:@line). Lock held. */
-static void own_cpu(struct dm_map *map, u64 lo, u64 hi, bool whole, const char *file, int line)
-{
-	if (whole) {
-		map->cpu_all = true;
-	} else if (map->own_lo == map->own_hi) {
-		map->own_lo = lo;
-		map->own_hi = hi;
-	} else {
-		map->own_lo = DM_MIN(map->own_lo, lo);
-		map->own_hi = DM_MAX(map->own_hi, hi);
-	}
-	map->dev_wrote = false;
-	map->own_file = file;
-	map->own_line = line;
+	return sp->more ? sp->more : inl;
 }
 
 /*
- * Bus [lo, hi) of @map goes back to the device. The CPU's part is kept as
- * one range: what is left of it when the device takes an end of it, all of
- * it when the device takes a piece from its middle. Lock held.
+ * Room in @sp for @need parts; false (nothing changed) past DBG_MAX_SPANS or
+ * on no memory. Not a fault site: the calls that split a record's ownership
+ * (syncs, device accesses) cannot fail, so this cannot make them.
  */
-static void own_device(struct dm_map *map, u64 lo, u64 hi, bool whole)
+static bool sp_room(struct dm_spans *sp, struct dm_span *inl, unsigned need)
 {
-	u64 clo, chi;
+	unsigned cap = sp->more ? sp->cap : DBG_INLINE_SPANS;
+	struct dm_span *a;
 
+	if (need <= cap)
+		return true;
+	if (need > DBG_MAX_SPANS)
+		return false;
+	while (cap < need)
+		cap *= 2;
+	a = calloc(cap, sizeof(*a));
+	if (!a)
+		return false;
+	memcpy(a, sp_at(sp, inl), sp->n * sizeof(*a));
+	free(sp->more);
+	sp->more = a;
+	sp->cap = cap;
+	return true;
+}
+
+/* Index of the first part of @sp ending after @lo (@touch: at or after it). */
+static unsigned sp_from(const struct dm_span *a, unsigned n, u64 lo, bool touch)
+{
+	unsigned i = 0;
+
+	while (i < n && (touch ? a[i].hi < lo : a[i].hi <= lo))
+		i++;
+	return i;
+}
+
+/* Add [lo, hi) to @sp (given by @file:@line), merged with the parts it meets; false on no memory. */
+static bool sp_add(struct dm_spans *sp, struct dm_span *inl, u64 lo, u64 hi,
+		   const char *file, int line)
+{
+	struct dm_span *a = sp_at(sp, inl);
+	unsigned i = sp_from(a, sp->n, lo, true), j = i;
+
+	while (j < sp->n && a[j].lo <= hi)
+		j++;
+	if (i == j) {
+		if (!sp_room(sp, inl, sp->n + 1))
+			return false;
+		a = sp_at(sp, inl);
+		memmove(a + i + 1, a + i, (sp->n - i) * sizeof(*a));
+		sp->n++;
+	} else {
+		lo = DM_MIN(lo, a[i].lo);
+		hi = DM_MAX(hi, a[j - 1].hi);
+		memmove(a + i + 1, a + j, (sp->n - j) * sizeof(*a));
+		sp->n -= j - i - 1;
+	}
+	a[i] = (struct dm_span){ lo, hi, file, line };
+	return true;
+}
+
+/* Take [lo, hi) out of @sp; false (nothing changed) on no memory to split a part. */
+static bool sp_sub(struct dm_spans *sp, struct dm_span *inl, u64 lo, u64 hi)
+{
+	struct dm_span *a = sp_at(sp, inl), keep[2];
+	unsigned i = sp_from(a, sp->n, lo, false), j = i, k = 0;
+
+	while (j < sp->n && a[j].lo < hi)
+		j++;
+	if (i == j)
+		return true;
+	if (a[i].lo < lo) {
+		keep[k] = a[i];
+		keep[k++].hi = lo;
+	}
+	if (a[j - 1].hi > hi) {
+		keep[k] = a[j - 1];
+		keep[k++].lo = hi;
+	}
+	if (k > j - i) {
+		if (!sp_room(sp, inl, sp->n + 1))
+			return false;
+		a = sp_at(sp, inl);
+	}
+	memmove(a + i + k, a + j, (sp->n - j) * sizeof(*a));
+	memcpy(a + i, keep, k * sizeof(*a));
+	sp->n = sp->n - (j - i) + k;
+	return true;
+}
+
+/* The first part of @sp meeting [lo, hi), or NULL. */
+static const struct dm_span *sp_meet(struct dm_spans *sp, struct dm_span *inl, u64 lo, u64 hi)
+{
+	struct dm_span *a = sp_at(sp, inl);
+	unsigned i = sp_from(a, sp->n, lo, false);
+
+	return i < sp->n && a[i].lo < hi ? &a[i] : NULL;
+}
+
+/* No memory to follow @map's ownership: stop judging it (told once, after the lock). Lock held. */
+static void lose_owners(struct dm_reports *rs, struct dm_map *map)
+{
+	map->lost = true;
+	map->cpu_all = false;
+	map->own.n = map->wrote.n = 0;
+	rs->lost = map;
+}
+
+/*
+ * The first byte of bus [lo, hi) of streaming record @map that the CPU owns
+ * (in *@at, with the sync that gave it in *@file, *@line), or false.
+ */
+static bool cpu_owns(struct dm_map *map, u64 lo, u64 hi, u64 *at, const char **file, int *line)
+{
+	const struct dm_span *s;
+
+	if (map->cpu_all) {
+		*at = lo;
+		*file = map->own_file;
+		*line = map->own_line;
+		return true;
+	}
+	s = sp_meet(&map->own, map->own_inl, lo, hi);
+	if (!s)
+		return false;
+	*at = DM_MAX(lo, s->lo);
+	*file = s->file;
+	*line = s->line;
+	return true;
+}
+
+/* Bus [lo, hi) of @map goes to the CPU (a sync for the CPU at @file:@line). Lock held. */
+static void own_cpu(struct dm_reports *rs, struct dm_map *map, u64 lo, u64 hi, bool whole,
+		    const char *file, int line)
+{
+	map->dev_wrote = false;
+	if (map->lost)
+		return;
+	if (whole) {
+		map->cpu_all = true;
+		map->own.n = map->wrote.n = 0;
+		map->own_file = file;
+		map->own_line = line;
+		return;
+	}
+	if (!map->cpu_all && !sp_add(&map->own, map->own_inl, lo, hi, file, line))
+		lose_owners(rs, map);
+}
+
+/* Bus [lo, hi) of @map goes back to the device. Lock held. */
+static void own_device(struct dm_reports *rs, struct dm_map *map, u64 lo, u64 hi,
+		       bool whole)
+{
+	if (map->lost)
+		return;
 	if (whole) {
 		map->cpu_all = false;
-		map->own_lo = map->own_hi = 0;
+		map->own.n = map->wrote.n = 0;
 		return;
 	}
 	if (map->cpu_all) {
 		map->cpu_all = false;
-		map->own_lo = map->bus;
-		map->own_hi = map->bus + map->size;
+		map->own.n = 1;
+		sp_at(&map->own, map->own_inl)[0] =
+			(struct dm_span){ map->bus, map->bus + map->size, map->own_file, map->own_line };
 	}
-	clo = map->own_lo;
-	chi = map->own_hi;
-	if (lo <= clo && hi >= chi)
-		clo = chi = 0;
-	else if (lo <= clo && hi > clo)
-		clo = hi;
-	else if (hi >= chi && lo < chi)
-		chi = lo;
-	map->own_lo = clo;
-	map->own_hi = chi;
+	if (!sp_sub(&map->own, map->own_inl, lo, hi) || !sp_sub(&map->wrote, map->wrote_inl, lo, hi))
+		lose_owners(rs, map);
 }
 
 /* ------------------------------------------------- ownership poisoning */
@@ -860,8 +1010,12 @@ static void poison_owned(struct dmamap_machine *m, struct dm_map *map, bool gone
 	for (unsigned i = 0; i < map->used; i++)
 		if (cpu_range_head(&map->links[i]))
 			poison_range(m, map->links[i].start, map->links[i].len, dev_owns);
-	if (dev_owns && map->kind != DK_SG && map->own_lo != map->own_hi)
-		poison_range(m, map->phys + (map->own_lo - map->bus), map->own_hi - map->own_lo, false);
+	if (dev_owns && map->kind != DK_SG) {
+		const struct dm_span *a = sp_at(&map->own, map->own_inl);
+
+		for (unsigned i = 0; i < map->own.n; i++)
+			poison_range(m, map->phys + (a[i].lo - map->bus), a[i].hi - a[i].lo, false);
+	}
 }
 
 /* ---------------------------------------------------------- the CPU side */
@@ -877,12 +1031,13 @@ static phys_addr_t buf_phys(const struct dm_map *map, u64 bus)
  * [lo, hi) of streaming record @map (a list: all of it), the offset of the
  * first in the buffer in *@first. Lock held (the cache's is taken inside).
  */
-static size_t stores_in(struct dmamap_machine *m, const struct dm_map *map, u64 lo, u64 hi, size_t *first)
+static size_t stores_in(struct dmamap_machine *m, struct dm_map *map, u64 lo, u64 hi, size_t *first)
 {
 	size_t n = 0, k, f = 0, off = 0;
-	u64 piece[2][2] = { { lo, hi }, { 0, 0 } };
+	const struct dm_span *a = sp_at(&map->own, map->own_inl);
+	u64 cur = lo;
 
-	if (map->cpu_all)
+	if (map->cpu_all || map->lost)
 		return 0;
 	if (map->kind == DK_SG) {
 		for (unsigned i = 0; i < map->used; i++) {
@@ -898,19 +1053,18 @@ static size_t stores_in(struct dmamap_machine *m, const struct dm_map *map, u64 
 		}
 		return n;
 	}
-	if (map->own_lo != map->own_hi) {
-		/* the CPU's own part is no business of this check */
-		piece[0][1] = DM_MIN(hi, map->own_lo);
-		piece[1][0] = DM_MAX(lo, map->own_hi);
-		piece[1][1] = hi;
-	}
-	for (int i = 0; i < 2; i++) {
-		if (piece[i][0] >= piece[i][1])
-			continue;
-		k = dmamap_cache_cpu_stores(m, buf_phys(map, piece[i][0]), (size_t)(piece[i][1] - piece[i][0]), &f);
-		if (k && !n)
-			*first = (size_t)(piece[i][0] - map->bus) + f;
-		n += k;
+	/* the CPU's own parts are no business of this check: the pieces between them */
+	for (unsigned i = 0; i <= map->own.n && cur < hi; i++) {
+		u64 end = i < map->own.n ? DM_MIN(a[i].lo, hi) : hi;
+
+		if (cur < end) {
+			k = dmamap_cache_cpu_stores(m, buf_phys(map, cur), (size_t)(end - cur), &f);
+			if (k && !n)
+				*first = (size_t)(cur - map->bus) + f;
+			n += k;
+		}
+		if (i < map->own.n)
+			cur = DM_MAX(cur, a[i].hi);
 	}
 	return n;
 }
@@ -1195,6 +1349,7 @@ void dmamap_debug_map_done(struct dm_map *map, struct device *dev, bool page_cal
 	map->phys = phys;
 	map->direct = direct;
 	rs.n = 0;
+	rs.lost = NULL;
 	check_edges_at_map(dm_dev_machine(dev), &rs, map, NULL, 0);
 	pthread_spin_lock(&dbg->lock);
 	index_range(dbg, map, dev, addr, size);
@@ -1244,6 +1399,7 @@ bool dmamap_debug_unmap(struct device *dev, bool page_call, dma_addr_t addr, siz
 
 	*hold = NULL;
 	rs.n = 0;
+	rs.lost = NULL;
 	if (!dbg)
 		return true;
 	pthread_spin_lock(&dbg->lock);
@@ -1298,6 +1454,10 @@ bool dmamap_debug_unmap(struct device *dev, bool page_call, dma_addr_t addr, siz
 static void hand_over(struct dmamap_machine *m, struct dm_reports *rs, struct dm_map *map, dma_addr_t addr,
 		      size_t size, bool for_cpu, bool whole, const char *what, const char *file, int line)
 {
+	const char *ofile;
+	int oline;
+	u64 at;
+
 	if (map->dir == DMA_NONE)
 		return; /* coherent memory: shared all along */
 	whole = whole || (addr == map->bus && size == map->size);
@@ -1305,16 +1465,19 @@ static void hand_over(struct dmamap_machine *m, struct dm_reports *rs, struct dm
 		check_stores(m, rs, map, whole ? map->bus : addr, whole ? map->bus + map->size : addr + size, what, addr,
 			     size, map->dir);
 		check_edges(m, rs, map, what);
-		own_cpu(map, addr, addr + size, whole, file, line);
+		own_cpu(rs, map, addr, addr + size, whole, file, line);
 		return;
 	}
-	if (map->dev_wrote && map->dir != DMA_TO_DEVICE && !cpu_owns(map, addr))
+	/* the device wrote some of what goes back, and the CPU took none of it */
+	if (map->dir != DMA_TO_DEVICE && !map->lost &&
+	    (whole ? map->wrote.n != 0 : sp_meet(&map->wrote, map->wrote_inl, addr, addr + size) != NULL) &&
+	    !cpu_owns(map, whole ? map->bus : addr, whole ? map->bus + map->size : addr + size, &at, &ofile, &oline))
 		rep_add(rs, DMAMAP_REPORT_MISSING_SYNC, map, addr, size, map->dir,
 			"%s of bus %#llx+%#zx: the device wrote the buffer and the CPU never took it back "
 			"(no dma_sync_*_for_cpu since): whatever the CPU read there was stale", what,
 			(unsigned long long)addr, size);
 	map->dev_wrote = false;
-	own_device(map, addr, addr + size, whole);
+	own_device(rs, map, addr, addr + size, whole);
 }
 
 bool dmamap_debug_sync(struct device *dev, dma_addr_t addr, size_t size, int dir, bool for_cpu, const char *file,
@@ -1329,6 +1492,7 @@ bool dmamap_debug_sync(struct device *dev, dma_addr_t addr, size_t size, int dir
 
 	*hold = NULL;
 	rs.n = 0;
+	rs.lost = NULL;
 	if (!dbg)
 		return true;
 	pthread_spin_lock(&dbg->lock);
@@ -1424,6 +1588,7 @@ void dmamap_debug_map_sg_done(struct dm_map *map, struct device *dev, struct sca
 	/* as the ops set treats the list: directly when its first entry is reached directly */
 	direct = sees_buffer(dev, sg_dma_address(sg), sg_phys(sg));
 	rs.n = 0;
+	rs.lost = NULL;
 	fill(map, dev, DK_SG, dir, attrs, sg_dma_address(sg), 0, file, line);
 	map->sgl = sg;
 	map->nents = nents;
@@ -1511,6 +1676,7 @@ bool dmamap_debug_unmap_sg(struct device *dev, struct scatterlist *sg, int nents
 
 	*hold = NULL;
 	rs.n = 0;
+	rs.lost = NULL;
 	if (!dbg)
 		return true;
 	pthread_spin_lock(&dbg->lock);
@@ -1543,6 +1709,7 @@ bool dmamap_debug_sync_sg(struct device *dev, struct scatterlist *sg, int nents,
 
 	*hold = NULL;
 	rs.n = 0;
+	rs.lost = NULL;
 	if (!dbg)
 		return true;
 	pthread_spin_lock(&dbg->lock);
@@ -1656,6 +1823,7 @@ static bool buffer_release(struct device *dev, enum dm_kind kind, struct dma_poo
 
 	*hold = NULL;
 	rs.n = 0;
+	rs.lost = NULL;
 	if (!dbg)
 		return true;
 	pthread_spin_lock(&dbg->lock);
@@ -1684,6 +1852,7 @@ bool dmamap_debug_buffer_use(struct device *dev, const void *cpu, dma_addr_t han
 	if (!dbg)
 		return true;
 	rs.n = 0;
+	rs.lost = NULL;
 	pthread_spin_lock(&dbg->lock);
 	map = find_bus_start(dbg, dev, handle, &w);
 	if (!map)
@@ -1753,6 +1922,7 @@ void dmamap_debug_dev_access(struct device *dev, dma_addr_t addr, size_t len, bo
 	if (!dbg)
 		return;
 	rs.n = 0;
+	rs.lost = NULL;
 	pthread_spin_lock(&dbg->lock);
 	while (pos < end && !rs.n) {
 		struct dm_link *l = bus_owner(dbg, dev, pos);
@@ -1780,12 +1950,16 @@ void dmamap_debug_dev_access(struct device *dev, dma_addr_t addr, size_t len, bo
 			break;
 		}
 		if (map->dir != DMA_NONE) {
-			if (cpu_owns(map, pos))
+			u64 piece_end = DM_MIN(l->start + l->len, end), at;
+			const char *ofile;
+			int oline;
+
+			if (cpu_owns(map, pos, piece_end, &at, &ofile, &oline))
 				rep_add(&rs, DMAMAP_REPORT_DEV_CPU_OWNED, map, addr, len, map->dir,
 					"%s of %#zx bytes at bus %#llx: the CPU owns bus %#llx (given to it by the sync at "
 					"%s:%d, not handed back by a dma_sync_*_for_device)",
-					what, len, (unsigned long long)addr, (unsigned long long)pos,
-					map->own_file ? map->own_file : "?", map->own_line);
+					what, len, (unsigned long long)addr, (unsigned long long)at, ofile ? ofile : "?",
+					oline);
 			else if (write && map->dir == DMA_TO_DEVICE)
 				rep_add(&rs, DMAMAP_REPORT_DEV_WRITE_TO_DEVICE, map, addr, len, map->dir,
 					"%s of %#zx bytes at bus %#llx into a DMA_TO_DEVICE mapping: the device may only "
@@ -1796,8 +1970,12 @@ void dmamap_debug_dev_access(struct device *dev, dma_addr_t addr, size_t len, bo
 					"%s of %#zx bytes at bus %#llx from a DMA_FROM_DEVICE mapping: nothing was cleaned "
 					"for the device, it reads whatever RAM holds",
 					what, len, (unsigned long long)addr);
-			else if (write)
+			else if (write) {
 				map->dev_wrote = true;
+				if (!map->lost && !sp_add(&map->wrote, map->wrote_inl, pos, piece_end,
+							  NULL, 0))
+					lose_owners(&rs, map);
+			}
 		}
 		pos = DM_MIN(l->start + l->len, end);
 	}
@@ -1817,6 +1995,7 @@ static bool memory_busy(struct dmamap_machine *m, phys_addr_t phys, size_t len, 
 	if (!dbg || !len)
 		return false;
 	rs.n = 0;
+	rs.lost = NULL;
 	pthread_spin_lock(&dbg->lock);
 	for (u64 p = phys >> PAGE_SHIFT; p <= (phys + len - 1) >> PAGE_SHIFT && !rs.n; p++) {
 		for (struct dm_link *l = dbg->buckets[bucket_of(dbg, NULL, p)]; l; l = l->next) {

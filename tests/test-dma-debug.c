@@ -1119,6 +1119,164 @@ static void test_device_touches_cpu_owned(void **state)
 	assert_int_equal(F.cap.reports, n + 3);
 }
 
+/* A report's message names bus @bus and the sync made at this file's @line. */
+static void expect_owner(unsigned long long bus, int line)
+{
+	char want[96];
+	const char *at;
+
+	snprintf(want, sizeof(want), "the CPU owns bus %#llx (given to it by the sync at ", bus);
+	at = strstr(F.cap.rec_last.message, want);
+	if (!at)
+		fail_msg("expected \"%s\" in: %s", want, F.cap.rec_last.message);
+	snprintf(want, sizeof(want), "test-dma-debug.c:%d, not handed back", line);
+	if (!strstr(at, want))
+		fail_msg("expected \"%s\" in: %s", want, F.cap.rec_last.message);
+}
+
+/*
+ * The CPU's parts of one mapping are followed one by one: two slots taken
+ * apart leave the slot between them the device's, and a slot handed back
+ * from the middle of what the CPU took is the device's again while the rest
+ * stays the CPU's; each part names the sync that gave it, and the CPU's
+ * stores are judged in the device's parts only.
+ */
+static void test_partial_syncs_own_their_parts(void **state)
+{
+	const struct captured *r;
+	u8 data[2 * 512];
+	unsigned long n;
+	int lm, l0, l2, lall, l;
+	dma_addr_t h;
+
+	(void)state;
+	memset(data, 0x77, sizeof(data));
+	h = rx_mapping(0, 3 * 512, 15, &lm);
+	dma_sync_single_range_for_cpu(&F.dev, h, 0, 512, DMA_FROM_DEVICE); l0 = __LINE__;
+	dma_sync_single_range_for_cpu(&F.dev, h, 1024, 512, DMA_FROM_DEVICE); l2 = __LINE__;
+	n = F.cap.reports;
+	/* the slot between stays the device's, from its first byte to its last */
+	assert_int_equal(dmamap_dev_write(&F.dev, h + 512, data, 512), 0);
+	assert_int_equal(F.cap.reports, n);
+	/* one byte either side is the CPU's */
+	assert_int_equal(dmamap_dev_write(&F.dev, h + 512, data, 513), 0); l = __LINE__;
+	expect_dev_report(n, DMAMAP_REPORT_DEV_CPU_OWNED, l, lm);
+	expect_owner(h + 1024, l2);
+	assert_int_equal(dmamap_dev_write(&F.dev, h + 511, data, 2), 0); l = __LINE__;
+	expect_dev_report(n + 1, DMAMAP_REPORT_DEV_CPU_OWNED, l, lm);
+	expect_owner(h + 511, l0);
+
+	/* all of it to the CPU, the middle slot back: that slot alone is the device's */
+	dma_sync_single_for_cpu(&F.dev, h, 3 * 512, DMA_FROM_DEVICE); lall = __LINE__;
+	dma_sync_single_range_for_device(&F.dev, h, 512, 512, DMA_FROM_DEVICE);
+	assert_int_equal(dmamap_dev_write(&F.dev, h + 512, data, 512), 0);
+	assert_int_equal(F.cap.reports, n + 2);
+	assert_int_equal(dmamap_dev_write(&F.dev, h + 1023, data, 2), 0); l = __LINE__;
+	expect_dev_report(n + 2, DMAMAP_REPORT_DEV_CPU_OWNED, l, lm);
+	expect_owner(h + 1024, lall);
+	assert_int_equal(dmamap_dev_write(&F.dev, h + 511, data, 1), 0); l = __LINE__;
+	expect_dev_report(n + 3, DMAMAP_REPORT_DEV_CPU_OWNED, l, lm);
+	expect_owner(h + 511, lall);
+
+	/* stores to the CPU's two slots are its business; one to the device's slot is not */
+	F.buf[10] = 0x5a;
+	F.buf[1100] = 0x5b;
+	misuse_begin(F.m);
+	F.buf[600] = 0x5c;
+	misuse_end(F.m);
+	dma_sync_single_range_for_cpu(&F.dev, h, 512, 512, DMA_FROM_DEVICE); l = __LINE__;
+	r = expect_report(n + 4, DMAMAP_REPORT_CPU_STORE, l, lm);
+	assert_non_null(strstr(r->message, "1 byte of the buffer (the first at offset 0x258)"));
+	assert_int_equal(F.buf[10], 0x5a);
+	assert_int_equal(F.buf[1100], 0x5b);
+	assert_int_equal(F.buf[600], 0x77); /* the device's byte: the store was invalidated */
+	dma_unmap_single(&F.dev, h, 3 * 512, DMA_FROM_DEVICE);
+	assert_int_equal(F.cap.reports, n + 5);
+}
+
+/*
+ * A part handed back that the device wrote and the CPU took none of is a
+ * missing sync_for_cpu, even when the CPU took another part; a part the CPU
+ * took a byte of (a status byte read) or the device never wrote goes back
+ * quietly.
+ */
+static void test_missing_sync_for_cpu_of_a_part(void **state)
+{
+	u8 data[512];
+	unsigned long n;
+	int lm, l;
+	dma_addr_t h;
+
+	(void)state;
+	memset(data, 0x33, sizeof(data));
+	h = rx_mapping(0, 1024, 16, &lm);
+	dma_sync_single_range_for_cpu(&F.dev, h, 0, 512, DMA_FROM_DEVICE);
+	n = F.cap.reports;
+	dma_sync_single_range_for_device(&F.dev, h, 512, 512, DMA_FROM_DEVICE); l = __LINE__;
+	expect_report(n, DMAMAP_REPORT_MISSING_SYNC, l, lm);
+	assert_int_equal(F.cap.rec_last.bus_addr, h + 512);
+	dma_sync_single_range_for_device(&F.dev, h, 0, 512, DMA_FROM_DEVICE);
+	assert_int_equal(F.cap.reports, n + 1);
+
+	/* the last byte taken, all of it handed back */
+	assert_int_equal(dmamap_dev_fill(&F.dev, h, 0x42, 1024), 0);
+	dma_sync_single_range_for_cpu(&F.dev, h, 1023, 1, DMA_FROM_DEVICE);
+	dma_sync_single_for_device(&F.dev, h, 1024, DMA_FROM_DEVICE);
+	assert_int_equal(F.cap.reports, n + 1);
+
+	/* the device writes the first half: the second goes back quietly, the first does not */
+	assert_int_equal(dmamap_dev_write(&F.dev, h, data, 512), 0);
+	dma_sync_single_range_for_device(&F.dev, h, 512, 512, DMA_FROM_DEVICE);
+	assert_int_equal(F.cap.reports, n + 1);
+	dma_sync_single_range_for_device(&F.dev, h, 511, 1, DMA_FROM_DEVICE); l = __LINE__;
+	expect_report(n + 1, DMAMAP_REPORT_MISSING_SYNC, l, lm);
+	dma_sync_single_for_cpu(&F.dev, h, 1024, DMA_FROM_DEVICE);
+	assert_int_equal(F.buf[0], 0x33);
+	assert_int_equal(F.buf[512], 0x42);
+	assert_int_equal(F.buf[1023], 0x42);
+	dma_unmap_single(&F.dev, h, 1024, DMA_FROM_DEVICE);
+	assert_int_equal(F.cap.reports, n + 2);
+}
+
+/*
+ * More separate parts than the checker follows (1024): it says so once,
+ * and judges that mapping's ownership no more; its other checks go on.
+ */
+static void test_ownership_beyond_what_is_followed(void **state)
+{
+	unsigned long n, msgs;
+	int lm, l;
+	dma_addr_t h;
+
+	(void)state;
+	h = rx_mapping(0, PAGE_SIZE, 17, &lm);
+	n = F.cap.reports;
+	msgs = F.cap.messages;
+	for (size_t i = 0; i < 1024; i++)
+		dma_sync_single_range_for_cpu(&F.dev, h, 2 * i, 1, DMA_FROM_DEVICE);
+	assert_int_equal(F.cap.messages, msgs);
+	assert_int_equal(dmamap_dev_fill(&F.dev, h + 2047, 0x42, 1), 0);
+	assert_int_equal(F.cap.reports, n);
+	assert_int_equal(dmamap_dev_fill(&F.dev, h + 2046, 0x42, 1), 0); l = __LINE__;
+	expect_dev_report(n, DMAMAP_REPORT_DEV_CPU_OWNED, l, lm);
+
+	dma_sync_single_range_for_cpu(&F.dev, h, 2048, 1, DMA_FROM_DEVICE);
+	assert_int_equal(F.cap.messages, msgs + 2);
+	assert_int_equal(F.cap.reports, n + 1);
+	assert_int_equal(F.cap.last_level, DMAMAP_LOG_WARN);
+	assert_non_null(strstr(F.cap.last, "stops judging that mapping's ownership"));
+	assert_int_equal(dmamap_dev_fill(&F.dev, h + 2046, 0x42, 1), 0);
+	dma_sync_single_for_device(&F.dev, h, PAGE_SIZE, DMA_FROM_DEVICE);
+	dma_sync_single_range_for_cpu(&F.dev, h, 4000, 1, DMA_FROM_DEVICE);
+	assert_int_equal(F.cap.messages, msgs + 2);
+	assert_int_equal(F.cap.reports, n + 1);
+	/* its direction is still judged */
+	assert_int_equal(dmamap_dev_read(&F.dev, h, F.buf + PAGE_SIZE, 16), 0); l = __LINE__;
+	expect_dev_report(n + 1, DMAMAP_REPORT_DEV_READ_FROM_DEVICE, l, lm);
+	dma_unmap_single(&F.dev, h, PAGE_SIZE, DMA_FROM_DEVICE);
+	assert_int_equal(F.cap.reports, n + 2);
+}
+
 /* The direction is the device's too. */
 static void test_device_direction(void **state)
 {
@@ -1613,6 +1771,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_leak_at_machine_destroy, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_device_touches_unmapped, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_device_touches_cpu_owned, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_partial_syncs_own_their_parts, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_missing_sync_for_cpu_of_a_part, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ownership_beyond_what_is_followed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_device_direction, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_missing_sync_for_cpu, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_device_behind_iommu, setup, teardown),

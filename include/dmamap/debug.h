@@ -78,6 +78,10 @@
  *                                   unmap or sync_for_cpu when the CPU did
  *                                   store there and the line went back over
  *                                   the device's bytes (naming them)
+ *     DMAMAP_REPORT_MISSING_SYNC    a sync_for_device handing back bytes
+ *                                   the device wrote of which the CPU took
+ *                                   none (no sync_for_cpu of any of them
+ *                                   since): what the CPU read there was stale
  *     DMAMAP_REPORT_OVERLAP         a new mapping of memory another live
  *                                   mapping covers, where either lets the
  *                                   device write
@@ -87,6 +91,14 @@
  *                                   driver still holds, one report each; at
  *                                   dma_pool_destroy(), each block still
  *                                   taken. The tracker then forgets them.
+ *
+ * Who owns a streaming mapping is followed part by part: a partial sync
+ * (dma_sync_single_range_for_cpu/for_device(), or a sync of less than the
+ * mapping) gives the CPU or the device just those bytes, so a device access,
+ * a CPU store or a hand-back is judged against the parts it touches. A
+ * mapping split into more than 1024 separate parts (or whose parts the host
+ * has no memory to follow) is no longer judged for ownership: the checker
+ * logs a warning once and goes on with its other checks.
  *
  * A refused call raises no second report from the ops behind it: with the
  * checker on, the ops never see it. The library's own allocations (a pool's
