@@ -143,6 +143,7 @@ struct dm_tomb {
 	size_t size;
 	int dir;
 	enum dm_kind kind;
+	int nents, mapped;             /* a list's */
 	const char *file, *gone_file;  /* where it was made, and released */
 	int line, gone_line;
 };
@@ -668,7 +669,8 @@ static struct dm_map *find_bus_start(struct dmamap_debug *dbg, struct device *de
  * The link of @dev's bus range holding @addr, or NULL. Where two records hold
  * it (dmabounce's safe buffer lies in a pool the library mapped itself), the
  * one made at the caller's level wins: the driver's own mapping for a driver's
- * call, the library's for its nested calls. Lock held.
+ * call, the library's for its nested calls. A driver's call never finds the
+ * library's own records: it holds nothing there. Lock held.
  */
 static struct dm_link *find_bus_containing(struct dmamap_debug *dbg, struct device *dev, dma_addr_t addr)
 {
@@ -680,7 +682,7 @@ static struct dm_link *find_bus_containing(struct dmamap_debug *dbg, struct devi
 			continue;
 		if (l->map->internal == internal)
 			return l;
-		if (!other)
+		if (!other && internal)
 			other = l;
 	}
 	return other;
@@ -714,7 +716,7 @@ static bool buried(struct dmamap_debug *dbg, const struct device *dev, dma_addr_
 static struct dm_map tomb_ghost(const struct dm_tomb *t)
 {
 	struct dm_map ghost = { .kind = t->kind, .dir = t->dir, .bus = t->bus, .size = t->size, .file = t->file,
-				.line = t->line };
+				.line = t->line, .nents = t->nents, .mapped = t->mapped };
 
 	return ghost;
 }
@@ -722,13 +724,19 @@ static struct dm_map tomb_ghost(const struct dm_tomb *t)
 /* Remember that @map was released at @file:@line. Lock held. */
 static void bury(struct dmamap_debug *dbg, const struct dm_map *map, const char *file, int line)
 {
-	struct dm_tomb *t = tomb_slot(dbg, map->dev, map->bus);
+	struct dm_tomb *t;
 
+	/* the library's own records are released within a driver's call, at the same bus: not over its tomb */
+	if (map->internal)
+		return;
+	t = tomb_slot(dbg, map->dev, map->bus);
 	t->dev = map->dev;
 	t->bus = map->bus;
 	t->size = map->size;
 	t->dir = map->dir;
 	t->kind = map->kind;
+	t->nents = map->nents;
+	t->mapped = map->mapped;
 	t->file = map->file;
 	t->line = map->line;
 	t->gone_file = file;
@@ -1625,7 +1633,8 @@ static struct dm_map *sg_lookup(struct dmamap_debug *dbg, struct dm_reports *rs,
 	struct dm_map *map = find_bus_start(dbg, dev, addr, &w);
 	bool ok;
 
-	if (!map) {
+	/* a list released here, its memory mapped again since by another call: the list's release is what repeats */
+	if (!map || (map->kind != DK_SG && buried(dbg, dev, addr, DK_SG))) {
 		missing(dbg, rs, dev, what, addr, sg_dma_len(sg), dir, release);
 		return NULL;
 	}

@@ -1277,6 +1277,125 @@ static void test_ownership_beyond_what_is_followed(void **state)
 	assert_int_equal(F.cap.reports, n + 2);
 }
 
+/* A list released, its memory mapped again by another call: a second release of the list is a double unmap. */
+static void test_sg_double_unmap_after_reuse(void **state)
+{
+	const struct captured *r;
+	struct scatterlist sgl[2];
+	unsigned long n;
+	int lm, lu, l;
+	char at[64];
+	dma_addr_t h;
+
+	(void)state;
+	sg_init_table(sgl, 2);
+	sg_set_buf(&sgl[0], F.buf, 512);
+	sg_set_buf(&sgl[1], F.buf + PAGE_SIZE, 512);
+	assert_int_equal(dma_map_sg(&F.dev, sgl, 2, DMA_TO_DEVICE), 2); lm = __LINE__;
+	dma_unmap_sg(&F.dev, sgl, 2, DMA_TO_DEVICE); lu = __LINE__;
+	h = dma_map_single(&F.dev, F.buf, 512, DMA_TO_DEVICE);
+	assert_false(dma_mapping_error(&F.dev, h));
+	assert_true(h == sg_dma_address(&sgl[0]));
+	n = F.cap.reports;
+	dma_unmap_sg(&F.dev, sgl, 2, DMA_TO_DEVICE); l = __LINE__;
+	r = expect_report(n, DMAMAP_REPORT_DOUBLE_UNMAP, l, lm);
+	snprintf(at, sizeof(at), "test-dma-debug.c:%d;", lu);
+	if (!strstr(r->message, "already released at") || !strstr(r->message, at) ||
+	    !strstr(r->message, "of 2 entries (2 segments)"))
+		fail_msg("%s", r->message);
+	assert_int_equal(stats().live_single, 1);
+	dma_unmap_single(&F.dev, h, 512, DMA_TO_DEVICE);
+	assert_int_equal(F.cap.reports, n + 1);
+	assert_int_equal(stats().live_single, 0);
+}
+
+/* A sync where the driver holds nothing, in memory the library holds (a pool's page): not mapped, refused. */
+static void test_sync_in_library_memory_refused(void **state)
+{
+	struct snapshot s0;
+	const struct captured *r;
+	struct dma_pool *pool;
+	unsigned long n;
+	dma_addr_t ha, hb;
+	int lb, lf, l;
+	char at[64];
+	void *a, *b;
+
+	(void)state;
+	pool = dma_pool_create("dbgpool", &F.dev, 64, 64, 0);
+	assert_non_null(pool);
+	a = dma_pool_alloc(pool, GFP_KERNEL, &ha);
+	b = dma_pool_alloc(pool, GFP_KERNEL, &hb); lb = __LINE__;
+	assert_non_null(a);
+	assert_non_null(b);
+	dma_pool_free(pool, b, hb); lf = __LINE__;
+	s0 = snap();
+	n = F.cap.reports;
+	dma_sync_single_for_cpu(&F.dev, hb, 64, DMA_FROM_DEVICE); l = __LINE__;
+	r = expect_report(n, DMAMAP_REPORT_NOT_MAPPED, l, lb);
+	snprintf(at, sizeof(at), "test-dma-debug.c:%d;", lf);
+	if (!strstr(r->message, "already released at") || !strstr(r->message, at))
+		fail_msg("%s", r->message);
+	expect_unchanged(&s0);
+	dma_sync_single_for_device(&F.dev, ha + 1024, 64, DMA_TO_DEVICE); l = __LINE__;
+	r = expect_report(n + 1, DMAMAP_REPORT_NOT_MAPPED, l, 0);
+	assert_non_null(strstr(r->message, "the device has no live mapping there"));
+	expect_unchanged(&s0);
+	/* the block still allocated is synced as before */
+	dma_sync_single_for_device(&F.dev, ha, 64, DMA_TO_DEVICE);
+	dma_pool_free(pool, a, ha);
+	dma_pool_destroy(pool);
+	assert_int_equal(F.cap.reports, n + 2);
+}
+
+/* The report @t kept last is one of @kind at @line, naming the mapping made at @map_line and saying @text. */
+static void expect_kept(const struct dmamap_test *t, unsigned long before, enum dmamap_report_kind kind, int line,
+			int map_line, const char *text)
+{
+	const struct dmamap_test_report *r = &t->kept[t->nr_kept - 1];
+
+	assert_int_equal(t->reports, before + 1);
+	if (r->kind != kind || r->line != line || r->map_line != map_line || !strstr(r->message, text))
+		fail_msg("expected %s at :%d (map :%d) saying \"%s\", got %s at :%d (map :%d): %s",
+			 dmamap_report_kind_name(kind), line, map_line, text, dmamap_report_kind_name(r->kind), r->line,
+			 r->map_line, r->message);
+}
+
+/*
+ * Behind dmabounce the safe buffer goes back to its pool within the driver's
+ * unmap, at the same bus address: a second unmap, a sync or a device access
+ * afterwards names the driver's own unmap, not the library's release.
+ */
+static void test_bounce_use_after_unmap_names_the_unmap(void **state)
+{
+	struct dmamap_test_traits tr = { .bounce = true, .quiet = true };
+	struct dmamap_test t;
+	int lm, lu, l;
+	char at[64];
+	dma_addr_t d;
+	u8 *buf;
+
+	(void)state;
+	assert_int_equal(dmamap_test_init(&t, &tr), 0);
+	buf = kmalloc(256, GFP_KERNEL);
+	assert_non_null(buf);
+	d = dma_map_single(&t.dev, buf, 256, DMA_FROM_DEVICE); lm = __LINE__;
+	assert_false(dma_mapping_error(&t.dev, d));
+	dma_unmap_single(&t.dev, d, 256, DMA_FROM_DEVICE); lu = __LINE__;
+	snprintf(at, sizeof(at), "released at %s:%d", __FILE__, lu);
+	dma_sync_single_for_cpu(&t.dev, d, 256, DMA_FROM_DEVICE); l = __LINE__;
+	expect_kept(&t, 0, DMAMAP_REPORT_NOT_MAPPED, l, lm, at);
+	dma_sync_single_for_device(&t.dev, d + 0x300, 16, DMA_TO_DEVICE); l = __LINE__;
+	expect_kept(&t, 1, DMAMAP_REPORT_NOT_MAPPED, l, 0, "no live mapping there");
+	dma_unmap_single(&t.dev, d, 256, DMA_FROM_DEVICE); l = __LINE__;
+	expect_kept(&t, 2, DMAMAP_REPORT_DOUBLE_UNMAP, l, lm, at);
+	assert_int_equal(dmamap_dev_write(&t.dev, d, "abcd", 4), 0); l = __LINE__;
+	expect_kept(&t, 3, DMAMAP_REPORT_DEV_UNMAPPED, l, lm, at);
+	kfree(buf);
+	dmamap_test_fini(&t);
+	dmamap_machine_set_current(F.m);
+}
+
 /* The direction is the device's too. */
 static void test_device_direction(void **state)
 {
@@ -1774,6 +1893,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_partial_syncs_own_their_parts, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_missing_sync_for_cpu_of_a_part, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ownership_beyond_what_is_followed, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sg_double_unmap_after_reuse, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sync_in_library_memory_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_bounce_use_after_unmap_names_the_unmap, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_device_direction, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_missing_sync_for_cpu, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_device_behind_iommu, setup, teardown),
