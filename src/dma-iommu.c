@@ -141,8 +141,10 @@ static void remove_mapping(struct dma_iommu_mapping *mapping, dma_addr_t iova, s
  * Why [handle, handle + size) is not a live streaming mapping made for @dir
  * (every page mapped, not one of a coherent buffer, with the permissions
  * @dir gives), or NULL. @whole: it must also be exactly one mapping's range,
- * as an unmap names it; else any part of one will do, as for a sync. All in
- * integers: the range must lie in the mapping's window.
+ * as an unmap names it; else any part of one will do, as for a sync, and a
+ * sync may also name a bidirectional mapping in either direction (as the
+ * kernel allows) and a coherent buffer in any. All in integers: the range
+ * must lie in the mapping's window.
  */
 static const char *streaming_refusal(struct dma_iommu_mapping *mapping, dma_addr_t handle, size_t size, int dir,
 				     bool whole)
@@ -160,7 +162,7 @@ static const char *streaming_refusal(struct dma_iommu_mapping *mapping, dma_addr
 			return "is not a live mapping of this device";
 		if (prot & DM_IOMMU_TAG)
 			return "is a coherent buffer's (free it with dma_free_coherent)";
-		if (prot != dir_prot(dir))
+		if (prot != dir_prot(dir) && (whole || prot != dir_prot(DMA_BIDIRECTIONAL)))
 			return "has a direction other than the mapping's";
 	}
 	if (whole && !dmamap_iova_owns(mapping->iova, handle & PAGE_MASK, PAGE_ALIGN((handle & ~PAGE_MASK) + size)))

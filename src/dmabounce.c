@@ -18,6 +18,10 @@
  *     sync_for_cpu        safe -> original for FROM_DEVICE / BIDIRECTIONAL
  *     unmap               safe -> original for FROM_DEVICE / BIDIRECTIONAL
  *
+ *   A sync copies as the direction it names asks: a bidirectional mapping
+ *   may be synced with DMA_FROM_DEVICE for the CPU and DMA_TO_DEVICE for the
+ *   device, as in the kernel, and is then copied one way only.
+ *
  *   Copies into the original are CPU stores (dm_cpu_store): the lines become
  *   dirty in the cache, which is what the CPU then sees. The safe buffer is
  *   uncached (or snooped on a coherent device), so the device sees what is
@@ -47,8 +51,8 @@
  *     address inside a safe buffer that is not its start: reported
  *     (DMAMAP_REPORT_API_MISUSE), no copy, the mapping stays live so the
  *     driver can still unmap it correctly;
- *   - a sync whose direction differs from the mapping's, or whose range runs
- *     past the end of the mapping: reported, no copy.
+ *   - a sync whose direction differs from a one-way mapping's, or whose
+ *     range runs past the end of the mapping: reported, no copy.
  *
  * Masks: set_dma_mask leaves the mask of a registered device alone and
  *   returns 0 (as the seed: the mask describes the bus, bouncing hides it).
@@ -519,7 +523,8 @@ static void dmabounce_unmap_page(struct device *dev, dma_addr_t handle, size_t s
 
 /*
  * A sync of a bounced mapping: with the read lock held, find the safe buffer
- * holding @addr and check the range and direction. Return it (lock still
+ * holding @addr and check the range and direction (the mapping's, or either
+ * for a bidirectional mapping, as in the kernel). Return it (lock still
  * held), NULL with the lock dropped when @addr is not bounced, or ERR_PTR
  * after a report (lock dropped).
  */
@@ -539,7 +544,7 @@ static struct safe_buffer *sync_lookup(struct dmabounce_device_info *info, dma_a
 	*off = (size_t)(addr - b->safe_dma_addr);
 	if (size > b->size - *off)
 		why = "runs past the end of the bounced mapping";
-	else if (dir != b->direction)
+	else if (dir != b->direction && b->direction != DMA_BIDIRECTIONAL)
 		why = "has a direction other than the mapping's";
 	if (why) {
 		dma_addr_t start = b->safe_dma_addr;
@@ -556,7 +561,11 @@ static struct safe_buffer *sync_lookup(struct dmabounce_device_info *info, dma_a
 	return b;
 }
 
-/* A sync copies the synced range only, back out for the CPU, in for the device. */
+/*
+ * A sync copies the synced range only, back out for the CPU, in for the
+ * device, as its own direction asks (a bidirectional mapping synced with
+ * DMA_FROM_DEVICE for the CPU is copied out, never in).
+ */
 static void sync_single(struct device *dev, dma_addr_t addr, size_t size, enum dma_data_direction dir, bool for_cpu)
 {
 	struct dmabounce_device_info *info = info_of(dev);

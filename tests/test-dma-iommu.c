@@ -8,6 +8,8 @@
 #include "common.h"
 #include "internal.h"
 
+#include <dmamap/testing.h>
+
 #define WIN_BASE 0x10000000ULL
 #define WIN_SIZE (16ULL << 20)
 
@@ -63,14 +65,20 @@ static unsigned long iova_used(struct fx *f)
 	return st.used_granules;
 }
 
-static u8 *kbuf(struct fx *f, unsigned order)
+/* Zeroed pages of @m, their lines clean at both levels. */
+static u8 *kbuf_on(struct dmamap_machine *m, unsigned order)
 {
-	struct page *p = dmamap_alloc_pages(f->m, GFP_KERNEL | __GFP_ZERO, order);
+	struct page *p = dmamap_alloc_pages(m, GFP_KERNEL | __GFP_ZERO, order);
 
 	assert_non_null(p);
-	dmamap_cache_clean(f->m, DMAMAP_CACHE_INNER, page_to_phys(p), PAGE_SIZE << order);
-	dmamap_cache_flush(f->m, DMAMAP_CACHE_OUTER, page_to_phys(p), PAGE_SIZE << order);
+	dmamap_cache_clean(m, DMAMAP_CACHE_INNER, page_to_phys(p), PAGE_SIZE << order);
+	dmamap_cache_flush(m, DMAMAP_CACHE_OUTER, page_to_phys(p), PAGE_SIZE << order);
 	return page_address(p);
+}
+
+static u8 *kbuf(struct fx *f, unsigned order)
+{
+	return kbuf_on(f->m, order);
 }
 
 static void kfree_buf(u8 *va, unsigned order)
@@ -822,6 +830,101 @@ static void test_wrong_direction_refused(void **state)
 	fx_free(f);
 }
 
+/* A device behind an IOMMU mapping of its own (the fixture of <dmamap/testing.h>), the DMA-API checker on or off. */
+static void iommu_test_init(struct dmamap_test *t, bool checker)
+{
+	const struct dmamap_test_traits tr = { .iommu = true, .quiet = true };
+
+	assert_int_equal(dmamap_test_init(t, &tr), 0);
+	assert_int_equal(dmamap_checker_enable(t->machine, checker), 0);
+}
+
+/*
+ * A DMA_BIDIRECTIONAL mapping may be synced with the direction of the hand
+ * over alone, as in the kernel: DMA_FROM_DEVICE for the CPU, DMA_TO_DEVICE
+ * for the device, each doing its own maintenance, for a single mapping and
+ * for a list. A one-way mapping is still synced its own way only: a sync of
+ * another direction, which would discard the CPU's bytes, is refused and
+ * changes nothing.
+ */
+static void bidirectional_synced_one_way(struct dmamap_test *t)
+{
+	u8 *buf = kbuf_on(t->machine, 1), data[300], reply[300], a[256], b[256];
+	struct scatterlist sg[2];
+	int line[3];
+	dma_addr_t h;
+
+	fill_pattern(data, sizeof(data), 41);
+	fill_pattern(reply, sizeof(reply), 42);
+	h = dma_map_single(&t->dev, buf + 100, sizeof(data), DMA_BIDIRECTIONAL);
+	assert_false(dma_mapping_error(&t->dev, h));
+	assert_int_equal(dmamap_dev_write(&t->dev, h, data, sizeof(data)), 0);
+	dma_sync_single_for_cpu(&t->dev, h, sizeof(data), DMA_FROM_DEVICE);
+	assert_memory_equal(buf + 100, data, sizeof(data));
+	memcpy(buf + 100, reply, sizeof(reply));
+	dma_sync_single_for_device(&t->dev, h, sizeof(reply), DMA_TO_DEVICE);
+	dmamap_assert_device_sees(t, h, reply, sizeof(reply));
+	dma_unmap_single(&t->dev, h, sizeof(data), DMA_BIDIRECTIONAL);
+	assert_memory_equal(buf + 100, reply, sizeof(reply));
+
+	/* two segments (the second starts mid-page), synced the same way */
+	sg_init_table(sg, 2);
+	sg_set_buf(&sg[0], buf + 64, 200);
+	sg_set_buf(&sg[1], buf + PAGE_SIZE + 300, 100);
+	assert_int_equal(dma_map_sg(&t->dev, sg, 2, DMA_BIDIRECTIONAL), 2);
+	assert_int_equal(dmamap_dev_write(&t->dev, sg_dma_address(&sg[0]), data, 200), 0);
+	assert_int_equal(dmamap_dev_write(&t->dev, sg_dma_address(&sg[1]), data + 200, 100), 0);
+	dma_sync_sg_for_cpu(&t->dev, sg, 2, DMA_FROM_DEVICE);
+	assert_memory_equal(buf + 64, data, 200);
+	assert_memory_equal(buf + PAGE_SIZE + 300, data + 200, 100);
+	memcpy(buf + 64, reply, 200);
+	memcpy(buf + PAGE_SIZE + 300, reply + 200, 100);
+	dma_sync_sg_for_device(&t->dev, sg, 2, DMA_TO_DEVICE);
+	dmamap_assert_device_sees(t, sg_dma_address(&sg[0]), reply, 200);
+	dmamap_assert_device_sees(t, sg_dma_address(&sg[1]), reply + 200, 100);
+	dma_unmap_sg(&t->dev, sg, 2, DMA_BIDIRECTIONAL);
+	dmamap_assert_no_reports(t);
+
+	/* a one-way mapping the CPU took back and wrote: an invalidate would lose b */
+	fill_pattern(a, sizeof(a), 43);
+	fill_pattern(b, sizeof(b), 44);
+	memcpy(buf, a, sizeof(a));
+	h = dma_map_single(&t->dev, buf, sizeof(a), DMA_TO_DEVICE);
+	assert_false(dma_mapping_error(&t->dev, h));
+	dmamap_assert_device_sees(t, h, a, sizeof(a));
+	dma_sync_single_for_cpu(&t->dev, h, sizeof(a), DMA_TO_DEVICE);
+	memcpy(buf, b, sizeof(b));
+	line[0] = __LINE__ + 1;
+	dma_sync_single_for_cpu(&t->dev, h, sizeof(a), DMA_FROM_DEVICE);
+	line[1] = __LINE__ + 1;
+	dma_sync_single_for_cpu(&t->dev, h, sizeof(a), DMA_BIDIRECTIONAL);
+	line[2] = __LINE__ + 1;
+	dma_sync_single_for_device(&t->dev, h, sizeof(a), DMA_FROM_DEVICE);
+	assert_int_equal(t->reports, 3);
+	for (int i = 0; i < 3; i++)
+		dmamap_assert_reported(t, DMAMAP_REPORT_API_MISUSE, "test-dma-iommu.c", line[i]);
+	assert_memory_equal(buf, b, sizeof(b));
+	dma_sync_single_for_device(&t->dev, h, sizeof(b), DMA_TO_DEVICE);
+	dmamap_assert_device_sees(t, h, b, sizeof(b));
+	dma_unmap_single(&t->dev, h, sizeof(a), DMA_TO_DEVICE);
+	assert_int_equal(t->reports, 3);
+	kfree_buf(buf, 1);
+}
+
+static void test_bidirectional_synced_one_way(void **state)
+{
+	(void)state;
+	for (int checker = 1; checker >= 0; checker--) {
+		struct dmamap_test t;
+
+		iommu_test_init(&t, checker);
+		bidirectional_synced_one_way(&t);
+		assert_machine_consistent(t.machine);
+		dmamap_test_fini(&t);
+		assert_int_equal(t.reports, 3);
+	}
+}
+
 /* Coherent buffers: a free through another device of the mapping, with another size, or twice, frees nothing. */
 static void bad_coherent_frees(struct fx *f)
 {
@@ -1014,6 +1117,7 @@ int main(void)
 		cmocka_unit_test(test_unmap_of_coherent_buffer_refused),
 		cmocka_unit_test(test_sync_whose_end_wraps_refused),
 		cmocka_unit_test(test_wrong_direction_refused),
+		cmocka_unit_test(test_bidirectional_synced_one_way),
 		cmocka_unit_test(test_bad_coherent_frees_refused),
 		cmocka_unit_test(test_impossible_coherent_sizes_refused_up_front),
 		cmocka_unit_test(test_release_of_attached_mapping_refused),

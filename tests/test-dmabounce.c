@@ -13,6 +13,8 @@
 #include "common.h"
 #include "internal.h"
 
+#include <dmamap/testing.h>
+
 /*
  * Every handle these tests map is asked about with dma_mapping_error() at
  * once, as a correct driver does (the DMA-API checker reports a handle used
@@ -441,6 +443,118 @@ static void test_misuse_reported_and_refused(void **state)
 	assert_int_equal(f->cap.reports, 6);
 	free_buf(buf, 0);
 	fx_free(f);
+}
+
+/*
+ * A bounced DMA_BIDIRECTIONAL mapping may be synced with the direction of the
+ * hand over alone, as in the kernel: DMA_FROM_DEVICE for the CPU copies the
+ * device's bytes out, DMA_TO_DEVICE for the device copies the CPU's in, for
+ * a single mapping and for a list. A one-way mapping is still synced its own
+ * way only: a sync of another direction, whose copy would overwrite the side
+ * holding the newer bytes, is refused and copies nothing. The fixture of
+ * <dmamap/testing.h>, with the DMA-API checker on (which refuses those syncs
+ * first) and off (the ops set does).
+ */
+static void bounced_synced_one_way(struct dmamap_test *t)
+{
+	struct page *pg = dmamap_alloc_pages(t->machine, GFP_KERNEL | __GFP_ZERO, 1);
+	u8 *buf, data[300], reply[300], a[256], b[256];
+	struct dmabounce_stats st0, st;
+	struct scatterlist sg[2];
+	int line[4];
+	dma_addr_t h;
+
+	assert_non_null(pg);
+	assert_true(page_to_phys(pg) > dma_get_mask(&t->dev)); /* out of the device's reach: every mapping bounces */
+	buf = page_address(pg);
+	fill_pattern(data, sizeof(data), 61);
+	fill_pattern(reply, sizeof(reply), 62);
+	h = dma_map_single(&t->dev, buf + 100, sizeof(data), DMA_BIDIRECTIONAL);
+	assert_false(dma_mapping_error(&t->dev, h));
+	assert_int_not_equal(h, virt_to_phys(buf + 100));
+	assert_int_equal(dmamap_dev_write(&t->dev, h, data, sizeof(data)), 0);
+	assert_int_equal(dmabounce_get_stats(&t->dev, &st0), 0);
+	dma_sync_single_for_cpu(&t->dev, h, sizeof(data), DMA_FROM_DEVICE);
+	assert_memory_equal(buf + 100, data, sizeof(data));
+	memcpy(buf + 100, reply, sizeof(reply));
+	dma_sync_single_for_device(&t->dev, h, sizeof(reply), DMA_TO_DEVICE);
+	dmamap_assert_device_sees(t, h, reply, sizeof(reply));
+	assert_int_equal(dmabounce_get_stats(&t->dev, &st), 0);
+	assert_int_equal(st.bytes_from_device, st0.bytes_from_device + sizeof(data));
+	assert_int_equal(st.bytes_to_device, st0.bytes_to_device + sizeof(reply));
+	dma_unmap_single(&t->dev, h, sizeof(data), DMA_BIDIRECTIONAL);
+	assert_memory_equal(buf + 100, reply, sizeof(reply));
+
+	sg_init_table(sg, 2);
+	sg_set_buf(&sg[0], buf + 64, 200);
+	sg_set_buf(&sg[1], buf + PAGE_SIZE + 300, 100);
+	assert_int_equal(dma_map_sg(&t->dev, sg, 2, DMA_BIDIRECTIONAL), 2);
+	assert_int_equal(dmamap_dev_write(&t->dev, sg_dma_address(&sg[0]), data, 200), 0);
+	assert_int_equal(dmamap_dev_write(&t->dev, sg_dma_address(&sg[1]), data + 200, 100), 0);
+	dma_sync_sg_for_cpu(&t->dev, sg, 2, DMA_FROM_DEVICE);
+	assert_memory_equal(buf + 64, data, 200);
+	assert_memory_equal(buf + PAGE_SIZE + 300, data + 200, 100);
+	memcpy(buf + 64, reply, 200);
+	memcpy(buf + PAGE_SIZE + 300, reply + 200, 100);
+	dma_sync_sg_for_device(&t->dev, sg, 2, DMA_TO_DEVICE);
+	dmamap_assert_device_sees(t, sg_dma_address(&sg[0]), reply, 200);
+	dmamap_assert_device_sees(t, sg_dma_address(&sg[1]), reply + 200, 100);
+	dma_unmap_sg(&t->dev, sg, 2, DMA_BIDIRECTIONAL);
+	dmamap_assert_no_reports(t);
+
+	/* TO_DEVICE, taken back and written by the CPU: a copy out would put a back over b */
+	fill_pattern(a, sizeof(a), 63);
+	fill_pattern(b, sizeof(b), 64);
+	memcpy(buf, a, sizeof(a));
+	h = dma_map_single(&t->dev, buf, sizeof(a), DMA_TO_DEVICE);
+	assert_false(dma_mapping_error(&t->dev, h));
+	dma_sync_single_for_cpu(&t->dev, h, sizeof(a), DMA_TO_DEVICE);
+	memcpy(buf, b, sizeof(b));
+	assert_int_equal(dmabounce_get_stats(&t->dev, &st0), 0);
+	line[0] = __LINE__ + 1;
+	dma_sync_single_for_cpu(&t->dev, h, sizeof(a), DMA_FROM_DEVICE);
+	line[1] = __LINE__ + 1;
+	dma_sync_single_for_cpu(&t->dev, h, sizeof(a), DMA_BIDIRECTIONAL);
+	assert_memory_equal(buf, b, sizeof(b));
+	dma_sync_single_for_device(&t->dev, h, sizeof(b), DMA_TO_DEVICE);
+	dmamap_assert_device_sees(t, h, b, sizeof(b));
+	dma_unmap_single(&t->dev, h, sizeof(a), DMA_TO_DEVICE);
+
+	/* FROM_DEVICE, written by the device: a copy in would put the CPU's stale bytes over them */
+	h = dma_map_single(&t->dev, buf, sizeof(a), DMA_FROM_DEVICE);
+	assert_false(dma_mapping_error(&t->dev, h));
+	assert_int_equal(dmamap_dev_write(&t->dev, h, a, sizeof(a)), 0);
+	line[2] = __LINE__ + 1;
+	dma_sync_single_for_device(&t->dev, h, sizeof(a), DMA_TO_DEVICE);
+	line[3] = __LINE__ + 1;
+	dma_sync_single_for_device(&t->dev, h, sizeof(a), DMA_BIDIRECTIONAL);
+	dma_unmap_single(&t->dev, h, sizeof(a), DMA_FROM_DEVICE);
+	assert_memory_equal(buf, a, sizeof(a));
+	assert_int_equal(dmabounce_get_stats(&t->dev, &st), 0);
+	/* besides the refused syncs' nothing: one sync and one map copied in, one unmap out */
+	assert_int_equal(st.bytes_to_device, st0.bytes_to_device + 2 * sizeof(a));
+	assert_int_equal(st.bytes_from_device, st0.bytes_from_device + sizeof(a));
+	assert_int_equal(t->reports, 4);
+	for (int i = 0; i < 4; i++)
+		dmamap_assert_reported(t, DMAMAP_REPORT_API_MISUSE, "test-dmabounce.c", line[i]);
+	dmamap_free_pages(pg, 1);
+}
+
+static void test_bidirectional_synced_one_way(void **state)
+{
+	const struct dmamap_test_traits tr = { .bounce = true, .quiet = true };
+
+	(void)state;
+	for (int checker = 1; checker >= 0; checker--) {
+		struct dmamap_test t;
+
+		assert_int_equal(dmamap_test_init(&t, &tr), 0);
+		assert_int_equal(dmamap_checker_enable(t.machine, checker), 0);
+		bounced_synced_one_way(&t);
+		assert_machine_consistent(t.machine);
+		dmamap_test_fini(&t);
+		assert_int_equal(t.reports, 4);
+	}
 }
 
 /*
@@ -1381,6 +1495,7 @@ int main(void)
 		cmocka_unit_test(test_partial_sync_for_cpu),
 		cmocka_unit_test(test_partial_sync_for_device),
 		cmocka_unit_test(test_misuse_reported_and_refused),
+		cmocka_unit_test(test_bidirectional_synced_one_way),
 		cmocka_unit_test(test_bounced_found_after_the_index_grows),
 		cmocka_unit_test(test_reachable_buffer_not_bounced_but_maintained),
 		cmocka_unit_test(test_sg_mixed),
