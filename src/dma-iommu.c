@@ -143,8 +143,10 @@ static void remove_mapping(struct dma_iommu_mapping *mapping, dma_addr_t iova, s
  * @dir gives), or NULL. @whole: it must also be exactly one mapping's range,
  * as an unmap names it; else any part of one will do, as for a sync, and a
  * sync may also name a bidirectional mapping in either direction (as the
- * kernel allows) and a coherent buffer in any. All in integers: the range
- * must lie in the mapping's window.
+ * kernel allows) and a coherent buffer in any: a non-consistent one is
+ * cached memory the driver syncs, and the direct ops accept the syncs of a
+ * consistent one too. All in integers: the range must lie in the mapping's
+ * window.
  */
 static const char *streaming_refusal(struct dma_iommu_mapping *mapping, dma_addr_t handle, size_t size, int dir,
 				     bool whole)
@@ -160,10 +162,12 @@ static const char *streaming_refusal(struct dma_iommu_mapping *mapping, dma_addr
 
 		if (dmamap_iommu_lookup(mapping->domain, a, &pa, &prot))
 			return "is not a live mapping of this device";
-		if (prot & DM_IOMMU_TAG)
-			return "is a coherent buffer's (free it with dma_free_coherent)";
-		if (prot != dir_prot(dir) && (whole || prot != dir_prot(DMA_BIDIRECTIONAL)))
+		if (prot & DM_IOMMU_TAG) {
+			if (whole)
+				return "is a coherent buffer's (free it with dma_free_coherent)";
+		} else if (prot != dir_prot(dir) && (whole || prot != dir_prot(DMA_BIDIRECTIONAL))) {
 			return "has a direction other than the mapping's";
+		}
 	}
 	if (whole && !dmamap_iova_owns(mapping->iova, handle & PAGE_MASK, PAGE_ALIGN((handle & ~PAGE_MASK) + size)))
 		return "is not exactly one mapping (another size?)";
@@ -480,9 +484,15 @@ static int map_pages(struct dma_iommu_mapping *mapping, dma_addr_t iova, struct 
 	return 0;
 }
 
+/* Cached for a coherent device and for DMA_ATTR_NON_CONSISTENT (the driver syncs), as on the direct ops. */
+static bool cached(struct device *dev, struct dma_attrs *attrs)
+{
+	return dm_dev_coherent(dev) || dma_get_attr(DMA_ATTR_NON_CONSISTENT, attrs);
+}
+
 static pgprot_t kernel_prot(struct device *dev, struct dma_attrs *attrs)
 {
-	if (dm_dev_coherent(dev))
+	if (cached(dev, attrs))
 		return PAGE_KERNEL;
 	return dma_get_attr(DMA_ATTR_WRITE_COMBINE, attrs) ? pgprot_writecombine(PAGE_KERNEL)
 							    : pgprot_dmacoherent(PAGE_KERNEL);
@@ -631,7 +641,7 @@ static int iommu_mmap(struct device *dev, struct vm_area_struct *vma, void *cpu_
 		return -ENXIO;
 	if (off >= nr_pages || nr_vma > nr_pages - off)
 		return -ENXIO;
-	if (!dm_dev_coherent(dev))
+	if (!cached(dev, attrs))
 		vma->vm_page_prot = dma_get_attr(DMA_ATTR_WRITE_COMBINE, attrs) ? pgprot_writecombine(vma->vm_page_prot)
 									     : pgprot_dmacoherent(vma->vm_page_prot);
 	for (unsigned long i = 0; i < nr_vma; i++) {

@@ -247,9 +247,10 @@ DMAMAP_API DMAMAP_MUST_CHECK int dmamap_linux_get_sgtable(struct device *dev, st
  * @file: the caller's source file, or NULL
  * @line: the caller's source line
  *
- * The buffer is in the linear map, cached: the driver gives it to the device
- * with dma_sync_single_for_device() and back with dma_sync_single_for_cpu(),
- * as for a streaming mapping.
+ * The buffer is cached memory (the linear map; behind an IOMMU mapping, a
+ * cached kernel mapping of the pages the IOMMU maps): the driver gives it to
+ * the device with dma_sync_single_for_device() and back with
+ * dma_sync_single_for_cpu(), as for a streaming mapping.
  * Return: the CPU address, or NULL (an invalid @dir is reported).
  */
 DMAMAP_API void *dmamap_linux_alloc_noncoherent(struct device *dev, size_t size, dma_addr_t *dma_handle,
