@@ -1113,7 +1113,10 @@ static void check_stores(struct dmamap_machine *m, struct dm_reports *rs, struct
 		"it; %s",
 		what, n, n == 1 ? "" : "s", first,
 		map->dir == DMA_TO_DEVICE ? "the device may have read what was there before"
-					  : "this call's invalidate discards them: the CPU sees the device's bytes instead");
+		: dm_dev_coherent(map->dev)
+			? "on a coherent device nothing discards them: they stay, in a race with what the device writes"
+		: !map->direct ? "the copy back from the bounce buffer overwrites them with the device's bytes"
+			       : "this call's invalidate discards them: the CPU sees the device's bytes instead");
 }
 
 /* Whether @dev reaches bus @bus at the buffer byte @phys itself (not a bounce copy of it). */
@@ -1143,25 +1146,40 @@ static void check_edges(struct dmamap_machine *m, struct dm_reports *rs, const s
 	for (unsigned i = 0; i < map->used; i++) {
 		const struct dm_link *l = &map->links[i];
 		phys_addr_t phys = l->start, end = l->start + l->len;
-		size_t head = (size_t)(phys & (ls - 1)), tail = (size_t)(end & (ls - 1)), n;
+		size_t head = (size_t)(phys & (ls - 1)), tail = (size_t)(end & (ls - 1));
 
 		if (!cpu_range_head(l))
 			continue;
-		if (head && (n = dmamap_cache_cpu_stores(m, phys - head, head, &first)) != 0) {
+		size_t nh = head ? dmamap_cache_cpu_stores(m, phys - head, head, &first) : 0;
+		/* the last line, unless it is the first one, already told */
+		size_t nt = tail && (!nh || (end - 1) / ls != phys / ls) ? dmamap_cache_cpu_stores(m, end, ls - tail, &first)
+									  : 0;
+		size_t h_last = off + DM_MIN((size_t)l->len, ls - head) - 1;
+		size_t t_first = off + (size_t)l->len - DM_MIN((size_t)l->len, tail), t_last = off + (size_t)l->len - 1;
+
+		if (nh && nt) {
+			rep_add(rs, DMAMAP_REPORT_SHARED_CACHELINE, map, map->bus, map->size, map->dir,
+				"%s: the buffer shares its first cache line with the %zu bytes before it and its last "
+				"with the %zu bytes after it, which the CPU wrote (%zu and %zu of them) while the device "
+				"owned the buffer; both lines go back to RAM whole, over bytes %#zx-%#zx and %#zx-%#zx of "
+				"what the device wrote: align DMA buffers to %zu bytes",
+				what, head, ls - tail, nh, nt, off, h_last, t_first, t_last, ls);
+			return;
+		}
+		if (nh) {
 			rep_add(rs, DMAMAP_REPORT_SHARED_CACHELINE, map, map->bus, map->size, map->dir,
 				"%s: the buffer shares its first cache line with the %zu bytes before it, which the CPU "
 				"wrote (%zu of them) while the device owned the buffer; the line goes back to RAM whole, "
 				"over bytes %#zx-%#zx of what the device wrote: align DMA buffers to %zu bytes",
-				what, head, n, off, off + DM_MIN((size_t)l->len, ls - head) - 1, ls);
+				what, head, nh, off, h_last, ls);
 			return;
 		}
-		if (tail && (n = dmamap_cache_cpu_stores(m, end, ls - tail, &first)) != 0) {
+		if (nt) {
 			rep_add(rs, DMAMAP_REPORT_SHARED_CACHELINE, map, map->bus, map->size, map->dir,
 				"%s: the buffer shares its last cache line with the %zu bytes after it, which the CPU "
 				"wrote (%zu of them) while the device owned the buffer; the line goes back to RAM whole, "
 				"over bytes %#zx-%#zx of what the device wrote: align DMA buffers to %zu bytes",
-				what, ls - tail, n, off + (size_t)l->len - DM_MIN((size_t)l->len, tail), off + (size_t)l->len - 1,
-				ls);
+				what, ls - tail, nt, t_first, t_last, ls);
 			return;
 		}
 		off += (size_t)l->len;

@@ -1602,6 +1602,73 @@ static void test_shared_cache_line_bytes_lost(void **state)
 	assert_int_equal(F.cap.reports, n + 1);
 }
 
+/* A buffer sharing both edge lines with fields written during the DMA: one report names both losses. */
+static void test_shared_cache_lines_both_edges(void **state)
+{
+	struct rx_between {
+		u8 status[4];   /* the driver's */
+		u8 rx[40];      /* the device's: from the first line into the second */
+		u8 count[20];   /* the driver's */
+	} *p = (struct rx_between *)F.buf;
+	const struct captured *r;
+	u8 data[40];
+	unsigned long n;
+	dma_addr_t h;
+	int lm, l;
+
+	(void)state;
+	h = dma_map_single(&F.dev, p->rx, sizeof(p->rx), DMA_FROM_DEVICE); lm = __LINE__;
+	assert_false(dma_mapping_error(&F.dev, h));
+	fill_pattern(data, sizeof(data), 19);
+	assert_int_equal(dmamap_dev_write(&F.dev, h, data, sizeof(data)), 0);
+	p->status[0] = 1;
+	p->count[0] = 2;
+	n = F.cap.reports;
+	dma_unmap_single(&F.dev, h, sizeof(p->rx), DMA_FROM_DEVICE); l = __LINE__;
+	r = expect_report(n, DMAMAP_REPORT_SHARED_CACHELINE, l, lm);
+	assert_non_null(strstr(r->message, "first cache line with the 4 bytes before it and its last with the 20 bytes "
+					   "after it, which the CPU wrote (1 and 1 of them)"));
+	assert_non_null(strstr(r->message, "over bytes 0-0x1b and 0x1c-0x27"));
+	/* all 40 lost, as it says: both lines went back whole */
+	for (size_t i = 0; i < sizeof(data); i++)
+		if (p->rx[i] == data[i])
+			fail_msg("byte %zu arrived", i);
+	assert_int_equal(p->status[0], 1);
+	assert_int_equal(p->count[0], 2);
+
+	/* only the last line's neighbour written: that line alone is named */
+	h = dma_map_single(&F.dev, p->rx, sizeof(p->rx), DMA_FROM_DEVICE); lm = __LINE__;
+	assert_false(dma_mapping_error(&F.dev, h));
+	assert_int_equal(dmamap_dev_write(&F.dev, h, data, sizeof(data)), 0);
+	p->count[1] = 3;
+	dma_unmap_single(&F.dev, h, sizeof(p->rx), DMA_FROM_DEVICE); l = __LINE__;
+	r = expect_report(n + 1, DMAMAP_REPORT_SHARED_CACHELINE, l, lm);
+	assert_non_null(strstr(r->message, "shares its last cache line with the 20 bytes after it, which the CPU wrote "
+					   "(1 of them)"));
+	assert_non_null(strstr(r->message, "over bytes 0x1c-0x27"));
+	assert_memory_equal(p->rx, data, 28);
+}
+
+/* On a coherent device a store while the device owns the buffer is not discarded: the report says so. */
+static void test_cpu_store_on_coherent_device(void **state)
+{
+	const struct captured *r;
+	unsigned long n;
+	int lm, l;
+	dma_addr_t h;
+
+	(void)state;
+	F.dev.dma_coherent = true;
+	h = rx_mapping(0, 256, 18, &lm);
+	F.buf[10] = 5;
+	n = F.cap.reports;
+	dma_unmap_single(&F.dev, h, 256, DMA_FROM_DEVICE); l = __LINE__;
+	r = expect_report(n, DMAMAP_REPORT_CPU_STORE, l, lm);
+	assert_non_null(strstr(r->message, "on a coherent device nothing discards them"));
+	assert_int_equal(F.buf[10], 5);
+	F.dev.dma_coherent = false;
+}
+
 /*
  * Two small kmalloc objects packed into one cache line: a receive buffer and
  * the driver's statistics. The map says so, naming the allocation that
@@ -1894,6 +1961,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_missing_sync_for_cpu_of_a_part, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ownership_beyond_what_is_followed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sg_double_unmap_after_reuse, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_shared_cache_lines_both_edges, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cpu_store_on_coherent_device, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sync_in_library_memory_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bounce_use_after_unmap_names_the_unmap, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_device_direction, setup, teardown),
