@@ -1659,6 +1659,40 @@ size_t dmamap_cache_cpu_stores(struct dmamap_machine *m, phys_addr_t phys, size_
 	return n;
 }
 
+void dmamap_cache_cpu_view(struct dmamap_machine *m, phys_addr_t phys, size_t len, u8 *dst)
+{
+	pthread_mutex_lock(&m->cache.lock);
+	dmamap_track_quiet_begin();
+	memcpy(dst, m->cpu + (size_t)(phys - m->cfg.ram_base), len);
+	dmamap_track_quiet_end();
+	pthread_mutex_unlock(&m->cache.lock);
+}
+
+size_t dmamap_cache_cpu_changed(struct dmamap_machine *m, phys_addr_t phys, size_t len, const u8 *ref, size_t *first)
+{
+	size_t off = (size_t)(phys - m->cfg.ram_base), n, at = SIZE_MAX;
+
+	if (!len)
+		return 0;
+	pthread_mutex_lock(&m->cache.lock);
+	dmamap_track_quiet_begin();
+	n = 0;
+	if (len >= 8 ? !same_bytes(m->cpu + off, ref, NULL, len) : memcmp(m->cpu + off, ref, len) != 0) {
+		for (size_t i = 0; i < len; i++) {
+			if (m->cpu[off + i] == ref[i])
+				continue;
+			if (i < at)
+				at = i;
+			n++;
+		}
+	}
+	dmamap_track_quiet_end();
+	pthread_mutex_unlock(&m->cache.lock);
+	if (n)
+		*first = at;
+	return n;
+}
+
 /*
  * Frames gained or lost an uncached alias: see internal.h. A page's lines
  * set their images aside as the first alias comes; they keep them until

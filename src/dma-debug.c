@@ -85,6 +85,7 @@ struct dm_span {
 };
 
 #define DBG_INLINE_SPANS 2
+#define DBG_SNAP_MAX (1UL << 20)       /* the largest dirty buffer whose CPU view is copied at a hand-over */
 #define DBG_MAX_SPANS 1024             /* more parts than this, and a record's ownership is no longer judged */
 
 /* Parts of a record, in address order, none touching the next: the record's inline room, or an array. */
@@ -106,10 +107,11 @@ struct dm_map {
 	bool cpu_all;                  /* the CPU owns all of it (synced for the CPU) */
 	bool dev_wrote;                /* the device wrote it since the CPU last took some of it */
 	bool lost;                     /* no memory to follow who owns which part: ownership is not judged */
-	bool watch;                    /* its device-owned bytes were clean when last handed to the device */
+	bool watch;                    /* a store to its device-owned bytes since the hand-over would show */
 	bool direct;                   /* the device reaches the buffer itself (not a bounce copy) */
 	bool edge_warned;              /* its shared edge line was reported at map time */
 	bool poisoned;                 /* the CPU view of its device-owned part is off limits (memcheck) */
+	u8 *snap;                      /* the CPU's view at the hand-over, where the buffer was dirty already */
 	struct dm_spans own;           /* else the parts of it the CPU owns (partial syncs), in own_inl */
 	struct dm_spans wrote;         /* the parts the device wrote since they were last handed to it, in wrote_inl */
 	const char *own_file;          /* the sync that gave all of it to the CPU */
@@ -325,7 +327,9 @@ static void map_free(struct dmamap_debug *dbg, struct dm_map *map)
 	map->links = NULL;
 	free(map->own.more);
 	free(map->wrote.more);
+	free(map->snap);
 	map->own.more = map->wrote.more = NULL;
+	map->snap = NULL;
 	map->next = dbg->free;
 	dbg->free = map;
 }
@@ -1066,7 +1070,9 @@ static size_t stores_in(struct dmamap_machine *m, struct dm_map *map, u64 lo, u6
 		u64 end = i < map->own.n ? DM_MIN(a[i].lo, hi) : hi;
 
 		if (cur < end) {
-			k = dmamap_cache_cpu_stores(m, buf_phys(map, cur), (size_t)(end - cur), &f);
+			k = map->snap ? dmamap_cache_cpu_changed(m, buf_phys(map, cur), (size_t)(end - cur),
+								  map->snap + (cur - map->bus), &f)
+				      : dmamap_cache_cpu_stores(m, buf_phys(map, cur), (size_t)(end - cur), &f);
 			if (k && !n)
 				*first = (size_t)(cur - map->bus) + f;
 			n += k;
@@ -1077,11 +1083,20 @@ static size_t stores_in(struct dmamap_machine *m, struct dm_map *map, u64 lo, u6
 	return n;
 }
 
-/* The device takes @map: note whether what it owns is clean, so that a later store shows. Lock held. */
+/*
+ * The device takes @map: make a later CPU store to what it owns show. A
+ * clean buffer shows one as a dirty byte; one dirty already (filled by the
+ * CPU behind a bounce copy or on a coherent device, where nothing cleans it)
+ * is compared with a copy of what the CPU saw at the hand-over instead (up
+ * to DBG_SNAP_MAX bytes, a single or page mapping; else not watched). Lock
+ * held.
+ */
 static void watch_stores(struct dmamap_machine *m, struct dm_map *map)
 {
 	size_t first;
 
+	free(map->snap);
+	map->snap = NULL;
 	/*
 	 * The ARMv7 hooks clean or invalidate every line of a buffer the device
 	 * reaches itself: it is clean, no need to look. Anything else (a
@@ -1093,7 +1108,17 @@ static void watch_stores(struct dmamap_machine *m, struct dm_map *map)
 		map->watch = true;
 		return;
 	}
-	map->watch = map->dir != DMA_NONE && !stores_in(m, map, map->bus, map->bus + map->size, &first);
+	map->watch = false;
+	if (map->dir == DMA_NONE)
+		return;
+	if (!stores_in(m, map, map->bus, map->bus + map->size, &first)) {
+		map->watch = true;
+		return;
+	}
+	if (map->kind == DK_SG || map->size > DBG_SNAP_MAX || !(map->snap = malloc(map->size)))
+		return;
+	dmamap_cache_cpu_view(m, map->phys, map->size, map->snap);
+	map->watch = true;
 }
 
 /* The CPU takes bus [lo, hi) of @map back (@what at its line): did it store there meanwhile? Lock held. */

@@ -645,6 +645,16 @@ void dmamap_mem_dev_fill(struct dmamap_machine *m, phys_addr_t phys, int c, size
 size_t dmamap_cache_cpu_stores(struct dmamap_machine *m, phys_addr_t phys, size_t len, size_t *first);
 
 /*
+ * For the checker, where a buffer is already dirty when the device takes it
+ * (so dmamap_cache_cpu_stores() cannot tell later stores from earlier
+ * ones): the CPU's view of [phys, phys + len) (wholly in RAM) copied to
+ * @dst, and later, how many of its bytes differ from such a copy @ref, the
+ * offset of the first in *@first.
+ */
+void dmamap_cache_cpu_view(struct dmamap_machine *m, phys_addr_t phys, size_t len, u8 *dst);
+size_t dmamap_cache_cpu_changed(struct dmamap_machine *m, phys_addr_t phys, size_t len, const u8 *ref, size_t *first);
+
+/*
  * Frames [pfn, pfn + count) gained (@on) or lost an uncached host alias (a
  * mapping of RAM itself): while a page has one, its lines keep their image
  * in the shadow plane, since stores through the alias change RAM unseen.

@@ -1396,6 +1396,65 @@ static void test_bounce_use_after_unmap_names_the_unmap(void **state)
 	dmamap_machine_set_current(F.m);
 }
 
+/*
+ * Behind dmabounce nothing cleans the driver's buffer, so it is dirty when
+ * the device takes it (a frame just filled, a copy back just made): a store
+ * after the hand-over is still found, from what the CPU saw at it, and
+ * said with what it meets (the device read the copy without it; the copy
+ * back overwrites it).
+ */
+static void test_bounce_store_after_hand_over(void **state)
+{
+	struct dmamap_test_traits tr = { .bounce = true, .quiet = true };
+	struct dmamap_test t;
+	u8 *tx, *rx, got[64];
+	int lm, l;
+	dma_addr_t d;
+
+	(void)state;
+	assert_int_equal(dmamap_test_init(&t, &tr), 0);
+	tx = kmalloc(64, GFP_KERNEL);
+	rx = kmalloc(256, GFP_KERNEL);
+	assert_non_null(tx);
+	assert_non_null(rx);
+
+	/* a frame filled and mapped, left alone: nothing to say */
+	memset(tx, 0x11, 64);
+	d = dma_map_single(&t.dev, tx, 64, DMA_TO_DEVICE);
+	assert_false(dma_mapping_error(&t.dev, d));
+	dma_unmap_single(&t.dev, d, 64, DMA_TO_DEVICE);
+	assert_int_equal(t.reports, 0);
+	/* patched after the map: the device read the copy made at the map */
+	d = dma_map_single(&t.dev, tx, 64, DMA_TO_DEVICE); lm = __LINE__;
+	assert_false(dma_mapping_error(&t.dev, d));
+	tx[3] = 0x99;
+	tx[4] = 0x98;
+	assert_int_equal(dmamap_dev_read(&t.dev, d, got, 64), 0);
+	assert_int_equal(got[3], 0x11);
+	dma_unmap_single(&t.dev, d, 64, DMA_TO_DEVICE); l = __LINE__;
+	expect_kept(&t, 0, DMAMAP_REPORT_CPU_STORE, l, lm, "stored to 2 bytes of the buffer (the first at offset 0x3)");
+	expect_kept(&t, 0, DMAMAP_REPORT_CPU_STORE, l, lm, "the device may have read what was there before");
+
+	/* a receive buffer after a sync round (the copy back left it dirty), then stored to */
+	memset(rx, 0, 256);
+	d = dma_map_single(&t.dev, rx, 256, DMA_FROM_DEVICE); lm = __LINE__;
+	assert_false(dma_mapping_error(&t.dev, d));
+	dma_sync_single_for_cpu(&t.dev, d, 256, DMA_FROM_DEVICE);
+	dma_sync_single_for_device(&t.dev, d, 256, DMA_FROM_DEVICE);
+	assert_int_equal(t.reports, 1);
+	rx[20] = 7;
+	assert_int_equal(dmamap_dev_write(&t.dev, d + 100, "abcd", 4), 0);
+	dma_unmap_single(&t.dev, d, 256, DMA_FROM_DEVICE); l = __LINE__;
+	expect_kept(&t, 1, DMAMAP_REPORT_CPU_STORE, l, lm, "1 byte of the buffer (the first at offset 0x14)");
+	expect_kept(&t, 1, DMAMAP_REPORT_CPU_STORE, l, lm, "the copy back from the bounce buffer overwrites them");
+	assert_int_equal(rx[20], 0);
+	assert_memory_equal(rx + 100, "abcd", 4);
+	kfree(tx);
+	kfree(rx);
+	dmamap_test_fini(&t);
+	dmamap_machine_set_current(F.m);
+}
+
 /* The direction is the device's too. */
 static void test_device_direction(void **state)
 {
@@ -1965,6 +2024,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_cpu_store_on_coherent_device, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sync_in_library_memory_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bounce_use_after_unmap_names_the_unmap, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_bounce_store_after_hand_over, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_device_direction, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_missing_sync_for_cpu, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_device_behind_iommu, setup, teardown),

@@ -68,8 +68,13 @@
  *                                   sync_for_device and unmap or
  *                                   sync_for_cpu), found from the cache
  *                                   model's dirty bytes when the CPU takes the
- *                                   buffer back; says the first offset and
- *                                   how many bytes
+ *                                   buffer back (a buffer dirty already at
+ *                                   the hand-over -- behind dmabounce, on a
+ *                                   coherent device, mapped with
+ *                                   DMA_ATTR_SKIP_CPU_SYNC -- against a copy
+ *                                   of what the CPU saw then, up to 1 MiB and
+ *                                   not for lists); says the first offset,
+ *                                   how many bytes, and what they meet
  *     DMAMAP_REPORT_SHARED_CACHELINE a buffer the device may write whose
  *                                   first or last cache line also holds other
  *                                   data: at map time when that is another
