@@ -130,6 +130,19 @@ static bool is_error(const struct dma_map_ops *ops, struct device *dev, dma_addr
 	return ops->mapping_error ? ops->mapping_error(dev, addr) != 0 : addr == DMA_MAPPING_ERROR;
 }
 
+/*
+ * With the checker off, a release (unmap, free) the ops just ran: one
+ * untracked object fewer, unless they refused it. An ops set refuses by
+ * reporting and changing nothing, so a report raised since @reports (the
+ * count before the op) means the object is still live, and still guards
+ * dmamap_checker_enable().
+ */
+static void untracked_released(struct dmamap_machine *m, unsigned long reports)
+{
+	if (dm_reports_now() == reports)
+		dmamap_debug_untracked(m, -1);
+}
+
 /* ----------------------------------------------------------- streaming */
 
 static dma_addr_t map_page(struct device *dev, struct page *page, unsigned long offset, size_t size, int dir,
@@ -191,6 +204,8 @@ static void unmap(struct device *dev, dma_addr_t addr, size_t size, int dir, str
 	const struct dma_map_ops *ops = OPS(dev, what, unmap_page);
 	struct dm_map *map = NULL;
 	struct dmamap_machine *m;
+	unsigned long reports;
+	bool checked;
 
 	if (!ops || !dir_ok(dev, dir, what, WHERE) || !size_ok(dev, size, what, WHERE))
 		return;
@@ -200,12 +215,14 @@ static void unmap(struct device *dev, dma_addr_t addr, size_t size, int dir, str
 		return;
 	}
 	m = dm_dev_machine(dev);
-	if (!dmamap_debug_on(m))
-		dmamap_debug_untracked(m, -1);
-	else if (!dmamap_debug_unmap(dev, page_call, addr, size, dir, WHERE, &map))
+	checked = dmamap_debug_on(m);
+	if (checked && !dmamap_debug_unmap(dev, page_call, addr, size, dir, WHERE, &map))
 		return;
 	enter(dev);
+	reports = dm_reports_now();
 	ops->unmap_page(dev, addr, size, (enum dma_data_direction)dir, attrs);
+	if (!checked)
+		untracked_released(m, reports);
 	dmamap_debug_put(map, dev);
 }
 
@@ -318,16 +335,20 @@ DMAMAP_API void dmamap_unmap_sg_attrs(struct device *dev, struct scatterlist *sg
 	const struct dma_map_ops *ops = OPS(dev, "dma_unmap_sg", unmap_sg);
 	struct dm_map *map = NULL;
 	struct dmamap_machine *m;
+	unsigned long reports;
+	bool checked;
 
 	if (!ops || !dir_ok(dev, (int)dir, "dma_unmap_sg", WHERE) || !sg_ok(dev, sg, nents, "dma_unmap_sg", WHERE))
 		return;
 	m = dm_dev_machine(dev);
-	if (!dmamap_debug_on(m))
-		dmamap_debug_untracked(m, -1);
-	else if (!dmamap_debug_unmap_sg(dev, sg, nents, (int)dir, WHERE, &map))
+	checked = dmamap_debug_on(m);
+	if (checked && !dmamap_debug_unmap_sg(dev, sg, nents, (int)dir, WHERE, &map))
 		return;
 	enter(dev);
+	reports = dm_reports_now();
 	ops->unmap_sg(dev, sg, nents, dir, attrs);
+	if (!checked)
+		untracked_released(m, reports); /* a list with any entry refused still counts as live */
 	dmamap_debug_put(map, dev);
 }
 
@@ -415,6 +436,8 @@ DMAMAP_API void dmamap_free_attrs(struct device *dev, size_t size, void *cpu_add
 	DM_CALL();
 	const struct dma_map_ops *ops = OPS(dev, "dma_free_attrs", free);
 	struct dm_map *map = NULL;
+	unsigned long reports;
+	bool checked;
 
 	if (!ops || !size_ok(dev, size, "dma_free_attrs", WHERE))
 		return;
@@ -422,12 +445,14 @@ DMAMAP_API void dmamap_free_attrs(struct device *dev, size_t size, void *cpu_add
 		refuse(dev, DMAMAP_REPORT_BAD_INPUT, WHERE, "dma_free_attrs: NULL cpu_addr");
 		return;
 	}
-	if (!dmamap_debug_on(dm_dev_machine(dev)))
-		dmamap_debug_untracked(dm_dev_machine(dev), -1);
-	else if (!dmamap_debug_free(dev, size, cpu_addr, dma_handle, WHERE, &map))
+	checked = dmamap_debug_on(dm_dev_machine(dev));
+	if (checked && !dmamap_debug_free(dev, size, cpu_addr, dma_handle, WHERE, &map))
 		return;
 	enter(dev);
+	reports = dm_reports_now();
 	ops->free(dev, size, cpu_addr, dma_handle, attrs);
+	if (!checked)
+		untracked_released(dm_dev_machine(dev), reports);
 	dmamap_debug_put(map, dev);
 }
 

@@ -570,7 +570,8 @@ static void *pool_alloc(struct dma_pool *pool, gfp_t mem_flags, dma_addr_t *hand
 
 /* ------------------------------------------------------------------ free */
 
-static void pool_free(struct dma_pool *pool, void *vaddr, dma_addr_t dma)
+/* Give a block back; false when refused (reported, nothing changed). */
+static bool pool_free(struct dma_pool *pool, void *vaddr, dma_addr_t dma)
 {
 	struct dma_pool_page *pg;
 	const char *why = NULL;
@@ -579,11 +580,11 @@ static void pool_free(struct dma_pool *pool, void *vaddr, dma_addr_t dma)
 
 	if (!pool) {
 		dmamap_report(NULL, DMAMAP_REPORT_BAD_INPUT, NULL, NULL, 0, "dma_pool_free: NULL pool");
-		return;
+		return false;
 	}
 	if (dmamap_obj_dead(&pool->obj)) {
 		dmamap_obj_dead_report(&pool->obj, "dma_pool_free");
-		return;
+		return false;
 	}
 	pthread_mutex_lock(&pool->lock);
 	for (pg = pool->pages; pg; pg = pg->next)
@@ -606,13 +607,14 @@ static void pool_free(struct dma_pool *pool, void *vaddr, dma_addr_t dma)
 		dmamap_report(pool->obj.machine, DMAMAP_REPORT_API_MISUSE, pool->devname, NULL, 0,
 			      "dma_pool_free(%s): block %p (bus %#llx) %s", pool->name, vaddr,
 			      (unsigned long long)dma, why);
-		return;
+		return false;
 	}
 	pg->used[(unsigned long)i / BITS_PER_LONG_] &= ~(1UL << ((unsigned long)i % BITS_PER_LONG_));
 	pg->in_use--;
 	pool->in_use--;
 	dmamap_track_noaccess(vaddr, pool->size);
 	pthread_mutex_unlock(&pool->lock);
+	return true;
 }
 
 /* ------------------------------------------------------------ the API */
@@ -666,12 +668,14 @@ DMAMAP_API void dmamap_dma_pool_free(struct dma_pool *pool, void *vaddr, dma_add
 {
 	DM_CALL();
 	struct dm_map *map = NULL;
+	bool counted = unchecked(pool);
 
-	if (unchecked(pool))
-		dmamap_debug_untracked(pool->obj.machine, -1);
-	else if (checked(pool) && !dmamap_debug_pool_free(pool->dev, pool, pool->size, vaddr, dma, file, line, &map))
+	if (!counted && checked(pool) &&
+	    !dmamap_debug_pool_free(pool->dev, pool, pool->size, vaddr, dma, file, line, &map))
 		return;
-	pool_free(pool, vaddr, dma);
+	/* with the checker off, only a block the pool took back is one untracked object fewer */
+	if (pool_free(pool, vaddr, dma) && counted)
+		dmamap_debug_untracked(pool->obj.machine, -1);
 	if (map)
 		dmamap_debug_put(map, pool->dev);
 }

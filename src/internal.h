@@ -56,6 +56,7 @@ struct dm_call {
 	const char *file;              /* the outermost call's location */
 	int line;
 	int depth;                     /* calls this thread is in; 0: none */
+	unsigned long reports;         /* reports raised on this thread, ever (see dm_reports_now()) */
 };
 
 #if defined(__PIC__) || defined(__pic__)
@@ -90,6 +91,16 @@ static inline void dm_call_end(int *unused)
 static inline bool dm_in_call(void)
 {
 	return dmamap_call_now.depth > 0;
+}
+
+/*
+ * The reports this thread has raised so far. An ops set refuses a release
+ * (free, unmap) by reporting it and doing nothing: the core compares this
+ * count around the op to learn whether the op released anything.
+ */
+static inline unsigned long dm_reports_now(void)
+{
+	return dmamap_call_now.reports;
 }
 
 /* Whether the call this thread is in was made from within another one (by the library itself). */

@@ -132,6 +132,7 @@ void dmamap_logv_detail(struct dmamap_machine *m, int level, enum dmamap_report_
 		kind = DMAMAP_REPORT_API_MISUSE;
 	cat = dmamap_report_kind_category(kind);
 	if (kind != DMAMAP_REPORT_NONE) {
+		dmamap_call_now.reports++;
 		atomic_fetch_add(&lg->reports, 1);
 		atomic_fetch_add(&lg->by_kind[kind], 1);
 		if (cat != kind)

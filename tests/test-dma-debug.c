@@ -64,6 +64,14 @@ static struct dmamap_checker_stats stats(void)
 	return st;
 }
 
+static unsigned long stats_of_pool_in_use(struct dma_pool *pool)
+{
+	struct dmamap_dma_pool_stats st;
+
+	dmamap_dma_pool_stats(pool, &st);
+	return st.blocks_in_use;
+}
+
 static unsigned long dmamap_checker_stats_pool(struct dmamap_machine *m)
 {
 	struct dmamap_checker_stats st;
@@ -214,6 +222,85 @@ static void test_off_counts_and_guards(void **state)
 		assert_int_equal(dmamap_checker_enable(F.m, true), 0);
 		assert_int_equal(F.cap.reports, 0);
 	}
+}
+
+/*
+ * Off, a release the ops refuse (reported, nothing changed) leaves its
+ * object live: it still counts as untracked and still guards the switch, and
+ * the right release, still made while off, works and counts it down.
+ */
+static void test_off_refused_release_stays_counted(void **state)
+{
+	struct dma_pool *pool = dma_pool_create("refused", &F.dev, 64, 0, 0);
+	const dma_addr_t outside = 0xf0000000; /* no RAM of this machine answers there */
+	struct scatterlist sg;
+	dma_addr_t hc, ha, hb, hs, saved;
+	void *c, *a, *b;
+	unsigned long misuse, bad;
+
+	(void)state;
+	assert_non_null(pool);
+	assert_int_equal(dmamap_checker_enable(F.m, false), 0);
+
+	/* dma_free_coherent() with another size: the ops refuse it */
+	c = dma_alloc_coherent(&F.dev, PAGE_SIZE, &hc, GFP_KERNEL);
+	assert_non_null(c);
+	assert_int_equal(stats().untracked_live, 1);
+	misuse = F.cap.by_kind[DMAMAP_REPORT_API_MISUSE];
+	dma_free_coherent(&F.dev, 2 * PAGE_SIZE, c, hc);
+	assert_int_equal(F.cap.by_kind[DMAMAP_REPORT_API_MISUSE], misuse + 1);
+	assert_int_equal(stats().untracked_live, 1);
+	assert_int_equal(dmamap_checker_enable(F.m, true), -EBUSY);
+	assert_false(dmamap_checker_enabled(F.m));
+
+	/* a double dma_pool_free(): the pool refuses it, the block it names is gone already */
+	a = dma_pool_alloc(pool, GFP_KERNEL, &ha);
+	assert_non_null(a);
+	assert_int_equal(stats().untracked_live, 3); /* the buffer, the pool's page, the block */
+	dma_pool_free(pool, a, ha);
+	assert_int_equal(stats().untracked_live, 2);
+	misuse = F.cap.by_kind[DMAMAP_REPORT_API_MISUSE];
+	dma_pool_free(pool, a, ha);
+	dma_pool_free(pool, a, ha);
+	assert_int_equal(F.cap.by_kind[DMAMAP_REPORT_API_MISUSE], misuse + 2);
+	assert_int_equal(stats().untracked_live, 2);
+	b = dma_pool_alloc(pool, GFP_KERNEL, &hb);
+	assert_non_null(b);
+	assert_int_equal(stats().untracked_live, 3);
+
+	/* unmaps of a bus address no RAM is at: arm_dma_ops refuse them */
+	hs = dma_map_single(&F.dev, F.buf, 64, DMA_TO_DEVICE);
+	assert_false(dma_mapping_error(&F.dev, hs));
+	sg_init_one(&sg, F.buf + PAGE_SIZE, 64);
+	assert_int_equal(dma_map_sg(&F.dev, &sg, 1, DMA_TO_DEVICE), 1);
+	assert_int_equal(stats().untracked_live, 5);
+	bad = F.cap.by_kind[DMAMAP_REPORT_BAD_ADDRESS];
+	dma_unmap_single(&F.dev, outside, 64, DMA_TO_DEVICE);
+	dma_unmap_page(&F.dev, outside, 64, DMA_TO_DEVICE);
+	saved = sg_dma_address(&sg);
+	sg_dma_address(&sg) = outside;
+	dma_unmap_sg(&F.dev, &sg, 1, DMA_TO_DEVICE);
+	sg_dma_address(&sg) = saved;
+	assert_int_equal(F.cap.by_kind[DMAMAP_REPORT_BAD_ADDRESS], bad + 3);
+	assert_int_equal(stats().untracked_live, 5);
+	assert_int_equal(dmamap_checker_enable(F.m, true), -EBUSY);
+
+	/* the right releases, each counted down once */
+	misuse = F.cap.reports;
+	dma_unmap_sg(&F.dev, &sg, 1, DMA_TO_DEVICE);
+	dma_unmap_single(&F.dev, hs, 64, DMA_TO_DEVICE);
+	assert_int_equal(stats().untracked_live, 3);
+	dma_pool_free(pool, b, hb);
+	assert_int_equal(stats_of_pool_in_use(pool), 0);
+	assert_int_equal(stats().untracked_live, 2);
+	dma_free_coherent(&F.dev, PAGE_SIZE, c, hc);
+	assert_int_equal(stats().untracked_live, 1); /* the pool's page */
+	assert_int_equal(dmamap_checker_enable(F.m, true), -EBUSY);
+	dma_pool_destroy(pool);
+	assert_int_equal(F.cap.reports, misuse);
+	assert_int_equal(stats().untracked_live, 0);
+	assert_int_equal(dmamap_checker_enable(F.m, true), 0);
+	assert_int_equal(stats().live_coherent + stats().live_pool + stats().live_single + stats().live_sg, 0);
 }
 
 /* Switching off forgets what was tracked; the mapping itself is untouched and unmaps as usual. */
@@ -1994,6 +2081,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_thousands_live, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_off_counts_and_guards, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_live_at_switch_off_guards, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_off_refused_release_stays_counted, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_switch_off_forgets, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_release_forgets_device, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_memory_fails_the_map, setup, teardown),

@@ -132,7 +132,11 @@ DMAMAP_BEGIN_DECLS
  * still live: one made while it was off, or one that was live when it was
  * switched off (the library's own included, such as a dma_pool's pages or
  * dmabounce's kept safe buffers), as counted by the calls that made and
- * released them meanwhile, since the checker would refuse their release.
+ * released them meanwhile, since the checker would refuse their release. A
+ * release the library refuses (reported, nothing changed: a free with
+ * another size, a double dma_pool_free(), an unmap of a handle the ops set
+ * has no mapping at) releases nothing and counts nothing; ops a user
+ * installs are taken to have released what they were given.
  * Neither switch may race with DMA API calls on @m from other threads.
  * Return: 0 (also when the checker already was as asked); -EINVAL for a NULL
  * machine; -EBUSY when switching on is refused (nothing changed).
