@@ -86,6 +86,7 @@ struct dm_cbuf {
 	unsigned long count;       /* pages */
 	const struct device *dev;  /* compared, never dereferenced */
 	const void *cpu_addr;
+	bool unchecked;            /* made while the DMA-API checker was off: it never knew it */
 };
 
 #define CBUF_BUCKETS 256
@@ -104,6 +105,7 @@ struct dm_coherent {
 	struct dm_bitmap pool;
 	unsigned long *pool_len; /* per pool page: pages of the allocation starting there */
 	const struct device **pool_owner; /* per pool page: the device the allocation starting there is for */
+	bool *pool_unchecked;    /* per pool page: that allocation was made while the checker was off */
 	unsigned long counts[DM_SRC_FAILED + 1];
 };
 
@@ -132,7 +134,8 @@ static void atomic_pool_create(struct dmamap_machine *m, struct dm_coherent *c)
 		goto fail_region;
 	c->pool_len = calloc(pages, sizeof(*c->pool_len));
 	c->pool_owner = calloc(pages, sizeof(*c->pool_owner));
-	if (!c->pool_len || !c->pool_owner || bm_init(&c->pool, pages))
+	c->pool_unchecked = calloc(pages, sizeof(*c->pool_unchecked));
+	if (!c->pool_len || !c->pool_owner || !c->pool_unchecked || bm_init(&c->pool, pages))
 		goto fail_map;
 	c->pool_page = page;
 	c->pool_region = r;
@@ -141,8 +144,10 @@ static void atomic_pool_create(struct dmamap_machine *m, struct dm_coherent *c)
 fail_map:
 	free(c->pool_len);
 	free(c->pool_owner);
+	free(c->pool_unchecked);
 	c->pool_len = NULL;
 	c->pool_owner = NULL;
+	c->pool_unchecked = NULL;
 fail_region:
 	dmamap_vmregion_free(m, r);
 fail_pages:
@@ -188,6 +193,7 @@ void dmamap_coherent_machine_fini(struct dmamap_machine *m)
 		free(c->pool.map);
 		free(c->pool_len);
 		free(c->pool_owner);
+		free(c->pool_unchecked);
 	}
 	if (c->cma.map) {
 		if (c->cma.free != c->cma.bits)
@@ -231,6 +237,7 @@ int dmamap_coherent_buf_add(struct device *dev, struct page *page, unsigned long
 	b->count = count;
 	b->dev = dev;
 	b->cpu_addr = cpu_addr;
+	b->unchecked = !dmamap_debug_on(m);
 	pthread_mutex_lock(&c->lock);
 	head = cbuf_bucket(c, b->pfn);
 	b->next = *head;
@@ -273,12 +280,19 @@ const char *dmamap_coherent_buf_take(struct device *dev, phys_addr_t phys, unsig
 	return why;
 }
 
-/* The device's buffers still allocated at its release: reported, then handed to @free_fn one by one. */
+/*
+ * The device's buffers still allocated at its release: reported, then
+ * handed to @free_fn one by one. The DMA-API checker, when on, has named
+ * each buffer it knows already, with the line that made it; the others
+ * (all of them while it is off, and those made while it was off if it is on
+ * again) are reported here. Off, each was counted as untracked: no longer.
+ */
 void dmamap_coherent_buf_release(struct device *dev,
 				 void (*free_fn)(struct device *dev, struct page *page, unsigned long count, void *cpu_addr))
 {
 	struct dmamap_machine *m = dm_dev_machine(dev);
 	struct dm_coherent *c = coh(m);
+	bool on = dmamap_debug_on(m);
 	unsigned long n = 0, pages = 0;
 
 	if (!c)
@@ -300,32 +314,34 @@ void dmamap_coherent_buf_release(struct device *dev,
 		pthread_mutex_unlock(&c->lock);
 		if (!b)
 			break;
-		n++;
-		pages += b->count;
+		if (!on || b->unchecked) {
+			n++;
+			pages += b->count;
+		}
 		free_fn(dev, dmamap_pfn_to_page(m, b->pfn), b->count, (void *)(uintptr_t)b->cpu_addr);
 		dmamap_free(b);
 	}
 	pthread_mutex_lock(&c->lock);
 	for (unsigned long i = 0; c->pool_owner && i < c->pool.bits; i++) {
 		if (c->pool_owner[i] == dev && c->pool_len[i]) {
-			n++;
-			pages += c->pool_len[i];
+			if (!on || c->pool_unchecked[i]) {
+				n++;
+				pages += c->pool_len[i];
+			}
 			bm_assign(&c->pool, i, c->pool_len[i], false);
 			c->pool_len[i] = 0;
 			c->pool_owner[i] = NULL;
+			c->pool_unchecked[i] = false;
 		}
 	}
 	pthread_mutex_unlock(&c->lock);
-	/*
-	 * The DMA-API checker, when on, has named each one already, with the
-	 * line that made it; off, it counted them as untracked.
-	 */
-	if (n && !dmamap_debug_on(m)) {
-		dmamap_report(m, DMAMAP_REPORT_LEAK, dev->dmamap.name, NULL, 0,
-			      "%lu coherent buffer%s (%lu pages) still allocated at device release; freed", n,
-			      n == 1 ? "" : "s", pages);
+	if (!n)
+		return;
+	dmamap_report(m, DMAMAP_REPORT_LEAK, dev->dmamap.name, NULL, 0,
+		      "%lu coherent buffer%s (%lu pages)%s still allocated at device release; freed", n,
+		      n == 1 ? "" : "s", pages, on ? " made while the DMA-API checker was off" : "");
+	if (!on)
 		dmamap_debug_untracked(m, -(long)n);
-	}
 }
 
 void dmamap_coherent_count(struct dmamap_machine *m, enum dmamap_coherent_source src)
@@ -458,6 +474,7 @@ void *dmamap_atomic_pool_alloc(struct device *dev, size_t size, struct page **pa
 		bm_assign(&c->pool, (unsigned long)start, count, true);
 		c->pool_len[start] = count;
 		c->pool_owner[start] = dev;
+		c->pool_unchecked[start] = !dmamap_debug_on(dm_dev_machine(dev));
 		va = (u8 *)c->pool_region->start + ((size_t)start << PAGE_SHIFT);
 		*page = c->pool_page + start;
 	}
@@ -490,6 +507,7 @@ const char *dmamap_atomic_pool_take(struct device *dev, const void *va, size_t s
 		bm_assign(&c->pool, start, count, false);
 		c->pool_len[start] = 0;
 		c->pool_owner[start] = NULL;
+		c->pool_unchecked[start] = false;
 	}
 	pthread_mutex_unlock(&c->lock);
 	return why;
@@ -594,10 +612,18 @@ DMAMAP_API void dma_release_declared_memory(struct device *dev)
 		return;
 	mem = dev->dma_mem;
 	m = dm_dev_machine(dev);
-	if (mem->bm.free != mem->bm.bits)
+	if (mem->bm.free != mem->bm.bits) {
+		unsigned long n = 0;
+
+		for (unsigned long i = 0; i < mem->bm.bits; i++)
+			n += mem->len[i] != 0;
 		dmamap_report(m, DMAMAP_REPORT_LEAK, dev->dmamap.name, NULL, 0,
 			      "%lu pages of declared coherent memory still allocated at release",
 			      mem->bm.bits - mem->bm.free);
+		/* with the checker off, each of those buffers was counted as untracked */
+		if (!dmamap_debug_on(m))
+			dmamap_debug_untracked(m, -(long)n);
+	}
 	dev->dma_mem = NULL;
 	dmamap_vmregion_free(m, mem->region);
 	pthread_mutex_destroy(&mem->lock);

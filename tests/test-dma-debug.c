@@ -303,6 +303,75 @@ static void test_off_refused_release_stays_counted(void **state)
 	assert_int_equal(stats().live_coherent + stats().live_pool + stats().live_single + stats().live_sg, 0);
 }
 
+/*
+ * A direct mapping keeps no record, so arm_dma_ops cannot refuse its double
+ * unmap: with the checker off, that miscounts, and the switch back on can
+ * succeed while a buffer made meanwhile is live. At release, that buffer is
+ * one the checker never knew: it is still reported as leaked, and freed.
+ */
+static void test_release_reports_buffers_made_while_off(void **state)
+{
+	struct device other = { 0 };
+	const struct captured *r;
+	dma_addr_t hc, hk, hs;
+	void *c, *k;
+	unsigned long leaks;
+
+	(void)state;
+	assert_int_equal(dmamap_device_init(&other, F.m, "other"), 0);
+	k = dma_alloc_coherent(&other, PAGE_SIZE, &hk, GFP_KERNEL); /* known to the checker */
+	assert_non_null(k);
+	assert_int_equal(dmamap_checker_enable(F.m, false), 0);
+	dma_free_coherent(&other, PAGE_SIZE, k, hk); /* live when the checker went off */
+	k = dma_alloc_coherent(&other, PAGE_SIZE, &hk, GFP_KERNEL);
+	c = dma_alloc_coherent(&other, 2 * PAGE_SIZE, &hc, GFP_KERNEL);
+	assert_non_null(k);
+	assert_non_null(c);
+	dma_free_coherent(&other, PAGE_SIZE, k, hk);
+	hs = dma_map_single(&other, F.buf, 64, DMA_TO_DEVICE);
+	dma_unmap_single(&other, hs, 64, DMA_TO_DEVICE);
+	dma_unmap_single(&other, hs, 64, DMA_TO_DEVICE);
+	assert_int_equal(stats().untracked_live, 0);
+	assert_int_equal(dmamap_checker_enable(F.m, true), 0);
+	assert_int_equal(F.cap.reports, 0);
+
+	leaks = F.cap.by_kind[DMAMAP_REPORT_LEAK];
+	dmamap_device_release(&other);
+	assert_int_equal(F.cap.by_kind[DMAMAP_REPORT_LEAK], leaks + 1);
+	r = &F.cap.rec_last;
+	assert_int_equal(r->kind, DMAMAP_REPORT_LEAK);
+	assert_string_equal(r->device, "other");
+	assert_non_null(strstr(r->message, "1 coherent buffer (2 pages)"));
+	assert_int_equal(stats().untracked_live, 0);
+	assert_int_equal(stats().live_coherent, 0);
+}
+
+/* Off, buffers of declared memory left at release are reported, freed, and no longer counted. */
+static void test_release_counts_declared_buffers_down(void **state)
+{
+	struct device other = { 0 };
+	dma_addr_t h1, h2;
+	unsigned long leaks;
+
+	(void)state;
+	assert_int_equal(dmamap_device_init(&other, F.m, "other"), 0);
+	assert_int_equal(dma_declare_coherent_memory(&other, page_to_phys(F.pg), 0x10000000, 4 * PAGE_SIZE), 0);
+	assert_int_equal(dmamap_checker_enable(F.m, false), 0);
+	assert_non_null(dma_alloc_coherent(&other, PAGE_SIZE, &h1, GFP_KERNEL));
+	assert_non_null(dma_alloc_coherent(&other, 2 * PAGE_SIZE, &h2, GFP_KERNEL));
+	assert_int_equal(h1 >> 28, 1);
+	assert_int_equal(h2 >> 28, 1);
+	assert_int_equal(stats().untracked_live, 2);
+	assert_int_equal(dmamap_checker_enable(F.m, true), -EBUSY);
+
+	leaks = F.cap.by_kind[DMAMAP_REPORT_LEAK];
+	dmamap_device_release(&other);
+	assert_int_equal(F.cap.by_kind[DMAMAP_REPORT_LEAK], leaks + 1);
+	assert_non_null(strstr(F.cap.rec_last.message, "3 pages of declared coherent memory"));
+	assert_int_equal(stats().untracked_live, 0);
+	assert_int_equal(dmamap_checker_enable(F.m, true), 0);
+}
+
 /* Switching off forgets what was tracked; the mapping itself is untouched and unmaps as usual. */
 static void test_switch_off_forgets(void **state)
 {
@@ -2082,6 +2151,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_off_counts_and_guards, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_live_at_switch_off_guards, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_off_refused_release_stays_counted, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_release_reports_buffers_made_while_off, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_release_counts_declared_buffers_down, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_switch_off_forgets, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_release_forgets_device, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_memory_fails_the_map, setup, teardown),

@@ -96,6 +96,9 @@
  *                                   driver still holds, one report each; at
  *                                   dma_pool_destroy(), each block still
  *                                   taken. The tracker then forgets them.
+ *                                   Coherent buffers it never knew (made
+ *                                   while it was off) are reported at
+ *                                   release too, in one report.
  *
  * Who owns a streaming mapping is followed part by part: a partial sync
  * (dma_sync_single_range_for_cpu/for_device(), or a sync of less than the
