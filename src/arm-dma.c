@@ -366,6 +366,8 @@ static int arm_dma_get_sgtable(struct device *dev, struct sg_table *sgt, void *c
 	size = coherent_size(dev, size, "dma_get_sgtable");
 	if (!size || size > UINT_MAX)
 		return -EINVAL;
+	if (dmamap_declared_get_sgtable(dev, sgt, cpu_addr, handle, size, &ret))
+		return ret;
 	if (!buffer_ok(dev, cpu_addr, handle, size, false, "dma_get_sgtable"))
 		return -ENXIO;
 	page = handle_pages(dev, handle, size, "dma_get_sgtable");

@@ -662,11 +662,31 @@ static bool declared_owns(const struct dma_coherent_mem *mem, const void *vaddr)
 	return mem && a >= mem->region->start && a < mem->region->end;
 }
 
+/*
+ * Why @count pages at @off in @mem, with bus address @handle, are not a live
+ * allocation (exactly its size when @exact, else at most it), or NULL. Lock held.
+ */
+static const char *declared_refusal(const struct dma_coherent_mem *mem, uintptr_t off, unsigned long count,
+				    dma_addr_t handle, bool exact)
+{
+	unsigned long start = off >> PAGE_SHIFT;
+
+	if (off & ~PAGE_MASK)
+		return "is not the start of an allocation";
+	if (!mem->len[start] || !bm_test(&mem->bm, start))
+		return "is not an allocation (freed already?)";
+	if (exact ? mem->len[start] != count : count > mem->len[start])
+		return exact ? "has a size other than the allocation's" : "is larger than the allocation";
+	if (handle != mem->device_base + off)
+		return "does not go with the handle given";
+	return NULL;
+}
+
 bool dmamap_declared_release(struct device *dev, void *vaddr, size_t size, dma_addr_t handle)
 {
 	struct dma_coherent_mem *mem = dev->dma_mem;
 	unsigned long count = size >> PAGE_SHIFT, start;
-	const char *why = NULL;
+	const char *why;
 	uintptr_t off;
 
 	if (!declared_owns(mem, vaddr))
@@ -674,14 +694,7 @@ bool dmamap_declared_release(struct device *dev, void *vaddr, size_t size, dma_a
 	off = (uintptr_t)vaddr - mem->region->start;
 	start = off >> PAGE_SHIFT;
 	pthread_mutex_lock(&mem->lock);
-	if (off & ~PAGE_MASK)
-		why = "is not the start of an allocation";
-	else if (!mem->len[start] || !bm_test(&mem->bm, start))
-		why = "is not an allocation (freed already?)";
-	else if (mem->len[start] != count)
-		why = "has a size other than the allocation's";
-	else if (handle != mem->device_base + off)
-		why = "does not go with the handle given";
+	why = declared_refusal(mem, off, count, handle, true);
 	if (!why) {
 		bm_assign(&mem->bm, start, count, false);
 		mem->len[start] = 0;
@@ -715,6 +728,39 @@ bool dmamap_declared_mmap(struct device *dev, struct vm_area_struct *vma, void *
 	}
 	vma->vm_page_prot = pgprot_dmacoherent(vma->vm_page_prot);
 	*ret = remap_pfn_range(vma, vma->vm_start, pfn + vma->vm_pgoff, nr_vma << PAGE_SHIFT, vma->vm_page_prot);
+	return true;
+}
+
+/*
+ * dma_get_sgtable() of @vaddr (@size page aligned), when it lies in @dev's
+ * declared memory: true with *ret 0 and a one-entry @sgt of the
+ * allocation's first @size bytes, or *ret -ENXIO (reported) when it names
+ * no live allocation of at least @size bytes with @handle; false when it is
+ * not declared memory of @dev.
+ */
+bool dmamap_declared_get_sgtable(struct device *dev, struct sg_table *sgt, void *vaddr, dma_addr_t handle,
+				 size_t size, int *ret)
+{
+	struct dma_coherent_mem *mem = dev->dma_mem;
+	const char *why;
+	uintptr_t off;
+
+	if (!declared_owns(mem, vaddr))
+		return false;
+	off = (uintptr_t)vaddr - mem->region->start;
+	pthread_mutex_lock(&mem->lock);
+	why = declared_refusal(mem, off, size >> PAGE_SHIFT, handle, false);
+	pthread_mutex_unlock(&mem->lock);
+	if (why) {
+		dmamap_report(dm_dev_machine(dev), DMAMAP_REPORT_API_MISUSE, dev->dmamap.name, NULL, 0,
+			      "dma_get_sgtable: %p+%#zx (handle %#llx) of the device's declared memory %s; refused",
+			      vaddr, size, (unsigned long long)handle, why);
+		*ret = -ENXIO;
+		return true;
+	}
+	*ret = sg_alloc_table(sgt, 1, GFP_KERNEL);
+	if (!*ret)
+		sg_set_page(sgt->sgl, dmamap_phys_to_page(dm_dev_machine(dev), mem->phys + off), (unsigned int)size, 0);
 	return true;
 }
 

@@ -852,13 +852,15 @@ bool dmamap_atomic_pool_contains(struct dmamap_machine *m, const void *va);
 const char *dmamap_atomic_pool_take(struct device *dev, const void *va, size_t size, dma_addr_t handle, bool remove);
 /*
  * A device's declared memory: alloc returns true when it served the request
- * (*ret set); release/mmap return true when @vaddr belongs to it (a release
- * that does not name one live allocation with its handle is reported and
- * frees nothing). Sizes are page aligned.
+ * (*ret set); release/mmap/get_sgtable return true when @vaddr belongs to it
+ * (a release or get_sgtable that does not name one live allocation with its
+ * handle is reported and refused). Sizes are page aligned.
  */
 bool dmamap_declared_alloc(struct device *dev, size_t size, dma_addr_t *handle, void **ret);
 bool dmamap_declared_release(struct device *dev, void *vaddr, size_t size, dma_addr_t handle);
 bool dmamap_declared_mmap(struct device *dev, struct vm_area_struct *vma, void *vaddr, size_t size, int *ret);
+bool dmamap_declared_get_sgtable(struct device *dev, struct sg_table *sgt, void *vaddr, dma_addr_t handle,
+				 size_t size, int *ret);
 
 /* ARM cache maintenance for a buffer at @phys (arm-dma.c), through the machine's hooks. */
 void dmamap_arm_cpu_to_dev(struct dmamap_machine *m, phys_addr_t phys, size_t size, int dir);

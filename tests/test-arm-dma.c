@@ -635,6 +635,85 @@ static void test_get_sgtable(void **state)
 	fx_free(f);
 }
 
+/*
+ * A buffer served from declared memory is a coherent buffer like any other:
+ * its table is one entry of its own pages, checker on or off; a call naming
+ * no live allocation there is refused with -ENXIO and a report.
+ */
+static void test_get_sgtable_declared(void **state)
+{
+	struct fx *f = fx_new(NULL);
+	struct page *decl = dmamap_alloc_pages(f->m, GFP_KERNEL, 2);
+	struct sg_table sgt, untouched;
+	dma_addr_t h1, h2;
+	void *p1, *p2;
+
+	(void)state;
+	assert_non_null(decl);
+	assert_int_equal(dma_declare_coherent_memory(&f->dev, page_to_phys(decl), 0x10000000, 4 * PAGE_SIZE), 0);
+	p1 = dma_alloc_coherent(&f->dev, PAGE_SIZE, &h1, GFP_KERNEL);
+	p2 = dma_alloc_coherent(&f->dev, 2 * PAGE_SIZE, &h2, GFP_KERNEL);
+	assert_non_null(p1);
+	assert_non_null(p2);
+	assert_int_equal(h1, 0x10000000);
+	assert_int_equal(h2, 0x10000000 + 2 * PAGE_SIZE);
+
+	for (int on = 1; on >= 0; on--) {
+		unsigned long reports;
+
+		assert_int_equal(dmamap_checker_enable(f->m, on), 0);
+		reports = f->cap.reports;
+		assert_int_equal(dma_get_sgtable(&f->dev, &sgt, p2, h2, 2 * PAGE_SIZE), 0);
+		assert_int_equal(sgt.orig_nents, 1);
+		assert_int_equal(sg_phys(sgt.sgl), page_to_phys(decl) + 2 * PAGE_SIZE);
+		assert_int_equal(sgt.sgl->offset, 0);
+		assert_int_equal(sgt.sgl->length, 2 * PAGE_SIZE);
+		sg_free_table(&sgt);
+		/* a part from the start, as for any coherent buffer */
+		assert_int_equal(dma_get_sgtable(&f->dev, &sgt, p2, h2, 100), 0);
+		assert_int_equal(sg_phys(sgt.sgl), page_to_phys(decl) + 2 * PAGE_SIZE);
+		assert_int_equal(sgt.sgl->length, PAGE_SIZE);
+		sg_free_table(&sgt);
+		assert_int_equal(dma_get_sgtable(&f->dev, &sgt, p1, h1, PAGE_SIZE), 0);
+		assert_int_equal(sg_phys(sgt.sgl), page_to_phys(decl));
+		sg_free_table(&sgt);
+		assert_int_equal(f->cap.reports, reports);
+	}
+
+	/* checker off, the ops themselves refuse what names no live allocation: nothing made */
+	memset(&untouched, 0x5a, sizeof(untouched));
+	{
+		const struct {
+			void *cpu;
+			dma_addr_t h;
+			size_t size;
+		} bad[] = {
+			{ p2, h2, 3 * PAGE_SIZE },                       /* larger than the buffer */
+			{ p2, h1, 2 * PAGE_SIZE },                       /* another buffer's handle */
+			{ (u8 *)p2 + PAGE_SIZE, h2 + PAGE_SIZE, 100 },   /* inside it */
+			{ (u8 *)p2 + 64, h2 + 64, 64 },
+		};
+
+		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			unsigned long misuse = f->cap.by_kind[DMAMAP_REPORT_API_MISUSE];
+
+			memcpy(&sgt, &untouched, sizeof(sgt));
+			assert_int_equal(dma_get_sgtable(&f->dev, &sgt, bad[i].cpu, bad[i].h, bad[i].size), -ENXIO);
+			assert_int_equal(f->cap.by_kind[DMAMAP_REPORT_API_MISUSE], misuse + 1);
+			assert_memory_equal(&sgt, &untouched, sizeof(sgt));
+		}
+	}
+	dma_free_coherent(&f->dev, PAGE_SIZE, p1, h1);
+	memcpy(&sgt, &untouched, sizeof(sgt));
+	assert_int_equal(dma_get_sgtable(&f->dev, &sgt, p1, h1, PAGE_SIZE), -ENXIO); /* freed */
+	assert_memory_equal(&sgt, &untouched, sizeof(sgt));
+	dma_free_coherent(&f->dev, 2 * PAGE_SIZE, p2, h2);
+	assert_int_equal(dmamap_checker_enable(f->m, true), 0); /* both freed: nothing untracked is live */
+	dma_release_declared_memory(&f->dev);
+	dmamap_free_pages(decl, 2);
+	fx_free(f);
+}
+
 /* dma_pfn_offset: the bus address is the physical one minus the offset. */
 static void test_pfn_offset(void **state)
 {
@@ -963,6 +1042,7 @@ int main(void)
 		cmocka_unit_test(test_alloc_failures_unwind),
 		cmocka_unit_test(test_free_mismatch_refused),
 		cmocka_unit_test(test_get_sgtable),
+		cmocka_unit_test(test_get_sgtable_declared),
 		cmocka_unit_test(test_pfn_offset),
 		cmocka_unit_test(test_alloc_size_that_cannot_be_rounded),
 		cmocka_unit_test(test_free_of_unmapped_buffer_must_match),

@@ -279,7 +279,12 @@ static inline int dma_mmap_attrs(struct device *dev, struct vm_area_struct *vma,
 /**
  * dma_get_sgtable_attrs() - describe a dma_alloc_attrs() buffer as an sg_table
  *
- * Return: 0 with @sgt allocated (free with sg_free_table()), or -errno.
+ * Any buffer dma_alloc_attrs() made, one served from declared coherent
+ * memory included: the table covers its first @size bytes, rounded up to
+ * pages.
+ * Return: 0 with @sgt allocated (the caller frees it with sg_free_table());
+ * -ENXIO when @cpu_addr and @dma_addr are not a live buffer of @dev at least
+ * @size long (reported, @sgt untouched); another -errno.
  */
 static inline int dma_get_sgtable_attrs(struct device *dev, struct sg_table *sgt, void *cpu_addr, dma_addr_t dma_addr,
 					size_t size, struct dma_attrs *attrs)
