@@ -568,6 +568,12 @@ DMAMAP_API int dma_declare_coherent_memory(struct device *dev, phys_addr_t phys_
 			      (unsigned long long)phys_addr, size);
 		return -EINVAL;
 	}
+	if (device_addr > (dma_addr_t)-1 - (size - 1)) {
+		dmamap_report(m, DMAMAP_REPORT_BAD_INPUT, dev->dmamap.name, NULL, 0,
+			      "dma_declare_coherent_memory: bus range %#llx+%#zx runs past the end of the bus",
+			      (unsigned long long)device_addr, size);
+		return -EINVAL;
+	}
 	if (dev->dma_mem)
 		return -EBUSY;
 	pages = size >> PAGE_SHIFT;

@@ -47,6 +47,14 @@ static u8 *kbuf(struct fx *f, unsigned order)
 	return va;
 }
 
+static unsigned long stats_live_coherent(struct dmamap_machine *m)
+{
+	struct dmamap_checker_stats st;
+
+	dmamap_checker_stats(m, &st);
+	return st.live_coherent;
+}
+
 static void kfree_buf(u8 *va, unsigned order)
 {
 	dmamap_free_pages(virt_to_page(va), order);
@@ -714,6 +722,79 @@ static void test_get_sgtable_declared(void **state)
 	fx_free(f);
 }
 
+/*
+ * Declared memory's bus range may end at the last bus address, not wrap
+ * past it: a wrapping one is refused with nothing changed, and one that
+ * ends exactly at 2^64 - 1 serves buffers that free as any other.
+ */
+static void test_declare_bus_range_at_the_top(void **state)
+{
+	struct fx *f = fx_new(NULL);
+	struct page *decl = dmamap_alloc_pages(f->m, GFP_KERNEL, 2);
+	const struct {
+		dma_addr_t bus;
+		size_t size;
+	} wrap[] = {
+		{ 0xfffffffffffff000ULL, 2 * PAGE_SIZE },  /* wraps to 0x1000 */
+		{ 0xffffffffffffe000ULL, 3 * PAGE_SIZE },  /* one page too many */
+		{ 0xfffffffffffff000ULL, 4 * PAGE_SIZE },
+	};
+	struct dmamap_coherent_stats cs0, cs1;
+	dma_addr_t h1, h2, h3;
+	void *p1, *p2, *p3;
+	unsigned long free0;
+
+	(void)state;
+	assert_non_null(decl);
+	free0 = test_free_pages(f->m);
+	for (size_t i = 0; i < sizeof(wrap) / sizeof(wrap[0]); i++) {
+		unsigned long bad = f->cap.by_kind[DMAMAP_REPORT_BAD_INPUT], reports = f->cap.reports;
+
+		assert_int_equal(dma_declare_coherent_memory(&f->dev, page_to_phys(decl), wrap[i].bus, wrap[i].size),
+				 -EINVAL);
+		assert_int_equal(f->cap.reports, reports + 1);
+		assert_int_equal(f->cap.by_kind[DMAMAP_REPORT_BAD_INPUT], bad + 1);
+		assert_null(f->dev.dma_mem);
+		assert_int_equal(test_free_pages(f->m), free0);
+	}
+	/* nothing declared: an allocation comes from the pages */
+	dmamap_coherent_stats(f->m, &cs0);
+	p1 = dma_alloc_coherent(&f->dev, PAGE_SIZE, &h1, GFP_KERNEL);
+	assert_non_null(p1);
+	dmamap_coherent_stats(f->m, &cs1);
+	assert_int_equal(cs1.from_declared, cs0.from_declared);
+	assert_int_equal(cs1.from_pages, cs0.from_pages + 1);
+	dma_free_coherent(&f->dev, PAGE_SIZE, p1, h1);
+
+	/* the largest range that does not wrap: its last byte is at 2^64 - 1 */
+	assert_int_equal(dma_declare_coherent_memory(&f->dev, page_to_phys(decl), 0xffffffffffffc000ULL, 4 * PAGE_SIZE),
+			 0);
+	p1 = dma_alloc_coherent(&f->dev, 2 * PAGE_SIZE, &h1, GFP_KERNEL);
+	p2 = dma_alloc_coherent(&f->dev, PAGE_SIZE, &h2, GFP_KERNEL);
+	p3 = dma_alloc_coherent(&f->dev, PAGE_SIZE, &h3, GFP_KERNEL);
+	assert_non_null(p1);
+	assert_non_null(p2);
+	assert_non_null(p3);
+	assert_int_equal(h1, 0xffffffffffffc000ULL);
+	assert_int_equal(h2, 0xffffffffffffe000ULL);
+	assert_int_equal(h3, 0xfffffffffffff000ULL);
+	dmamap_coherent_stats(f->m, &cs1);
+	assert_int_equal(cs1.from_declared, cs0.from_declared + 3);
+	dma_free_coherent(&f->dev, PAGE_SIZE, p3, h3);
+	dma_free_coherent(&f->dev, PAGE_SIZE, p2, h2);
+	dma_free_coherent(&f->dev, 2 * PAGE_SIZE, p1, h1);
+	p3 = dma_alloc_coherent(&f->dev, 4 * PAGE_SIZE, &h3, GFP_KERNEL); /* all of it again: all were freed */
+	assert_non_null(p3);
+	assert_int_equal(h3, 0xffffffffffffc000ULL);
+	dma_free_coherent(&f->dev, 4 * PAGE_SIZE, p3, h3);
+	assert_int_equal(f->cap.by_kind[DMAMAP_REPORT_API_MISUSE], 0);
+	assert_int_equal(stats_live_coherent(f->m), 0);
+	dma_release_declared_memory(&f->dev);
+	dmamap_free_pages(decl, 2);
+	assert_int_equal(f->cap.by_kind[DMAMAP_REPORT_LEAK], 0);
+	fx_free(f);
+}
+
 /* dma_pfn_offset: the bus address is the physical one minus the offset. */
 static void test_pfn_offset(void **state)
 {
@@ -1043,6 +1124,7 @@ int main(void)
 		cmocka_unit_test(test_free_mismatch_refused),
 		cmocka_unit_test(test_get_sgtable),
 		cmocka_unit_test(test_get_sgtable_declared),
+		cmocka_unit_test(test_declare_bus_range_at_the_top),
 		cmocka_unit_test(test_pfn_offset),
 		cmocka_unit_test(test_alloc_size_that_cannot_be_rounded),
 		cmocka_unit_test(test_free_of_unmapped_buffer_must_match),

@@ -148,13 +148,16 @@ DMAMAP_API int dma_set_seg_boundary(struct device *dev, unsigned long mask);
  * @dev: the device
  * @phys_addr: start of the memory, page aligned, RAM of the device's machine
  *             that the caller owns (e.g. pages it allocated) while declared
- * @device_addr: the bus address at which the device sees @phys_addr
+ * @device_addr: the bus address at which the device sees @phys_addr, page
+ *               aligned; the bus range [@device_addr, +@size) may end at the
+ *               last bus address but not wrap past it
  * @size: bytes, a non-zero page multiple
  *
  * The memory gets an uncached mapping in the consistent region, and
  * dma_alloc_attrs() serves the device from it first, falling through to the
- * other sources when it is full.
- * Return: 0; -EINVAL (bad range), -EBUSY (already declared), -ENOMEM.
+ * other sources when it is full. The caller keeps ownership of the memory.
+ * Return: 0; -EINVAL (a bad range, reported: nothing changed), -EBUSY
+ * (already declared), -ENOMEM.
  */
 DMAMAP_API DMAMAP_MUST_CHECK int dma_declare_coherent_memory(struct device *dev, phys_addr_t phys_addr,
 							      dma_addr_t device_addr, size_t size);
