@@ -224,6 +224,8 @@ DMAMAP_API struct dma_pool *dma_pool_create(const char *name, struct device *dev
 		align = 1;
 	if (!size)
 		why = "zero block size";
+	else if (size > INT_MAX)
+		why = "block size above INT_MAX";
 	else if (!is_pow2(align))
 		why = "alignment is not a power of two";
 	if (!why) {
@@ -235,7 +237,10 @@ DMAMAP_API struct dma_pool *dma_pool_create(const char *name, struct device *dev
 	if (!why) {
 		size = DM_ALIGN_UP(size, align);
 		allocation = DM_MAX((size_t)PAGE_SIZE, DM_ALIGN_UP(size, (size_t)PAGE_SIZE));
-		if (boundary && (!is_pow2(boundary) || boundary < size))
+		/* no source can serve a coherent allocation larger than RAM: no block could ever be taken */
+		if (allocation > m->cfg.ram_size)
+			why = "block larger than the machine's RAM";
+		else if (boundary && (!is_pow2(boundary) || boundary < size))
 			why = "boundary is not a power of two at least the (rounded) block size";
 	}
 	if (why) {

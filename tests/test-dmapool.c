@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* dma_pool: small coherent blocks (dma_pool_create/alloc/free/destroy). */
+#include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
 
@@ -146,6 +147,10 @@ static void test_create_rejects_bad_arguments(void **state)
 		{ &f->dev, 3, 0, 4 },          /* boundary < size rounded to 8 bytes */
 		{ &f->dev, SIZE_MAX, 8, 0 },   /* size cannot be rounded */
 		{ &f->dev, SIZE_MAX - 4000, 8, 0 },
+		{ &f->dev, SIZE_MAX - 4096, 0, 0 }, /* rounds to pages, but above INT_MAX */
+		{ &f->dev, (size_t)INT_MAX + 1, 8, 0 },
+		{ &f->dev, ((size_t)RAM_MIB << 20) + 1, 0, 0 }, /* a block larger than RAM */
+		{ &f->dev, 1, (size_t)RAM_MIB << 21, 0 },        /* rounded to its alignment: twice RAM */
 	};
 	struct dmamap_page_stats before, after;
 
@@ -170,6 +175,77 @@ static void test_create_rejects_bad_arguments(void **state)
 		/* and nothing allocated */
 		assert_memory_equal(&before, &after, sizeof(before));
 	}
+}
+
+/* One bad-input report for @size, nothing allocated, NULL. */
+static void expect_create_refused(struct dmamap_machine *m, struct device *dev, size_t size)
+{
+	struct dmamap_page_stats before, after;
+	struct dmamap_checker_stats cs;
+	struct capture c;
+
+	dmamap_page_stats(m, &before);
+	capture_start(&c, m);
+	assert_null(dma_pool_create("big", dev, size, 0, 0));
+	capture_stop(m);
+	dmamap_page_stats(m, &after);
+	assert_int_equal(c.reports, 1);
+	assert_int_equal(c.by_kind[DMAMAP_REPORT_BAD_INPUT], 1);
+	assert_non_null(strstr(c.rec[0].message, "dma_pool_create(big)"));
+	assert_memory_equal(&before, &after, sizeof(before));
+	dmamap_checker_stats(m, &cs);
+	assert_int_equal(cs.live_coherent + cs.live_pool + cs.untracked_live, 0);
+}
+
+/* @size is accepted; the pool's block is @block bytes. */
+static struct dma_pool *expect_create_accepted(struct device *dev, size_t size, size_t block)
+{
+	struct dma_pool *pool = dma_pool_create("big", dev, size, 0, 0);
+
+	assert_non_null(pool);
+	assert_int_equal(stats_of(pool).block_size, block);
+	assert_int_equal(stats_of(pool).pages, 0);
+	return pool;
+}
+
+/*
+ * The largest block: no more than RAM once rounded to pages (no coherent
+ * allocation could ever serve more), and no more than INT_MAX as asked, as
+ * in Linux. One byte more is refused at create. A block within RAM but
+ * beyond what the device's sources serve makes dma_pool_alloc() fail
+ * cleanly instead.
+ */
+static void test_create_size_limits(void **state)
+{
+	struct fx *f = *state;
+	const size_t ram = (size_t)RAM_MIB << 20;
+	struct dmamap_machine *big;
+	struct device bdev = { 0 };
+	struct dma_pool *pool;
+	unsigned long reports;
+	dma_addr_t h = 0;
+
+	pool = expect_create_accepted(&f->dev, ram, ram);
+	reports = dmamap_report_count(f->m);
+	assert_null(dma_pool_alloc(pool, GFP_KERNEL | __GFP_NOWARN, &h));
+	assert_int_equal(h, DMA_MAPPING_ERROR);
+	assert_int_equal(dmamap_report_count(f->m), reports);
+	assert_int_equal(stats_of(pool).pages, 0);
+	assert_int_equal(stats_of(pool).blocks_in_use, 0);
+	assert_int_equal(nfree_pages(f->m), f->base_free);
+	dma_pool_destroy(pool);
+	dma_pool_destroy(expect_create_accepted(&f->dev, ram - PAGE_SIZE + 1, ram - PAGE_SIZE + 8)); /* a RAM-sized page */
+	expect_create_refused(f->m, &f->dev, ram + 1);
+	expect_create_refused(f->m, &f->dev, ram + PAGE_SIZE);
+
+	/* a machine with more RAM than INT_MAX: there, INT_MAX is the bound */
+	big = test_machine(3072, NULL);
+	assert_int_equal(dmamap_device_init(&bdev, big, "bigdev"), 0);
+	dma_pool_destroy(expect_create_accepted(&bdev, (size_t)INT_MAX, (size_t)INT_MAX + 1));
+	expect_create_refused(big, &bdev, (size_t)INT_MAX + 1);
+	expect_create_refused(big, &bdev, SIZE_MAX - 4096);
+	dmamap_device_release(&bdev);
+	test_machine_destroy(big);
 }
 
 static void test_create_host_alloc_failure(void **state)
@@ -1174,6 +1250,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_create_rejects_bad_arguments, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_create_size_limits, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_create_host_alloc_failure, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_create_rounds_block_size, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_blocks_are_aligned_on_both_sides, setup, teardown),

@@ -15,8 +15,8 @@ struct dma_pool;
  * dma_pool_create() - a pool of @size-byte blocks for @dev
  * @name: for messages (copied)
  * @dev: the device the blocks are for
- * @size: block size, non-zero, at most one page-multiple allocation (rounded
- *        up to @align)
+ * @size: block size, non-zero, at most INT_MAX (as in Linux); rounded up to
+ *        @align and then to pages, at most the machine's RAM
  * @align: block alignment, a power of two; 0 means 1; raised to at least
  *         sizeof(void *). The block size is rounded up to it.
  * @boundary: no block crosses a multiple of it in bus addresses; a power of
@@ -25,8 +25,13 @@ struct dma_pool;
  * Blocks come from dma_alloc_coherent() allocations of the device, so they are
  * uncached and both sides see each other's stores at once. A pool page is
  * max(PAGE_SIZE, size rounded to pages); when the memory is misaligned on the
- * bus so that no block would fit between boundaries, it is twice that.
- * Return: the pool, or NULL for bad arguments (reported) or no memory.
+ * bus so that no block would fit between boundaries, it is twice that. A
+ * page larger than what the device's coherent sources can serve at the time
+ * (the page allocator's largest block, the contiguous area, declared memory)
+ * makes dma_pool_alloc() fail, not dma_pool_create(): those may change.
+ * The caller owns the pool (dma_pool_destroy()).
+ * Return: the pool, or NULL for bad arguments (reported,
+ * DMAMAP_REPORT_BAD_INPUT; nothing allocated) or no memory.
  */
 DMAMAP_API struct dma_pool *dma_pool_create(const char *name, struct device *dev, size_t size, size_t align,
 					    size_t boundary);
