@@ -58,6 +58,12 @@ DMAMAP_API dma_addr_t dmamap_linux_map_page(struct device *dev, struct page *pag
 	return dmamap_map_page_attrs(dev, page, offset, size, dir, ap_, file, line);
 }
 
+DMAMAP_API int dmamap_linux_mapping_error(struct device *dev, dma_addr_t dma_addr, const char *file, int line)
+{
+	/* the core's answer is the 2012 kernel's (1 for an error); Linux 6.x says -ENOMEM */
+	return dmamap_mapping_error(dev, dma_addr, file, line) ? -ENOMEM : 0;
+}
+
 DMAMAP_API void dmamap_linux_unmap_page(struct device *dev, dma_addr_t addr, size_t size, enum dma_data_direction dir,
 					unsigned long attrs, const char *file, int line)
 {

@@ -175,6 +175,7 @@
 #pragma weak dma_get_cache_alignment
 #pragma weak dma_need_sync
 #pragma weak dma_addressing_limited
+#pragma weak dmamap_linux_mapping_error
 #pragma weak dmamap_linux_map_page
 #pragma weak dmamap_linux_unmap_page
 #pragma weak dmamap_linux_map_single
@@ -429,6 +430,7 @@ static const struct export functions[] = {
 	F(dma_get_cache_alignment),
 	F(dma_need_sync),
 	F(dma_addressing_limited),
+	F(dmamap_linux_mapping_error),
 	F(dmamap_linux_map_page),
 	F(dmamap_linux_unmap_page),
 	F(dmamap_linux_map_single),

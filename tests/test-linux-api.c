@@ -216,6 +216,46 @@ static void test_reports_name_the_callers_line(void **state)
 	assert_int_equal(f->c.last_line, line);
 }
 
+/*
+ * dma_mapping_error() returns what Linux 6.x returns: -ENOMEM for a failed
+ * mapping, 0 otherwise, so a driver may hand it on as its own error. The
+ * checker still learns that the handle was checked.
+ */
+static void test_mapping_error_is_an_errno(void **state)
+{
+	struct fx *f = *state;
+	u8 *buf = kmalloc(64, GFP_KERNEL);
+	unsigned long n;
+	dma_addr_t h;
+
+	assert_non_null(buf);
+	h = dma_map_single(&f->dev, buf, 64, DMA_TO_DEVICE);
+	assert_int_equal(dma_mapping_error(&f->dev, h), 0);
+	assert_int_equal((dma_mapping_error)(&f->dev, h), 0);
+	dma_unmap_single(&f->dev, h, 64, DMA_TO_DEVICE);
+	assert_int_equal(f->c.reports, 0); /* checked: no unchecked-mapping-error report */
+
+	/* a device that cannot reach the buffer: the mapping fails, and the driver gets the errno */
+	*f->dev.dma_mask = DMA_BIT_MASK(12);
+	h = dma_map_single(&f->dev, buf, 64, DMA_TO_DEVICE);
+	*f->dev.dma_mask = DMA_BIT_MASK(32);
+	assert_int_equal(h, DMA_MAPPING_ERROR);
+	n = f->c.reports;
+	assert_int_equal(dma_mapping_error(&f->dev, h), -ENOMEM);
+	assert_int_equal((dma_mapping_error)(&f->dev, DMA_MAPPING_ERROR), -ENOMEM);
+	assert_int_equal(f->c.reports, n);
+	/* no device (reported through the process-wide handler): an error still */
+	assert_int_equal(dma_mapping_error(NULL, 0x1000), -ENOMEM);
+
+	/* never asked: the first use of the handle is reported, as before */
+	n = f->c.reports;
+	h = dma_map_single(&f->dev, buf, 64, DMA_TO_DEVICE);
+	dma_unmap_single(&f->dev, h, 64, DMA_TO_DEVICE);
+	assert_int_equal(f->c.reports, n + 1);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_UNCHECKED_ERROR], 1);
+	kfree(buf);
+}
+
 /* ------------------------------------------------------------ sg tables */
 
 static void test_map_sgtable(void **state)
@@ -798,6 +838,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_skip_cpu_sync_attr, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unknown_attr_bits_are_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reports_name_the_callers_line, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mapping_error_is_an_errno, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_map_sgtable, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_map_sgtable_errors, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sg_nents_for_len, setup, teardown),

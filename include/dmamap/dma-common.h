@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The part of the DMA mapping API that is the same in both kernel APIs the
- * library offers: syncs, dma_mapping_error(), masks and segment limits,
+ * library offers: syncs, masks and segment limits,
  * declared coherent memory, and the helpers later kernels added that take no
  * attributes (dma_coerce_mask_and_coherent(), dma_need_sync()...).
+ * dma_mapping_error() is not here: the two APIs return different values for
+ * a failed mapping (1 in 2012, -ENOMEM in Linux 6.x), and each API's header
+ * defines its own over the library call its kernel's behaviour needs.
  *
  * <dmamap/dma-mapping.h> (the 2012 ARM API, struct dma_attrs) and
  * <linux/dma-mapping.h> (Linux 6.x, unsigned long attrs) both include it;
@@ -33,7 +36,19 @@ DMAMAP_API void dmamap_sync_sg_for_cpu(struct device *dev, struct scatterlist *s
 /** dmamap_sync_sg_for_device() - dma_sync_sg_for_device() with the caller's location. */
 DMAMAP_API void dmamap_sync_sg_for_device(struct device *dev, struct scatterlist *sg, int nents,
 					  enum dma_data_direction dir, const char *file, int line);
-/** dmamap_mapping_error() - dma_mapping_error() with the caller's location. */
+/**
+ * dmamap_mapping_error() - dma_mapping_error() of the 2012 API with the caller's location
+ * @dev: the device that made the mapping
+ * @dma_addr: what the mapping call returned
+ * @file: the caller's source file for reports, or NULL
+ * @line: the caller's source line
+ *
+ * Tells the checker that the handle was checked.
+ * Return: 1 for DMA_MAPPING_ERROR (or what the ops set calls an error), 0
+ * otherwise; 1 too for a NULL or uninitialised device (reported). The Linux
+ * 6.x API's dma_mapping_error() returns -ENOMEM instead (see
+ * dmamap_linux_mapping_error()).
+ */
 DMAMAP_API int dmamap_mapping_error(struct device *dev, dma_addr_t dma_addr, const char *file, int line);
 
 /**
@@ -81,16 +96,6 @@ static inline void dma_sync_sg_for_device(struct device *dev, struct scatterlist
 					  enum dma_data_direction dir)
 {
 	dmamap_sync_sg_for_device(dev, sg, nents, dir, NULL, 0);
-}
-
-/**
- * dma_mapping_error() - whether @dma_addr is a failed mapping
- * Return: non-zero for DMA_MAPPING_ERROR (or what the ops set calls an error);
- * non-zero too for a NULL or uninitialised device (reported).
- */
-static inline int dma_mapping_error(struct device *dev, dma_addr_t dma_addr)
-{
-	return dmamap_mapping_error(dev, dma_addr, NULL, 0);
 }
 
 /**
@@ -282,7 +287,6 @@ DMAMAP_API bool dma_need_sync(struct device *dev, dma_addr_t dma_addr);
 	dmamap_sync_single_for_device((d), (h) + (o), (s), (r), __FILE__, __LINE__)
 #define dma_sync_sg_for_cpu(d, sg, n, r) dmamap_sync_sg_for_cpu((d), (sg), (n), (r), __FILE__, __LINE__)
 #define dma_sync_sg_for_device(d, sg, n, r) dmamap_sync_sg_for_device((d), (sg), (n), (r), __FILE__, __LINE__)
-#define dma_mapping_error(d, h) dmamap_mapping_error((d), (h), __FILE__, __LINE__)
 
 DMAMAP_END_DECLS
 

@@ -57,6 +57,23 @@ DMAMAP_API DMAMAP_MUST_CHECK dma_addr_t dmamap_linux_map_page(struct device *dev
 							       const char *file, int line);
 
 /**
+ * dmamap_linux_mapping_error() - dma_mapping_error() of Linux 6.x
+ * @dev: the device that made the mapping
+ * @dma_addr: what the mapping call returned
+ * @file: the caller's source file for reports, or NULL
+ * @line: the caller's source line
+ *
+ * As in include/linux/dma-mapping.h, a driver may return the result as its
+ * own error (`ret = dma_mapping_error(dev, addr); if (ret) return ret;`).
+ * The checker records that the handle was checked, as the 2012 call does.
+ * Return: -ENOMEM for a failed mapping (DMA_MAPPING_ERROR, or what the ops
+ * set calls an error), 0 otherwise; -ENOMEM for a NULL or uninitialised
+ * device too (reported, DMAMAP_REPORT_BAD_INPUT).
+ */
+DMAMAP_API DMAMAP_MUST_CHECK int dmamap_linux_mapping_error(struct device *dev, dma_addr_t dma_addr, const char *file,
+							     int line);
+
+/**
  * dmamap_linux_unmap_page() - dma_unmap_page_attrs() of Linux 6.x
  * @dev: the device
  * @addr: the bus address dma_map_page() returned

@@ -31,6 +31,23 @@ DMAMAP_BEGIN_DECLS
 /* ARM's name for the failed-mapping value. */
 #define DMA_ERROR_CODE DMA_MAPPING_ERROR
 
+/**
+ * dma_mapping_error() - whether @dma_addr is a failed mapping, as the 2012 ARM kernel answers
+ * @dev: the device that made the mapping
+ * @dma_addr: what the mapping call returned
+ *
+ * The 2012 ARM kernel's dma_mapping_error() is `dma_addr == DMA_ERROR_CODE`;
+ * this one is the same, and asks the ops set's mapping_error() when it has
+ * one. The checker records that the handle was checked.
+ * Return: 1 for a failed mapping, 0 otherwise; 1 for a NULL or uninitialised
+ * device (reported).
+ */
+static inline int dma_mapping_error(struct device *dev, dma_addr_t dma_addr)
+{
+	return dmamap_mapping_error(dev, dma_addr, NULL, 0);
+}
+#define dma_mapping_error(d, h) dmamap_mapping_error((d), (h), __FILE__, __LINE__)
+
 struct dma_map_ops {
 	void *(*alloc)(struct device *dev, size_t size, dma_addr_t *dma_handle, gfp_t gfp, struct dma_attrs *attrs);
 	void (*free)(struct device *dev, size_t size, void *vaddr, dma_addr_t dma_handle, struct dma_attrs *attrs);

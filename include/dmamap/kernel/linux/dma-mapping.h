@@ -58,6 +58,21 @@ static inline dma_addr_t dma_map_page_attrs(struct device *dev, struct page *pag
 	return dmamap_linux_map_page(dev, page, (unsigned long)offset, size, dir, attrs, NULL, 0);
 }
 
+/**
+ * dma_mapping_error() - whether @dma_addr is a failed mapping
+ * @dev: the device that made the mapping
+ * @dma_addr: what dma_map_single(), dma_map_page() or dma_map_resource() returned
+ *
+ * The checker records that the handle was checked (a handle used unchecked
+ * is reported).
+ * Return: -ENOMEM for DMA_MAPPING_ERROR, 0 otherwise, as Linux 6.x; -ENOMEM
+ * for a NULL or uninitialised device too (reported).
+ */
+static inline int dma_mapping_error(struct device *dev, dma_addr_t dma_addr)
+{
+	return dmamap_linux_mapping_error(dev, dma_addr, NULL, 0);
+}
+
 /** dma_unmap_page_attrs() - end a dma_map_page_attrs() mapping: same size and direction. */
 static inline void dma_unmap_page_attrs(struct device *dev, dma_addr_t addr, size_t size, enum dma_data_direction dir,
 					unsigned long attrs)
@@ -230,6 +245,7 @@ static inline void *dmam_alloc_attrs(struct device *dev, size_t size, dma_addr_t
 	return dmamap_linux_dmam_alloc(dev, size, dma_handle, gfp, attrs, NULL, 0);
 }
 
+#define dma_mapping_error(d, h) dmamap_linux_mapping_error((d), (h), __FILE__, __LINE__)
 #define dma_map_page_attrs(d, p, o, s, r, a) \
 	dmamap_linux_map_page((d), (p), (unsigned long)(o), (s), (r), DMAMAP_LINUX_ATTRS(a), __FILE__, __LINE__)
 #define dma_unmap_page_attrs(d, h, s, r, a) \
