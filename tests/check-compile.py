@@ -81,6 +81,39 @@ int probe(struct device *dev, struct ring *r)
 }
 '''
 
+# min() and its siblings as drivers write them: a constant beside an unsigned
+# (held in a temporary, it must not draw a signedness warning), nested calls
+# (their temporaries must not shadow each other), the _t forms.
+MINMAX = '''
+#pragma GCC diagnostic error "-Wshadow"
+unsigned int rx_len(unsigned int len, int budget, u8 a, u8 b, size_t room);
+unsigned int rx_len(unsigned int len, int budget, u8 a, u8 b, size_t room)
+{
+	unsigned int n = min(len, 4096);
+	int m = clamp(budget, 0, 64);
+	unsigned int c = clamp(len, 0, SZ_2K);
+	size_t t = min_t(size_t, room, len);
+	unsigned long z = min_not_zero(room, 4096ul);
+	int nested = min(min(budget, 3), max(m, min(budget, 1)));
+
+	n = max(n, 64u) + (unsigned int)max_t(int, m, nested) + (unsigned int)min(a, b);
+	return n + c + (unsigned int)t + (unsigned int)z;
+}
+'''
+
+# The same in C++, where min() and max() are left to std::.
+MINMAX_CXX = '''
+unsigned int rx_len(unsigned int len, int budget, size_t room);
+unsigned int rx_len(unsigned int len, int budget, size_t room)
+{
+	int m = clamp(budget, 0, 64);
+	size_t t = min_t(size_t, room, len);
+	unsigned long z = min_not_zero(room, 4096ul);
+
+	return (unsigned int)max_t(int, m, 1) + (unsigned int)t + (unsigned int)z;
+}
+'''
+
 SEED = '#include <dmamap/dmamap.h>\n'
 
 CASES = [
@@ -89,6 +122,7 @@ CASES = [
     ('kernel headers before libc headers', KERNEL + LIBC + DRIVER, True, None),
     # a scenario driver's source, as a driver file that also includes libc headers
     ('the SD host driver after libc headers', LIBC + '#include "toy-sdhost.c"\n', True, None),
+    ('min() and friends: constants, nesting, the _t forms', KERNEL + MINMAX, True, None),
     ('the userspace <linux/types.h> next to them', '#include <linux/types.h>\n' + KERNEL + DRIVER, True, None),
     ('the 2012 API after libc headers', LIBC + SEED, True, None),
     ('the simulator headers with the kernel ones',
@@ -138,6 +172,7 @@ void f(struct device *dev, void *p)
 
 CXX_CASES = [
     ('kernel headers in C++', LIBC + KERNEL, True, None),
+    ('min_t(), clamp(), min_not_zero() in C++', LIBC + KERNEL + MINMAX_CXX, True, None),
 ]
 
 

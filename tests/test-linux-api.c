@@ -554,6 +554,63 @@ static void test_kernel_basics(void **state)
 	assert_int_equal(f->c.reports, 0);
 }
 
+static int calls;
+
+static unsigned int counted(unsigned int v)
+{
+	calls++;
+	return v;
+}
+
+/* min() and its siblings evaluate each argument once, as <linux/minmax.h>'s do. */
+static void test_minmax_evaluate_once(void **state)
+{
+	unsigned int ring[8] = { 10, 20, 30, 40, 50, 60, 70, 80 }, i = 0;
+	int n = -5;
+
+	(void)state;
+	assert_int_equal(min(ring[i++], 25u), 10);
+	assert_int_equal(i, 1);
+	assert_int_equal(max(ring[i++], 25u), 25);
+	assert_int_equal(i, 2);
+	assert_int_equal(min(25u, ring[i++]), 25);
+	assert_int_equal(i, 3);
+
+	calls = 0;
+	assert_int_equal(max(counted(100), 64u), 100);
+	assert_int_equal(calls, 1);
+	calls = 0;
+	assert_int_equal(min(counted(100), counted(64)), 64);
+	assert_int_equal(calls, 2);
+	calls = 0;
+	assert_int_equal(min_t(u32, counted(100), 4096), 100);
+	assert_int_equal(max_t(u16, counted(0x10005), 4), 5); /* converted to the type before comparing */
+	assert_int_equal(calls, 2);
+	calls = 0;
+	assert_int_equal(clamp(counted(100), 0u, 4096u), 100);
+	assert_int_equal(clamp(counted(9000), counted(0), counted(4096)), 4096);
+	assert_int_equal(clamp(counted(3), 8u, 4096u), 8);
+	assert_int_equal(calls, 5);
+	calls = 0;
+	assert_int_equal(min_not_zero(counted(100), 4096u), 100);
+	assert_int_equal(min_not_zero(counted(0), counted(7)), 7);
+	assert_int_equal(min_not_zero(4096u, counted(100)), 100);
+	assert_int_equal(calls, 4);
+
+	/* nested: each temporary its own, whatever the depth */
+	calls = 0;
+	assert_int_equal(min(min(counted(10), counted(20)), min(counted(30), 5u)), 5);
+	assert_int_equal(calls, 3);
+	assert_int_equal(max(n, min(n + 10, max(n, 2))), 2);
+	/* the values and types the plain operators give */
+	assert_int_equal(min(n, 3), -5);
+	assert_int_equal(clamp(n, -2, 2), -2);
+	assert_int_equal(clamp(7, -2, 2), 2);
+	_Static_assert(_Generic(min((u8)1, (u8)2), int: 1, default: 0), "u8 operands promote to int");
+	_Static_assert(_Generic(min(1u, 2), unsigned int: 1, default: 0), "the common type");
+	_Static_assert(_Generic(min_t(u64, 1, 2), u64: 1, default: 0), "min_t's type");
+}
+
 /* kvmalloc() is kmalloc memory here (no vmalloc area); kmalloc_size_roundup() names the slot. */
 static void test_kvmalloc_and_size_roundup(void **state)
 {
@@ -847,6 +904,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_coerce_mask_and_helpers, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_addressing_limited, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kernel_basics, setup, teardown),
+		cmocka_unit_test(test_minmax_evaluate_once),
 		cmocka_unit_test_setup_teardown(test_kvmalloc_and_size_roundup, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_size_roundup_on_a_packed_machine, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_highmem_mappings, setup, teardown),

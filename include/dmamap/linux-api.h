@@ -117,17 +117,73 @@ typedef uint64_t __be64;
 #ifndef upper_32_bits
 #define upper_32_bits(n) ((u32)(((n) >> 16) >> 16))
 #endif
+
+/*
+ * <linux/minmax.h>: min(), max(), min_t(), max_t(), min_not_zero() and
+ * clamp() evaluate each argument exactly once, as the kernel's do (GNU C:
+ * statement expressions and __typeof__, which gcc and clang accept in C and
+ * C++), so min(ring[i++], budget) advances i once. Each argument is held in
+ * a temporary of the arguments' common type (DMAMAP_COMMON_T(): the type the
+ * plain operators would convert them to), so the results and their type are
+ * those of `(x) < (y) ? (x) : (y)`, and min(u32_len, 4096) draws no
+ * signedness warning; the _t forms convert to @type first. The kernel's
+ * compile-time refusal of mixed signedness is not reproduced. min() and
+ * max() are left out of C++, where they would break std::min and std::max.
+ * DMAMAP_UNIQUE() names each temporary after the expansion it belongs to, so
+ * nested calls neither shadow nor capture each other's.
+ */
+#define DMAMAP_COMMON_T(x, y) __typeof__(1 ? (x) : (y))
+#define DMAMAP_COMMON_T3(x, y, z) __typeof__(1 ? (x) : 1 ? (y) : (z))
+#define DMAMAP_PASTE_(a, b) a##b
+#define DMAMAP_PASTE(a, b) DMAMAP_PASTE_(a, b)
+#define DMAMAP_UNIQUE(prefix) DMAMAP_PASTE(prefix, __COUNTER__)
+#define DMAMAP_CMP_ONCE_(op, x, y, ux, uy)          \
+	__extension__({                             \
+		DMAMAP_COMMON_T(x, y) ux = (x);     \
+		DMAMAP_COMMON_T(x, y) uy = (y);     \
+		ux op uy ? ux : uy;                 \
+	})
+#define DMAMAP_CMP_ONCE(op, x, y) DMAMAP_CMP_ONCE_(op, x, y, DMAMAP_UNIQUE(dmamap_x_), DMAMAP_UNIQUE(dmamap_y_))
 #if !defined(min) && !defined(__cplusplus)
-#define min(a, b) ((a) < (b) ? (a) : (b))
+/* min() - the smaller of @x and @y, each evaluated once. */
+#define min(x, y) DMAMAP_CMP_ONCE(<, x, y)
 #endif
 #if !defined(max) && !defined(__cplusplus)
-#define max(a, b) ((a) > (b) ? (a) : (b))
+/* max() - the larger of @x and @y, each evaluated once. */
+#define max(x, y) DMAMAP_CMP_ONCE(>, x, y)
 #endif
 #ifndef min_t
-#define min_t(type, a, b) ((type)(a) < (type)(b) ? (type)(a) : (type)(b))
+/* min_t() - min() of @x and @y converted to @type. */
+#define min_t(type, x, y) DMAMAP_CMP_ONCE(<, (type)(x), (type)(y))
 #endif
 #ifndef max_t
-#define max_t(type, a, b) ((type)(a) > (type)(b) ? (type)(a) : (type)(b))
+/* max_t() - max() of @x and @y converted to @type. */
+#define max_t(type, x, y) DMAMAP_CMP_ONCE(>, (type)(x), (type)(y))
+#endif
+#define DMAMAP_MIN_NOT_ZERO_(x, y, ux, uy)                        \
+	__extension__({                                           \
+		DMAMAP_COMMON_T(x, y) ux = (x);                   \
+		DMAMAP_COMMON_T(x, y) uy = (y);                   \
+		ux == 0 ? uy : uy == 0 ? ux : ux < uy ? ux : uy;  \
+	})
+#ifndef min_not_zero
+/* min_not_zero() - the smaller of @x and @y that is not zero (0 when both are); each evaluated once. */
+#define min_not_zero(x, y) DMAMAP_MIN_NOT_ZERO_(x, y, DMAMAP_UNIQUE(dmamap_x_), DMAMAP_UNIQUE(dmamap_y_))
+#endif
+#define DMAMAP_CLAMP_(val, lo, hi, uv, ul, uh)                   \
+	__extension__({                                          \
+		DMAMAP_COMMON_T3(val, lo, hi) uv = (val);        \
+		DMAMAP_COMMON_T3(val, lo, hi) ul = (lo);         \
+		DMAMAP_COMMON_T3(val, lo, hi) uh = (hi);         \
+		uv >= uh ? uh : uv <= ul ? ul : uv;              \
+	})
+#ifndef clamp
+/*
+ * clamp() - @val limited to [@lo, @hi], each evaluated once; as Linux 6.x's
+ * __clamp(): @hi when @val >= @hi, else @lo when @val <= @lo, else @val.
+ */
+#define clamp(val, lo, hi) \
+	DMAMAP_CLAMP_(val, lo, hi, DMAMAP_UNIQUE(dmamap_v_), DMAMAP_UNIQUE(dmamap_l_), DMAMAP_UNIQUE(dmamap_h_))
 #endif
 #ifndef ALIGN
 #define ALIGN(x, a) (((x) + ((__typeof__(x))(a) - 1)) & ~((__typeof__(x))(a) - 1))
@@ -156,12 +212,6 @@ typedef uint64_t __be64;
 #endif
 #ifndef round_down
 #define round_down(x, y) ((x) & ~((__typeof__(x))((y) - 1)))
-#endif
-#ifndef min_not_zero
-#define min_not_zero(x, y) ((x) == 0 ? (y) : ((y) == 0 ? (x) : min(x, y)))
-#endif
-#ifndef clamp
-#define clamp(val, lo, hi) min(max(val, lo), hi)
 #endif
 #ifndef READ_ONCE
 #define READ_ONCE(x) (*(const volatile __typeof__(x) *)&(x))
