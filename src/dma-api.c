@@ -160,6 +160,9 @@ DMAMAP_API void *dmamap_linux_alloc(struct device *dev, size_t size, dma_addr_t 
 DMAMAP_API void dmamap_linux_free(struct device *dev, size_t size, void *cpu_addr, dma_addr_t dma_handle,
 				  unsigned long attrs, const char *file, int line)
 {
+	/* Linux 6.x's dma_free_attrs(): "if (!cpu_addr) return;" (teardown paths free rings never allocated) */
+	if (!cpu_addr)
+		return;
 	ATTRS("dma_free_attrs", return);
 	dmamap_free_attrs(dev, size, cpu_addr, dma_handle, ap_, file, line);
 }

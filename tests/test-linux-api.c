@@ -133,6 +133,39 @@ static void test_alloc_attrs_reach_the_ops(void **state)
 	assert_int_equal(f->c.reports, 0);
 }
 
+/* A NULL cpu_addr frees nothing and says nothing, as Linux 6.x's dma_free_attrs(): teardown paths rely on it. */
+static void test_free_of_null_is_silent(void **state)
+{
+	struct fx *f = *state;
+	struct dmamap_checker_stats st;
+	dma_addr_t h;
+	void *p;
+
+	p = dma_alloc_coherent(&f->dev, SZ_4K, &h, GFP_KERNEL);
+	assert_non_null(p);
+	dma_free_coherent(&f->dev, SZ_4K, NULL, 0);
+	dma_free_coherent(&f->dev, SZ_4K, NULL, h); /* the live buffer's handle: still nothing freed */
+	dma_free_wc(&f->dev, SZ_4K, NULL, DMA_MAPPING_ERROR);
+	dma_free_attrs(&f->dev, SZ_4K, NULL, 0, DMA_ATTR_NO_KERNEL_MAPPING);
+	dma_free_attrs(&f->dev, 0, NULL, 0, 1UL << 3); /* nor are the other arguments looked at */
+	(dma_free_attrs)(&f->dev, SZ_4K, NULL, 0, 0);
+	(dma_free_coherent)(&f->dev, SZ_4K, NULL, 0);
+	assert_int_equal(f->c.reports, 0);
+	assert_int_equal(f->c.messages, 0);
+	dmamap_checker_stats(f->m, &st);
+	assert_int_equal(st.live_coherent, 1);
+
+	/* a buffer that is there is checked as before: bad attrs refused, the buffer kept */
+	dma_free_attrs(&f->dev, SZ_4K, p, h, 1UL << 3);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_BAD_INPUT], 1);
+	dmamap_checker_stats(f->m, &st);
+	assert_int_equal(st.live_coherent, 1);
+	dma_free_coherent(&f->dev, SZ_4K, p, h);
+	dmamap_checker_stats(f->m, &st);
+	assert_int_equal(st.live_coherent, 0);
+	assert_int_equal(f->c.reports, 1);
+}
+
 /* DMA_ATTR_SKIP_CPU_SYNC reaches the map: no cleaning, the device reads what RAM had. */
 static void test_skip_cpu_sync_attr(void **state)
 {
@@ -892,6 +925,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_attr_bits_are_the_kernels),
 		cmocka_unit_test_setup_teardown(test_alloc_attrs_reach_the_ops, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_free_of_null_is_silent, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_skip_cpu_sync_attr, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unknown_attr_bits_are_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reports_name_the_callers_line, setup, teardown),

@@ -210,11 +210,16 @@ DMAMAP_API void *dmamap_linux_alloc(struct device *dev, size_t size, dma_addr_t 
  * dmamap_linux_free() - dma_free_attrs() of Linux 6.x: same size, handle and attrs as the allocation
  * @dev: the device
  * @size: the size allocated
- * @cpu_addr: what the allocation returned
+ * @cpu_addr: what the allocation returned, or NULL
  * @dma_handle: its bus address
  * @attrs: DMA_ATTR_* bits
  * @file: the caller's source file, or NULL
  * @line: the caller's source line
+ *
+ * A NULL @cpu_addr frees nothing and is not reported, whatever the other
+ * arguments, as Linux 6.x's dma_free_attrs() returns at once (a teardown
+ * path may free a buffer it never allocated). Anything else goes to the
+ * 2012 API's dma_free_attrs(), with its checks and reports.
  */
 DMAMAP_API void dmamap_linux_free(struct device *dev, size_t size, void *cpu_addr, dma_addr_t dma_handle,
 				  unsigned long attrs, const char *file, int line);

@@ -172,7 +172,7 @@ static inline void *dma_alloc_attrs(struct device *dev, size_t size, dma_addr_t 
 	return dmamap_linux_alloc(dev, size, dma_handle, flag, attrs, NULL, 0);
 }
 
-/** dma_free_attrs() - free a dma_alloc_attrs() buffer: same size, handle and attrs. */
+/** dma_free_attrs() - free a dma_alloc_attrs() buffer: same size, handle and attrs; a NULL @cpu_addr does nothing. */
 static inline void dma_free_attrs(struct device *dev, size_t size, void *cpu_addr, dma_addr_t dma_handle,
 				  unsigned long attrs)
 {
@@ -199,7 +199,7 @@ static inline void *dma_alloc_coherent(struct device *dev, size_t size, dma_addr
 	return dmamap_linux_alloc(dev, size, dma_handle, gfp, 0, NULL, 0);
 }
 
-/** dma_free_coherent() - free a dma_alloc_coherent() buffer. */
+/** dma_free_coherent() - free a dma_alloc_coherent() buffer; a NULL @cpu_addr does nothing. */
 static inline void dma_free_coherent(struct device *dev, size_t size, void *cpu_addr, dma_addr_t dma_handle)
 {
 	dmamap_linux_free(dev, size, cpu_addr, dma_handle, 0, NULL, 0);
@@ -211,7 +211,7 @@ static inline void *dma_alloc_wc(struct device *dev, size_t size, dma_addr_t *dm
 	return dmamap_linux_alloc(dev, size, dma_addr, gfp, DMA_ATTR_WRITE_COMBINE, NULL, 0);
 }
 
-/** dma_free_wc() - free a dma_alloc_wc() buffer. */
+/** dma_free_wc() - free a dma_alloc_wc() buffer; a NULL @cpu_addr does nothing. */
 static inline void dma_free_wc(struct device *dev, size_t size, void *cpu_addr, dma_addr_t dma_addr)
 {
 	dmamap_linux_free(dev, size, cpu_addr, dma_addr, DMA_ATTR_WRITE_COMBINE, NULL, 0);
