@@ -115,16 +115,29 @@ static bool sgt_ok(struct device *dev, const struct sg_table *sgt, const char *w
 DMAMAP_API int dmamap_linux_map_sgtable(struct device *dev, struct sg_table *sgt, enum dma_data_direction dir,
 					unsigned long attrs, const char *file, int line)
 {
+	unsigned long reports = dm_reports_now();
 	int n;
 
 	ATTRS("dma_map_sgtable", return -EINVAL);
 	if (!sgt_ok(dev, sgt, "dma_map_sgtable", file, line))
 		return -EINVAL;
 	n = dmamap_map_sg_attrs(dev, sgt->sgl, (int)sgt->orig_nents, dir, ap_, file, line);
-	if (n <= 0)
-		return dm_dev_live(dev) && valid_dma_direction((int)dir) ? -EIO : -EINVAL;
-	sgt->nents = (unsigned int)n;
-	return 0;
+	if (n > 0) {
+		sgt->nents = (unsigned int)n;
+		return 0;
+	}
+	if (!dm_dev_live(dev) || !valid_dma_direction((int)dir))
+		return -EINVAL;
+	/*
+	 * The IOMMU mapper refuses nothing without a report but for want of
+	 * resources (IOVA space, page-table pages, the checker's records):
+	 * Linux's iommu-dma says -ENOMEM ("should succeed if retried later").
+	 * What was reported (a buffer the device cannot reach, on the direct
+	 * ops), and dmabounce's failures, stay -EIO as dma-direct says.
+	 */
+	if (dev->archdata.mapping && dm_reports_now() == reports)
+		return -ENOMEM;
+	return -EIO;
 }
 
 DMAMAP_API void dmamap_linux_unmap_sgtable(struct device *dev, struct sg_table *sgt, enum dma_data_direction dir,

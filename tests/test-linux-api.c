@@ -373,6 +373,50 @@ static void test_map_sgtable_errors(void **state)
 	kfree(buf);
 }
 
+/* Behind the IOMMU mapper, IOVA space running out is -ENOMEM, as iommu-dma says: retried later, it succeeds. */
+static void test_map_sgtable_out_of_iova_space(void **state)
+{
+	struct fx *f = *state;
+	struct dma_iommu_mapping *map = arm_iommu_create_mapping(f->m, 0x80000000, SZ_64K, 0);
+	struct page *big = alloc_pages(GFP_KERNEL, 4), *small = alloc_page(GFP_KERNEL);
+	struct sg_table a, b;
+
+	assert_false(IS_ERR(map));
+	assert_non_null(big);
+	assert_non_null(small);
+	assert_int_equal(arm_iommu_attach_device(&f->dev, map), 0);
+	assert_int_equal(sg_alloc_table(&a, 1, GFP_KERNEL), 0);
+	sg_set_page(a.sgl, big, SZ_64K, 0);
+	assert_int_equal(sg_alloc_table(&b, 1, GFP_KERNEL), 0);
+	sg_set_page(b.sgl, small, PAGE_SIZE, 0);
+
+	assert_int_equal(dma_map_sgtable(&f->dev, &a, DMA_TO_DEVICE, 0), 0); /* the whole IOVA space */
+	b.nents = 77;
+	assert_int_equal(dma_map_sgtable(&f->dev, &b, DMA_TO_DEVICE, 0), -ENOMEM);
+	assert_int_equal(b.nents, 77);
+	assert_int_equal(f->c.reports, 0);
+	dma_unmap_sgtable(&f->dev, &a, DMA_TO_DEVICE, 0);
+	/* retried once space is back, it succeeds */
+	assert_int_equal(dma_map_sgtable(&f->dev, &b, DMA_TO_DEVICE, 0), 0);
+	dma_unmap_sgtable(&f->dev, &b, DMA_TO_DEVICE, 0);
+
+	/* what is refused with a report is not a lack of resources */
+	assert_int_equal(dma_map_sgtable(&f->dev, &b, DMA_NONE, 0), -EINVAL);
+	assert_int_equal(f->c.reports, 1);
+	b.sgl->length = 0;
+	assert_int_equal(dma_map_sgtable(&f->dev, &b, DMA_TO_DEVICE, 0), -EIO);
+	assert_int_equal(f->c.reports, 2);
+	assert_int_equal(f->c.last_kind, DMAMAP_REPORT_BAD_INPUT);
+	assert_int_equal(live_mappings(f->m), 0);
+
+	arm_iommu_detach_device(&f->dev);
+	arm_iommu_release_mapping(map);
+	sg_free_table(&a);
+	sg_free_table(&b);
+	__free_pages(big, 4);
+	__free_page(small);
+}
+
 static void test_sg_nents_for_len(void **state)
 {
 	struct scatterlist sg[3];
@@ -932,6 +976,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_mapping_error_is_an_errno, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_map_sgtable, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_map_sgtable_errors, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_map_sgtable_out_of_iova_space, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sg_nents_for_len, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_alloc_noncoherent_needs_syncs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_map_resource, setup, teardown),

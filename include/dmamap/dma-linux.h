@@ -156,9 +156,12 @@ DMAMAP_API void dmamap_linux_unmap_sg(struct device *dev, struct scatterlist *sg
  *
  * On success sgt->nents holds the number of DMA segments.
  * Return: 0; -EINVAL for a NULL or empty table, bad attrs or an invalid
- * direction; -EIO when the mapping failed otherwise (as the kernel says for
- * ops that do not tell why: the report raised says it). On error sgt->nents is
- * unchanged and nothing is mapped.
+ * direction or device; -ENOMEM when the IOMMU mapper ran out of resources
+ * (IOVA space above all: a failure behind it that raised no report), as
+ * Linux's iommu-dma says, and a retry after unmapping may succeed; -EIO when
+ * the mapping failed otherwise (the report raised says why; dmabounce's
+ * failures too, as dma-direct says). On error sgt->nents is unchanged and
+ * nothing is mapped.
  */
 DMAMAP_API DMAMAP_MUST_CHECK int dmamap_linux_map_sgtable(struct device *dev, struct sg_table *sgt,
 							   enum dma_data_direction dir, unsigned long attrs,
