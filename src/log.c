@@ -289,3 +289,46 @@ DMAMAP_API void dmamap_dev_printk(int level, const struct device *dev, const cha
 		    live ? dev->dmamap.name : (dev ? "(uninitialised device)" : NULL), NULL, 0, fmt, ap);
 	va_end(ap);
 }
+
+DMAMAP_API void dmamap_warn_at(const char *file, int line, const char *fmt, ...)
+{
+	char msg[768];
+	size_t n = 0;
+	va_list ap;
+
+	msg[0] = '\0';
+	if (fmt) {
+		va_start(ap, fmt);
+		vsnprintf(msg, sizeof(msg), fmt, ap);
+		va_end(ap);
+		n = strlen(msg);
+		while (n && msg[n - 1] == '\n')
+			msg[--n] = '\0';
+	}
+	dmamap_log(dmamap_machine_peek_current(), DMAMAP_LOG_WARN, NULL, "WARNING: at %s:%d%s%s", file ? file : "?",
+		   line, n ? ": " : "", msg);
+}
+
+/* Whether @m's messages reach a handler of the caller's (not the default one, which prints them). */
+static bool custom_handler(struct dmamap_machine *m)
+{
+	struct dmamap_logger *lg = logger_of(m);
+	bool set;
+
+	pthread_mutex_lock(&lg->lock);
+	set = lg->fn != NULL;
+	pthread_mutex_unlock(&lg->lock);
+	return set || (m && custom_handler(NULL));
+}
+
+DMAMAP_API void dmamap_bug_at(const char *file, int line)
+{
+	struct dmamap_machine *m = dmamap_machine_peek_current();
+
+	dmamap_log(m, DMAMAP_LOG_ERR, NULL, "kernel BUG at %s:%d!", file ? file : "?", line);
+	/* a handler may keep messages in memory that dies with the process: say it where it stays */
+	if (custom_handler(m))
+		fprintf(stderr, "dmamap error: kernel BUG at %s:%d!\n", file ? file : "?", line);
+	fflush(stderr);
+	abort();
+}

@@ -114,6 +114,23 @@ unsigned int rx_len(unsigned int len, int budget, size_t room)
 }
 '''
 
+# The <linux/bug.h> family as drivers use it, in C and C++.
+BUGS = '''
+int check_len(struct device *dev, unsigned int len);
+int check_len(struct device *dev, unsigned int len)
+{
+	BUG_ON(!dev);
+	if (WARN_ON(len > 4096) || WARN_ON_ONCE(len == 1))
+		return -EINVAL;
+	if (WARN(len & 3, "%s: unaligned length %u\\n", dev_name(dev), len))
+		return -EINVAL;
+	WARN_ONCE(len > 2048, "long frame\\n");
+	if (!len)
+		BUG();
+	return 0;
+}
+'''
+
 SEED = '#include <dmamap/dmamap.h>\n'
 
 CASES = [
@@ -123,6 +140,7 @@ CASES = [
     # a scenario driver's source, as a driver file that also includes libc headers
     ('the SD host driver after libc headers', LIBC + '#include "toy-sdhost.c"\n', True, None),
     ('min() and friends: constants, nesting, the _t forms', KERNEL + MINMAX, True, None),
+    ('WARN_ON(), WARN(), BUG_ON(), BUG() and the _ONCE forms', KERNEL + BUGS, True, None),
     ('the userspace <linux/types.h> next to them', '#include <linux/types.h>\n' + KERNEL + DRIVER, True, None),
     ('the 2012 API after libc headers', LIBC + SEED, True, None),
     ('the simulator headers with the kernel ones',
@@ -173,6 +191,7 @@ void f(struct device *dev, void *p)
 CXX_CASES = [
     ('kernel headers in C++', LIBC + KERNEL, True, None),
     ('min_t(), clamp(), min_not_zero() in C++', LIBC + KERNEL + MINMAX_CXX, True, None),
+    ('the <linux/bug.h> family in C++', LIBC + KERNEL + BUGS, True, None),
 ]
 
 

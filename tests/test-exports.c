@@ -32,6 +32,8 @@
 #pragma weak dmamap_report_count_kind
 #pragma weak dmamap_report_kind_name
 #pragma weak dmamap_dev_printk
+#pragma weak dmamap_warn_at
+#pragma weak dmamap_bug_at
 /* <dmamap/machine.h> */
 #pragma weak dmamap_machine_current
 #pragma weak dmamap_machine_set_current
@@ -277,6 +279,8 @@ static const struct export functions[] = {
 	F(dmamap_report_count_kind),
 	F(dmamap_report_kind_name),
 	F(dmamap_dev_printk),
+	F(dmamap_warn_at),
+	F(dmamap_bug_at),
 	/* <dmamap/machine.h> */
 	F(dmamap_machine_config_init),
 	F(dmamap_machine_create),

@@ -11,6 +11,10 @@
 #include <linux/sizes.h>
 #include <linux/slab.h>
 
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include "common.h"
 
 struct fx {
@@ -688,6 +692,121 @@ static void test_minmax_evaluate_once(void **state)
 	_Static_assert(_Generic(min_t(u64, 1, 2), u64: 1, default: 0), "min_t's type");
 }
 
+static int submit_line;
+
+/* A driver's size check, as drivers write it. */
+static int submit(unsigned int len)
+{
+	submit_line = __LINE__ + 1;
+	if (WARN_ON(len > 4096))
+		return -EINVAL;
+	return 0;
+}
+
+static int warn_once_site(int cond)
+{
+	return WARN_ON_ONCE(cond);
+}
+
+/* The message a WARN at @file:@line logs, with @msg after it when not NULL. */
+static void assert_warning(const struct capture *c, int line, const char *msg)
+{
+	char want[512];
+
+	snprintf(want, sizeof(want), "WARNING: at %s:%d%s%s", __FILE__, line, msg ? ": " : "", msg ? msg : "");
+	assert_string_equal(c->last, want);
+	assert_int_equal(c->last_level, DMAMAP_LOG_WARN);
+	assert_int_equal(c->last_kind, DMAMAP_REPORT_NONE);
+}
+
+/* WARN_ON() and its siblings return the condition and log where they fired; none is a report. */
+static void test_warn_logs_where_it_fired(void **state)
+{
+	struct fx *f = *state;
+	struct capture g;
+	int line, n = 0, i, r;
+
+	assert_int_equal(submit(64), 0);
+	assert_int_equal(f->c.messages, 0);
+	assert_int_equal(submit(10000), -EINVAL);
+	assert_int_equal(f->c.messages, 1);
+	assert_warning(&f->c, submit_line, NULL);
+
+	assert_int_equal(WARN_ON(n++ == 0), 1); line = __LINE__;
+	assert_int_equal(n, 1); /* evaluated once */
+	assert_warning(&f->c, line, NULL);
+	assert_int_equal(WARN_ON(7), 1); /* the truth of the condition, not its value */
+	assert_int_equal(WARN_ON(0), 0);
+	assert_int_equal(f->c.messages, 3);
+
+	r = WARN(n & 1, "%s: unaligned length %u\n", dev_name(&f->dev), 10u); line = __LINE__;
+	assert_int_equal(r, 1);
+	assert_warning(&f->c, line, "lx: unaligned length 10");
+	assert_int_equal(WARN(0, "never %d", n), 0);
+	assert_int_equal(f->c.messages, 4);
+
+	/* the _ONCE forms: true every time, logged the first time their site fires */
+	assert_int_equal(warn_once_site(0), 0);
+	for (i = 0; i < 3; i++)
+		assert_int_equal(warn_once_site(1), 1);
+	assert_int_equal(f->c.messages, 5);
+	for (i = 0; i < 3; i++) {
+		r = WARN_ONCE(i >= 1, "long frame %d", i); line = __LINE__;
+		assert_int_equal(r, i >= 1);
+	}
+	assert_int_equal(f->c.messages, 6);
+	assert_warning(&f->c, line, "long frame 1");
+	assert_int_equal(f->c.reports, 0);
+
+	/* no current machine: the process-wide handler hears it */
+	dmamap_machine_set_current(NULL);
+	capture_start(&g, NULL);
+	assert_int_equal(WARN_ON(1), 1); line = __LINE__;
+	capture_stop(NULL);
+	dmamap_machine_set_current(f->m);
+	assert_int_equal(g.messages, 1);
+	assert_warning(&g, line, NULL);
+	assert_int_equal(f->c.messages, 6);
+	BUG_ON(n > 1); /* false: nothing happens */
+	assert_int_equal(f->c.messages, 6);
+}
+
+/* BUG_ON() ends the process (SIGABRT) with "kernel BUG at file:line!" on stderr. */
+static void test_bug_on_aborts(void **state)
+{
+	struct fx *f = *state;
+	char out[8192], want[256];
+	size_t len = 0;
+	int fds[2], status, line;
+	ssize_t got;
+	pid_t pid;
+
+	(void)f;
+	assert_int_equal(pipe(fds), 0);
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		dup2(fds[1], 2);
+		close(fds[0]);
+		BUG_ON(f->dev.dma_mask != NULL); line = __LINE__;
+		(void)line;
+		_exit(0); /* not reached */
+	}
+	line = __LINE__ - 4;
+	close(fds[1]);
+	while (len < sizeof(out) - 1 && (got = read(fds[0], out + len, sizeof(out) - 1 - len)) > 0)
+		len += (size_t)got;
+	out[len] = '\0';
+	close(fds[0]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFSIGNALED(status));
+	assert_int_equal(WTERMSIG(status), SIGABRT);
+	snprintf(want, sizeof(want), "kernel BUG at %s:%d!", __FILE__, line);
+	if (!strstr(out, want))
+		fail_msg("no \"%s\" in the child's stderr:\n%s", want, out);
+}
+
 /* kvmalloc() is kmalloc memory here (no vmalloc area); kmalloc_size_roundup() names the slot. */
 static void test_kvmalloc_and_size_roundup(void **state)
 {
@@ -984,6 +1103,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_addressing_limited, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kernel_basics, setup, teardown),
 		cmocka_unit_test(test_minmax_evaluate_once),
+		cmocka_unit_test_setup_teardown(test_warn_logs_where_it_fired, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_bug_on_aborts, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kvmalloc_and_size_roundup, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_size_roundup_on_a_packed_machine, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_highmem_mappings, setup, teardown),

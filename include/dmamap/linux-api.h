@@ -21,6 +21,7 @@
 #include <string.h> /* memcpy(), memset()...: what the kernel's <linux/string.h> gives its drivers */
 
 #include <dmamap/types.h>
+#include <dmamap/log.h> /* dmamap_warn_at(), dmamap_bug_at() behind WARN_ON() and BUG() */
 
 #if defined(__has_include)
 #if __has_include(<linux/types.h>)
@@ -200,18 +201,68 @@ typedef uint64_t __be64;
 #ifndef DIV_ROUND_UP
 #define DIV_ROUND_UP(n, d) (((n) + (d) - 1) / (d))
 #endif
-#ifndef WARN_ON
-#define WARN_ON(cond) __builtin_expect(!!(cond), 0)
-#endif
-#ifndef WARN_ON_ONCE
-#define WARN_ON_ONCE(cond) WARN_ON(cond)
-#endif
 
 #ifndef round_up
 #define round_up(x, y) ((((x) - 1) | ((__typeof__(x))((y) - 1))) + 1)
 #endif
 #ifndef round_down
 #define round_down(x, y) ((x) & ~((__typeof__(x))((y) - 1)))
+#endif
+/*
+ * <linux/bug.h>: WARN_ON(@cond), WARN(@cond, fmt, ...) and their _ONCE forms
+ * evaluate @cond once and return its truth (an int, 0 or 1), as the kernel's
+ * do for `if (WARN_ON(...)) return -EINVAL;`. When @cond holds they log
+ * "WARNING: at file:line" (WARN(): then ": " and the message) at
+ * DMAMAP_LOG_WARN through the current machine's handler, as dev_warn() logs
+ * (dmamap_warn_at()); a test sees it there, and it is not a report. The _ONCE
+ * forms log only the first time their call site fires, in any thread.
+ * BUG() logs "kernel BUG at file:line!" and aborts the process, as the
+ * kernel's oops ends the driver (dmamap_bug_at()); BUG_ON(@cond) does when
+ * @cond holds.
+ */
+#define DMAMAP_WARN_(ret, cond, ...)                                                  \
+	__extension__({                                                               \
+		int ret = !!(cond);                                                   \
+		if (__builtin_expect(ret, 0))                                         \
+			dmamap_warn_at(__FILE__, __LINE__, __VA_ARGS__);              \
+		__builtin_expect(ret, 0);                                             \
+	})
+#define DMAMAP_WARN_ONCE_(ret, done, cond, ...)                                       \
+	__extension__({                                                               \
+		static int done;                                                      \
+		int ret = !!(cond);                                                   \
+		if (__builtin_expect(ret, 0) && !__atomic_exchange_n(&done, 1, __ATOMIC_RELAXED)) \
+			dmamap_warn_at(__FILE__, __LINE__, __VA_ARGS__);              \
+		__builtin_expect(ret, 0);                                             \
+	})
+#ifndef WARN_ON
+/* WARN_ON() - log "WARNING: at file:line" when @cond holds; its truth. */
+#define WARN_ON(cond) DMAMAP_WARN_(DMAMAP_UNIQUE(dmamap_warn_), cond, (const char *)0)
+#endif
+#ifndef WARN_ON_ONCE
+/* WARN_ON_ONCE() - WARN_ON() that logs the first time only. */
+#define WARN_ON_ONCE(cond) \
+	DMAMAP_WARN_ONCE_(DMAMAP_UNIQUE(dmamap_warn_), DMAMAP_UNIQUE(dmamap_once_), cond, (const char *)0)
+#endif
+#ifndef WARN
+/* WARN() - WARN_ON() with a printf message. */
+#define WARN(cond, ...) DMAMAP_WARN_(DMAMAP_UNIQUE(dmamap_warn_), cond, __VA_ARGS__)
+#endif
+#ifndef WARN_ONCE
+/* WARN_ONCE() - WARN() that logs the first time only. */
+#define WARN_ONCE(cond, ...) DMAMAP_WARN_ONCE_(DMAMAP_UNIQUE(dmamap_warn_), DMAMAP_UNIQUE(dmamap_once_), cond, __VA_ARGS__)
+#endif
+#ifndef BUG
+/* BUG() - log "kernel BUG at file:line!" and abort(). */
+#define BUG() dmamap_bug_at(__FILE__, __LINE__)
+#endif
+#ifndef BUG_ON
+/* BUG_ON() - BUG() when @cond holds. */
+#define BUG_ON(cond)                              \
+	do {                                      \
+		if (__builtin_expect(!!(cond), 0)) \
+			BUG();                    \
+	} while (0)
 #endif
 #ifndef READ_ONCE
 #define READ_ONCE(x) (*(const volatile __typeof__(x) *)&(x))

@@ -176,6 +176,32 @@ DMAMAP_API const char *dmamap_report_kind_name(enum dmamap_report_kind kind);
 DMAMAP_API void dmamap_dev_printk(int level, const struct device *dev, const char *fmt, ...)
 	DMAMAP_PRINTF(3, 4);
 
+/**
+ * dmamap_warn_at() - what a triggered WARN_ON() of the Linux 6.x headers logs
+ * @file: the WARN_ON()'s source file
+ * @line: its line
+ * @fmt: printf format of WARN()'s message, or NULL for none
+ *
+ * Logs "WARNING: at @file:@line", followed by ": " and the message when
+ * there is one, as a plain message (not a report) at DMAMAP_LOG_WARN through
+ * the current machine's handler, or the process-wide one when no machine is
+ * current (none is created).
+ */
+DMAMAP_API void dmamap_warn_at(const char *file, int line, const char *fmt, ...) DMAMAP_PRINTF(3, 4);
+
+/**
+ * dmamap_bug_at() - what BUG() of the Linux 6.x headers does: log, then abort()
+ * @file: the BUG()'s source file
+ * @line: its line
+ *
+ * Logs "kernel BUG at @file:@line!" at DMAMAP_LOG_ERR, as dmamap_warn_at()
+ * does (and, when a handler of the caller's receives it, on stderr too: a
+ * handler that keeps messages in memory dies with the process), then calls
+ * abort(): the test ends there, as the kernel's oops ends the driver. Never
+ * returns.
+ */
+DMAMAP_API void dmamap_bug_at(const char *file, int line) __attribute__((noreturn));
+
 #define dev_err(dev, ...) dmamap_dev_printk(DMAMAP_LOG_ERR, (dev), __VA_ARGS__)
 #define dev_warn(dev, ...) dmamap_dev_printk(DMAMAP_LOG_WARN, (dev), __VA_ARGS__)
 #define dev_info(dev, ...) dmamap_dev_printk(DMAMAP_LOG_INFO, (dev), __VA_ARGS__)
