@@ -290,6 +290,15 @@ DMAMAP_API void dmamap_dev_printk(int level, const struct device *dev, const cha
 	va_end(ap);
 }
 
+DMAMAP_API void dmamap_printk(int level, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	dmamap_logv(dmamap_machine_peek_current(), level, DMAMAP_REPORT_NONE, NULL, NULL, 0, fmt, ap);
+	va_end(ap);
+}
+
 DMAMAP_API void dmamap_warn_at(const char *file, int line, const char *fmt, ...)
 {
 	char msg[768];

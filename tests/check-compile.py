@@ -32,6 +32,11 @@ LIBC = '''
 '''
 
 KERNEL = '''
+#include <linux/bits.h>
+#include <linux/bug.h>
+#include <linux/log2.h>
+#include <linux/minmax.h>
+#include <linux/printk.h>
 #include <linux/dma-direction.h>
 #include <linux/dma-mapping.h>
 #include <linux/dmapool.h>
@@ -131,6 +136,49 @@ int check_len(struct device *dev, unsigned int len)
 }
 '''
 
+# The kernel names drivers use beside the DMA API, as they use them (C and C++).
+NAMES = '''
+#pragma GCC diagnostic error "-Wimplicit-fallthrough"
+extern char table[ilog2(SZ_4K)];
+char table[ilog2(SZ_4K)];
+int names(struct device *dev, unsigned long v, __be32 *hdr, unsigned int n);
+int names(struct device *dev, unsigned long v, __be32 *hdr, unsigned int n)
+{
+	u64 window = SZ_4G - SZ_2G;
+
+	BUILD_BUG_ON(sizeof(dma_addr_t) != 8);
+	if (IS_ERR_VALUE(v))
+		return dev_err_probe(dev, -EPROBE_DEFER, "not yet\\n");
+	if (window > U32_MAX || n > U16_MAX)
+		pr_info("wide: %llu\\n", (unsigned long long)U64_MAX);
+	switch (n) {
+	case 0:
+		pr_err("empty\\n");
+		fallthrough;
+	case 1:
+		pr_warn("short\\n");
+		break;
+	default:
+		pr_debug("ok\\n");
+	}
+	*hdr = cpu_to_be32(be32_to_cpu(*hdr) + (u32)roundup(n, 3) + (u32)rounddown(n, 4));
+	if (!is_power_of_2(n) || ilog2(n) > 20)
+		return -ENOTSUPP;
+	return (int)sizeof(table) + (int)clamp_t(int, n, 0, 9) + (int)clamp_val(n, 1u, 4u);
+}
+'''
+
+# C only: min3(), max3() and swap() stay out of C++, as min() and max() do.
+NAMES_C = '''
+unsigned int names_c(unsigned int a, unsigned int b);
+unsigned int names_c(unsigned int a, unsigned int b)
+{
+	swap(a, b);
+	return min3(a, b, 7u) + max3(a, b, 7u) + (unsigned int)be16_to_cpu(cpu_to_be16(3)) +
+	       (unsigned int)be64_to_cpu(cpu_to_be64(3));
+}
+'''
+
 SEED = '#include <dmamap/dmamap.h>\n'
 
 CASES = [
@@ -141,6 +189,14 @@ CASES = [
     ('the SD host driver after libc headers', LIBC + '#include "toy-sdhost.c"\n', True, None),
     ('min() and friends: constants, nesting, the _t forms', KERNEL + MINMAX, True, None),
     ('WARN_ON(), WARN(), BUG_ON(), BUG() and the _ONCE forms', KERNEL + BUGS, True, None),
+    ('the kernel basics beside the DMA API', KERNEL + NAMES + NAMES_C, True, None),
+    ('a true BUILD_BUG_ON()', KERNEL + '''
+void f(void);
+void f(void)
+{
+	BUILD_BUG_ON(sizeof(dma_addr_t) != 4);
+}
+''', False, ['BUILD_BUG_ON failed', 'sizeof(dma_addr_t) != 4']),
     ('the userspace <linux/types.h> next to them', '#include <linux/types.h>\n' + KERNEL + DRIVER, True, None),
     ('the 2012 API after libc headers', LIBC + SEED, True, None),
     ('the simulator headers with the kernel ones',
@@ -192,6 +248,7 @@ CXX_CASES = [
     ('kernel headers in C++', LIBC + KERNEL, True, None),
     ('min_t(), clamp(), min_not_zero() in C++', LIBC + KERNEL + MINMAX_CXX, True, None),
     ('the <linux/bug.h> family in C++', LIBC + KERNEL + BUGS, True, None),
+    ('the kernel basics in C++', LIBC + KERNEL + NAMES, True, None),
 ]
 
 

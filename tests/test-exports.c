@@ -32,6 +32,7 @@
 #pragma weak dmamap_report_count_kind
 #pragma weak dmamap_report_kind_name
 #pragma weak dmamap_dev_printk
+#pragma weak dmamap_printk
 #pragma weak dmamap_warn_at
 #pragma weak dmamap_bug_at
 /* <dmamap/machine.h> */
@@ -279,6 +280,7 @@ static const struct export functions[] = {
 	F(dmamap_report_count_kind),
 	F(dmamap_report_kind_name),
 	F(dmamap_dev_printk),
+	F(dmamap_printk),
 	F(dmamap_warn_at),
 	F(dmamap_bug_at),
 	/* <dmamap/machine.h> */

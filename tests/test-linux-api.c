@@ -2,12 +2,22 @@
 /*
  * The Linux 6.x API (<linux/dma-mapping.h> and friends): the attrs
  * translation, every call the headers add, file:line in reports, and the
- * managed resources released at device release.
+ * managed resources released at device release, and the kernel basics
+ * (<linux/minmax.h>, <linux/bug.h>, <linux/printk.h>, <linux/log2.h>...).
  */
+/* as a driver sets it, before its first include */
+#define pr_fmt(fmt) "lx-test: " fmt
+
+#include <linux/bits.h>
+#include <linux/bug.h>
 #include <linux/dma-mapping.h>
 #include <linux/dmapool.h>
+#include <linux/err.h>
 #include <linux/highmem.h>
 #include <linux/iommu.h>
+#include <linux/log2.h>
+#include <linux/minmax.h>
+#include <linux/printk.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
 
@@ -694,6 +704,140 @@ static void test_minmax_evaluate_once(void **state)
 
 static int submit_line;
 
+/* The kernel basics drivers use beside the DMA API: values, types, single evaluation. */
+static void test_kernel_names(void **state)
+{
+	struct fx *f = *state;
+	unsigned int ring[8] = { 9, 4, 7, 1, 0, 0, 0, 0 }, i = 0;
+	u8 be[8];
+	int a = 3, b = 5;
+	__be32 w;
+	__be64 q;
+
+	(void)f;
+	/* <linux/sizes.h> above 1 GiB: unsigned long long, as the kernel's */
+	assert_true(SZ_2G == 0x80000000ULL && SZ_4G == 0x100000000ULL && SZ_64G == 1ULL << 36);
+	_Static_assert(_Generic(SZ_4G, unsigned long long: 1, default: 0), "SZ_4G type");
+	/* <linux/limits.h> of the kernel */
+	assert_true(U32_MAX == 0xffffffffu && U64_MAX == ~0ULL && U16_MAX == 0xffff && U8_MAX == 0xff);
+	assert_true(S32_MAX == INT32_MAX && S32_MIN == INT32_MIN && S64_MIN == INT64_MIN && S16_MIN == -32768);
+	_Static_assert(_Generic(U32_MAX, u32: 1, default: 0) && _Generic(U64_MAX, u64: 1, default: 0), "limit types");
+	/* the kernel-internal errnos, and IS_ERR_VALUE() */
+	assert_int_equal(EPROBE_DEFER, 517);
+	assert_int_equal(ENOTSUPP, 524);
+	assert_true(IS_ERR_VALUE((unsigned long)-EINVAL));
+	assert_true(IS_ERR_VALUE(-MAX_ERRNO));
+	assert_false(IS_ERR_VALUE(-MAX_ERRNO - 1));
+	assert_false(IS_ERR_VALUE(0));
+	assert_true(IS_ERR_VALUE((unsigned long)ERR_PTR(-ENOMEM)));
+	/* min3() and its kin: once each */
+	assert_int_equal(min3(ring[i++], 5u, 8u), 5);
+	assert_int_equal(i, 1);
+	assert_int_equal(max3(ring[i++], ring[i++], ring[i++]), 7);
+	assert_int_equal(i, 4);
+	assert_int_equal(clamp_t(u8, 0x1ff, 0, 0x80), 0x80); /* 0x1ff as a u8 is 0xff */
+	assert_int_equal(clamp_t(int, -3, 0, 9), 0);
+	assert_int_equal(clamp_val(i, 5, 9), 5);
+	{
+		u8 small = 200;
+
+		assert_int_equal(clamp_val(small, 0, 100), 100);
+		assert_int_equal(clamp_val(small, 0, 300), 44); /* as the kernel's: 300 converted to a u8 is 44 */
+		_Static_assert(_Generic(clamp_val(small, 0, 300), int: 1, default: 0), "promoted u8");
+	}
+	swap(a, b);
+	assert_true(a == 5 && b == 3);
+	/* roundup()/rounddown() to any multiple */
+	assert_int_equal(roundup(10, 3), 12);
+	assert_int_equal(roundup(12, 3), 12);
+	assert_int_equal(rounddown(10, 3), 9);
+	i = 0;
+	assert_int_equal(roundup(ring[0], ring[i++]), 9);
+	assert_int_equal(i, 1);
+	assert_int_equal(rounddown(ring[i++], 3), 3);
+	assert_int_equal(i, 2);
+	/* <linux/log2.h> */
+	assert_false(is_power_of_2(0));
+	assert_true(is_power_of_2(1) && is_power_of_2(4096) && is_power_of_2(1UL << 63));
+	assert_false(is_power_of_2(96));
+	_Static_assert(ilog2(4096) == 12 && ilog2(1) == 0 && ilog2(0) == 0, "constant ilog2");
+	{
+		volatile u32 v32 = 4097;
+		volatile u64 v64 = 1ULL << 40;
+
+		assert_int_equal(ilog2(v32), 12); /* volatile: the run-time path */
+		assert_int_equal(ilog2(v64), 40);
+		assert_int_equal(ilog2(ring[i++]), 2);
+		assert_int_equal(i, 3);
+	}
+	/* big-endian fields */
+	w = cpu_to_be32(0x11223344);
+	memcpy(be, &w, 4);
+	assert_true(be[0] == 0x11 && be[3] == 0x44);
+	assert_int_equal(be32_to_cpu(w), 0x11223344);
+	q = cpu_to_be64(0x0102030405060708ULL);
+	memcpy(be, &q, 8);
+	assert_true(be[0] == 1 && be[7] == 8);
+	assert_true(be64_to_cpu(q) == 0x0102030405060708ULL);
+	assert_int_equal(be16_to_cpu(cpu_to_be16(0xabcd)), 0xabcd);
+	/* BUILD_BUG_ON() of a false condition compiles to nothing; fallthrough is a statement */
+	BUILD_BUG_ON(sizeof(dma_addr_t) != 8);
+	switch (a) {
+	case 5:
+		a++;
+		fallthrough;
+	default:
+		a++;
+	}
+	assert_int_equal(a, 7);
+	assert_int_equal(f->c.messages, 0);
+}
+
+/* pr_err() and friends reach the current machine's handler with the file's pr_fmt(); dev_err_probe()'s levels. */
+static void test_printk_levels(void **state)
+{
+	struct fx *f = *state;
+	struct capture g;
+
+	pr_err("ring %d stuck\n", 3);
+	assert_int_equal(f->c.messages, 1);
+	assert_string_equal(f->c.last, "lx-test: ring 3 stuck");
+	assert_int_equal(f->c.last_level, DMAMAP_LOG_ERR);
+	assert_int_equal(f->c.last_kind, DMAMAP_REPORT_NONE);
+	assert_string_equal(f->c.last_device, "");
+	pr_warn("w\n");
+	assert_int_equal(f->c.last_level, DMAMAP_LOG_WARN);
+	pr_info("i %s\n", "x");
+	assert_int_equal(f->c.last_level, DMAMAP_LOG_INFO);
+	assert_string_equal(f->c.last, "lx-test: i x");
+	pr_notice("n\n");
+	assert_int_equal(f->c.last_level, DMAMAP_LOG_INFO);
+	pr_debug("d\n");
+	assert_int_equal(f->c.last_level, DMAMAP_LOG_DEBUG);
+	pr_crit("c\n");
+	assert_int_equal(f->c.last_level, DMAMAP_LOG_ERR);
+	assert_int_equal(f->c.messages, 6);
+	assert_int_equal(f->c.reports, 0);
+
+	/* dev_err_probe(): the error, logged as dev_err(); -EPROBE_DEFER only at debug level */
+	assert_int_equal(dev_err_probe(&f->dev, -EIO, "no clock (%d)\n", 1), -EIO);
+	assert_int_equal(f->c.last_level, DMAMAP_LOG_ERR);
+	assert_string_equal(f->c.last, "no clock (1)");
+	assert_int_equal(dev_err_probe(&f->dev, -EPROBE_DEFER, "clock not ready\n"), -EPROBE_DEFER);
+	assert_int_equal(f->c.last_level, DMAMAP_LOG_DEBUG);
+	assert_string_equal(f->c.last_device, "lx");
+
+	/* no current machine: the process-wide handler */
+	dmamap_machine_set_current(NULL);
+	capture_start(&g, NULL);
+	pr_err("alone\n");
+	capture_stop(NULL);
+	dmamap_machine_set_current(f->m);
+	assert_int_equal(g.messages, 1);
+	assert_string_equal(g.last, "lx-test: alone");
+	assert_int_equal(f->c.messages, 8);
+}
+
 /* A driver's size check, as drivers write it. */
 static int submit(unsigned int len)
 {
@@ -1104,6 +1248,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_kernel_basics, setup, teardown),
 		cmocka_unit_test(test_minmax_evaluate_once),
 		cmocka_unit_test_setup_teardown(test_warn_logs_where_it_fired, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_kernel_names, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_printk_levels, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bug_on_aborts, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kvmalloc_and_size_roundup, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_size_roundup_on_a_packed_machine, setup, teardown),

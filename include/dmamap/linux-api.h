@@ -5,9 +5,13 @@
  * with: the guard that keeps the 2012 API out of the same translation unit,
  * the compile-time check of an attrs argument, and the few kernel basics the
  * kernel's own DMA headers bring in through <linux/kernel.h>, <linux/bits.h>,
- * <linux/compiler.h> and <asm/byteorder.h> (which the library cannot provide
- * under those names: some are userspace headers too). Each basic is defined
- * only when the name is still free.
+ * <linux/compiler.h>, <linux/minmax.h>, <linux/bug.h>, <linux/printk.h>,
+ * <linux/log2.h>, <linux/limits.h>, <linux/errno.h> and <asm/byteorder.h>.
+ * The library provides <linux/bits.h>, <linux/bug.h>, <linux/minmax.h>,
+ * <linux/printk.h> and <linux/log2.h> too, each including this header; not
+ * the others, which are userspace headers too (libc includes <linux/limits.h>
+ * and <linux/errno.h>). Each basic is defined only when the name is still
+ * free.
  */
 #ifndef DMAMAP_LINUX_API_H
 #define DMAMAP_LINUX_API_H
@@ -186,6 +190,127 @@ typedef uint64_t __be64;
 #define clamp(val, lo, hi) \
 	DMAMAP_CLAMP_(val, lo, hi, DMAMAP_UNIQUE(dmamap_v_), DMAMAP_UNIQUE(dmamap_l_), DMAMAP_UNIQUE(dmamap_h_))
 #endif
+#if !defined(min3) && !defined(__cplusplus)
+/* min3() - the smallest of @x, @y and @z, each evaluated once. */
+#define min3(x, y, z) min(min(x, y), z)
+#endif
+#if !defined(max3) && !defined(__cplusplus)
+/* max3() - the largest of @x, @y and @z, each evaluated once. */
+#define max3(x, y, z) max(max(x, y), z)
+#endif
+#ifndef clamp_t
+/* clamp_t() - clamp() of @val, @lo and @hi converted to @type. */
+#define clamp_t(type, val, lo, hi) clamp((type)(val), (type)(lo), (type)(hi))
+#endif
+#ifndef clamp_val
+/* clamp_val() - clamp_t() in @val's type: @lo and @hi converted to it. */
+#define clamp_val(val, lo, hi) clamp_t(__typeof__(val), val, lo, hi)
+#endif
+#if !defined(swap) && !defined(__cplusplus)
+/* swap() - exchange the values of @a and @b (lvalues of one type), as the kernel's: each evaluated twice. */
+#define swap(a, b) DMAMAP_SWAP_(a, b, DMAMAP_UNIQUE(dmamap_tmp_))
+#define DMAMAP_SWAP_(a, b, tmp)               \
+	do {                                  \
+		__typeof__(a) tmp = (a);      \
+		(a) = (b);                    \
+		(b) = tmp;                    \
+	} while (0)
+#endif
+
+/* <linux/math.h>: roundup() and rounddown() to any multiple (round_up() needs a power of two). */
+#define DMAMAP_ROUNDUP_(x, y, uy)                             \
+	__extension__({                                       \
+		__typeof__(y) uy = (y);                       \
+		(((x) + (uy - 1)) / uy) * uy;                 \
+	})
+#define DMAMAP_ROUNDDOWN_(x, y, ux)                           \
+	__extension__({                                       \
+		__typeof__(x) ux = (x);                       \
+		ux - (ux % (y));                              \
+	})
+#ifndef roundup
+/* roundup() - @x rounded up to a multiple of @y (@y evaluated once). */
+#define roundup(x, y) DMAMAP_ROUNDUP_(x, y, DMAMAP_UNIQUE(dmamap_y_))
+#endif
+#ifndef rounddown
+/* rounddown() - @x rounded down to a multiple of @y (@x evaluated once). */
+#define rounddown(x, y) DMAMAP_ROUNDDOWN_(x, y, DMAMAP_UNIQUE(dmamap_x_))
+#endif
+
+/* <linux/limits.h> (the kernel's, not the userspace header of that name). */
+#ifndef U8_MAX
+#define U8_MAX ((u8)~0U)
+#define S8_MAX ((s8)(U8_MAX >> 1))
+#define S8_MIN ((s8)(-S8_MAX - 1))
+#define U16_MAX ((u16)~0U)
+#define S16_MAX ((s16)(U16_MAX >> 1))
+#define S16_MIN ((s16)(-S16_MAX - 1))
+#define U32_MAX ((u32)~0U)
+#define U32_MIN ((u32)0)
+#define S32_MAX ((s32)(U32_MAX >> 1))
+#define S32_MIN ((s32)(-S32_MAX - 1))
+#define U64_MAX ((u64)~0ULL)
+#define S64_MAX ((s64)(U64_MAX >> 1))
+#define S64_MIN ((s64)(-S64_MAX - 1))
+#endif
+
+/* The kernel-internal errnos of <linux/errno.h> that drivers return (not in the userspace errno.h). */
+#ifndef EPROBE_DEFER
+#define EPROBE_DEFER 517 /* a resource the probe needs is not there yet: probe again later */
+#endif
+#ifndef ENOTSUPP
+#define ENOTSUPP 524 /* operation not supported (the kernel's; userspace has EOPNOTSUPP) */
+#endif
+
+/*
+ * <linux/compiler_attributes.h>: fallthrough, the statement that ends a
+ * switch case on purpose (-Wimplicit-fallthrough).
+ */
+#ifndef fallthrough
+#if defined(__has_attribute)
+#if __has_attribute(__fallthrough__)
+#define fallthrough __attribute__((__fallthrough__))
+#endif
+#endif
+#endif
+#ifndef fallthrough
+#define fallthrough \
+	do {        \
+	} while (0)
+#endif
+
+/*
+ * <linux/log2.h>: is_power_of_2() and ilog2(). ilog2() is the kernel's: a
+ * constant expression for a constant argument; otherwise dmamap_ilog2_u32()
+ * or dmamap_ilog2_u64() by the argument's size, the argument evaluated once.
+ * ilog2(0) is undefined, as in the kernel (0 or -1, by what the compiler
+ * knows of the argument).
+ */
+#ifndef ilog2
+/** is_power_of_2() - whether @n is a power of two (0 is not). */
+static inline bool is_power_of_2(unsigned long n)
+{
+	return n != 0 && (n & (n - 1)) == 0;
+}
+
+/** dmamap_ilog2_u32() - the index of @n's highest set bit, -1 for 0 (ilog2() of a 32-bit value). */
+static inline int dmamap_ilog2_u32(u32 n)
+{
+	return n ? 31 - __builtin_clz(n) : -1;
+}
+
+/** dmamap_ilog2_u64() - the index of @n's highest set bit, -1 for 0 (ilog2() of a 64-bit value). */
+static inline int dmamap_ilog2_u64(u64 n)
+{
+	return n ? 63 - __builtin_clzll(n) : -1;
+}
+
+#define ilog2(n)                                                                          \
+	(__builtin_constant_p(n) ? ((n) < 2 ? 0 : 63 - __builtin_clzll(n))                \
+	 : (sizeof(n) <= 4)      ? dmamap_ilog2_u32((u32)(n))                             \
+				 : dmamap_ilog2_u64((u64)(n)))
+#endif
+
 #ifndef ALIGN
 #define ALIGN(x, a) (((x) + ((__typeof__(x))(a) - 1)) & ~((__typeof__(x))(a) - 1))
 #endif
@@ -264,6 +389,49 @@ typedef uint64_t __be64;
 			BUG();                    \
 	} while (0)
 #endif
+#ifndef BUILD_BUG_ON
+/*
+ * BUILD_BUG_ON() - a statement that fails to compile when @cond is true.
+ * @cond must be an integer constant expression (sizeof, offsetof, constant
+ * macros): the kernel's version also takes conditions only the optimizer
+ * folds, which this one refuses.
+ */
+#ifdef __cplusplus
+#define BUILD_BUG_ON(cond)                                               \
+	do {                                                             \
+		static_assert(!(cond), "BUILD_BUG_ON failed: " #cond);    \
+	} while (0)
+#else
+#define BUILD_BUG_ON(cond)                                               \
+	do {                                                             \
+		_Static_assert(!(cond), "BUILD_BUG_ON failed: " #cond);   \
+	} while (0)
+#endif
+#endif
+
+/*
+ * <linux/printk.h>: pr_err() and friends log through the current machine's
+ * handler (the process-wide one when no machine is current), as dev_err()
+ * logs for a device (dmamap_printk()). pr_emerg(), pr_alert() and pr_crit()
+ * log at DMAMAP_LOG_ERR, pr_notice() at DMAMAP_LOG_INFO. pr_debug() is
+ * delivered at DMAMAP_LOG_DEBUG, like dev_dbg() (the default handler prints
+ * warnings and errors only). Each applies the file's pr_fmt(), defined
+ * before the first include as in the kernel.
+ */
+#ifndef pr_fmt
+#define pr_fmt(fmt) fmt
+#endif
+#ifndef pr_err
+#define pr_emerg(fmt, ...) dmamap_printk(DMAMAP_LOG_ERR, pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_alert(fmt, ...) dmamap_printk(DMAMAP_LOG_ERR, pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_crit(fmt, ...) dmamap_printk(DMAMAP_LOG_ERR, pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_err(fmt, ...) dmamap_printk(DMAMAP_LOG_ERR, pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_warn(fmt, ...) dmamap_printk(DMAMAP_LOG_WARN, pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_notice(fmt, ...) dmamap_printk(DMAMAP_LOG_INFO, pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_info(fmt, ...) dmamap_printk(DMAMAP_LOG_INFO, pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_debug(fmt, ...) dmamap_printk(DMAMAP_LOG_DEBUG, pr_fmt(fmt), ##__VA_ARGS__)
+#endif
+
 #ifndef READ_ONCE
 #define READ_ONCE(x) (*(const volatile __typeof__(x) *)&(x))
 #endif
@@ -316,10 +484,16 @@ static inline size_t size_add(size_t a, size_t b)
 #define DMAMAP_LE16(x) __builtin_bswap16(x)
 #define DMAMAP_LE32(x) __builtin_bswap32(x)
 #define DMAMAP_LE64(x) __builtin_bswap64(x)
+#define DMAMAP_BE16(x) (x)
+#define DMAMAP_BE32(x) (x)
+#define DMAMAP_BE64(x) (x)
 #else
 #define DMAMAP_LE16(x) (x)
 #define DMAMAP_LE32(x) (x)
 #define DMAMAP_LE64(x) (x)
+#define DMAMAP_BE16(x) __builtin_bswap16(x)
+#define DMAMAP_BE32(x) __builtin_bswap32(x)
+#define DMAMAP_BE64(x) __builtin_bswap64(x)
 #endif
 #ifndef cpu_to_le16
 #define cpu_to_le16(x) ((__le16)DMAMAP_LE16((u16)(x)))
@@ -328,6 +502,15 @@ static inline size_t size_add(size_t a, size_t b)
 #define le16_to_cpu(x) ((u16)DMAMAP_LE16((u16)(x)))
 #define le32_to_cpu(x) ((u32)DMAMAP_LE32((u32)(x)))
 #define le64_to_cpu(x) ((u64)DMAMAP_LE64((u64)(x)))
+#endif
+#ifndef cpu_to_be16
+/* Big-endian fields (network headers, some devices' descriptors): byte-swapped on this little-endian SoC. */
+#define cpu_to_be16(x) ((__be16)DMAMAP_BE16((u16)(x)))
+#define cpu_to_be32(x) ((__be32)DMAMAP_BE32((u32)(x)))
+#define cpu_to_be64(x) ((__be64)DMAMAP_BE64((u64)(x)))
+#define be16_to_cpu(x) ((u16)DMAMAP_BE16((u16)(x)))
+#define be32_to_cpu(x) ((u32)DMAMAP_BE32((u32)(x)))
+#define be64_to_cpu(x) ((u64)DMAMAP_BE64((u64)(x)))
 #endif
 
 #endif /* DMAMAP_LINUX_API_H */

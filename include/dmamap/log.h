@@ -177,6 +177,16 @@ DMAMAP_API void dmamap_dev_printk(int level, const struct device *dev, const cha
 	DMAMAP_PRINTF(3, 4);
 
 /**
+ * dmamap_printk() - what pr_err(), pr_warn(), pr_info() and pr_debug() of the Linux 6.x headers log
+ * @level: an enum dmamap_log_level
+ * @fmt: printf format
+ *
+ * A plain message (not a report) through the current machine's handler, or
+ * the process-wide one when no machine is current (none is created).
+ */
+DMAMAP_API void dmamap_printk(int level, const char *fmt, ...) DMAMAP_PRINTF(2, 3);
+
+/**
  * dmamap_warn_at() - what a triggered WARN_ON() of the Linux 6.x headers logs
  * @file: the WARN_ON()'s source file
  * @line: its line

@@ -16,7 +16,17 @@
 #include <dmamap/slab.h>
 #include <dmamap/devres.h>
 
-/* dev_err_probe() - log @fmt as dev_err() does and return @err, for probe error paths. */
-#define dev_err_probe(dev, err, ...) (dmamap_dev_printk(DMAMAP_LOG_ERR, (dev), __VA_ARGS__), (err))
+/*
+ * dev_err_probe() - log @fmt as dev_err() does and return @err, for probe
+ * error paths; for -EPROBE_DEFER (a resource not there yet, the probe will be
+ * retried) at debug level, as dev_dbg() does, as the kernel's.
+ */
+#define dev_err_probe(dev, err, ...) DMAMAP_DEV_ERR_PROBE_((dev), (err), DMAMAP_UNIQUE(dmamap_err_), __VA_ARGS__)
+#define DMAMAP_DEV_ERR_PROBE_(dev, err, e, ...)                                                            \
+	__extension__({                                                                                    \
+		int e = (err);                                                                             \
+		dmamap_dev_printk(e == -EPROBE_DEFER ? DMAMAP_LOG_DEBUG : DMAMAP_LOG_ERR, dev, __VA_ARGS__); \
+		e;                                                                                         \
+	})
 
 #endif /* _LINUX_DEVICE_H */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* <linux/err.h> of Linux 6.x over libdmamap: ERR_PTR(), PTR_ERR(), IS_ERR() and their relatives. */
+/* <linux/err.h> of Linux 6.x over libdmamap: ERR_PTR(), PTR_ERR(), IS_ERR(), IS_ERR_VALUE() and their relatives. */
 #ifndef _LINUX_ERR_H
 #define _LINUX_ERR_H
 
@@ -7,6 +7,9 @@
 #include <dmamap/types.h>
 
 DMAMAP_BEGIN_DECLS
+
+/* IS_ERR_VALUE() - whether @x, an integer (an unsigned long address, an int return), holds a -errno. */
+#define IS_ERR_VALUE(x) __builtin_expect((unsigned long)(x) >= (unsigned long)-MAX_ERRNO, 0)
 
 /** ERR_CAST() - an error pointer as a pointer of another type. */
 static inline void *ERR_CAST(const void *ptr)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* <linux/sizes.h> of Linux 6.x: SZ_1K...SZ_1G, as DMA code sizes its buffers. */
+/* <linux/sizes.h> of Linux 6.x: SZ_1K...SZ_64G, as DMA code sizes its buffers (SZ_2G and up: unsigned long long). */
 #ifndef _LINUX_SIZES_H
 #define _LINUX_SIZES_H
 
@@ -34,5 +34,11 @@
 #define SZ_256M 0x10000000
 #define SZ_512M 0x20000000
 #define SZ_1G 0x40000000
+#define SZ_2G 0x80000000ULL
+#define SZ_4G 0x100000000ULL
+#define SZ_8G 0x200000000ULL
+#define SZ_16G 0x400000000ULL
+#define SZ_32G 0x800000000ULL
+#define SZ_64G 0x1000000000ULL
 
 #endif /* _LINUX_SIZES_H */
