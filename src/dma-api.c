@@ -346,6 +346,17 @@ DMAMAP_API bool dma_addressing_limited(struct device *dev)
 	return !dmamap_mask_covers_ram(dev, dma_get_mask(dev));
 }
 
+DMAMAP_API u64 dma_get_required_mask(struct device *dev)
+{
+	dma_addr_t last;
+
+	if (!live_or_report(dev, "dma_get_required_mask") || dev->archdata.mapping)
+		return DMA_BIT_MASK(32);
+	/* dma_direct_get_required_mask(): all ones up to the top bit of RAM's last bus address */
+	last = dm_phys_to_dma(dev, dm_ram_end(dm_dev_machine(dev)) - 1);
+	return ~0ULL >> __builtin_clzll((unsigned long long)last | 1);
+}
+
 DMAMAP_API int dma_get_cache_alignment(void)
 {
 	struct dmamap_machine *m = dmamap_machine_current();

@@ -149,7 +149,7 @@ int names(struct device *dev, unsigned long v, __be32 *hdr, unsigned int n)
 	BUILD_BUG_ON(sizeof(dma_addr_t) != 8);
 	if (IS_ERR_VALUE(v))
 		return dev_err_probe(dev, -EPROBE_DEFER, "not yet\\n");
-	if (window > U32_MAX || n > U16_MAX)
+	if (dma_get_required_mask(dev) > DMA_BIT_MASK(32) || window > U32_MAX || n > U16_MAX)
 		pr_info("wide: %llu\\n", (unsigned long long)U64_MAX);
 	switch (n) {
 	case 0:

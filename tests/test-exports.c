@@ -176,6 +176,7 @@
 #pragma weak dma_max_mapping_size
 #pragma weak dma_opt_mapping_size
 #pragma weak dma_get_cache_alignment
+#pragma weak dma_get_required_mask
 #pragma weak dma_need_sync
 #pragma weak dma_addressing_limited
 #pragma weak dmamap_linux_mapping_error
@@ -434,6 +435,7 @@ static const struct export functions[] = {
 	F(dma_max_mapping_size),
 	F(dma_opt_mapping_size),
 	F(dma_get_cache_alignment),
+	F(dma_get_required_mask),
 	F(dma_need_sync),
 	F(dma_addressing_limited),
 	F(dmamap_linux_mapping_error),

@@ -838,6 +838,39 @@ static void test_printk_levels(void **state)
 	assert_int_equal(f->c.messages, 8);
 }
 
+/* dma_get_required_mask(): every bit up to the top one of RAM's last bus address, as the device sees it. */
+static void test_required_mask(void **state)
+{
+	struct fx *f = *state;
+	struct dmamap_machine_config cfg;
+	struct dma_iommu_mapping *map;
+	u64 last, want;
+
+	dmamap_machine_get_config(f->m, &cfg);
+	last = cfg.ram_base + cfg.ram_size - 1;
+	want = DMA_BIT_MASK(64 - __builtin_clzll(last));
+	assert_true(want >= last && want >> 1 < last);
+	assert_true(dma_get_required_mask(&f->dev) == want);
+	/* as dma_addressing_limited() sees it: a mask that covers it is not limited */
+	assert_int_equal(dma_set_mask_and_coherent(&f->dev, want), 0);
+	assert_false(dma_addressing_limited(&f->dev));
+	assert_int_equal(dma_set_mask_and_coherent(&f->dev, DMA_BIT_MASK(32)), 0);
+	/* a bus that sees RAM lower down needs fewer bits */
+	f->dev.dma_pfn_offset = (unsigned long)(cfg.ram_base >> PAGE_SHIFT);
+	assert_true(dma_get_required_mask(&f->dev) == DMA_BIT_MASK(64 - __builtin_clzll(cfg.ram_size - 1)));
+	f->dev.dma_pfn_offset = 0;
+	/* behind the IOMMU mapper, the kernel's 32 bits */
+	map = arm_iommu_create_mapping(f->m, 0x80000000, SZ_16M, 0);
+	assert_false(IS_ERR(map));
+	assert_int_equal(arm_iommu_attach_device(&f->dev, map), 0);
+	assert_true(dma_get_required_mask(&f->dev) == DMA_BIT_MASK(32));
+	arm_iommu_detach_device(&f->dev);
+	arm_iommu_release_mapping(map);
+	assert_int_equal(f->c.reports, 0);
+	/* no device: reported (process-wide), the 32-bit default */
+	assert_true(dma_get_required_mask(NULL) == DMA_BIT_MASK(32));
+}
+
 /* A driver's size check, as drivers write it. */
 static int submit(unsigned int len)
 {
@@ -1250,6 +1283,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_warn_logs_where_it_fired, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kernel_names, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_printk_levels, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_required_mask, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bug_on_aborts, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kvmalloc_and_size_roundup, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_size_roundup_on_a_packed_machine, setup, teardown),

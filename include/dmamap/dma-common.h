@@ -248,6 +248,20 @@ DMAMAP_API size_t dma_opt_mapping_size(struct device *dev);
 DMAMAP_API bool dma_addressing_limited(struct device *dev);
 
 /**
+ * dma_get_required_mask() - the smallest mask that reaches all of the machine's RAM from @dev
+ * @dev: the device
+ *
+ * What a driver asks before it settles for a 32-bit mask (smaller
+ * descriptors) or asks for more. As Linux 6.x's dma-direct computes it: every
+ * bit up to the highest one of the bus address, as @dev sees it, of the last
+ * byte of RAM (DMA_BIT_MASK(32) for a RAM that ends at 4 GiB).
+ * Return: that mask; DMA_BIT_MASK(32) behind the IOMMU mapper, as Linux
+ * answers for an IOMMU (the device sees IOVAs, not RAM), and for a NULL or
+ * uninitialised device (reported).
+ */
+DMAMAP_API u64 dma_get_required_mask(struct device *dev);
+
+/**
  * dma_get_cache_alignment() - the alignment that keeps a DMA buffer on cache lines of its own
  *
  * Return: ARCH_DMA_MINALIGN (DMAMAP_ARCH_DMA_MINALIGN, 128), or the current
