@@ -45,8 +45,13 @@ static void capture(const struct dmamap_log_record *rec, void *ctx)
 	struct dmamap_test *t = ctx;
 	struct dmamap_test_private *p = t->priv;
 
-	if (rec->kind == DMAMAP_REPORT_NONE)
+	if (rec->kind == DMAMAP_REPORT_NONE) {
+		/* a driver's own messages (dev_err(), dev_warn(), a WARN_ON() that fired): said, as without the fixture */
+		if (!p->quiet && rec->level <= DMAMAP_LOG_WARN)
+			fprintf(stderr, "dmamap %s: %s%s%s\n", rec->level == DMAMAP_LOG_ERR ? "error" : "warning",
+				rec->device ? rec->device : "", rec->device ? ": " : "", rec->message);
 		return;
+	}
 	if (!p->quiet)
 		fprintf(stderr, "dmamap report [%s] %s%s%s:%d: %s\n", dmamap_report_kind_name(rec->kind),
 			rec->device ? rec->device : "", rec->device ? " at " : "", rec->file ? rec->file : "?", rec->line,

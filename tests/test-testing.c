@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -232,10 +234,61 @@ static void test_fault_sweep(void **state)
 	assert_int_equal(dmamap_test_fault_sweep(&tr, NULL, NULL, NULL, NULL, why, sizeof(why)), -EINVAL);
 }
 
+/* What a child running a fixture (@quiet or not) prints on stderr when its driver warns, into @out. */
+static void fixture_stderr(bool quiet, char *out, size_t size)
+{
+	size_t len = 0;
+	int fds[2], status;
+	ssize_t got;
+	pid_t pid;
+
+	assert_int_equal(pipe(fds), 0);
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct dmamap_test_traits tr = { .quiet = quiet };
+		struct dmamap_test t;
+
+		dup2(fds[1], 2);
+		close(fds[0]);
+		if (dmamap_test_init(&t, &tr))
+			_exit(2);
+		dev_err(&t.dev, "ring %d stalled", 3);
+		dev_warn(&t.dev, "link down");
+		dev_info(&t.dev, "link up");
+		dmamap_test_fini(&t);
+		_exit(t.reports == 0 ? 0 : 3);
+	}
+	close(fds[1]);
+	while (len < size - 1 && (got = read(fds[0], out + len, size - 1 - len)) > 0)
+		len += (size_t)got;
+	out[len] = '\0';
+	close(fds[0]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
+/* The driver's errors and warnings are said on stderr under the fixture, unless it is quiet; they are no reports. */
+static void test_driver_messages_printed(void **state)
+{
+	char out[4096];
+
+	(void)state;
+	fixture_stderr(false, out, sizeof(out));
+	assert_non_null(strstr(out, "dmamap error: dut: ring 3 stalled\n"));
+	assert_non_null(strstr(out, "dmamap warning: dut: link down\n"));
+	assert_null(strstr(out, "link up"));
+	fixture_stderr(true, out, sizeof(out));
+	assert_string_equal(out, "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_default_fixture),
+		cmocka_unit_test(test_driver_messages_printed),
 		cmocka_unit_test(test_traits),
 		cmocka_unit_test(test_refused_traits),
 		cmocka_unit_test(test_captured_reports),

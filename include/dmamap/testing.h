@@ -56,7 +56,8 @@ struct dmamap_test_traits {
 	bool bounce;                 /* registered with dmabounce */
 	unsigned long bounce_small;  /* its pools' block sizes; 0: 512 and 4096 */
 	unsigned long bounce_large;
-	bool quiet;                  /* do not print reports on stderr (they are captured either way) */
+	bool quiet;                  /* print nothing on stderr: neither reports (captured either way) nor the
+				      * driver's error and warning messages (dev_err(), dev_warn(), WARN_ON()) */
 };
 
 /* One captured report: struct dmamap_log_record's fields, copied. */
