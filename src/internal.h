@@ -129,6 +129,12 @@ void dmamap_logger_fini(struct dmamap_logger *lg);
  * DMAMAP_REPORT_NONE makes it a report: counted on @m, always delivered,
  * abort() in strict mode.
  */
+/*
+ * vsnprintf() with the kernel's printk formats (%pad, %pe, %pM, %*ph...,
+ * printk.c): what drivers' messages are formatted with.
+ */
+int dmamap_kernel_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap);
+
 void dmamap_logv(struct dmamap_machine *m, int level, enum dmamap_report_kind kind, const char *devname,
 		 const char *file, int line, const char *fmt, va_list ap) DMAMAP_PRINTF(7, 0);
 void dmamap_logv_detail(struct dmamap_machine *m, int level, enum dmamap_report_kind kind, const char *devname,

@@ -282,21 +282,25 @@ DMAMAP_API const char *dmamap_report_kind_name(enum dmamap_report_kind kind)
 DMAMAP_API void dmamap_dev_printk(int level, const struct device *dev, const char *fmt, ...)
 {
 	bool live = dev && dev->dmamap.magic == DM_DEVICE_MAGIC;
+	char msg[1024];
 	va_list ap;
 
 	va_start(ap, fmt);
-	dmamap_logv(live ? dev->dmamap.machine : NULL, level, DMAMAP_REPORT_NONE,
-		    live ? dev->dmamap.name : (dev ? "(uninitialised device)" : NULL), NULL, 0, fmt, ap);
+	dmamap_kernel_vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	dmamap_log(live ? dev->dmamap.machine : NULL, level,
+		   live ? dev->dmamap.name : (dev ? "(uninitialised device)" : NULL), "%s", msg);
 }
 
 DMAMAP_API void dmamap_printk(int level, const char *fmt, ...)
 {
+	char msg[1024];
 	va_list ap;
 
 	va_start(ap, fmt);
-	dmamap_logv(dmamap_machine_peek_current(), level, DMAMAP_REPORT_NONE, NULL, NULL, 0, fmt, ap);
+	dmamap_kernel_vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	dmamap_log(dmamap_machine_peek_current(), level, NULL, "%s", msg);
 }
 
 DMAMAP_API void dmamap_warn_at(const char *file, int line, const char *fmt, ...)
@@ -308,7 +312,7 @@ DMAMAP_API void dmamap_warn_at(const char *file, int line, const char *fmt, ...)
 	msg[0] = '\0';
 	if (fmt) {
 		va_start(ap, fmt);
-		vsnprintf(msg, sizeof(msg), fmt, ap);
+		dmamap_kernel_vsnprintf(msg, sizeof(msg), fmt, ap);
 		va_end(ap);
 		n = strlen(msg);
 		while (n && msg[n - 1] == '\n')

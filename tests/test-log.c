@@ -315,6 +315,57 @@ static void test_dev_printk_prefixes_device(void **state)
 	assert_string_equal(last_rec(&rg)->message, "after release");
 }
 
+/* The driver's messages take the kernel's printk formats: %pad, %pa, %pe, %pM, %*ph, %pI4; printf's the rest. */
+static void test_dev_printk_kernel_formats(void **state)
+{
+	struct dmamap_machine *m = *state;
+	struct device dev = { 0 };
+	dma_addr_t dma = 0x3c40200;
+	phys_addr_t phys = 0x40001000;
+	const u8 mac[6] = { 0x00, 0x1b, 0x21, 0x0a, 0xbc, 0xde }, ip[4] = { 192, 168, 1, 20 };
+	const u8 bytes[5] = { 0xde, 0xad, 0xbe, 0xef, 0x01 };
+	struct recorder rc;
+	char want[128];
+
+	assert_int_equal(dmamap_device_init(&dev, m, "eth0"), 0);
+	rec_start(&rc, m);
+	dev_err(&dev, "map failed at %pad (phys %pa), %s", &dma, &phys, "dropped");
+	snprintf(want, sizeof(want), "map failed at 0x%0*llx (phys 0x%0*llx), dropped", (int)(2 * sizeof(dma)),
+		 (unsigned long long)dma, (int)(2 * sizeof(phys)), (unsigned long long)phys);
+	assert_string_equal(last_rec(&rc)->message, want);
+	dev_err(&dev, "probe: %pe, %pe, %pe", ERR_PTR(-ENOMEM), ERR_PTR(-517 /* EPROBE_DEFER */), ERR_PTR(-4000));
+	assert_string_equal(last_rec(&rc)->message, "probe: -ENOMEM, -EPROBE_DEFER, -4000");
+	dev_info(&dev, "mac %pM (%pMR, %pm) at %pI4", mac, mac, mac, ip);
+	assert_string_equal(last_rec(&rc)->message, "mac 00:1b:21:0a:bc:de (de:bc:0a:21:1b:00, 001b210abcde) at 192.168.1.20");
+	dev_info(&dev, "[%*ph] [%*phC] [%*phD] [%*phN] [%ph]", 5, bytes, 3, bytes, 2, bytes, 4, bytes, bytes);
+	assert_string_equal(last_rec(&rc)->message, "[de ad be ef 01] [de:ad:be] [de-ad] [deadbeef] [de]");
+	/* printf's conversions, with widths and precisions given or taken from the arguments */
+	dev_info(&dev, "%5d|%-4u|%#x|%lld|%zu|%.*s|%*s|%c|%.2f|%%|%s", -12, 7u, 255, -5LL, (size_t)9, 3, "abcdef", 4,
+		 "ab", 'z', 1.5, "end");
+	assert_string_equal(last_rec(&rc)->message, "  -12|7   |0xff|-5|9|abc|  ab|z|1.50|%|end");
+	/* every letter after %p is the conversion's: an unknown one prints the pointer alone */
+	snprintf(want, sizeof(want), "at %p.", (const void *)bytes);
+	dev_info(&dev, "at %pZq9.", bytes);
+	assert_string_equal(last_rec(&rc)->message, want);
+	dev_info(&dev, "%pad %pM", NULL, NULL);
+	assert_string_equal(last_rec(&rc)->message, "(null) (null)");
+	/* a message longer than the line is cut, not overrun */
+	{
+		static char big[2000];
+
+		memset(big, 'x', sizeof(big) - 1);
+		dev_info(&dev, "%pe %s", ERR_PTR(-EIO), big);
+		assert_int_equal(strlen(last_rec(&rc)->message), 1023);
+		assert_memory_equal(last_rec(&rc)->message, "-EIO xxx", 8);
+	}
+	/* what pr_warn() and the other pr_*() of the Linux 6.x headers call, alike */
+	dmamap_printk(DMAMAP_LOG_WARN, "queue %pad stuck", &dma);
+	snprintf(want, sizeof(want), "queue 0x%0*llx stuck", (int)(2 * sizeof(dma)), (unsigned long long)dma);
+	assert_string_equal(last_rec(&rc)->message, want);
+	dmamap_set_log_handler(m, NULL, NULL);
+	dmamap_device_release(&dev);
+}
+
 static void test_level_filters_messages_not_reports(void **state)
 {
 	struct dmamap_machine *m = *state;
@@ -781,6 +832,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_handler_receives_full_record, setup_machine, teardown_machine),
 		cmocka_unit_test_setup_teardown(test_report_counts_per_machine_and_global, setup_machine,
 						teardown_machine),
+		cmocka_unit_test_setup_teardown(test_dev_printk_kernel_formats, setup_machine, teardown_machine),
 		cmocka_unit_test_setup_teardown(test_dev_printk_prefixes_device, setup_machine, teardown_machine),
 		cmocka_unit_test_setup_teardown(test_level_filters_messages_not_reports, setup_machine, teardown_machine),
 		cmocka_unit_test_setup_teardown(test_machine_falls_back_to_global_handler, setup_machine,

@@ -169,7 +169,10 @@ DMAMAP_API const char *dmamap_report_kind_name(enum dmamap_report_kind kind);
  * @level: an enum dmamap_log_level
  * @dev: the device (its name prefixes the message, its machine's handler
  *       receives it); NULL logs through the process-wide handler
- * @fmt: printf format
+ * @fmt: printf format, with the kernel's printk extensions: %pad (a
+ *       dma_addr_t *), %pa (a phys_addr_t *), %pe (an ERR_PTR(): -ENOMEM),
+ *       %pM/%pMR/%pm (a MAC address), %*ph/%*phC/%*phD/%*phN (bytes in hex),
+ *       %pI4; any other letters after %p print the pointer alone
  *
  * What dev_err(), dev_warn(), dev_info() and dev_dbg() expand to.
  */
@@ -179,7 +182,7 @@ DMAMAP_API void dmamap_dev_printk(int level, const struct device *dev, const cha
 /**
  * dmamap_printk() - what pr_err(), pr_warn(), pr_info() and pr_debug() of the Linux 6.x headers log
  * @level: an enum dmamap_log_level
- * @fmt: printf format
+ * @fmt: printf format, with the printk extensions of dmamap_dev_printk()
  *
  * A plain message (not a report) through the current machine's handler, or
  * the process-wide one when no machine is current (none is created).
@@ -190,7 +193,8 @@ DMAMAP_API void dmamap_printk(int level, const char *fmt, ...) DMAMAP_PRINTF(2, 
  * dmamap_warn_at() - what a triggered WARN_ON() of the Linux 6.x headers logs
  * @file: the WARN_ON()'s source file
  * @line: its line
- * @fmt: printf format of WARN()'s message, or NULL for none
+ * @fmt: printf format of WARN()'s message (with the printk extensions of
+ *       dmamap_dev_printk()), or NULL for none
  *
  * Logs "WARNING: at @file:@line", followed by ": " and the message when
  * there is one, as a plain message (not a report) at DMAMAP_LOG_WARN through
