@@ -268,7 +268,7 @@ DMAMAP_API struct dma_pool *dmamap_dmam_pool_create(const char *name, struct dev
 
 	if (!dev_ok(dev, "dmam_pool_create", file, line))
 		return NULL;
-	pool = dma_pool_create(name, dev, size, align, boundary);
+	pool = dmamap_dma_pool_create(name, dev, size, align, boundary, file, line);
 	if (!pool)
 		return NULL;
 	r = record(dev, DR_POOL, file, line);

@@ -205,9 +205,10 @@ static const struct dmamap_obj_ops pool_obj_ops;
 
 /* ---------------------------------------------------------------- create */
 
-DMAMAP_API struct dma_pool *dma_pool_create(const char *name, struct device *dev, size_t size, size_t align,
-					    size_t boundary)
+DMAMAP_API struct dma_pool *dmamap_dma_pool_create(const char *name, struct device *dev, size_t size, size_t align,
+						   size_t boundary, const char *file, int line)
 {
+	DM_CALL();
 	struct dmamap_machine *m;
 	struct dma_pool *pool;
 	const char *why = NULL;
@@ -269,6 +270,12 @@ DMAMAP_API struct dma_pool *dma_pool_create(const char *name, struct device *dev
 	snprintf(pool->devname, sizeof(pool->devname), "%s", dev->dmamap.name);
 	dmamap_obj_add(m, &pool->obj, &pool_obj_ops);
 	return pool;
+}
+
+DMAMAP_API struct dma_pool *(dma_pool_create)(const char *name, struct device *dev, size_t size, size_t align,
+					      size_t boundary)
+{
+	return dmamap_dma_pool_create(name, dev, size, align, boundary, NULL, 0);
 }
 
 /* --------------------------------------------------------------- destroy */

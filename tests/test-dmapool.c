@@ -183,15 +183,19 @@ static void expect_create_refused(struct dmamap_machine *m, struct device *dev, 
 	struct dmamap_page_stats before, after;
 	struct dmamap_checker_stats cs;
 	struct capture c;
+	int line;
 
 	dmamap_page_stats(m, &before);
 	capture_start(&c, m);
-	assert_null(dma_pool_create("big", dev, size, 0, 0));
+	assert_null(dma_pool_create("big", dev, size, 0, 0)); line = __LINE__;
 	capture_stop(m);
 	dmamap_page_stats(m, &after);
 	assert_int_equal(c.reports, 1);
 	assert_int_equal(c.by_kind[DMAMAP_REPORT_BAD_INPUT], 1);
 	assert_non_null(strstr(c.rec[0].message, "dma_pool_create(big)"));
+	/* named at the caller's line, as every wrapper's report */
+	assert_non_null(strstr(c.rec[0].file, "test-dmapool.c"));
+	assert_int_equal(c.rec[0].line, line);
 	assert_memory_equal(&before, &after, sizeof(before));
 	dmamap_checker_stats(m, &cs);
 	assert_int_equal(cs.live_coherent + cs.live_pool + cs.untracked_live, 0);

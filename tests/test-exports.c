@@ -205,6 +205,7 @@
 #pragma weak dma_pool_zalloc
 #pragma weak dma_pool_free
 #pragma weak dmamap_dma_pool_stats
+#pragma weak dmamap_dma_pool_create
 #pragma weak dmamap_dma_pool_alloc
 #pragma weak dmamap_dma_pool_free
 #pragma weak dmamap_dma_pool_destroy
@@ -464,6 +465,7 @@ static const struct export functions[] = {
 	F(dma_pool_zalloc),
 	F(dma_pool_free),
 	F(dmamap_dma_pool_stats),
+	F(dmamap_dma_pool_create),
 	F(dmamap_dma_pool_alloc),
 	F(dmamap_dma_pool_free),
 	F(dmamap_dma_pool_destroy),

@@ -81,6 +81,9 @@ DMAMAP_API void dma_pool_free(struct dma_pool *pool, void *vaddr, dma_addr_t dma
  * the DMA API wrappers do): `(dma_pool_alloc)(...)` reaches the plain
  * function. @file may be NULL.
  */
+/** dmamap_dma_pool_create() - dma_pool_create() called at @file:@line (its reports name them). */
+DMAMAP_API struct dma_pool *dmamap_dma_pool_create(const char *name, struct device *dev, size_t size, size_t align,
+						   size_t boundary, const char *file, int line);
 /** dmamap_dma_pool_alloc() - dma_pool_alloc() called at @file:@line. */
 DMAMAP_API void *dmamap_dma_pool_alloc(struct dma_pool *pool, gfp_t mem_flags, dma_addr_t *handle, const char *file,
 				       int line);
@@ -89,6 +92,7 @@ DMAMAP_API void dmamap_dma_pool_free(struct dma_pool *pool, void *vaddr, dma_add
 /** dmamap_dma_pool_destroy() - dma_pool_destroy() called at @file:@line. */
 DMAMAP_API void dmamap_dma_pool_destroy(struct dma_pool *pool, const char *file, int line);
 
+#define dma_pool_create(n, d, s, a, b) dmamap_dma_pool_create((n), (d), (s), (a), (b), __FILE__, __LINE__)
 #define dma_pool_alloc(p, f, h) dmamap_dma_pool_alloc((p), (f), (h), __FILE__, __LINE__)
 #define dma_pool_zalloc(p, f, h) dmamap_dma_pool_alloc((p), (f) | __GFP_ZERO, (h), __FILE__, __LINE__)
 #define dma_pool_free(p, v, d) dmamap_dma_pool_free((p), (v), (d), __FILE__, __LINE__)
