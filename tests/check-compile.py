@@ -179,6 +179,31 @@ unsigned int names_c(unsigned int a, unsigned int b)
 }
 '''
 
+# The dev_printk() family and device references, as drivers use them (C and C++).
+DEV_LOG = '''
+void dev_log(struct device *dev, int n);
+void dev_log(struct device *dev, int n)
+{
+	struct device *ref = get_device(dev);
+
+	dev_printk(KERN_ERR, ref, "ring %d\\n", n);
+	dev_printk(KERN_DEBUG, ref, "quiet\\n");
+	dev_emerg(ref, "e\\n");
+	dev_alert(ref, "a\\n");
+	dev_crit(ref, "c\\n");
+	dev_notice(ref, "n %d\\n", n);
+	if (n > 1)
+		dev_err_once(ref, "once %d\\n", n);
+	else
+		dev_warn_once(ref, "once\\n");
+	dev_info_once(ref, "i\\n");
+	dev_err_ratelimited(ref, "r %d\\n", n);
+	dev_warn_ratelimited(ref, "w\\n");
+	dev_info_ratelimited(ref, "i %d\\n", n);
+	put_device(ref);
+}
+'''
+
 SEED = '#include <dmamap/dmamap.h>\n'
 
 CASES = [
@@ -190,6 +215,7 @@ CASES = [
     ('min() and friends: constants, nesting, the _t forms', KERNEL + MINMAX, True, None),
     ('WARN_ON(), WARN(), BUG_ON(), BUG() and the _ONCE forms', KERNEL + BUGS, True, None),
     ('the kernel basics beside the DMA API', KERNEL + NAMES + NAMES_C, True, None),
+    ('dev_printk(), the _once and _ratelimited forms, get_device()', KERNEL + DEV_LOG, True, None),
     ('a true BUILD_BUG_ON()', KERNEL + '''
 void f(void);
 void f(void)
@@ -249,6 +275,7 @@ CXX_CASES = [
     ('min_t(), clamp(), min_not_zero() in C++', LIBC + KERNEL + MINMAX_CXX, True, None),
     ('the <linux/bug.h> family in C++', LIBC + KERNEL + BUGS, True, None),
     ('the kernel basics in C++', LIBC + KERNEL + NAMES, True, None),
+    ('the dev_printk() family in C++', LIBC + KERNEL + DEV_LOG, True, None),
 ]
 
 

@@ -10,6 +10,7 @@
 
 #include <linux/bits.h>
 #include <linux/bug.h>
+#include <linux/device.h>
 #include <linux/dma-mapping.h>
 #include <linux/dmapool.h>
 #include <linux/err.h>
@@ -838,6 +839,83 @@ static void test_printk_levels(void **state)
 	assert_int_equal(f->c.messages, 8);
 }
 
+static void log_once_site(struct device *dev, int n)
+{
+	dev_warn_once(dev, "late %d\n", n);
+}
+
+/* dev_printk() takes the KERN_* strings; the other levels; _once logs once per call site; _ratelimited every time. */
+static void test_dev_printk_family(void **state)
+{
+	struct fx *f = *state;
+	static const struct {
+		const char *kern;
+		int level;
+	} levels[] = {
+		{ KERN_EMERG, DMAMAP_LOG_ERR },    { KERN_ALERT, DMAMAP_LOG_ERR },  { KERN_CRIT, DMAMAP_LOG_ERR },
+		{ KERN_ERR, DMAMAP_LOG_ERR },      { KERN_WARNING, DMAMAP_LOG_WARN }, { KERN_NOTICE, DMAMAP_LOG_INFO },
+		{ KERN_INFO, DMAMAP_LOG_INFO },    { KERN_DEBUG, DMAMAP_LOG_DEBUG }, { KERN_DEFAULT, DMAMAP_LOG_WARN },
+	};
+	int i, n = 0;
+
+	assert_string_equal(KERN_ERR, "\0013");
+	assert_string_equal(KERN_DEBUG, "\0017");
+	for (i = 0; i < (int)ARRAY_SIZE(levels); i++) {
+		dev_printk(levels[i].kern, &f->dev, "level %d\n", i);
+		assert_int_equal(f->c.messages, (unsigned long)i + 1);
+		assert_int_equal(f->c.last_level, levels[i].level);
+		assert_string_equal(f->c.last_device, "lx");
+		assert_true(strstr(f->c.last, "level ") != NULL);
+	}
+	f->c.messages = 0;
+	dev_emerg(&f->dev, "e\n");
+	assert_int_equal(f->c.last_level, DMAMAP_LOG_ERR);
+	dev_alert(&f->dev, "a\n");
+	assert_int_equal(f->c.last_level, DMAMAP_LOG_ERR);
+	dev_crit(&f->dev, "c\n");
+	assert_int_equal(f->c.last_level, DMAMAP_LOG_ERR);
+	dev_notice(&f->dev, "n %s\n", "x");
+	assert_int_equal(f->c.last_level, DMAMAP_LOG_INFO);
+	assert_string_equal(f->c.last, "n x");
+	assert_int_equal(f->c.messages, 4);
+
+	/* once per call site: a loop logs once, and a second site logs once more */
+	f->c.messages = 0;
+	for (i = 0; i < 5; i++)
+		dev_err_once(&f->dev, "stuck %d (%d)\n", i, n++);
+	assert_int_equal(f->c.messages, 1);
+	assert_string_equal(f->c.last, "stuck 0 (0)");
+	assert_int_equal(f->c.last_level, DMAMAP_LOG_ERR);
+	assert_int_equal(n, 1); /* the arguments are not evaluated again */
+	for (i = 0; i < 3; i++)
+		dev_info_once(&f->dev, "info %d\n", i);
+	assert_int_equal(f->c.messages, 2);
+	assert_int_equal(f->c.last_level, DMAMAP_LOG_INFO);
+	for (i = 0; i < 3; i++)
+		log_once_site(&f->dev, i);
+	assert_int_equal(f->c.messages, 3);
+	assert_string_equal(f->c.last, "late 0");
+	assert_int_equal(f->c.last_level, DMAMAP_LOG_WARN);
+
+	/* rate-limited forms log every time here */
+	f->c.messages = 0;
+	for (i = 0; i < 20; i++) {
+		dev_err_ratelimited(&f->dev, "r %d\n", i);
+		dev_warn_ratelimited(&f->dev, "w %d\n", i);
+		dev_info_ratelimited(&f->dev, "i %d\n", i);
+	}
+	assert_int_equal(f->c.messages, 60);
+	assert_string_equal(f->c.last, "i 19");
+	assert_int_equal(f->c.reports, 0);
+
+	/* a reference is the device itself; dropping it changes nothing */
+	assert_ptr_equal(get_device(&f->dev), &f->dev);
+	assert_null(get_device(NULL));
+	put_device(&f->dev);
+	put_device(NULL);
+	assert_ptr_equal(dmamap_dev_machine(&f->dev), f->m);
+}
+
 /* dma_get_required_mask(): every bit up to the top one of RAM's last bus address, as the device sees it. */
 static void test_required_mask(void **state)
 {
@@ -1283,6 +1361,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_warn_logs_where_it_fired, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kernel_names, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_printk_levels, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_dev_printk_family, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_required_mask, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bug_on_aborts, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kvmalloc_and_size_roundup, setup, teardown),

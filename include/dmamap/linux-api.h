@@ -421,6 +421,50 @@ static inline int dmamap_ilog2_u64(u64 n)
 #ifndef pr_fmt
 #define pr_fmt(fmt) fmt
 #endif
+/*
+ * <linux/kern_levels.h>: the level strings of dev_printk() (and of the
+ * kernel's printk()), "\001" and a digit, 0 the most urgent.
+ */
+#ifndef KERN_SOH
+#define KERN_SOH "\001"
+#define KERN_EMERG KERN_SOH "0"
+#define KERN_ALERT KERN_SOH "1"
+#define KERN_CRIT KERN_SOH "2"
+#define KERN_ERR KERN_SOH "3"
+#define KERN_WARNING KERN_SOH "4"
+#define KERN_NOTICE KERN_SOH "5"
+#define KERN_INFO KERN_SOH "6"
+#define KERN_DEBUG KERN_SOH "7"
+#define KERN_DEFAULT ""
+#define KERN_CONT KERN_SOH "c"
+#endif
+
+/**
+ * dmamap_kern_level() - the enum dmamap_log_level of a KERN_* level string
+ * @level: KERN_EMERG to KERN_DEBUG, KERN_DEFAULT or KERN_CONT; NULL is KERN_DEFAULT
+ *
+ * Return: DMAMAP_LOG_ERR for KERN_EMERG, KERN_ALERT, KERN_CRIT and KERN_ERR,
+ * DMAMAP_LOG_WARN for KERN_WARNING, DMAMAP_LOG_INFO for KERN_NOTICE and
+ * KERN_INFO, DMAMAP_LOG_DEBUG for KERN_DEBUG (as pr_emerg()... log); for
+ * KERN_DEFAULT, KERN_CONT or any other string DMAMAP_LOG_WARN, the kernel's
+ * default message level (4).
+ */
+static inline int dmamap_kern_level(const char *level)
+{
+	if (!level || level[0] != KERN_SOH[0] || level[1] < '0' || level[1] > '7')
+		return DMAMAP_LOG_WARN;
+	switch (level[1]) {
+	case '4':
+		return DMAMAP_LOG_WARN;
+	case '5':
+	case '6':
+		return DMAMAP_LOG_INFO;
+	case '7':
+		return DMAMAP_LOG_DEBUG;
+	default:
+		return DMAMAP_LOG_ERR;
+	}
+}
 #ifndef pr_err
 #define pr_emerg(fmt, ...) dmamap_printk(DMAMAP_LOG_ERR, pr_fmt(fmt), ##__VA_ARGS__)
 #define pr_alert(fmt, ...) dmamap_printk(DMAMAP_LOG_ERR, pr_fmt(fmt), ##__VA_ARGS__)

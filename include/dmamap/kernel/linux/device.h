@@ -5,6 +5,10 @@
  * dmamap_device_init()), dev_name(), drvdata, dev_err() and friends, and the
  * managed resources (devm_kzalloc(), devm_add_action_or_reset()..., released
  * by dmamap_device_release() as devres would at unbind).
+ *
+ * Not provided: dev_get_platdata() and the platform_data it reads, which this
+ * struct device does not have (no platform bus describes the simulated
+ * devices: a test hands its driver what it needs directly).
  */
 #ifndef _LINUX_DEVICE_H
 #define _LINUX_DEVICE_H
@@ -28,5 +32,70 @@
 		dmamap_dev_printk(e == -EPROBE_DEFER ? DMAMAP_LOG_DEBUG : DMAMAP_LOG_ERR, dev, __VA_ARGS__); \
 		e;                                                                                         \
 	})
+
+/*
+ * dev_printk() - log @fmt on behalf of @dev at the KERN_* @level string, as
+ * dev_err() and its siblings do (see dmamap_kern_level() for the levels).
+ * dev_emerg(), dev_alert() and dev_crit() log at DMAMAP_LOG_ERR and
+ * dev_notice() at DMAMAP_LOG_INFO, as pr_emerg()... and pr_notice() do.
+ */
+#define dev_printk(level, dev, ...) dmamap_dev_printk(dmamap_kern_level(level), (dev), __VA_ARGS__)
+#define dev_emerg(dev, ...) dmamap_dev_printk(DMAMAP_LOG_ERR, (dev), __VA_ARGS__)
+#define dev_alert(dev, ...) dmamap_dev_printk(DMAMAP_LOG_ERR, (dev), __VA_ARGS__)
+#define dev_crit(dev, ...) dmamap_dev_printk(DMAMAP_LOG_ERR, (dev), __VA_ARGS__)
+#define dev_notice(dev, ...) dmamap_dev_printk(DMAMAP_LOG_INFO, (dev), __VA_ARGS__)
+
+/*
+ * dev_err_once(), dev_warn_once(), dev_info_once() (and dev_notice_once(),
+ * dev_dbg_once()) - log as dev_err()... the first time their call site runs,
+ * in any thread, and never again from that site; the arguments are not
+ * evaluated afterwards.
+ */
+#define DMAMAP_DEV_ONCE_(done, level, dev, ...)                                   \
+	do {                                                                      \
+		static int done;                                                  \
+		if (!__atomic_exchange_n(&done, 1, __ATOMIC_RELAXED))             \
+			dmamap_dev_printk((level), (dev), __VA_ARGS__);           \
+	} while (0)
+#define dev_err_once(dev, ...) DMAMAP_DEV_ONCE_(DMAMAP_UNIQUE(dmamap_once_), DMAMAP_LOG_ERR, dev, __VA_ARGS__)
+#define dev_warn_once(dev, ...) DMAMAP_DEV_ONCE_(DMAMAP_UNIQUE(dmamap_once_), DMAMAP_LOG_WARN, dev, __VA_ARGS__)
+#define dev_notice_once(dev, ...) DMAMAP_DEV_ONCE_(DMAMAP_UNIQUE(dmamap_once_), DMAMAP_LOG_INFO, dev, __VA_ARGS__)
+#define dev_info_once(dev, ...) DMAMAP_DEV_ONCE_(DMAMAP_UNIQUE(dmamap_once_), DMAMAP_LOG_INFO, dev, __VA_ARGS__)
+#define dev_dbg_once(dev, ...) DMAMAP_DEV_ONCE_(DMAMAP_UNIQUE(dmamap_once_), DMAMAP_LOG_DEBUG, dev, __VA_ARGS__)
+
+/*
+ * dev_err_ratelimited(), dev_warn_ratelimited(), dev_notice_ratelimited(),
+ * dev_info_ratelimited() and dev_dbg_ratelimited() - dev_err()...: here every
+ * call logs. The kernel drops what exceeds 10 messages in 5 seconds per call
+ * site; a test's handler sees them all, so what it counts does not depend on
+ * the clock.
+ */
+#define dev_err_ratelimited(dev, ...) dev_err(dev, __VA_ARGS__)
+#define dev_warn_ratelimited(dev, ...) dev_warn(dev, __VA_ARGS__)
+#define dev_notice_ratelimited(dev, ...) dev_notice(dev, __VA_ARGS__)
+#define dev_info_ratelimited(dev, ...) dev_info(dev, __VA_ARGS__)
+#define dev_dbg_ratelimited(dev, ...) dev_dbg(dev, __VA_ARGS__)
+
+/**
+ * get_device() - take a reference on @dev: here @dev itself, nothing counted
+ * @dev: the device, or NULL
+ *
+ * The simulated struct device is owned by the caller (the test), which
+ * releases it with dmamap_device_release() whatever references a driver took.
+ * Return: @dev (NULL for NULL).
+ */
+static inline struct device *get_device(struct device *dev)
+{
+	return dev;
+}
+
+/**
+ * put_device() - drop a reference get_device() took: nothing to do
+ * @dev: the device, or NULL
+ */
+static inline void put_device(struct device *dev)
+{
+	(void)dev;
+}
 
 #endif /* _LINUX_DEVICE_H */
