@@ -172,6 +172,29 @@ DMAMAP_API void *dmamap_devm_kmalloc_array(struct device *dev, size_t n, size_t 
 	return dmamap_devm_kmalloc(dev, bytes, gfp, file, line);
 }
 
+DMAMAP_API void *dmamap_devm_kmemdup(struct device *dev, const void *src, size_t len, gfp_t gfp, const char *file,
+				     int line)
+{
+	void *p;
+
+	if (!src && len) {
+		dmamap_report(dev ? dm_dev_machine(dev) : NULL, DMAMAP_REPORT_BAD_INPUT, NULL, file, line,
+			      "devm_kmemdup: NULL source");
+		return NULL;
+	}
+	p = dmamap_devm_kmalloc(dev, len, gfp & ~__GFP_ZERO, file, line);
+	if (!ZERO_OR_NULL_PTR(p))
+		dm_cpu_store(dm_dev_machine(dev), p, src, 0, len);
+	return p;
+}
+
+DMAMAP_API char *dmamap_devm_kstrdup(struct device *dev, const char *s, gfp_t gfp, const char *file, int line)
+{
+	if (!s)
+		return NULL;
+	return (char *)dmamap_devm_kmemdup(dev, s, strlen(s) + 1, gfp, file, line);
+}
+
 static bool match_mem(const struct devres *r, const void *key)
 {
 	return r->kind == DR_KMALLOC && r->u.mem == key;

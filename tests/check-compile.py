@@ -50,6 +50,7 @@ KERNEL = '''
 #include <linux/scatterlist.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 '''
 
 DRIVER = '''
@@ -204,6 +205,28 @@ void dev_log(struct device *dev, int n)
 }
 '''
 
+# Copies and array sizes as a probe takes them (C and C++).
+COPIES = '''
+struct cfg { u32 regs[4]; };
+int take_copies(struct device *dev, const struct cfg *def, const char *label, u32 **tbl, size_t n);
+int take_copies(struct device *dev, const struct cfg *def, const char *label, u32 **tbl, size_t n)
+{
+	struct cfg *c = (struct cfg *)devm_kmemdup(dev, def, sizeof(*def), GFP_KERNEL);
+	char *name = devm_kstrdup(dev, label, GFP_KERNEL);
+	char *tmp = kstrdup(label, GFP_KERNEL);
+	char short_name[8];
+	u32 *grown = (u32 *)krealloc_array(*tbl, n, sizeof(**tbl), GFP_KERNEL);
+
+	if (strscpy(short_name, label, sizeof(short_name)) < 0)
+		short_name[0] = '\\0';
+	kfree(tmp);
+	if (!c || !name || !grown)
+		return -ENOMEM;
+	*tbl = grown;
+	return 0;
+}
+'''
+
 SEED = '#include <dmamap/dmamap.h>\n'
 
 CASES = [
@@ -216,6 +239,7 @@ CASES = [
     ('WARN_ON(), WARN(), BUG_ON(), BUG() and the _ONCE forms', KERNEL + BUGS, True, None),
     ('the kernel basics beside the DMA API', KERNEL + NAMES + NAMES_C, True, None),
     ('dev_printk(), the _once and _ratelimited forms, get_device()', KERNEL + DEV_LOG, True, None),
+    ('devm_kmemdup(), devm_kstrdup(), kstrdup(), krealloc_array()', KERNEL + COPIES, True, None),
     ('a true BUILD_BUG_ON()', KERNEL + '''
 void f(void);
 void f(void)
@@ -276,6 +300,7 @@ CXX_CASES = [
     ('the <linux/bug.h> family in C++', LIBC + KERNEL + BUGS, True, None),
     ('the kernel basics in C++', LIBC + KERNEL + NAMES, True, None),
     ('the dev_printk() family in C++', LIBC + KERNEL + DEV_LOG, True, None),
+    ('the managed and plain copies in C++', LIBC + KERNEL + COPIES, True, None),
 ]
 
 

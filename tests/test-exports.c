@@ -214,6 +214,8 @@
 #pragma weak dmamap_devm_kmalloc
 #pragma weak dmamap_devm_kmalloc_array
 #pragma weak dmamap_devm_kfree
+#pragma weak dmamap_devm_kmemdup
+#pragma weak dmamap_devm_kstrdup
 #pragma weak dmamap_dmam_alloc_attrs
 #pragma weak dmamap_dmam_free_coherent
 #pragma weak dmamap_dmam_pool_create
@@ -474,6 +476,8 @@ static const struct export functions[] = {
 	F(dmamap_devm_kmalloc),
 	F(dmamap_devm_kmalloc_array),
 	F(dmamap_devm_kfree),
+	F(dmamap_devm_kmemdup),
+	F(dmamap_devm_kstrdup),
 	F(dmamap_dmam_alloc_attrs),
 	F(dmamap_dmam_free_coherent),
 	F(dmamap_dmam_pool_create),

@@ -21,6 +21,7 @@
 #include <linux/printk.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 
 #include <signal.h>
 #include <sys/wait.h>
@@ -1283,6 +1284,110 @@ static void test_managed_resources_released_by_hand(void **state)
 	/* the wrongly freed buffer goes at release, silently */
 }
 
+/* devm_kmemdup() and devm_kstrdup(): copies on the device's machine, freed at release without a report. */
+static void test_managed_copies_go_with_the_device(void **state)
+{
+	struct fx *f = *state;
+	static const u8 fw[5] = { 1, 2, 3, 4, 5 };
+	struct dmamap_kmalloc_stats ks;
+	char *name, *label;
+	u8 *copy;
+
+	copy = devm_kmemdup(&f->dev, fw, sizeof(fw), GFP_KERNEL);
+	assert_non_null(copy);
+	assert_ptr_not_equal(copy, fw);
+	assert_memory_equal(copy, fw, sizeof(fw));
+	assert_ptr_equal(dmamap_machine_of(copy), f->m);
+	name = devm_kstrdup(&f->dev, "lx-ring0", GFP_KERNEL);
+	assert_non_null(name);
+	assert_string_equal(name, "lx-ring0");
+	assert_ptr_equal(dmamap_machine_of(name), f->m);
+	label = devm_kstrdup(&f->dev, "tmp", GFP_KERNEL);
+	assert_non_null(label);
+	assert_null(devm_kstrdup(&f->dev, NULL, GFP_KERNEL));
+	assert_ptr_equal(devm_kmemdup(&f->dev, fw, 0, GFP_KERNEL), ZERO_SIZE_PTR);
+	assert_int_equal(dmamap_devres_count(&f->dev), 3);
+	devm_kfree(&f->dev, label); /* managed memory like devm_kmalloc()'s */
+	assert_int_equal(dmamap_devres_count(&f->dev), 2);
+	dmamap_kmalloc_stats(f->m, &ks);
+	assert_int_equal(ks.live_objects, 2);
+	assert_int_equal(ks.live_bytes, sizeof(fw) + sizeof("lx-ring0")); /* the string with its NUL */
+	assert_int_equal(f->c.reports, 0);
+
+	dmamap_device_release(&f->dev);
+	dmamap_kmalloc_stats(f->m, &ks);
+	assert_int_equal(ks.live_objects, 0);
+	assert_int_equal(f->c.reports, 0);
+
+	/* a NULL source with a length is reported, not copied */
+	assert_int_equal(dmamap_device_init(&f->dev, f->m, "lx"), 0);
+	assert_null(devm_kmemdup(&f->dev, NULL, 4, GFP_KERNEL));
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_BAD_INPUT], 1);
+	assert_int_equal(dmamap_devres_count(&f->dev), 0);
+	f->c.reports = 0;
+	f->c.by_kind[DMAMAP_REPORT_BAD_INPUT] = 0;
+}
+
+/* kstrdup(), and the array forms of kmalloc and krealloc: NULL when the size overflows. */
+static void test_strdup_and_array_sizes(void **state)
+{
+	struct fx *f = *state;
+	struct dmamap_kmalloc_stats ks;
+	char *s;
+	u32 *a, *b;
+
+	s = kstrdup("sdhci-0", GFP_KERNEL);
+	assert_non_null(s);
+	assert_string_equal(s, "sdhci-0");
+	assert_ptr_equal(dmamap_machine_of(s), f->m);
+	dmamap_kmalloc_stats(f->m, &ks);
+	assert_int_equal(ks.live_bytes, sizeof("sdhci-0")); /* with its NUL */
+	assert_null(kstrdup(NULL, GFP_KERNEL));
+	kfree(s);
+
+	assert_null(kmalloc_array(SIZE_MAX / 2, 3, GFP_KERNEL));
+	assert_null(kcalloc(3, SIZE_MAX / 2, GFP_KERNEL));
+	a = kcalloc(4, sizeof(*a), GFP_KERNEL);
+	assert_non_null(a);
+	assert_int_equal(a[3], 0);
+	a[0] = 7;
+	a[3] = 9;
+	/* an overflowing krealloc_array() fails and leaves the array as it was */
+	assert_null(krealloc_array(a, SIZE_MAX / 2, sizeof(*a), GFP_KERNEL));
+	assert_true(a[0] == 7 && a[3] == 9);
+	b = krealloc_array(a, 100, sizeof(*a), GFP_KERNEL);
+	assert_non_null(b);
+	assert_true(b[0] == 7 && b[3] == 9);
+	assert_true(ksize(b) >= 100 * sizeof(*b));
+	kfree(b);
+	dmamap_kmalloc_stats(f->m, &ks);
+	assert_int_equal(ks.live_objects, 0);
+	assert_int_equal(f->c.reports, 0);
+}
+
+/* strscpy(): the copy always terminated, -E2BIG from the exact fit of the NUL on. */
+static void test_strscpy_bounds(void **state)
+{
+	char b[8];
+
+	(void)state;
+	memset(b, 'x', sizeof(b));
+	assert_int_equal(strscpy(b, "ring", sizeof(b)), 4);
+	assert_string_equal(b, "ring");
+	assert_int_equal(b[5], 'x'); /* nothing written past the NUL */
+	assert_int_equal(strscpy(b, "ring-01", sizeof(b)), 7); /* the last byte takes the NUL */
+	assert_string_equal(b, "ring-01");
+	assert_int_equal(strscpy(b, "ring-012", sizeof(b)), -E2BIG);
+	assert_string_equal(b, "ring-01"); /* truncated, terminated */
+	memset(b, 'x', sizeof(b));
+	assert_int_equal(strscpy(b, "ab", 1), -E2BIG);
+	assert_int_equal(b[0], '\0');
+	assert_int_equal(b[1], 'x');
+	assert_int_equal(strscpy(b, "ab", 0), -E2BIG);
+	assert_int_equal(b[0], '\0');
+	assert_int_equal(b[1], 'x');
+}
+
 /* Every allocation a managed call makes can fail: NULL or -ENOMEM, and nothing left behind. */
 static void test_managed_calls_unwind_on_failure(void **state)
 {
@@ -1370,6 +1475,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_iommu_helpers, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_managed_resources_go_with_the_device, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_managed_resources_released_by_hand, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_managed_copies_go_with_the_device, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_strdup_and_array_sizes, setup, teardown),
+		cmocka_unit_test(test_strscpy_bounds),
 		cmocka_unit_test_setup_teardown(test_managed_calls_unwind_on_failure, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_managed_calls_refuse_bad_devices, setup, teardown),
 	};

@@ -3,7 +3,8 @@
  * Managed resources (devres): memory, coherent buffers, dma_pools and actions
  * a driver takes in probe and never releases itself.
  *
- * Each devm_ or dmam_ call records its resource on the device. When the
+ * Each devm_ or dmam_ call records its resource on the device (devm_kmemdup()
+ * and devm_kstrdup() are devm_kmalloc() memory holding a copy). When the
  * driver goes (dmamap_device_release(), which stands for the driver's unbind),
  * the resources are released first, in the reverse order of their taking, as
  * devres_release_all() does: actions run, pools are destroyed, coherent
@@ -66,6 +67,37 @@ DMAMAP_API void *dmamap_devm_kmalloc_array(struct device *dev, size_t n, size_t 
  * reported and not freed.
  */
 DMAMAP_API void dmamap_devm_kfree(struct device *dev, const void *p, const char *file, int line);
+
+/**
+ * dmamap_devm_kmemdup() - a copy of @len bytes at @src in managed memory of @dev
+ * @dev: an initialised device
+ * @src: the bytes (any memory the CPU can read); NULL only with @len 0
+ * @len: bytes; 0 returns ZERO_SIZE_PTR (nothing recorded)
+ * @gfp: as dmamap_kmalloc() (__GFP_ZERO is pointless and ignored)
+ * @file: the caller's source file, or NULL
+ * @line: the caller's source line
+ *
+ * The copy is stored through the CPU, as the kernel's memcpy would, and freed
+ * when the device goes, as dmamap_devm_kmalloc() memory is (or by
+ * devm_kfree()).
+ * Return: the copy; NULL as dmamap_devm_kmalloc(), or for a NULL @src with a
+ * non-zero @len (reported as DMAMAP_REPORT_BAD_INPUT).
+ */
+DMAMAP_API void *dmamap_devm_kmemdup(struct device *dev, const void *src, size_t len, gfp_t gfp, const char *file,
+				     int line);
+
+/**
+ * dmamap_devm_kstrdup() - dmamap_devm_kmemdup() of the string @s with its terminating NUL
+ * @dev: an initialised device
+ * @s: the string, or NULL
+ * @gfp: as dmamap_kmalloc()
+ * @file: the caller's source file, or NULL
+ * @line: the caller's source line
+ *
+ * Return: the copy, freed when the device goes; NULL for a NULL @s (not
+ * reported, as the kernel's), or as dmamap_devm_kmemdup().
+ */
+DMAMAP_API char *dmamap_devm_kstrdup(struct device *dev, const char *s, gfp_t gfp, const char *file, int line);
 
 /**
  * dmamap_dmam_alloc_attrs() - a coherent buffer freed when the device goes
@@ -203,6 +235,18 @@ static inline void *devm_kcalloc(struct device *dev, size_t n, size_t size, gfp_
 	return dmamap_devm_kmalloc_array(dev, n, size, gfp | __GFP_ZERO, NULL, 0);
 }
 
+/** devm_kmemdup() - a copy of @len bytes at @src released with @dev (see dmamap_devm_kmemdup()). */
+static inline void *devm_kmemdup(struct device *dev, const void *src, size_t len, gfp_t gfp)
+{
+	return dmamap_devm_kmemdup(dev, src, len, gfp, NULL, 0);
+}
+
+/** devm_kstrdup() - a copy of the string @s released with @dev; NULL for NULL (see dmamap_devm_kstrdup()). */
+static inline char *devm_kstrdup(struct device *dev, const char *s, gfp_t gfp)
+{
+	return dmamap_devm_kstrdup(dev, s, gfp, NULL, 0);
+}
+
 /** devm_kfree() - free managed memory now (see dmamap_devm_kfree()). */
 static inline void devm_kfree(struct device *dev, const void *p)
 {
@@ -250,6 +294,8 @@ static inline int devm_add_action_or_reset(struct device *dev, void (*action)(vo
 #define devm_kzalloc(d, s, g) dmamap_devm_kmalloc((d), (s), (g) | __GFP_ZERO, __FILE__, __LINE__)
 #define devm_kmalloc_array(d, n, s, g) dmamap_devm_kmalloc_array((d), (n), (s), (g), __FILE__, __LINE__)
 #define devm_kcalloc(d, n, s, g) dmamap_devm_kmalloc_array((d), (n), (s), (g) | __GFP_ZERO, __FILE__, __LINE__)
+#define devm_kmemdup(d, s, l, g) dmamap_devm_kmemdup((d), (s), (l), (g), __FILE__, __LINE__)
+#define devm_kstrdup(d, s, g) dmamap_devm_kstrdup((d), (s), (g), __FILE__, __LINE__)
 #define devm_kfree(d, p) dmamap_devm_kfree((d), (p), __FILE__, __LINE__)
 #define dmam_alloc_coherent(d, s, h, g) dmamap_dmam_alloc_attrs((d), (s), (h), (g), NULL, __FILE__, __LINE__)
 #define dmam_free_coherent(d, s, v, h) dmamap_dmam_free_coherent((d), (s), (v), (h), __FILE__, __LINE__)

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * <linux/slab.h> of Linux 6.x over libdmamap: kmalloc(), kzalloc(), kcalloc(),
- * kmalloc_array(), krealloc(), kfree()... over the RAM of the current machine
- * (see <dmamap/slab.h> for the model, the alignment and the reports), and the
- * alignment constants drivers use for DMA buffers.
+ * kmalloc_array(), krealloc(), krealloc_array(), kmemdup(), kfree()... over
+ * the RAM of the current machine (see <dmamap/slab.h> for the model, the
+ * alignment and the reports), kstrdup() (which the kernel declares in
+ * <linux/string.h>; that header brings this one), and the alignment
+ * constants drivers use for DMA buffers.
  */
 #ifndef _LINUX_SLAB_H
 #define _LINUX_SLAB_H
@@ -19,5 +21,46 @@
 #ifndef ____cacheline_aligned
 #define ____cacheline_aligned __aligned(ARCH_DMA_MINALIGN)
 #endif
+
+/**
+ * dmamap_kstrdup_at() - kstrdup() called at @file:@line
+ * @s: the string, or NULL
+ * @gfp: as dmamap_kmalloc()
+ * @file: the caller's source file, or NULL
+ * @line: the caller's source line
+ *
+ * Return: a kmalloc copy of @s with its NUL on the current machine, which the
+ * caller frees with kfree(); NULL for a NULL @s (as the kernel's) or as
+ * dmamap_kmemdup().
+ */
+static inline char *dmamap_kstrdup_at(const char *s, gfp_t gfp, const char *file, int line)
+{
+	return s ? (char *)dmamap_kmemdup(s, strlen(s) + 1, gfp, file, line) : NULL;
+}
+
+/**
+ * dmamap_krealloc_array_at() - krealloc_array() called at @file:@line
+ * @p: as dmamap_krealloc()
+ * @n: number of objects
+ * @size: bytes each
+ * @gfp: as dmamap_krealloc()
+ * @file: the caller's source file, or NULL
+ * @line: the caller's source line
+ *
+ * Return: dmamap_krealloc() of @n * @size bytes; NULL, with @p left as it
+ * was (still the caller's), when the product overflows, as the kernel's.
+ */
+static inline void *dmamap_krealloc_array_at(const void *p, size_t n, size_t size, gfp_t gfp, const char *file,
+					     int line)
+{
+	size_t bytes;
+
+	if (__builtin_mul_overflow(n, size, &bytes))
+		return NULL;
+	return dmamap_krealloc(p, bytes, gfp, file, line);
+}
+
+#define kstrdup(s, gfp) dmamap_kstrdup_at((s), (gfp), __FILE__, __LINE__)
+#define krealloc_array(p, n, size, gfp) dmamap_krealloc_array_at((p), (n), (size), (gfp), __FILE__, __LINE__)
 
 #endif /* _LINUX_SLAB_H */
