@@ -1963,6 +1963,41 @@ static struct dm_link *bus_owner(struct dmamap_debug *dbg, struct device *dev, d
 	return best;
 }
 
+void dmamap_debug_fault_cause(struct device *dev, dma_addr_t iova, char *buf, size_t n)
+{
+	struct dmamap_debug *dbg = dbg_of(dm_dev_machine(dev));
+	struct dm_link *l;
+	int used;
+
+	buf[0] = '\0';
+	if (!dbg)
+		return;
+	pthread_spin_lock(&dbg->lock);
+	l = bus_owner(dbg, dev, iova);
+	if (l && !l->map->internal) {
+		used = snprintf(buf, n, "; it lies in the ");
+		if (used > 0 && (size_t)used < n)
+			used += describe(l->map, buf + used, n - (size_t)used);
+		if (used > 0 && (size_t)used < n)
+			snprintf(buf + used, n - (size_t)used, " made at %s:%d", l->map->file ? l->map->file : "?",
+				 l->map->line);
+	} else {
+		const struct dm_tomb *t = tomb_slot(dbg, dev, iova);
+
+		if (t->dev == dev && t->bus == iova) {
+			struct dm_map ghost = tomb_ghost(t);
+
+			used = snprintf(buf, n, "; the ");
+			if (used > 0 && (size_t)used < n)
+				used += describe(&ghost, buf + used, n - (size_t)used);
+			if (used > 0 && (size_t)used < n)
+				snprintf(buf + used, n - (size_t)used, " made at %s:%d was released at %s:%d",
+					 t->file ? t->file : "?", t->line, t->gone_file ? t->gone_file : "?", t->gone_line);
+		}
+	}
+	pthread_spin_unlock(&dbg->lock);
+}
+
 void dmamap_debug_dev_access(struct device *dev, dma_addr_t addr, size_t len, bool write)
 {
 	struct dmamap_debug *dbg = dbg_of(dm_dev_machine(dev));

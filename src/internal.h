@@ -1011,6 +1011,12 @@ bool dmamap_debug_sync_sg(struct device *dev, struct scatterlist *sg, int nents,
 			  const char *file, int line, struct dm_map **hold);
 /* The device is about to read (or write) bus [addr, addr + len): check it against what @dev has mapped. */
 void dmamap_debug_dev_access(struct device *dev, dma_addr_t addr, size_t len, bool write);
+/*
+ * The IOMMU refused @dev's access at @iova: write into @buf what the checker
+ * knows of that address (the mapping there and where it was made, or the
+ * release of the mapping that started there); "" when it knows nothing.
+ */
+void dmamap_debug_fault_cause(struct device *dev, dma_addr_t iova, char *buf, size_t n);
 /* Coherent buffers (dma_alloc_attrs) and pool blocks, as the streaming calls above. */
 struct dm_map *dmamap_debug_alloc_prepare(struct device *dev, size_t size);
 void dmamap_debug_alloc_done(struct dm_map *map, struct device *dev, size_t size, const void *cpu, dma_addr_t handle,

@@ -757,6 +757,7 @@ int dmamap_iommu_translate(struct iommu_domain *d, struct device *dev, unsigned 
 {
 	int need = write ? IOMMU_WRITE : IOMMU_READ, flags = write ? IOMMU_FAULT_WRITE : IOMMU_FAULT_READ;
 	iommu_fault_handler_t handler;
+	char cause[400];
 	const char *why;
 	void *token;
 	int lvl;
@@ -785,8 +786,11 @@ int dmamap_iommu_translate(struct iommu_domain *d, struct device *dev, unsigned 
 		 : write ? "mapped read-only" : "mapped write-only";
 	if (handler)
 		handler(d, dev, iova, flags, token);
+	cause[0] = '\0';
+	if (dm_dev_live(dev) && dmamap_debug_on(d->obj.machine))
+		dmamap_debug_fault_cause(dev, iova, cause, sizeof(cause));
 	dmamap_report(d->obj.machine, DMAMAP_REPORT_IOMMU_FAULT, dm_dev_live(dev) ? dev->dmamap.name : NULL, NULL, 0,
-		      "iommu fault: device %s at iova %#lx: %s", write ? "write" : "read", iova, why);
+		      "iommu fault: device %s at iova %#lx: %s%s", write ? "write" : "read", iova, why, cause);
 	return -EFAULT;
 }
 

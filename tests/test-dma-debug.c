@@ -1657,14 +1657,18 @@ static void test_missing_sync_for_cpu(void **state)
 	assert_int_equal(F.cap.reports, n + 1);
 }
 
-/* Behind an IOMMU the IOMMU judges what is mapped (one fault, no second report); ownership is still checked. */
+/*
+ * Behind an IOMMU the IOMMU judges what is mapped (one fault, no second report, which names what the checker
+ * knows of the address); ownership is still checked.
+ */
 static void test_device_behind_iommu(void **state)
 {
 	struct dma_iommu_mapping *map = arm_iommu_create_mapping(F.m, 0x80000000ULL, 16u << 20, 0);
 	u8 data[64];
 	unsigned long n;
 	dma_addr_t h;
-	int lm, l;
+	int lm, lu, l;
+	char at[96];
 
 	(void)state;
 	assert_false(IS_ERR(map));
@@ -1682,6 +1686,28 @@ static void test_device_behind_iommu(void **state)
 	assert_int_equal(dmamap_dev_read(&F.dev, h, data, 64), 0); l = __LINE__;
 	expect_dev_report(n, DMAMAP_REPORT_DEV_CPU_OWNED, l, lm);
 	dma_unmap_single(&F.dev, h, 64, DMA_BIDIRECTIONAL);
+
+	/* the fault names the mapping the IOMMU protected, and the release of the one it no longer maps */
+	h = dma_map_single(&F.dev, F.buf, 64, DMA_TO_DEVICE); lm = __LINE__;
+	assert_false(dma_mapping_error(&F.dev, h));
+	n = F.cap.reports;
+	assert_int_equal(dmamap_dev_write(&F.dev, h + 8, data, 8), -EFAULT);
+	assert_int_equal(F.cap.reports, n + 1);
+	assert_int_equal(F.cap.rec_last.kind, DMAMAP_REPORT_IOMMU_FAULT);
+	assert_non_null(strstr(F.cap.rec_last.message, "mapped read-only; it lies in the dma_map_single(DMA_TO_DEVICE)"));
+	snprintf(at, sizeof(at), "test-dma-debug.c:%d", lm);
+	assert_non_null(strstr(F.cap.rec_last.message, at));
+	dma_unmap_single(&F.dev, h, 64, DMA_TO_DEVICE); lu = __LINE__;
+	assert_int_equal(dmamap_dev_read(&F.dev, h, data, 8), -EFAULT);
+	assert_int_equal(F.cap.reports, n + 2);
+	assert_non_null(strstr(F.cap.rec_last.message, "unmapped; the dma_map_single(DMA_TO_DEVICE)"));
+	snprintf(at, sizeof(at), "test-dma-debug.c:%d was released at ", lm);
+	assert_non_null(strstr(F.cap.rec_last.message, at));
+	snprintf(at, sizeof(at), "test-dma-debug.c:%d", lu);
+	assert_non_null(strstr(F.cap.rec_last.message, at));
+	/* an address nothing was mapped at: the IOMMU's word alone */
+	assert_int_equal(dmamap_dev_read(&F.dev, h + (1u << 20), data, 8), -EFAULT);
+	assert_true(strstr(F.cap.rec_last.message, ": unmapped") && !strstr(F.cap.rec_last.message, "; "));
 	arm_iommu_detach_device(&F.dev);
 	arm_iommu_release_mapping(map);
 }

@@ -108,6 +108,12 @@
  * has no memory to follow) is no longer judged for ownership: the checker
  * logs a warning once and goes on with its other checks.
  *
+ * A device behind an IOMMU that touches what the IOMMU does not map for it
+ * (or writes what it maps read-only) gets the IOMMU's fault, one report
+ * (DMAMAP_REPORT_IOMMU_FAULT), not a second from the checker: its message
+ * names what the checker knows of the address (the live mapping there and
+ * where it was made, or where the mapping that started there was released).
+ *
  * A refused call raises no second report from the ops behind it: with the
  * checker on, the ops never see it. The library's own allocations (a pool's
  * pages, dmabounce's safe buffers) are tracked too but are never the
