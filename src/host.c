@@ -105,6 +105,14 @@ DMAMAP_API void dmamap_machine_set_current(struct dmamap_machine *m)
 	pthread_rwlock_unlock(&registry_lock);
 }
 
+void dmamap_registry_with_current(void (*fn)(struct dmamap_machine *m, void *arg), void *arg)
+{
+	pthread_rwlock_rdlock(&registry_lock);
+	if (current_machine)
+		fn(current_machine, arg);
+	pthread_rwlock_unlock(&registry_lock);
+}
+
 struct dmamap_machine *dmamap_registry_find(bool (*match)(struct dmamap_machine *m, const void *ctx), const void *ctx)
 {
 	struct dmamap_machine *m;

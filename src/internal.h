@@ -453,6 +453,8 @@ struct dmamap_machine {
 	 */
 	struct dmamap_debug *_Atomic debug;
 	atomic_bool checker_off;
+	/* a test fixture's machine: while current, it hears what belongs to no machine (log.c) */
+	atomic_bool adopts_orphans;
 	atomic_bool poison_off;                      /* dmamap_checker_poison(m, false) */
 	atomic_long checker_untracked;
 	/*
@@ -573,6 +575,8 @@ void dmamap_registry_remove(struct dmamap_machine *m);
 struct dmamap_machine *dmamap_registry_lookup(const volatile void *p);
 /* Registry: the first machine for which @match(m, @ctx) is true, NULL if none. */
 struct dmamap_machine *dmamap_registry_find(bool (*match)(struct dmamap_machine *m, const void *ctx), const void *ctx);
+/* Registry: call @fn(current machine, @arg) under the registry's lock, if a machine is current. */
+void dmamap_registry_with_current(void (*fn)(struct dmamap_machine *m, void *arg), void *arg);
 /* The current machine, or NULL when there is none (never creates one). */
 struct dmamap_machine *dmamap_machine_peek_current(void);
 

@@ -115,6 +115,32 @@ static void default_handler(const struct dmamap_log_record *rec)
 		rec->message, where);
 }
 
+struct orphan_sink {
+	bool taken;
+	dmamap_log_handler_t fn;
+	void *ctx;
+	int level;
+	bool strict;
+};
+
+/* Where a message of no machine goes: a current test fixture's machine takes it. Registry lock held. */
+static void adopt_orphan(struct dmamap_machine *m, void *arg)
+{
+	struct orphan_sink *s = arg;
+
+	if (!atomic_load(&m->adopts_orphans))
+		return;
+	pthread_mutex_lock(&m->log.lock);
+	if (m->log.fn) {
+		s->taken = true;
+		s->fn = m->log.fn;
+		s->ctx = m->log.ctx;
+		s->level = m->log.level;
+		s->strict = m->log.strict;
+	}
+	pthread_mutex_unlock(&m->log.lock);
+}
+
 void dmamap_logv_detail(struct dmamap_machine *m, int level, enum dmamap_report_kind kind, const char *devname,
 			const char *file, int line, const struct dm_detail *d, const char *fmt, va_list ap)
 {
@@ -156,6 +182,17 @@ void dmamap_logv_detail(struct dmamap_machine *m, int level, enum dmamap_report_
 		fn = global_logger.fn;
 		ctx = global_logger.ctx;
 		pthread_mutex_unlock(&global_logger.lock);
+	}
+	if (!m) {
+		struct orphan_sink s = { 0 };
+
+		dmamap_registry_with_current(adopt_orphan, &s);
+		if (s.taken) {
+			fn = s.fn;
+			ctx = s.ctx;
+			max_level = s.level;
+			strict = s.strict;
+		}
 	}
 
 	if (kind == DMAMAP_REPORT_NONE && level > max_level)

@@ -37,8 +37,11 @@ DMAMAP_API void sg_init_table(struct scatterlist *sgl, unsigned int nents)
  * keeps the offset (the pointer's offset in its page) and the length, as the
  * kernel would: sg_page() and sg_virt() return NULL, and mapping it fails.
  */
-DMAMAP_API void sg_set_buf(struct scatterlist *sg, const void *buf, unsigned int buflen)
+DMAMAP_API void dmamap_sg_set_buf(struct scatterlist *sg, const void *buf, unsigned int buflen, const char *file,
+				  int line)
 {
+	DM_CALL();
+
 	if (!sg) {
 		dmamap_report(NULL, DMAMAP_REPORT_BAD_INPUT, NULL, NULL, 0, "sg_set_buf: NULL entry");
 		return;
@@ -46,14 +49,27 @@ DMAMAP_API void sg_set_buf(struct scatterlist *sg, const void *buf, unsigned int
 	sg_set_page(sg, virt_to_page(buf), buflen, (unsigned int)((uintptr_t)buf & ~PAGE_MASK));
 }
 
-DMAMAP_API void sg_init_one(struct scatterlist *sg, const void *buf, unsigned int buflen)
+DMAMAP_API void (sg_set_buf)(struct scatterlist *sg, const void *buf, unsigned int buflen)
 {
+	dmamap_sg_set_buf(sg, buf, buflen, NULL, 0);
+}
+
+DMAMAP_API void dmamap_sg_init_one(struct scatterlist *sg, const void *buf, unsigned int buflen, const char *file,
+				   int line)
+{
+	DM_CALL();
+
 	if (!sg) {
 		dmamap_report(NULL, DMAMAP_REPORT_BAD_INPUT, NULL, NULL, 0, "sg_init_one: NULL entry");
 		return;
 	}
 	sg_init_table(sg, 1);
-	sg_set_buf(sg, buf, buflen);
+	dmamap_sg_set_buf(sg, buf, buflen, file, line);
+}
+
+DMAMAP_API void (sg_init_one)(struct scatterlist *sg, const void *buf, unsigned int buflen)
+{
+	dmamap_sg_init_one(sg, buf, buflen, NULL, 0);
 }
 
 DMAMAP_API void sg_chain(struct scatterlist *prv, unsigned int prv_nents, struct scatterlist *sgl)

@@ -187,6 +187,7 @@ DMAMAP_API int dmamap_test_init(struct dmamap_test *t, const struct dmamap_test_
 		dmamap_machine_destroy(m);
 		return err;
 	}
+	atomic_store(&m->adopts_orphans, true);
 	dmamap_machine_set_current(m);
 	return 0;
 }

@@ -129,6 +129,8 @@
 #pragma weak sg_init_table
 #pragma weak sg_init_one
 #pragma weak sg_set_buf
+#pragma weak dmamap_sg_set_buf
+#pragma weak dmamap_sg_init_one
 #pragma weak sg_chain
 #pragma weak sg_nents
 #pragma weak sg_nents_for_len
@@ -391,6 +393,8 @@ static const struct export functions[] = {
 	F(sg_init_table),
 	F(sg_init_one),
 	F(sg_set_buf),
+	F(dmamap_sg_set_buf),
+	F(dmamap_sg_init_one),
 	F(sg_chain),
 	F(sg_nents),
 	F(sg_nents_for_len),

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include <linux/dma-mapping.h>
+#include <linux/scatterlist.h>
 #include <linux/slab.h>
 
 #include <dmamap/testing.h>
@@ -284,6 +285,62 @@ static void test_driver_messages_printed(void **state)
 	assert_string_equal(out, "");
 }
 
+static unsigned long process_reports;
+
+static void count_process_report(const struct dmamap_log_record *rec, void *ctx)
+{
+	(void)ctx;
+	if (rec->kind != DMAMAP_REPORT_NONE)
+		process_reports++;
+}
+
+/* What belongs to no machine is the fixture's while its machine is current; not before, not after, not another's. */
+static void test_reports_of_no_machine_captured(void **state)
+{
+	struct dmamap_test_traits tr = { .quiet = true };
+	struct dmamap_machine_config cfg;
+	struct dmamap_machine *other;
+	static u8 host_buf[64];
+	struct scatterlist sg;
+	struct dmamap_test t;
+	unsigned long before;
+	char why[256];
+	int l;
+
+	(void)state;
+	dmamap_set_log_handler(NULL, count_process_report, NULL);
+	assert_int_equal(dmamap_test_init(&t, &tr), 0);
+	before = dmamap_report_count(NULL);
+	sg_init_table(&sg, 1);
+	sg_set_buf(&sg, host_buf, sizeof(host_buf)); l = __LINE__; /* memory of no machine */
+	assert_int_equal(t.reports, 1);
+	assert_int_equal(t.by_kind[DMAMAP_REPORT_BAD_ADDRESS], 1);
+	assert_non_null(dmamap_test_find_report(&t, DMAMAP_REPORT_BAD_ADDRESS, "test-testing.c", l));
+	assert_false(dmamap_test_no_reports(&t, why, sizeof(why)));
+	assert_int_equal(process_reports, 0); /* the fixture's, not the process handler's */
+	assert_int_equal(dmamap_report_count(NULL), before + 1); /* still counted as no machine's */
+	assert_int_equal(dmamap_report_count(t.machine), 0);
+	dmamap_test_reset_reports(&t);
+
+	/* another machine made current: its own handler, the fixture hears nothing */
+	dmamap_test_demanding_config(&cfg, false);
+	other = dmamap_machine_create(&cfg);
+	assert_non_null(other);
+	dmamap_machine_set_current(other);
+	sg_set_buf(&sg, host_buf, sizeof(host_buf));
+	assert_int_equal(t.reports, 0);
+	assert_int_equal(process_reports, 1);
+	dmamap_machine_set_current(t.machine);
+	dmamap_machine_destroy(other);
+	dmamap_test_fini(&t);
+
+	/* with no fixture, the process handler again */
+	sg_set_buf(&sg, host_buf, sizeof(host_buf));
+	assert_int_equal(process_reports, 2);
+	assert_int_equal(t.reports, 0);
+	dmamap_set_log_handler(NULL, NULL, NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -292,6 +349,7 @@ int main(void)
 		cmocka_unit_test(test_traits),
 		cmocka_unit_test(test_refused_traits),
 		cmocka_unit_test(test_captured_reports),
+		cmocka_unit_test(test_reports_of_no_machine_captured),
 		cmocka_unit_test(test_device_sees),
 		cmocka_unit_test(test_fault_sweep),
 	};

@@ -4,7 +4,11 @@
  *
  * Everything the library says goes to a handler: one per machine, and a
  * process-wide one for messages that belong to no machine (the standalone IOVA
- * allocator, a machine that failed to be created). The default handler prints
+ * allocator, a machine that failed to be created, memory of no machine given
+ * to a scatterlist or page call, a NULL device), except while a test
+ * fixture's machine is current (<dmamap/testing.h>): its handler then takes
+ * them, with its level and strict mode (they are still counted as no
+ * machine's, dmamap_report_count(NULL)). The default handler prints
  * warnings and errors on stderr. A *report* is a message about misuse or a
  * simulated hardware fault: it is counted on its machine
  * (dmamap_report_count()), carries the caller's file:line when one is known,

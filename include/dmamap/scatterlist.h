@@ -110,6 +110,22 @@ DMAMAP_API void sg_init_one(struct scatterlist *sg, const void *buf, unsigned in
  */
 DMAMAP_API void sg_set_buf(struct scatterlist *sg, const void *buf, unsigned int buflen);
 
+/*
+ * The forms that carry the caller's file:line, behind the macros below (as
+ * the DMA API wrappers do): a pointer of no machine is reported at the
+ * caller's line. `(sg_set_buf)(...)` reaches the plain function. @file may
+ * be NULL.
+ */
+/** dmamap_sg_set_buf() - sg_set_buf() called at @file:@line. */
+DMAMAP_API void dmamap_sg_set_buf(struct scatterlist *sg, const void *buf, unsigned int buflen, const char *file,
+				  int line);
+/** dmamap_sg_init_one() - sg_init_one() called at @file:@line. */
+DMAMAP_API void dmamap_sg_init_one(struct scatterlist *sg, const void *buf, unsigned int buflen, const char *file,
+				   int line);
+
+#define sg_set_buf(sg, b, l) dmamap_sg_set_buf((sg), (b), (l), __FILE__, __LINE__)
+#define sg_init_one(sg, b, l) dmamap_sg_init_one((sg), (b), (l), __FILE__, __LINE__)
+
 /**
  * sg_chain() - link array @prv (of @prv_nents entries) to array @sgl
  *

@@ -109,7 +109,9 @@ DMAMAP_API void dmamap_test_demanding_config(struct dmamap_machine_config *cfg, 
  * @traits: the device's traits, or NULL for the defaults
  *
  * Creates the machine, makes it current (so kmalloc() and alloc_pages() use
- * it), starts capturing its reports, and sets the device up: initialised,
+ * it), starts capturing its reports (and, while it stays current, those that
+ * belong to no machine: sg_set_buf() of memory on no machine, a call with a
+ * NULL device...), and sets the device up: initialised,
  * masks set, coherent or not, attached to an IOMMU mapping or registered with
  * dmabounce as asked. Release with dmamap_test_fini().
  * Return: 0; -EINVAL for traits that contradict each other (iommu with
