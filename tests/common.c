@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include "common.h"
 
+#include <dmamap/testing.h>
+
 #if defined(DMAMAP_VALGRIND) && DMAMAP_VALGRIND
 #include <valgrind/valgrind.h>
 #define DMAMAP_TESTS_MEMCHECK 1
@@ -182,4 +184,26 @@ void assert_sweep_clean(const struct dmamap_fault_sweep *sw, struct dmamap_fault
 			    r->recorded[i].nth, r->recorded[i].ret, r->recorded[i].problems, r->recorded[i].detail);
 	assert_int_equal(n, 0);
 	assert_int_equal(r->bad_runs, 0);
+}
+
+void sg_synced_one_way(struct dmamap_test *t, u8 *buf, const u8 *data, const u8 *reply)
+{
+	struct scatterlist sg[2];
+
+	sg_init_table(sg, 2);
+	sg_set_buf(&sg[0], buf + 64, 200);
+	sg_set_buf(&sg[1], buf + PAGE_SIZE + 300, 100);
+	assert_int_equal(dma_map_sg(&t->dev, sg, 2, DMA_BIDIRECTIONAL), 2);
+	assert_int_equal(dmamap_dev_write(&t->dev, sg_dma_address(&sg[0]), data, 200), 0);
+	assert_int_equal(dmamap_dev_write(&t->dev, sg_dma_address(&sg[1]), data + 200, 100), 0);
+	dma_sync_sg_for_cpu(&t->dev, sg, 2, DMA_FROM_DEVICE);
+	assert_memory_equal(buf + 64, data, 200);
+	assert_memory_equal(buf + PAGE_SIZE + 300, data + 200, 100);
+	memcpy(buf + 64, reply, 200);
+	memcpy(buf + PAGE_SIZE + 300, reply + 200, 100);
+	dma_sync_sg_for_device(&t->dev, sg, 2, DMA_TO_DEVICE);
+	dmamap_assert_device_sees(t, sg_dma_address(&sg[0]), reply, 200);
+	dmamap_assert_device_sees(t, sg_dma_address(&sg[1]), reply + 200, 100);
+	dma_unmap_sg(&t->dev, sg, 2, DMA_BIDIRECTIONAL);
+	dmamap_assert_no_reports(t);
 }

@@ -120,6 +120,16 @@ void misuse_end(struct dmamap_machine *m);
 unsigned long sweep_sites(void);
 /* Whether @site is swept by sweep_sites(). */
 int site_swept(enum dmamap_fault_site site);
+struct dmamap_test;
+/*
+ * A bidirectional list of two segments of the two pages at @buf (200 bytes at
+ * 64, 100 at PAGE_SIZE + 300; the second starts mid-page), written by the
+ * fixture's device with @data, synced for the CPU as DMA_FROM_DEVICE, written
+ * by the CPU with @reply and synced for the device as DMA_TO_DEVICE: the CPU
+ * and the device each see the other's bytes, and nothing is reported. @data
+ * and @reply hold 300 bytes.
+ */
+void sg_synced_one_way(struct dmamap_test *t, u8 *buf, const u8 *data, const u8 *reply);
 /* dmamap_fault_sweep(), printing each bad run it records; fails the test unless every run was clean. */
 void assert_sweep_clean(const struct dmamap_fault_sweep *sw, struct dmamap_fault_sweep_result *r);
 

@@ -850,7 +850,6 @@ static void iommu_test_init(struct dmamap_test *t, bool checker)
 static void bidirectional_synced_one_way(struct dmamap_test *t)
 {
 	u8 *buf = kbuf_on(t->machine, 1), data[300], reply[300], a[256], b[256];
-	struct scatterlist sg[2];
 	int line[3];
 	dma_addr_t h;
 
@@ -868,22 +867,7 @@ static void bidirectional_synced_one_way(struct dmamap_test *t)
 	assert_memory_equal(buf + 100, reply, sizeof(reply));
 
 	/* two segments (the second starts mid-page), synced the same way */
-	sg_init_table(sg, 2);
-	sg_set_buf(&sg[0], buf + 64, 200);
-	sg_set_buf(&sg[1], buf + PAGE_SIZE + 300, 100);
-	assert_int_equal(dma_map_sg(&t->dev, sg, 2, DMA_BIDIRECTIONAL), 2);
-	assert_int_equal(dmamap_dev_write(&t->dev, sg_dma_address(&sg[0]), data, 200), 0);
-	assert_int_equal(dmamap_dev_write(&t->dev, sg_dma_address(&sg[1]), data + 200, 100), 0);
-	dma_sync_sg_for_cpu(&t->dev, sg, 2, DMA_FROM_DEVICE);
-	assert_memory_equal(buf + 64, data, 200);
-	assert_memory_equal(buf + PAGE_SIZE + 300, data + 200, 100);
-	memcpy(buf + 64, reply, 200);
-	memcpy(buf + PAGE_SIZE + 300, reply + 200, 100);
-	dma_sync_sg_for_device(&t->dev, sg, 2, DMA_TO_DEVICE);
-	dmamap_assert_device_sees(t, sg_dma_address(&sg[0]), reply, 200);
-	dmamap_assert_device_sees(t, sg_dma_address(&sg[1]), reply + 200, 100);
-	dma_unmap_sg(&t->dev, sg, 2, DMA_BIDIRECTIONAL);
-	dmamap_assert_no_reports(t);
+	sg_synced_one_way(t, buf, data, reply);
 
 	/* a one-way mapping the CPU took back and wrote: an invalidate would lose b */
 	fill_pattern(a, sizeof(a), 43);

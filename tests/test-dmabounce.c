@@ -460,7 +460,6 @@ static void bounced_synced_one_way(struct dmamap_test *t)
 	struct page *pg = dmamap_alloc_pages(t->machine, GFP_KERNEL | __GFP_ZERO, 1);
 	u8 *buf, data[300], reply[300], a[256], b[256];
 	struct dmabounce_stats st0, st;
-	struct scatterlist sg[2];
 	int line[4];
 	dma_addr_t h;
 
@@ -485,22 +484,7 @@ static void bounced_synced_one_way(struct dmamap_test *t)
 	dma_unmap_single(&t->dev, h, sizeof(data), DMA_BIDIRECTIONAL);
 	assert_memory_equal(buf + 100, reply, sizeof(reply));
 
-	sg_init_table(sg, 2);
-	sg_set_buf(&sg[0], buf + 64, 200);
-	sg_set_buf(&sg[1], buf + PAGE_SIZE + 300, 100);
-	assert_int_equal(dma_map_sg(&t->dev, sg, 2, DMA_BIDIRECTIONAL), 2);
-	assert_int_equal(dmamap_dev_write(&t->dev, sg_dma_address(&sg[0]), data, 200), 0);
-	assert_int_equal(dmamap_dev_write(&t->dev, sg_dma_address(&sg[1]), data + 200, 100), 0);
-	dma_sync_sg_for_cpu(&t->dev, sg, 2, DMA_FROM_DEVICE);
-	assert_memory_equal(buf + 64, data, 200);
-	assert_memory_equal(buf + PAGE_SIZE + 300, data + 200, 100);
-	memcpy(buf + 64, reply, 200);
-	memcpy(buf + PAGE_SIZE + 300, reply + 200, 100);
-	dma_sync_sg_for_device(&t->dev, sg, 2, DMA_TO_DEVICE);
-	dmamap_assert_device_sees(t, sg_dma_address(&sg[0]), reply, 200);
-	dmamap_assert_device_sees(t, sg_dma_address(&sg[1]), reply + 200, 100);
-	dma_unmap_sg(&t->dev, sg, 2, DMA_BIDIRECTIONAL);
-	dmamap_assert_no_reports(t);
+	sg_synced_one_way(t, buf, data, reply);
 
 	/* TO_DEVICE, taken back and written by the CPU: a copy out would put a back over b */
 	fill_pattern(a, sizeof(a), 63);
