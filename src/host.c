@@ -105,6 +105,17 @@ DMAMAP_API void dmamap_machine_set_current(struct dmamap_machine *m)
 	pthread_rwlock_unlock(&registry_lock);
 }
 
+bool dmamap_registry_has(const struct dmamap_machine *m)
+{
+	const struct dmamap_machine *r;
+
+	pthread_rwlock_rdlock(&registry_lock);
+	for (r = registry; r && r != m; r = r->reg_next)
+		;
+	pthread_rwlock_unlock(&registry_lock);
+	return r != NULL;
+}
+
 void dmamap_registry_with_current(void (*fn)(struct dmamap_machine *m, void *arg), void *arg)
 {
 	pthread_rwlock_rdlock(&registry_lock);

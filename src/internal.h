@@ -575,6 +575,8 @@ void dmamap_registry_remove(struct dmamap_machine *m);
 struct dmamap_machine *dmamap_registry_lookup(const volatile void *p);
 /* Registry: the first machine for which @match(m, @ctx) is true, NULL if none. */
 struct dmamap_machine *dmamap_registry_find(bool (*match)(struct dmamap_machine *m, const void *ctx), const void *ctx);
+/* Registry: whether @m is a live machine (compares the pointer, never reads through it). */
+bool dmamap_registry_has(const struct dmamap_machine *m);
 /* Registry: call @fn(current machine, @arg) under the registry's lock, if a machine is current. */
 void dmamap_registry_with_current(void (*fn)(struct dmamap_machine *m, void *arg), void *arg);
 /* The current machine, or NULL when there is none (never creates one). */

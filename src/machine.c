@@ -245,6 +245,11 @@ DMAMAP_API void dmamap_machine_destroy(struct dmamap_machine *m)
 {
 	if (!m)
 		return;
+	if (!dmamap_registry_has(m)) {
+		dmamap_report(NULL, DMAMAP_REPORT_BAD_INPUT, NULL, NULL, 0,
+			      "dmamap_machine_destroy: %p is no live machine (destroyed already?): nothing done", (void *)m);
+		return;
+	}
 
 	/* Devices first: releasing one reports what its driver left mapped. */
 	for (;;) {

@@ -689,6 +689,25 @@ static void test_destroy_clean_machine_reports_nothing(void **state)
 	assert_int_equal(c.reports, 0);
 }
 
+/* A machine destroyed twice: the second is reported and does nothing (ASan and valgrind see no access). */
+static void test_destroy_twice_refused(void **state)
+{
+	struct dmamap_machine *m = test_machine(16, NULL);
+	unsigned long before;
+	struct capture c;
+	(void)state;
+
+	test_machine_destroy(m);
+	capture_start(&c, NULL);
+	before = dmamap_report_count(NULL);
+	dmamap_machine_destroy(m);
+	capture_stop(NULL);
+	assert_int_equal(c.reports, 1);
+	assert_int_equal(c.last_kind, DMAMAP_REPORT_BAD_INPUT);
+	assert_non_null(strstr(c.last, "is no live machine"));
+	assert_int_equal(dmamap_report_count(NULL), before + 1);
+}
+
 /* Many machines created and destroyed: nothing accumulates (valgrind checks host memory). */
 static void test_create_destroy_repeatedly(void **state)
 {
@@ -1005,6 +1024,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_destroy_reports_leaks, no_current, no_current),
 		cmocka_unit_test_teardown(test_destroy_clean_machine_reports_nothing, no_current),
 		cmocka_unit_test_teardown(test_create_destroy_repeatedly, no_current),
+		cmocka_unit_test_teardown(test_destroy_twice_refused, no_current),
 		cmocka_unit_test_teardown(test_creation_touches_no_per_page_state, no_current),
 		cmocka_unit_test_teardown(test_destroyed_machine_memory_serves_the_next_zeroed, no_current),
 		cmocka_unit_test_teardown(test_much_written_machine_memory_goes_back, no_current),

@@ -89,7 +89,10 @@ DMAMAP_API struct dmamap_machine *dmamap_machine_create(const struct dmamap_mach
  * Every device still initialised on @m, every page still allocated, every
  * consistent-region mapping and user vma still present is reported as a leak
  * (DMAMAP_REPORT_LEAK) and then freed. Destroying the current machine leaves
- * no current machine. The caller must ensure no other thread uses @m.
+ * no current machine. The caller must ensure no other thread uses @m. A
+ * pointer that is no live machine (one destroyed already, unless a new
+ * machine took its place) is reported (DMAMAP_REPORT_BAD_INPUT, process-wide)
+ * and nothing is done.
  *
  * RAM, the CPU's view and the consistent region go back to the host at once.
  * The host memory that held the machine's internal state (struct pages, line
