@@ -423,6 +423,7 @@ static void pool_shrink(struct dmamap_obj *o)
 {
 	struct dma_pool *pool = container_of(o, struct dma_pool, obj);
 	struct dma_pool_page **pp, *idle = NULL;
+	DM_CALL_AT(NULL, 0); /* the library's own pages, freed by the library */
 
 	pthread_mutex_lock(&pool->lock);
 	for (pp = &pool->pages; *pp;) {
