@@ -2070,6 +2070,47 @@ void dmamap_debug_dev_access(struct device *dev, dma_addr_t addr, size_t len, bo
 	rep_flush(dev, &rs);
 }
 
+/*
+ * The device wrote bus [addr, addr + len) (@src, or @c repeated when @src is
+ * NULL). Where a mapping watched against a copy of the CPU's view now shows
+ * the CPU the device's bytes (a coherent device's write), the copy takes
+ * them: they are not the CPU's stores.
+ */
+void dmamap_debug_dev_wrote(struct device *dev, dma_addr_t addr, const void *src, int c, size_t len)
+{
+	struct dmamap_machine *m = dm_dev_machine(dev);
+	struct dmamap_debug *dbg = dbg_of(m);
+	u64 pos = addr, end = addr + len;
+
+	if (!dbg)
+		return;
+	pthread_spin_lock(&dbg->lock);
+	while (pos < end) {
+		struct dm_link *l = bus_owner(dbg, dev, pos);
+		struct dm_map *map = l ? l->map : NULL;
+		u64 piece_end;
+
+		if (!map)
+			break;
+		piece_end = DM_MIN(l->start + l->len, end);
+		for (u64 at = pos; map->snap && at < piece_end;) {
+			u8 view[256];
+			size_t n = (size_t)DM_MIN(piece_end - at, sizeof(view));
+
+			dmamap_cache_cpu_view(m, buf_phys(map, at), n, view);
+			for (size_t i = 0; i < n; i++) {
+				u8 b = src ? ((const u8 *)src)[at - addr + i] : (u8)c;
+
+				if (view[i] == b)
+					map->snap[at - map->bus + i] = b;
+			}
+			at += n;
+		}
+		pos = piece_end;
+	}
+	pthread_spin_unlock(&dbg->lock);
+}
+
 /* ------------------------------------------------------ freeing the memory */
 
 /* m->dma_busy: physical [phys, phys + len) is going back to an allocator. */

@@ -1017,6 +1017,8 @@ bool dmamap_debug_sync_sg(struct device *dev, struct scatterlist *sg, int nents,
 			  const char *file, int line, struct dm_map **hold);
 /* The device is about to read (or write) bus [addr, addr + len): check it against what @dev has mapped. */
 void dmamap_debug_dev_access(struct device *dev, dma_addr_t addr, size_t len, bool write);
+/* ... and has written it (@src, or @c repeated when @src is NULL): no CPU store there. */
+void dmamap_debug_dev_wrote(struct device *dev, dma_addr_t addr, const void *src, int c, size_t len);
 /*
  * The IOMMU refused @dev's access at @iova: write into @buf what the checker
  * knows of that address (the mapping there and where it was made, or the

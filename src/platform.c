@@ -254,6 +254,8 @@ static int bus_access(struct device *dev, dma_addr_t addr, void *buf, int c, siz
 			done += pieces[i].len;
 		}
 	}
+	if (op != BUS_READ && dmamap_debug_on(m))
+		dmamap_debug_dev_wrote(dev, addr, op == BUS_WRITE ? buf : NULL, c, len);
 	return 0;
 }
 

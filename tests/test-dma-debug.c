@@ -1911,6 +1911,48 @@ static void test_cpu_store_on_coherent_device(void **state)
 }
 
 /*
+ * On a coherent device the CPU fills its part of a buffer, hands it back,
+ * and the device then writes there and elsewhere: the device's bytes are no
+ * CPU store. A store of the CPU's own after that still is.
+ */
+static void test_coherent_device_writes_after_cpu_fill(void **state)
+{
+	u8 rx[256], data[256];
+	const struct captured *r;
+	unsigned long n;
+	int lm, l;
+	dma_addr_t h;
+
+	(void)state;
+	F.dev.dma_coherent = true;
+	h = dma_map_single(&F.dev, F.buf, 256, DMA_BIDIRECTIONAL); lm = __LINE__;
+	assert_false(dma_mapping_error(&F.dev, h));
+	dma_sync_single_range_for_cpu(&F.dev, h, 64, 64, DMA_BIDIRECTIONAL);
+	memset(F.buf + 64, 0x22, 64);
+	dma_sync_single_range_for_device(&F.dev, h, 64, 64, DMA_BIDIRECTIONAL);
+	fill_pattern(data, sizeof(data), 21);
+	assert_int_equal(dmamap_dev_write(&F.dev, h + 100, data, 8), 0);   /* where the CPU filled */
+	assert_int_equal(dmamap_dev_write(&F.dev, h + 200, data + 8, 8), 0); /* and where it did not */
+	dma_sync_single_for_cpu(&F.dev, h, 256, DMA_BIDIRECTIONAL);
+	assert_int_equal(F.cap.reports, 0);
+	memcpy(rx, F.buf, sizeof(rx));
+	assert_memory_equal(rx + 100, data, 8);
+	assert_memory_equal(rx + 200, data + 8, 8);
+	assert_int_equal(rx[64], 0x22);
+
+	/* handed back dirty again: the device writes, then the CPU stores where the device owns */
+	dma_sync_single_for_device(&F.dev, h, 256, DMA_BIDIRECTIONAL);
+	assert_int_equal(dmamap_dev_write(&F.dev, h + 8, data + 16, 8), 0);
+	F.buf[30] = 5;
+	n = F.cap.reports;
+	dma_unmap_single(&F.dev, h, 256, DMA_BIDIRECTIONAL); l = __LINE__;
+	r = expect_report(n, DMAMAP_REPORT_CPU_STORE, l, lm);
+	assert_non_null(strstr(r->message, "stored to 1 byte of the buffer (the first at offset 0x1e)"));
+	assert_memory_equal(F.buf + 8, data + 16, 8);
+	F.dev.dma_coherent = false;
+}
+
+/*
  * Two small kmalloc objects packed into one cache line: a receive buffer and
  * the driver's statistics. The map says so, naming the allocation that
  * shares the line and the buffer's bytes at risk; the unmap, when the
@@ -2207,6 +2249,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_sg_double_unmap_after_reuse, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_shared_cache_lines_both_edges, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cpu_store_on_coherent_device, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_coherent_device_writes_after_cpu_fill, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sync_in_library_memory_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bounce_use_after_unmap_names_the_unmap, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bounce_store_after_hand_over, setup, teardown),
