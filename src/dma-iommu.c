@@ -664,8 +664,8 @@ static int iommu_get_sgtable(struct device *dev, struct sg_table *sgt, void *cpu
 	(void)attrs;
 	if (!buf)
 		return -ENXIO;
-	return sg_alloc_table_from_pages(sgt, buf->pages, (unsigned int)(PAGE_ALIGN(size) >> PAGE_SHIFT), 0, size,
-					 GFP_KERNEL);
+	return sg_alloc_table_from_pages(sgt, buf->pages, (unsigned int)(PAGE_ALIGN(size) >> PAGE_SHIFT), 0,
+					 PAGE_ALIGN(size), GFP_KERNEL);
 }
 
 /* A device behind the mapping can address the whole IOVA window, whatever RAM is. */

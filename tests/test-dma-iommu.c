@@ -476,6 +476,18 @@ static void test_alloc_mmap(void **state)
 		assert_int_equal(total, 10 * PAGE_SIZE);
 	}
 	sg_free_table(&sgt);
+	/* a part of the buffer: its first bytes, rounded up to pages, as without an IOMMU */
+	assert_int_equal(dma_get_sgtable(&f->dev, &sgt, cpu, h, 3 * PAGE_SIZE + 100), 0);
+	{
+		size_t total = 0;
+		struct scatterlist *s;
+		unsigned i;
+
+		for_each_sg(sgt.sgl, s, sgt.orig_nents, i)
+			total += s->length;
+		assert_int_equal(total, 4 * PAGE_SIZE);
+	}
+	sg_free_table(&sgt);
 
 	dma_free_coherent(&f->dev, 10 * PAGE_SIZE, cpu + PAGE_SIZE, h); /* mismatch: refused */
 	assert_int_equal(f->cap.by_kind[DMAMAP_REPORT_API_MISUSE], 1);
