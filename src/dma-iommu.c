@@ -253,6 +253,38 @@ static int map_chunk(struct device *dev, struct scatterlist *start, int n, size_
 	return 0;
 }
 
+/*
+ * Map @n entries from @start, the first at @seg_off in its page, @seg_size
+ * bytes from that page's start: as one DMA segment written to **@dma, or,
+ * when that segment would cross the device's segment boundary, as one
+ * segment per entry. *@dma and *@count move past what was written.
+ */
+static int map_segments(struct device *dev, struct scatterlist *start, int n, size_t seg_size, unsigned long seg_off,
+			int dir, struct scatterlist **dma, int *count)
+{
+	dma_addr_t boundary = ~(dma_addr_t)dma_get_seg_boundary(dev), iova;
+	struct scatterlist *s = start;
+
+	if (map_chunk(dev, start, n, seg_size, dir, &iova))
+		return -ENOMEM;
+	if (n > 1 && ((iova + seg_off) & boundary) != ((iova + seg_size - 1) & boundary)) {
+		remove_mapping(dev_mapping(dev), iova, PAGE_ALIGN(seg_size));
+		for (int i = 0; i < n; i++, s = sg_next(s)) {
+			unsigned long off;
+
+			sg_first_page(s, &off);
+			if (map_segments(dev, s, 1, off + s->length, off, dir, dma, count))
+				return -ENOMEM;
+		}
+		return 0;
+	}
+	(*dma)->dma_address = iova + seg_off;
+	(*dma)->dma_length = (unsigned int)(seg_size - seg_off);
+	*dma = sg_next(*dma);
+	(*count)++;
+	return 0;
+}
+
 /* Undo segments [0, count) written to the first entries of @sg. */
 static void unmap_segments(struct device *dev, struct scatterlist *sg, int count)
 {
@@ -287,14 +319,8 @@ static int iommu_map_sg(struct device *dev, struct scatterlist *sg, int nents, e
 		sg_first_page(s, &off);
 		/* s continues the segment only if both meet on a page boundary and it stays under max */
 		if (n && (off || (seg_size & ~PAGE_MASK) || seg_size - seg_off + s->length > max)) {
-			dma_addr_t iova;
-
-			if (map_chunk(dev, start, n, seg_size, (int)dir, &iova))
+			if (map_segments(dev, start, n, seg_size, seg_off, (int)dir, &dma, &count))
 				goto bad;
-			dma->dma_address = iova + seg_off;
-			dma->dma_length = (unsigned int)(seg_size - seg_off);
-			dma = sg_next(dma);
-			count++;
 			start = s;
 			n = 0;
 			seg_off = off;
@@ -305,15 +331,8 @@ static int iommu_map_sg(struct device *dev, struct scatterlist *sg, int nents, e
 		seg_size += s->length;
 		n++;
 	}
-	{
-		dma_addr_t iova;
-
-		if (map_chunk(dev, start, n, seg_size, (int)dir, &iova))
-			goto bad;
-		dma->dma_address = iova + seg_off;
-		dma->dma_length = (unsigned int)(seg_size - seg_off);
-		count++;
-	}
+	if (map_segments(dev, start, n, seg_size, seg_off, (int)dir, &dma, &count))
+		goto bad;
 	if (maintain(dev, attrs)) {
 		for_each_sg(sg, s, nents, i) {
 			unsigned long off;

@@ -356,6 +356,64 @@ static void test_sg_merging(void **state)
 	fx_free(f);
 }
 
+/*
+ * A device whose segments may not cross 64 KiB (dma_set_seg_boundary()):
+ * 64 KiB of entries starting 100 bytes into a page would merge into one
+ * segment across the boundary; each entry is a segment of its own instead.
+ */
+static void test_sg_merging_keeps_the_segment_boundary(void **state)
+{
+	struct fx *f = fx_new(NULL);
+	struct scatterlist sgl[17];
+	struct dmamap_iommu_stats st;
+	u8 *buf = kbuf(f, 5), *got = malloc(64 * 1024);
+	unsigned long attempts;
+	size_t total = 0;
+	int n;
+
+	(void)state;
+	assert_non_null(got);
+	assert_int_equal(dma_set_seg_boundary(&f->dev, 0xffff), 0);
+	sg_init_table(sgl, 17);
+	sg_set_buf(&sgl[0], buf + 100, PAGE_SIZE - 100);
+	for (int i = 1; i < 16; i++)
+		sg_set_buf(&sgl[i], buf + i * 2 * PAGE_SIZE, PAGE_SIZE); /* scattered pages */
+	sg_set_buf(&sgl[16], buf + 31 * PAGE_SIZE, 100);
+	for (int i = 0; i < 17; i++)
+		fill_pattern(sg_virt(&sgl[i]), sgl[i].length, 40 + i);
+	attempts = dmamap_fault_attempts(f->m, DMAMAP_FAULT_IOVA);
+	n = dma_map_sg(&f->dev, sgl, 17, DMA_TO_DEVICE);
+	assert_int_equal(n, 17);
+	attempts = dmamap_fault_attempts(f->m, DMAMAP_FAULT_IOVA) - attempts;
+	for (int i = 0; i < n; i++) {
+		dma_addr_t a = sg_dma_address(&sgl[i]);
+		size_t len = sg_dma_len(&sgl[i]);
+
+		assert_int_equal(a >> 16, (a + len - 1) >> 16);
+		assert_int_equal(len, sgl[i].length);
+		assert_int_equal(dmamap_dev_read(&f->dev, a, got + total, len), 0);
+		assert_int_equal(check_pattern(got + total, len, 40 + i), 0);
+		total += len;
+	}
+	assert_int_equal(total, 64 * 1024);
+	dma_unmap_sg(&f->dev, sgl, 17, DMA_TO_DEVICE);
+	assert_int_equal(iova_used(f), 0);
+
+	/* an IOVA failure at any step, the merged attempt's or an entry's, leaves nothing mapped */
+	for (unsigned long nth = 1; nth <= attempts; nth++) {
+		assert_int_equal(dmamap_fault_inject(f->m, DMAMAP_FAULT_IOVA, nth, 0), 0);
+		assert_int_equal(dma_map_sg(&f->dev, sgl, 17, DMA_TO_DEVICE), 0);
+		assert_int_equal(iova_used(f), 0);
+		dmamap_iommu_stats(f->map->domain, &st);
+		assert_int_equal(st.mapped_bytes, 0);
+	}
+	assert_int_equal(dmamap_fault_inject(f->m, DMAMAP_FAULT_IOVA, 0, 0), 0);
+	assert_int_equal(f->cap.reports, 0);
+	free(got);
+	kfree_buf(buf, 5);
+	fx_free(f);
+}
+
 /* A failure in the middle of map_sg leaves nothing mapped. */
 static void test_sg_failure_unwinds(void **state)
 {
@@ -1185,6 +1243,7 @@ int main(void)
 		cmocka_unit_test(test_bad_unmap_refused),
 		cmocka_unit_test(test_scattered_pages_contiguous_to_device),
 		cmocka_unit_test(test_sg_merging),
+		cmocka_unit_test(test_sg_merging_keeps_the_segment_boundary),
 		cmocka_unit_test(test_sg_failure_unwinds),
 		cmocka_unit_test(test_million_maps_no_leak),
 		cmocka_unit_test(test_alloc_mmap),
