@@ -309,6 +309,18 @@ static bool match_pool(const struct devres *r, const void *key)
 	return r->kind == DR_POOL && r->u.pool == key;
 }
 
+bool dmamap_devres_holds_pool(struct device *dev, const struct dma_pool *pool)
+{
+	struct dmamap_machine *m = dm_dev_machine(dev);
+	bool held = false;
+
+	pthread_mutex_lock(&m->obj_lock);
+	for (const struct devres *r = dev->dmamap.devres; r && !held; r = r->next)
+		held = match_pool(r, pool);
+	pthread_mutex_unlock(&m->obj_lock);
+	return held;
+}
+
 DMAMAP_API void dmamap_dmam_pool_destroy(struct dma_pool *pool, const char *file, int line)
 {
 	struct device *dev;

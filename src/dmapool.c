@@ -705,6 +705,14 @@ DMAMAP_API void dmamap_dma_pool_destroy(struct dma_pool *pool, const char *file,
 
 	if (!pool)
 		return;
+	if (!dmamap_obj_dead(&pool->obj) && pool->dev && dm_dev_live(pool->dev) &&
+	    dmamap_devres_holds_pool(pool->dev, pool)) {
+		dmamap_report(pool->obj.machine, DMAMAP_REPORT_API_MISUSE, pool->devname, file, line,
+			      "dma_pool_destroy(%s): a pool from dmam_pool_create goes with its device, or with "
+			      "dmam_pool_destroy; refused",
+			      pool->name);
+		return;
+	}
 	if (listed)
 		dmamap_debug_pool_destroy(pool->dev, pool);
 	pool_destroy(pool, !listed);

@@ -895,6 +895,8 @@ struct device *dmamap_dma_pool_device(const struct dma_pool *pool);
 
 /* Release every managed resource of @dev, newest first: the driver's unbind. */
 void dmamap_devres_release_all(struct device *dev);
+/* Whether live @dev holds @pool as a managed resource (dmam_pool_create(), not yet released). */
+bool dmamap_devres_holds_pool(struct device *dev, const struct dma_pool *pool);
 
 /* ---------------------------------------------------------------- iova */
 

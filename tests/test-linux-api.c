@@ -1243,8 +1243,8 @@ static void test_managed_resources_released_by_hand(void **state)
 {
 	struct fx *f = *state;
 	struct dma_pool *pool, *plain;
-	dma_addr_t h;
-	void *coh, *mem, *other;
+	dma_addr_t h, bh;
+	void *coh, *mem, *other, *blk;
 
 	mem = devm_kmalloc(&f->dev, 40, GFP_KERNEL);
 	coh = dmam_alloc_coherent(&f->dev, SZ_4K, &h, GFP_KERNEL);
@@ -1278,9 +1278,24 @@ static void test_managed_resources_released_by_hand(void **state)
 	dmam_pool_destroy(plain);
 	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_API_MISUSE], 3);
 	dma_pool_destroy(plain);
-	devm_remove_action(&f->dev, note_action, (void *)4);
+	/* a managed pool given to dma_pool_destroy(): refused, the device still holds it */
+	pool = dmam_pool_create("m", &f->dev, 32, 32, 0);
+	assert_non_null(pool);
+	dma_pool_destroy(pool);
 	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_API_MISUSE], 4);
-	assert_int_equal(f->c.reports, 4);
+	assert_non_null(strstr(f->c.rec_last.message, "dmam_pool_create"));
+	assert_int_equal(dmamap_devres_count(&f->dev), 2);
+	blk = dma_pool_alloc(pool, GFP_KERNEL, &bh);
+	assert_non_null(blk);
+	dma_pool_free(pool, blk, bh);
+	dmam_pool_destroy(pool);
+	assert_int_equal(dmamap_devres_count(&f->dev), 1);
+	pool = dmam_pool_create("m", &f->dev, 32, 32, 0);
+	assert_non_null(pool);
+	dma_pool_destroy(pool); /* the release destroys it, once */
+	devm_remove_action(&f->dev, note_action, (void *)4);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_API_MISUSE], 6);
+	assert_int_equal(f->c.reports, 6);
 	/* the wrongly freed buffer goes at release, silently */
 }
 

@@ -45,6 +45,8 @@ DMAMAP_API struct dma_pool *dma_pool_create(const char *name, struct device *dev
  * A pool still alive when its device is released gives its memory back then
  * (reported); one alive when its machine is destroyed is dead from then on:
  * every call on it is refused with a report, and this one only frees it.
+ * A pool from dmam_pool_create() is refused (DMAMAP_REPORT_API_MISUSE,
+ * nothing changed): it goes with its device, or with dmam_pool_destroy().
  */
 DMAMAP_API void dma_pool_destroy(struct dma_pool *pool);
 
