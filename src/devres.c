@@ -254,6 +254,18 @@ static bool match_coherent(const struct devres *r, const void *key)
 	return r->kind == DR_COHERENT && r->u.coh.vaddr == key;
 }
 
+bool dmamap_devres_holds_coherent(struct device *dev, const void *vaddr)
+{
+	struct dmamap_machine *m = dm_dev_machine(dev);
+	bool held = false;
+
+	pthread_mutex_lock(&m->obj_lock);
+	for (const struct devres *r = dev->dmamap.devres; r && !held; r = r->next)
+		held = match_coherent(r, vaddr);
+	pthread_mutex_unlock(&m->obj_lock);
+	return held;
+}
+
 DMAMAP_API void dmamap_dmam_free_coherent(struct device *dev, size_t size, void *vaddr, dma_addr_t dma_handle,
 					  const char *file, int line)
 {

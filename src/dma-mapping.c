@@ -445,6 +445,13 @@ DMAMAP_API void dmamap_free_attrs(struct device *dev, size_t size, void *cpu_add
 		refuse(dev, DMAMAP_REPORT_BAD_INPUT, WHERE, "dma_free_attrs: NULL cpu_addr");
 		return;
 	}
+	if (dmamap_devres_holds_coherent(dev, cpu_addr)) {
+		refuse(dev, DMAMAP_REPORT_API_MISUSE, WHERE,
+		       "dma_free_attrs(%p): a buffer from dmam_alloc_coherent goes with its device, or with "
+		       "dmam_free_coherent; refused",
+		       cpu_addr);
+		return;
+	}
 	checked = dmamap_debug_on(dm_dev_machine(dev));
 	if (checked && !dmamap_debug_free(dev, size, cpu_addr, dma_handle, WHERE, &map))
 		return;

@@ -1293,9 +1293,20 @@ static void test_managed_resources_released_by_hand(void **state)
 	pool = dmam_pool_create("m", &f->dev, 32, 32, 0);
 	assert_non_null(pool);
 	dma_pool_destroy(pool); /* the release destroys it, once */
-	devm_remove_action(&f->dev, note_action, (void *)4);
+	/* a managed buffer given to dma_free_coherent(): refused, the device still holds it */
+	blk = dmam_alloc_coherent(&f->dev, SZ_4K, &bh, GFP_KERNEL);
+	assert_non_null(blk);
+	assert_int_equal(dmamap_devres_count(&f->dev), 3);
+	dma_free_coherent(&f->dev, SZ_4K, blk, bh);
 	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_API_MISUSE], 6);
-	assert_int_equal(f->c.reports, 6);
+	assert_non_null(strstr(f->c.rec_last.message, "dmam_alloc_coherent"));
+	assert_int_equal(dmamap_devres_count(&f->dev), 3);
+	memset(blk, 0x5c, SZ_4K);
+	dmam_free_coherent(&f->dev, SZ_4K, blk, bh);
+	assert_int_equal(dmamap_devres_count(&f->dev), 2);
+	devm_remove_action(&f->dev, note_action, (void *)4);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_API_MISUSE], 7);
+	assert_int_equal(f->c.reports, 7);
 	/* the wrongly freed buffer goes at release, silently */
 }
 

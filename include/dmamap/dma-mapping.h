@@ -270,7 +270,9 @@ static inline void *dma_alloc_attrs(struct device *dev, size_t size, dma_addr_t 
  *
  * A free that does not name one live buffer of @dev exactly (another size,
  * another allocation's handle, another device, a buffer freed already) is
- * reported (DMAMAP_REPORT_API_MISUSE) and frees nothing.
+ * reported (DMAMAP_REPORT_API_MISUSE) and frees nothing; so is a free of a
+ * dmam_alloc_coherent() buffer, which goes with the device or with
+ * dmam_free_coherent().
  */
 static inline void dma_free_attrs(struct device *dev, size_t size, void *cpu_addr, dma_addr_t dma_handle,
 				  struct dma_attrs *attrs)
