@@ -661,6 +661,17 @@ bool dmamap_declared_alloc(struct device *dev, size_t size, dma_addr_t *handle, 
 	return true;
 }
 
+bool dmamap_declared_bus_to_phys(struct device *dev, dma_addr_t addr, size_t len, phys_addr_t *phys)
+{
+	const struct dma_coherent_mem *mem = dev->dma_mem;
+
+	if (!mem || addr < mem->device_base || addr - mem->device_base >= mem->size ||
+	    len > mem->size - (addr - mem->device_base))
+		return false;
+	*phys = mem->phys + (addr - mem->device_base);
+	return true;
+}
+
 static bool declared_owns(const struct dma_coherent_mem *mem, const void *vaddr)
 {
 	uintptr_t a = (uintptr_t)vaddr;

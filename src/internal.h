@@ -873,6 +873,8 @@ bool dmamap_declared_release(struct device *dev, void *vaddr, size_t size, dma_a
 bool dmamap_declared_mmap(struct device *dev, struct vm_area_struct *vma, void *vaddr, size_t size, int *ret);
 bool dmamap_declared_get_sgtable(struct device *dev, struct sg_table *sgt, void *vaddr, dma_addr_t handle,
 				 size_t size, int *ret);
+/* Whether bus [@addr, @addr + @len) lies in @dev's declared memory (no IOMMU): true with *@phys its start. */
+bool dmamap_declared_bus_to_phys(struct device *dev, dma_addr_t addr, size_t len, phys_addr_t *phys);
 
 /* ARM cache maintenance for a buffer at @phys (arm-dma.c), through the machine's hooks. */
 void dmamap_arm_cpu_to_dev(struct dmamap_machine *m, phys_addr_t phys, size_t size, int dir);

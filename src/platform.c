@@ -172,6 +172,11 @@ static int bus_to_phys(struct device *dev, dma_addr_t addr, size_t len, bool wri
 		}
 		return n;
 	}
+	if (dmamap_declared_bus_to_phys(dev, addr, len, &p)) {
+		pieces[0].phys = p;
+		pieces[0].len = len;
+		return 1;
+	}
 	p = addr + ((phys_addr_t)dev->dma_pfn_offset << PAGE_SHIFT);
 	if (p < addr || !dm_phys_in_ram(m, p, len)) {
 		dmamap_report(m, DMAMAP_REPORT_DEVICE_FAULT, dev->dmamap.name, NULL, 0,

@@ -494,6 +494,17 @@ static void test_coherent_sources(void **state)
 	a = dma_alloc_coherent(&f->dev, 4 * PAGE_SIZE, &ha, GFP_KERNEL); /* declared, all of it */
 	assert_non_null(a);
 	assert_int_equal(ha, 0x10000000);
+	/* the device reaches it at its bus address, not at the physical one */
+	{
+		u8 got[8];
+
+		memset((u8 *)a + 3 * PAGE_SIZE, 0x3c, PAGE_SIZE);
+		assert_int_equal(dmamap_dev_read(&f->dev, ha + 4 * PAGE_SIZE - 8, got, 8), 0);
+		assert_int_equal(got[7], 0x3c);
+		assert_int_equal(dmamap_dev_write(&f->dev, ha + 5, "dev", 3), 0);
+		assert_memory_equal((u8 *)a + 5, "dev", 3);
+		assert_int_equal(f->cap.reports, 0);
+	}
 	b = dma_alloc_coherent(&f->dev, PAGE_SIZE, &hb, GFP_KERNEL); /* declared is full: falls through */
 	assert_non_null(b);
 	assert_int_not_equal(hb & 0xf0000000, 0x10000000);
