@@ -2004,16 +2004,18 @@ void dmamap_debug_dev_access(struct device *dev, dma_addr_t addr, size_t len, bo
 	const char *what = write ? "device write" : "device read";
 	bool iommu = dev->dmamap.iommu_domain != NULL;
 	struct dm_reports rs;
-	u64 pos = addr, end = addr + len;
+	u64 pos = addr, left = len;
 
 	if (!dbg)
 		return;
 	rs.n = 0;
 	rs.lost = NULL;
 	pthread_spin_lock(&dbg->lock);
-	while (pos < end && !rs.n) {
+	/* in lengths, not ends: a buffer may end at the last bus address */
+	while (left && !rs.n) {
 		struct dm_link *l = bus_owner(dbg, dev, pos);
 		struct dm_map *map = l ? l->map : NULL;
+		u64 step;
 
 		if (!map || map->internal) {
 			struct dm_tomb *t = tomb_slot(dbg, dev, pos);
@@ -2036,8 +2038,9 @@ void dmamap_debug_dev_access(struct device *dev, dma_addr_t addr, size_t len, bo
 			}
 			break;
 		}
+		step = DM_MIN(l->start + l->len - pos, left);
 		if (map->dir != DMA_NONE) {
-			u64 piece_end = DM_MIN(l->start + l->len, end), at;
+			u64 piece_end = pos + step, at;
 			const char *ofile;
 			int oline;
 
@@ -2064,7 +2067,8 @@ void dmamap_debug_dev_access(struct device *dev, dma_addr_t addr, size_t len, bo
 					lose_owners(&rs, map);
 			}
 		}
-		pos = DM_MIN(l->start + l->len, end);
+		pos += step;
+		left -= step;
 	}
 	pthread_spin_unlock(&dbg->lock);
 	rep_flush(dev, &rs);
@@ -2080,33 +2084,34 @@ void dmamap_debug_dev_wrote(struct device *dev, dma_addr_t addr, const void *src
 {
 	struct dmamap_machine *m = dm_dev_machine(dev);
 	struct dmamap_debug *dbg = dbg_of(m);
-	u64 pos = addr, end = addr + len;
+	u64 pos = addr, left = len;
 
 	if (!dbg)
 		return;
 	pthread_spin_lock(&dbg->lock);
-	while (pos < end) {
+	while (left) {
 		struct dm_link *l = bus_owner(dbg, dev, pos);
 		struct dm_map *map = l ? l->map : NULL;
-		u64 piece_end;
+		u64 step;
 
 		if (!map)
 			break;
-		piece_end = DM_MIN(l->start + l->len, end);
-		for (u64 at = pos; map->snap && at < piece_end;) {
+		step = DM_MIN(l->start + l->len - pos, left);
+		for (u64 done = 0; map->snap && done < step;) {
 			u8 view[256];
-			size_t n = (size_t)DM_MIN(piece_end - at, sizeof(view));
+			size_t n = (size_t)DM_MIN(step - done, sizeof(view));
 
-			dmamap_cache_cpu_view(m, buf_phys(map, at), n, view);
+			dmamap_cache_cpu_view(m, buf_phys(map, pos + done), n, view);
 			for (size_t i = 0; i < n; i++) {
-				u8 b = src ? ((const u8 *)src)[at - addr + i] : (u8)c;
+				u8 b = src ? ((const u8 *)src)[pos + done - addr + i] : (u8)c;
 
 				if (view[i] == b)
-					map->snap[at - map->bus + i] = b;
+					map->snap[pos + done - map->bus + i] = b;
 			}
-			at += n;
+			done += n;
 		}
-		pos = piece_end;
+		pos += step;
+		left -= step;
 	}
 	pthread_spin_unlock(&dbg->lock);
 }

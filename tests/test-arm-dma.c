@@ -753,7 +753,8 @@ static void test_declare_bus_range_at_the_top(void **state)
 	struct dmamap_coherent_stats cs0, cs1;
 	dma_addr_t h1, h2, h3;
 	void *p1, *p2, *p3;
-	unsigned long free0;
+	unsigned long free0, before;
+	u8 got[PAGE_SIZE];
 
 	(void)state;
 	assert_non_null(decl);
@@ -791,6 +792,19 @@ static void test_declare_bus_range_at_the_top(void **state)
 	assert_int_equal(h3, 0xfffffffffffff000ULL);
 	dmamap_coherent_stats(f->m, &cs1);
 	assert_int_equal(cs1.from_declared, cs0.from_declared + 3);
+	/* a device with a 64-bit mask reaches the last page, and the checker follows it to the last byte */
+	assert_int_equal(dma_set_mask_and_coherent(&f->dev, DMA_BIT_MASK(64)), 0);
+	before = f->cap.reports;
+	assert_int_equal(dmamap_dev_write(&f->dev, h3 + PAGE_SIZE - 3, "top", 3), 0);
+	assert_memory_equal((u8 *)p3 + PAGE_SIZE - 3, "top", 3);
+	assert_int_equal(f->cap.reports, before);
+	dma_free_coherent(&f->dev, PAGE_SIZE, p3, h3);
+	assert_int_equal(dmamap_dev_read(&f->dev, h3, got, sizeof(got)), 0); /* after the free */
+	assert_int_equal(f->cap.reports, before + 1);
+	assert_int_equal(f->cap.rec_last.kind, DMAMAP_REPORT_DEV_UNMAPPED);
+	p3 = dma_alloc_coherent(&f->dev, PAGE_SIZE, &h3, GFP_KERNEL);
+	assert_non_null(p3);
+	assert_int_equal(h3, 0xfffffffffffff000ULL);
 	dma_free_coherent(&f->dev, PAGE_SIZE, p3, h3);
 	dma_free_coherent(&f->dev, PAGE_SIZE, p2, h2);
 	dma_free_coherent(&f->dev, 2 * PAGE_SIZE, p1, h1);
