@@ -347,6 +347,7 @@ static bool alloc_safe(struct dmabounce_device_info *info, struct safe_buffer *b
 {
 	struct device *dev = info->dev;
 	struct dmabounce_pool *pool = NULL;
+	bool pool_failed = false;
 
 	if (info->small.pool && b->size <= info->small.size) {
 		pool = &info->small;
@@ -368,13 +369,18 @@ static bool alloc_safe(struct dmabounce_device_info *info, struct safe_buffer *b
 		dmamap_log(info->m, DMAMAP_LOG_DEBUG, dev->dmamap.name,
 			   "dmabounce: %s empty for %zu bytes: trying a coherent allocation", kind_name[b->kind],
 			   b->size);
+		pool_failed = true;
 	}
 	b->kind = SAFE_ALLOC;
-	if (idle_take(info, b))
-		return true;
-	b->bytes = PAGE_ALIGN(b->size);
-	b->safe = dma_alloc_coherent(dev, b->bytes, &b->safe_dma_addr, GFP_KERNEL);
-	return b->safe != NULL;
+	if (!idle_take(info, b)) {
+		b->bytes = PAGE_ALIGN(b->size);
+		b->safe = dma_alloc_coherent(dev, b->bytes, &b->safe_dma_addr, GFP_KERNEL);
+		if (!b->safe)
+			return false;
+	}
+	if (pool_failed)
+		dm_fault_absorbed(info->m);
+	return true;
 }
 
 static void free_safe(struct dmabounce_device_info *info, struct safe_buffer *b)

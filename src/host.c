@@ -153,6 +153,11 @@ DMAMAP_API struct dmamap_machine *dmamap_machine_of(const volatile void *addr)
 
 /* ---------------------------------------------------------- fault injection */
 
+void dm_fault_absorbed(struct dmamap_machine *m)
+{
+	atomic_fetch_add(&m->fault.absorbed, 1);
+}
+
 DMAMAP_API int dmamap_fault_inject(struct dmamap_machine *m, enum dmamap_fault_site site, unsigned long nth,
 				   unsigned long ppm)
 {

@@ -173,7 +173,15 @@ struct dmamap_fault_state {
 	unsigned long fail_at[DMAMAP_FAULT_SITE_NR]; /* attempt number to fail; 0 none */
 	unsigned long ppm[DMAMAP_FAULT_SITE_NR];
 	atomic_bool armed;                           /* any site armed: fast path skip */
+	atomic_ulong absorbed;                       /* failures the library recovered from by design */
 };
+
+/*
+ * A failed allocation the library recovered from by design (dmabounce's pool
+ * giving way to a coherent allocation): a fault sweep does not hold it
+ * against the caller.
+ */
+void dm_fault_absorbed(struct dmamap_machine *m);
 
 /* ---------------------------------------------------------- page_alloc */
 

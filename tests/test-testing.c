@@ -235,6 +235,42 @@ static void test_fault_sweep(void **state)
 	assert_int_equal(dmamap_test_fault_sweep(&tr, NULL, NULL, NULL, NULL, why, sizeof(why)), -EINVAL);
 }
 
+/* A bounced mapping of 3000 bytes (a safe buffer from dmabounce's large pool), unwound on failure. */
+static int bounce_one(struct dmamap_test *t, void *ctx)
+{
+	u8 *a = kmalloc(3000, GFP_KERNEL);
+	dma_addr_t h;
+
+	(void)ctx;
+	if (!a)
+		return -ENOMEM;
+	h = dma_map_single(&t->dev, a, 3000, DMA_TO_DEVICE);
+	if (dma_mapping_error(&t->dev, h)) {
+		kfree(a);
+		return -ENOMEM;
+	}
+	dma_unmap_single(&t->dev, h, 3000, DMA_TO_DEVICE);
+	kfree(a);
+	return 0;
+}
+
+/*
+ * Behind dmabounce, a pool that cannot grow gives way to a coherent allocation (the library's own recovery):
+ * the sweep does not hold that against the driver, but still wants the coherent allocation's failure surfaced.
+ */
+static void test_fault_sweep_bounce(void **state)
+{
+	struct dmamap_test_traits tr = { .bounce = true, .quiet = true };
+	struct dmamap_fault_sweep_result res;
+	char why[512];
+
+	(void)state;
+	assert_int_equal(dmamap_test_fault_sweep(&tr, bounce_one, NULL, NULL, &res, why, sizeof(why)), 0);
+	assert_true(res.recovered_runs >= 1); /* the pool's page failed, the coherent allocation served */
+	assert_true(res.injected_runs > res.recovered_runs); /* the others surfaced */
+	assert_true(res.attempts[DMAMAP_FAULT_PAGE_ALLOC] >= 1);
+}
+
 /* What a child running a fixture (@quiet or not) prints on stderr when its driver warns, into @out. */
 static void fixture_stderr(bool quiet, char *out, size_t size)
 {
@@ -352,6 +388,7 @@ int main(void)
 		cmocka_unit_test(test_reports_of_no_machine_captured),
 		cmocka_unit_test(test_device_sees),
 		cmocka_unit_test(test_fault_sweep),
+		cmocka_unit_test(test_fault_sweep_bounce),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -140,7 +140,9 @@ struct dmamap_fault_sweep_result {
  * objects) must be where setup left it,
  * the scenario must have raised no report, and dmamap_machine_check() must be
  * clean. When the scenario returned 0 despite the failure, the run counts as
- * recovered (a problem only with DMAMAP_SWEEP_STRICT). Then teardown() runs,
+ * recovered (a problem only with DMAMAP_SWEEP_STRICT, unless the library
+ * itself recovered by design: dmabounce taking a coherent allocation when its
+ * pool cannot grow). Then teardown() runs,
  * dmamap_machine_check() must be clean again, and the machine is destroyed:
  * any leak it reports is a problem. The site is done after the first run in
  * which no attempt was failed (its attempts are recorded in @res->attempts);
