@@ -129,13 +129,12 @@ DMAMAP_API int dmamap_linux_map_sgtable(struct device *dev, struct sg_table *sgt
 	if (!dm_dev_live(dev) || !valid_dma_direction((int)dir))
 		return -EINVAL;
 	/*
-	 * The IOMMU mapper refuses nothing without a report but for want of
-	 * resources (IOVA space, page-table pages, the checker's records):
-	 * Linux's iommu-dma says -ENOMEM ("should succeed if retried later").
-	 * What was reported (a buffer the device cannot reach, on the direct
-	 * ops), and dmabounce's failures, stay -EIO as dma-direct says.
+	 * No ops set refuses without a report but for want of resources (IOVA
+	 * space, page-table pages, safe buffers, the checker's records): Linux
+	 * says -ENOMEM ("should succeed if retried later"). What was reported
+	 * (a buffer the device cannot reach) stays -EIO, as dma-direct says.
 	 */
-	if (dev->archdata.mapping && dm_reports_now() == reports)
+	if (dm_reports_now() == reports)
 		return -ENOMEM;
 	return -EIO;
 }

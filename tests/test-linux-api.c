@@ -363,8 +363,10 @@ static void test_map_sgtable(void **state)
 static void test_map_sgtable_errors(void **state)
 {
 	struct fx *f = *state;
-	struct sg_table sgt = { 0 }, empty = { 0 };
+	struct sg_table sgt = { 0 }, empty = { 0 }, large;
 	u8 *buf = kmalloc(256, GFP_KERNEL);
+	struct page *big = alloc_pages(GFP_KERNEL, 4);
+	unsigned long n;
 
 	assert_non_null(buf);
 	assert_int_equal(sg_alloc_table(&sgt, 1, GFP_KERNEL), 0);
@@ -380,6 +382,19 @@ static void test_map_sgtable_errors(void **state)
 	*f->dev.dma_mask = DMA_BIT_MASK(12);
 	assert_int_equal(dma_map_sgtable(&f->dev, &sgt, DMA_TO_DEVICE, 0), -EIO);
 	*f->dev.dma_mask = DMA_BIT_MASK(32);
+	/* on the direct ops too, a want of resources (the checker's record of 16 pages) is -ENOMEM, with no report */
+	assert_non_null(big);
+	assert_int_equal(sg_alloc_table(&large, 1, GFP_KERNEL), 0);
+	sg_set_page(large.sgl, big, SZ_64K, 0);
+	n = f->c.reports;
+	assert_int_equal(dmamap_fault_inject(f->m, DMAMAP_FAULT_CHECKER, 1, 0), 0);
+	assert_int_equal(dma_map_sgtable(&f->dev, &large, DMA_TO_DEVICE, 0), -ENOMEM);
+	assert_int_equal(dmamap_fault_inject(f->m, DMAMAP_FAULT_CHECKER, 0, 0), 0);
+	assert_int_equal(f->c.reports, n);
+	assert_int_equal(dma_map_sgtable(&f->dev, &large, DMA_TO_DEVICE, 0), 0); /* retried, it succeeds */
+	dma_unmap_sgtable(&f->dev, &large, DMA_TO_DEVICE, 0);
+	sg_free_table(&large);
+	__free_pages(big, 4);
 	/* refused calls left the table and the tracker alone */
 	assert_int_equal(sgt.nents, 77);
 	assert_int_equal(live_mappings(f->m), 0);

@@ -115,9 +115,10 @@ static inline void dma_unmap_sg_attrs(struct device *dev, struct scatterlist *sg
  * @dir: the direction
  * @attrs: DMA_ATTR_* bits
  *
- * Return: 0; -EINVAL (bad arguments), -ENOMEM (the IOMMU mapper's IOVA space
- * or other resources ran out: retry later), -EIO (the mapping failed: the
- * report says why).
+ * Return: 0; -EINVAL (bad arguments), -ENOMEM (resources ran out, with no
+ * report: the IOMMU mapper's IOVA space or page tables, dmabounce's safe
+ * buffers, the checker's records; retry later), -EIO (the mapping was refused:
+ * the report says why).
  */
 static inline int dma_map_sgtable(struct device *dev, struct sg_table *sgt, enum dma_data_direction dir,
 				  unsigned long attrs)
