@@ -2197,6 +2197,11 @@ void dmamap_debug_device_leaks(struct device *dev)
 	report_leaks(dev, NULL, "device release");
 }
 
+void dmamap_debug_detach_leaks(struct device *dev)
+{
+	report_leaks(dev, NULL, "arm_iommu_detach_device");
+}
+
 void dmamap_debug_pool_destroy(struct device *dev, struct dma_pool *pool)
 {
 	report_leaks(dev, pool, "dma_pool_destroy");

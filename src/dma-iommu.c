@@ -1013,6 +1013,8 @@ DMAMAP_API void arm_iommu_detach_device(struct device *dev)
 		return;
 	}
 	mapping = dev->archdata.mapping;
+	if (dmamap_debug_on(dm_dev_machine(dev)))
+		dmamap_debug_detach_leaks(dev);
 	set_dma_ops(dev, NULL);
 	iommu_detach_device(mapping->domain, dev);
 	dev->archdata.mapping = NULL;

@@ -1007,6 +1007,8 @@ void dmamap_debug_untracked(struct dmamap_machine *m, long delta);
 
 /* Report what @dev still has mapped, and forget it (device release, before the layers' teardown). */
 void dmamap_debug_device_leaks(struct device *dev);
+/* The device leaves its IOMMU mapping: what its driver still has live through it is reported and forgotten. */
+void dmamap_debug_detach_leaks(struct device *dev);
 
 struct dm_map *dmamap_debug_map_prepare(struct device *dev, unsigned long offset, size_t size);
 void dmamap_debug_map_done(struct dm_map *map, struct device *dev, bool page_call, phys_addr_t phys, size_t size,

@@ -1712,6 +1712,51 @@ static void test_device_behind_iommu(void **state)
 	arm_iommu_release_mapping(map);
 }
 
+/* Detached from its IOMMU with mappings live: each is reported where it was made, then refused as unknown. */
+static void test_detach_with_live_mappings(void **state)
+{
+	struct dma_iommu_mapping *map = arm_iommu_create_mapping(F.m, 0x80000000ULL, 16u << 20, 0);
+	const struct captured *r;
+	unsigned long n;
+	dma_addr_t h, hc;
+	void *cpu;
+	int lm, la, ld;
+
+	(void)state;
+	assert_false(IS_ERR(map));
+	assert_int_equal(arm_iommu_attach_device(&F.dev, map), 0);
+	h = dma_map_single(&F.dev, F.buf, 64, DMA_TO_DEVICE); lm = __LINE__;
+	assert_false(dma_mapping_error(&F.dev, h));
+	cpu = dma_alloc_coherent(&F.dev, PAGE_SIZE, &hc, GFP_KERNEL); la = __LINE__;
+	assert_non_null(cpu);
+	n = F.cap.reports;
+	arm_iommu_detach_device(&F.dev); ld = __LINE__;
+	assert_int_equal(F.cap.reports, n + 2);
+	assert_int_equal(F.cap.by_kind[DMAMAP_REPORT_LEAK], 2);
+	r = capture_find(&F.cap, DMAMAP_REPORT_LEAK);
+	assert_non_null(r);
+	assert_int_equal(r->map_line, lm); /* in the order they were made, as at device release */
+	assert_non_null(strstr(r->message, "arm_iommu_detach_device: dma_map_single(DMA_TO_DEVICE)"));
+	assert_int_equal(F.cap.rec_last.map_line, la);
+	assert_non_null(strstr(F.cap.rec_last.message, "arm_iommu_detach_device: dma_alloc_attrs of 0x1000 bytes"));
+	(void)ld;
+
+	/* the default ops cannot undo them: refused, nothing else said at release */
+	dma_unmap_single(&F.dev, h, 64, DMA_TO_DEVICE);
+	assert_int_equal(F.cap.reports, n + 3);
+	assert_int_equal(F.cap.rec_last.kind, DMAMAP_REPORT_NOT_MAPPED);
+
+	/* attached again, the device maps and unmaps as before */
+	assert_int_equal(arm_iommu_attach_device(&F.dev, map), 0);
+	h = dma_map_single(&F.dev, F.buf, 64, DMA_TO_DEVICE);
+	assert_false(dma_mapping_error(&F.dev, h));
+	dma_unmap_single(&F.dev, h, 64, DMA_TO_DEVICE);
+	arm_iommu_detach_device(&F.dev);
+	assert_int_equal(F.cap.reports, n + 3);
+	arm_iommu_release_mapping(map);
+	F.cap.by_kind[DMAMAP_REPORT_LEAK] = 0;
+}
+
 /* ------------------------------------------------------------ the CPU side */
 
 /*
@@ -2255,6 +2300,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_bounce_store_after_hand_over, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_device_direction, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_missing_sync_for_cpu, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_detach_with_live_mappings, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_device_behind_iommu, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reused_record_starts_afresh, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cpu_store_while_device_owns, setup, teardown),

@@ -68,7 +68,12 @@ DMAMAP_API DMAMAP_MUST_CHECK int arm_iommu_attach_device(struct device *dev, str
  * arm_iommu_detach_device() - take @dev from behind its mapping
  *
  * Restores the default ops, detaches from the domain and drops the reference.
- * A device that is not attached is reported.
+ * A device that is not attached is reported. With the checker on, each
+ * mapping, list, coherent buffer and pool block the driver still has live
+ * through the IOMMU is reported as a leak (DMAMAP_REPORT_LEAK, naming where it
+ * was made) and forgotten, as at device release: the default ops cannot undo
+ * it, so a later unmap or free of it is refused (not mapped), and its IOVA
+ * space and page tables stay taken until the mapping is released.
  */
 DMAMAP_API void arm_iommu_detach_device(struct device *dev);
 
