@@ -32,6 +32,7 @@ LIBC = '''
 '''
 
 KERNEL = '''
+#include <linux/bitfield.h>
 #include <linux/bits.h>
 #include <linux/bug.h>
 #include <linux/log2.h>
@@ -227,6 +228,38 @@ int take_copies(struct device *dev, const struct cfg *def, const char *label, u3
 }
 '''
 
+# A register block driven with readl()/writel() and the <linux/bitfield.h>
+# macros, as a DMA engine driver programs a channel (C and C++).
+REGS = '''
+#define CH_CTRL 0x00
+#define CH_CTRL_EN BIT(0)
+#define CH_CTRL_BURST GENMASK(7, 4)
+#define CH_CTRL_PRIO GENMASK(31, 30)
+#define CH_STAT 0x04
+#define CH_STAT_DONE GENMASK(15, 0)
+#define DESC_ADDR_HI GENMASK_ULL(63, 32)
+static const u32 ch_default = FIELD_PREP_CONST(CH_CTRL_BURST, 4) | FIELD_PREP_CONST(CH_CTRL_PRIO, 3);
+int ch_start(struct device *dev, void __iomem *base, dma_addr_t desc, unsigned int burst, __le32 *flags);
+int ch_start(struct device *dev, void __iomem *base, dma_addr_t desc, unsigned int burst, __le32 *flags)
+{
+	u32 ctrl = readl(base + CH_CTRL);
+	u64 hi = FIELD_GET(DESC_ADDR_HI, (u64)desc);
+
+	if (!FIELD_FIT(CH_CTRL_BURST, burst) || burst > FIELD_MAX(CH_CTRL_BURST))
+		return dev_err_probe(dev, -EINVAL, "burst %u\\n", burst);
+	ctrl &= ~(u32)(CH_CTRL_BURST | CH_CTRL_PRIO);
+	ctrl |= (u32)(FIELD_PREP(CH_CTRL_BURST, burst) | FIELD_PREP(CH_CTRL_PRIO, 2) | CH_CTRL_EN);
+	le32p_replace_bits(flags, 1, BIT(31));
+	writel(ctrl | ch_default, base + CH_CTRL);
+	switch (readl(base + CH_STAT) & CH_STAT_DONE) {
+	case FIELD_PREP_CONST(CH_STAT_DONE, 0):
+		return -EBUSY;
+	default:
+		return (int)(FIELD_GET(CH_STAT_DONE, readl(base + CH_STAT)) + u32_get_bits((u32)hi, 0xff));
+	}
+}
+'''
+
 SEED = '#include <dmamap/dmamap.h>\n'
 
 CASES = [
@@ -240,6 +273,38 @@ CASES = [
     ('the kernel basics beside the DMA API', KERNEL + NAMES + NAMES_C, True, None),
     ('dev_printk(), the _once and _ratelimited forms, get_device()', KERNEL + DEV_LOG, True, None),
     ('devm_kmemdup(), devm_kstrdup(), kstrdup(), krealloc_array()', KERNEL + COPIES, True, None),
+    ('a register block with FIELD_PREP(), FIELD_GET() and readl()/writel()', KERNEL + REGS, True, None),
+    ('FIELD_PREP() of a constant too large for the field', KERNEL + '''
+u32 f(void);
+u32 f(void)
+{
+	return (u32)FIELD_PREP(GENMASK(7, 4), 16);
+}
+''', False, ['value too large for the field']),
+    ('FIELD_PREP_CONST() of a value too large for the field', KERNEL + '''
+const u32 v = FIELD_PREP_CONST(GENMASK(7, 4), 0x10);
+''', False, ['value_too_large_for_the_field']),
+    ('FIELD_GET() with a mask that has a hole', KERNEL + '''
+u32 f(u32 r);
+u32 f(u32 r)
+{
+	return (u32)FIELD_GET(0x50, r);
+}
+''', False, ['mask is not one run of set bits']),
+    ('FIELD_GET() of a register narrower than the mask', KERNEL + '''
+u32 f(u16 r);
+u32 f(u16 r)
+{
+	return (u32)FIELD_GET(GENMASK(19, 12), r);
+}
+''', False, ['type of reg too small for mask']),
+    ('FIELD_PREP() with a variable mask', KERNEL + '''
+u32 f(u32 m);
+u32 f(u32 m)
+{
+	return (u32)FIELD_PREP(m, 1);
+}
+''', False, ['constant']),
     ('a true BUILD_BUG_ON()', KERNEL + '''
 void f(void);
 void f(void)
@@ -301,6 +366,20 @@ CXX_CASES = [
     ('the kernel basics in C++', LIBC + KERNEL + NAMES, True, None),
     ('the dev_printk() family in C++', LIBC + KERNEL + DEV_LOG, True, None),
     ('the managed and plain copies in C++', LIBC + KERNEL + COPIES, True, None),
+    # (C++ has no arithmetic on void *: the window is a u8 __iomem * there)
+    ('a register block with the <linux/bitfield.h> macros in C++',
+     LIBC + KERNEL + REGS.replace('void __iomem *base', 'u8 __iomem *base'), True, None),
+    ('FIELD_GET() with a mask that has a hole in C++', KERNEL + '''
+u32 f(u32 r);
+u32 f(u32 r)
+{
+	return (u32)FIELD_GET(0x50, r);
+}
+''', False, ['mask is not one run of set bits']),
+    ('FIELD_PREP_CONST() of a value too large for the field in C++', KERNEL + '''
+extern const u32 v;
+const u32 v = FIELD_PREP_CONST(GENMASK(7, 4), 0x10);
+''', False, ['value too large for the field']),
 ]
 
 

@@ -8,6 +8,7 @@
 /* as a driver sets it, before its first include */
 #define pr_fmt(fmt) "lx-test: " fmt
 
+#include <linux/bitfield.h>
 #include <linux/bits.h>
 #include <linux/bug.h>
 #include <linux/device.h>
@@ -1429,6 +1430,83 @@ static void test_strscpy_bounds(void **state)
 	assert_int_equal(b[1], 'x');
 }
 
+/* A descriptor word as drivers lay it out with GENMASK(): fields from bit 0 to the top bit. */
+#define TDESC_LEN GENMASK(15, 0)
+#define TDESC_BURST GENMASK(19, 16)
+#define TDESC_OWN BIT(31)
+#define TDESC_ADDR_HI GENMASK_ULL(63, 56)
+static const u32 tdesc_template = FIELD_PREP_CONST(TDESC_BURST, 8) | FIELD_PREP_CONST(TDESC_OWN, 1);
+
+/* FIELD_PREP() and its siblings: values at the field's edges, the mask's top bit, the bits cut off. */
+static void test_bitfield(void **state)
+{
+	unsigned int i = 0, vals[2] = { 0x1f, 3 };
+	u32 reg;
+	__le32 le;
+	__be32 be;
+	u16 h;
+
+	(void)state;
+	assert_int_equal(FIELD_PREP(TDESC_LEN, 0xffff), 0xffff);
+	assert_int_equal(FIELD_PREP(TDESC_BURST, 0xf), 0xf0000);
+	assert_int_equal(FIELD_PREP(TDESC_OWN, 1), 0x80000000u); /* the mask's top bit */
+	assert_true(FIELD_PREP(TDESC_ADDR_HI, 0xab) == 0xab00000000000000ULL);
+	assert_true(FIELD_PREP(GENMASK_ULL(63, 0), ~0ULL) == ~0ULL);
+	_Static_assert(_Generic(FIELD_PREP(TDESC_BURST, 1), unsigned long: 1, default: 0), "the mask's type");
+	/* a variable value too large is cut to the field; evaluated once */
+	assert_int_equal(FIELD_PREP(TDESC_BURST, vals[i++]), 0xf0000);
+	assert_int_equal(i, 1);
+	assert_int_equal(FIELD_PREP(TDESC_OWN, vals[0] + 1), 0); /* 0x20: bit 0 clear */
+
+	reg = 0x8005a123;
+	assert_int_equal(FIELD_GET(TDESC_LEN, reg), 0xa123);
+	assert_int_equal(FIELD_GET(TDESC_BURST, reg), 5);
+	assert_int_equal(FIELD_GET(TDESC_OWN, reg), 1);
+	assert_true(FIELD_GET(TDESC_ADDR_HI, 0xcd12345678abcdefULL) == 0xcd);
+	i = 0;
+	assert_int_equal(FIELD_GET(TDESC_BURST, (u32)vals[i++] << 16), 0xf); /* bit 20 is not the field's */
+	assert_int_equal(i, 1);
+
+	assert_int_equal(FIELD_MAX(TDESC_LEN), 0xffff);
+	assert_int_equal(FIELD_MAX(TDESC_BURST), 15);
+	assert_int_equal(FIELD_MAX(TDESC_OWN), 1);
+	assert_true(FIELD_MAX(GENMASK_ULL(63, 0)) == ~0ULL);
+	assert_true(FIELD_FIT(TDESC_BURST, 15));
+	assert_false(FIELD_FIT(TDESC_BURST, 16));
+	assert_true(FIELD_FIT(TDESC_LEN, 0));
+	assert_false(FIELD_FIT(TDESC_OWN, 2));
+	assert_false(FIELD_FIT(TDESC_LEN, vals[0] << 12));
+
+	/* FIELD_PREP_CONST(): a constant, in an initializer and a case label */
+	assert_int_equal(tdesc_template, 0x80080000u);
+	switch (reg & TDESC_OWN) {
+	case FIELD_PREP_CONST(TDESC_OWN, 1):
+		break;
+	default:
+		fail();
+	}
+
+	/* the typed functions: cut to the field, in their byte order */
+	assert_int_equal(u32_encode_bits(0x1f, 0xf0), 0xf0);
+	assert_int_equal(u32_encode_bits(1, 0x80000000u), 0x80000000u);
+	assert_int_equal(u32_get_bits(0x8005a123, 0xf0000), 5);
+	assert_int_equal(u32_replace_bits(0xffffffff, 0, 0xf0), 0xffffff0f);
+	assert_true(u64_encode_bits(0xab, GENMASK_ULL(63, 56)) == 0xab00000000000000ULL);
+	assert_int_equal(u8_get_bits(0xa5, 0xf0), 0xa);
+	h = 0xffff;
+	u16p_replace_bits(&h, 0x12, 0xff00);
+	assert_int_equal(h, 0x12ff);
+	le = le32_encode_bits(0x1234, GENMASK(23, 8));
+	assert_memory_equal(&le, "\x00\x34\x12\x00", 4);
+	assert_int_equal(le32_get_bits(le, GENMASK(23, 8)), 0x1234);
+	le32p_replace_bits(&le, 0xff, GENMASK(7, 0));
+	assert_memory_equal(&le, "\xff\x34\x12\x00", 4);
+	be = be32_encode_bits(0x1234, GENMASK(15, 0));
+	assert_memory_equal(&be, "\x00\x00\x12\x34", 4);
+	assert_int_equal(be32_get_bits(be, GENMASK(15, 8)), 0x12);
+	assert_int_equal(u32_encode_bits(7, 0), 0);
+}
+
 /* Every allocation a managed call makes can fail: NULL or -ENOMEM, and nothing left behind. */
 static void test_managed_calls_unwind_on_failure(void **state)
 {
@@ -1519,6 +1597,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_managed_copies_go_with_the_device, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_strdup_and_array_sizes, setup, teardown),
 		cmocka_unit_test(test_strscpy_bounds),
+		cmocka_unit_test(test_bitfield),
 		cmocka_unit_test_setup_teardown(test_managed_calls_unwind_on_failure, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_managed_calls_refuse_bad_devices, setup, teardown),
 	};
