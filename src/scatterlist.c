@@ -8,8 +8,11 @@
  * Tables from sg_alloc_table() are host memory (bookkeeping, like the
  * kernel's kmalloc'd chunks), allocated from the current machine so that its
  * DMAMAP_FAULT_HOST_ALLOC injection can fail them. The data an entry points
- * at is simulated RAM: sg_copy_from_buffer() stores through the CPU's cached
- * view, as a kernel memcpy would; sg_copy_to_buffer() reads it.
+ * at is simulated RAM: sg_copy_from_buffer(), sg_pcopy_from_buffer() and
+ * sg_zero_buffer() store through the CPU's cached view, as a kernel memcpy
+ * would; sg_copy_to_buffer() reads it. The mapping iterator (sg_miter_*())
+ * hands the caller linear-map addresses, a page at a time: what it stores
+ * there is a CPU store like a kmap_local_page() one.
  *
  * Everything here is stateless: thread safety is the caller's, per list.
  */
@@ -337,27 +340,42 @@ static u8 *entry_data(struct scatterlist *s, size_t want, struct dmamap_machine 
 	return va + s->offset;
 }
 
-/* Copy between the list's data and @buf: to the list through the CPU's stores, or from it. */
-static size_t sg_copy(struct scatterlist *sgl, unsigned int nents, u8 *buf, size_t buflen, bool to_list)
+/*
+ * Copy between the list's data, from byte @skip on, and @buf: into the list
+ * through the CPU's stores (@buf NULL: zeroes), or out of it.
+ */
+static size_t sg_copy(struct scatterlist *sgl, unsigned int nents, u8 *buf, size_t buflen, off_t skip, bool to_list,
+		      const char *what)
 {
 	struct scatterlist *s = sgl;
-	size_t done = 0;
+	size_t done = 0, pass;
 
-	if (!buf && buflen)
+	if (skip < 0) {
+		/* the machine of the list's first page sees it, when there is one */
+		struct page *first = sgl ? sg_page(sgl) : NULL;
+
+		dmamap_report(first ? dm_page_machine(first) : NULL, DMAMAP_REPORT_BAD_INPUT, NULL, NULL, 0,
+			      "%s: negative skip %lld", what, (long long)skip);
 		return 0;
+	}
+	if (!buf && buflen && !to_list)
+		return 0;
+	pass = (size_t)skip;
 	for (unsigned int i = 0; i < nents && s && done < buflen; i++) {
-		size_t len = DM_MIN((size_t)s->length, buflen - done);
+		size_t from = DM_MIN((size_t)s->length, pass);
+		size_t len = DM_MIN((size_t)s->length - from, buflen - done);
 		struct dmamap_machine *m;
 		u8 *data;
 
+		pass -= from;
 		if (len) {
-			data = entry_data(s, len, &m, to_list ? "sg_copy_from_buffer" : "sg_copy_to_buffer");
+			data = entry_data(s, from + len, &m, what);
 			if (!data)
 				break;
 			if (to_list)
-				dm_cpu_store(m, data, buf + done, 0, len);
+				dm_cpu_store(m, data + from, buf ? buf + done : NULL, 0, len);
 			else
-				memcpy(buf + done, data, len);
+				memcpy(buf + done, data + from, len);
 			done += len;
 		}
 		s = sg_next(s);
@@ -367,12 +385,124 @@ static size_t sg_copy(struct scatterlist *sgl, unsigned int nents, u8 *buf, size
 
 DMAMAP_API size_t sg_copy_from_buffer(struct scatterlist *sgl, unsigned int nents, const void *buf, size_t buflen)
 {
-	return sg_copy(sgl, nents, (u8 *)buf, buflen, true);
+	if (!buf)
+		return 0;
+	return sg_copy(sgl, nents, (u8 *)buf, buflen, 0, true, "sg_copy_from_buffer");
 }
 
 DMAMAP_API size_t sg_copy_to_buffer(struct scatterlist *sgl, unsigned int nents, void *buf, size_t buflen)
 {
-	return sg_copy(sgl, nents, buf, buflen, false);
+	return sg_copy(sgl, nents, buf, buflen, 0, false, "sg_copy_to_buffer");
+}
+
+DMAMAP_API size_t sg_copy_buffer(struct scatterlist *sgl, unsigned int nents, void *buf, size_t buflen, off_t skip,
+				 bool to_buffer)
+{
+	if (!buf)
+		return 0;
+	return sg_copy(sgl, nents, buf, buflen, skip, !to_buffer, "sg_copy_buffer");
+}
+
+DMAMAP_API size_t sg_pcopy_from_buffer(struct scatterlist *sgl, unsigned int nents, const void *buf, size_t buflen,
+				       off_t skip)
+{
+	if (!buf)
+		return 0;
+	return sg_copy(sgl, nents, (u8 *)buf, buflen, skip, true, "sg_pcopy_from_buffer");
+}
+
+DMAMAP_API size_t sg_pcopy_to_buffer(struct scatterlist *sgl, unsigned int nents, void *buf, size_t buflen,
+				     off_t skip)
+{
+	return sg_copy(sgl, nents, buf, buflen, skip, false, "sg_pcopy_to_buffer");
+}
+
+DMAMAP_API size_t sg_zero_buffer(struct scatterlist *sgl, unsigned int nents, size_t buflen, off_t skip)
+{
+	return sg_copy(sgl, nents, NULL, buflen, skip, true, "sg_zero_buffer");
+}
+
+/* ------------------------------------------------------ mapping iterator */
+
+DMAMAP_API void sg_miter_start(struct sg_mapping_iter *miter, struct scatterlist *sgl, unsigned int nents,
+			       unsigned int flags)
+{
+	memset(miter, 0, sizeof(*miter));
+	miter->dmamap_sg = sgl;
+	miter->dmamap_left = sgl ? nents : 0;
+	miter->dmamap_flags = flags;
+}
+
+DMAMAP_API void sg_miter_stop(struct sg_mapping_iter *miter)
+{
+	if (miter->addr) {
+		size_t used = miter->consumed;
+
+		if (used > miter->length) {
+			dmamap_report(dm_page_machine(miter->page), DMAMAP_REPORT_BAD_INPUT, NULL, NULL, 0,
+				      "sg_miter_stop: consumed %zu bytes of a %zu-byte mapping", used, miter->length);
+			used = miter->length;
+		}
+		miter->dmamap_pos += (unsigned int)used;
+	}
+	miter->page = NULL;
+	miter->addr = NULL;
+	miter->length = 0;
+	miter->consumed = 0;
+}
+
+/* Move the walk past the entries it has used up; false when none is left. */
+static bool miter_settle(struct sg_mapping_iter *miter)
+{
+	while (miter->dmamap_left && miter->dmamap_pos >= miter->dmamap_sg->length) {
+		if (--miter->dmamap_left == 0)
+			break;
+		miter->dmamap_sg = sg_next(miter->dmamap_sg);
+		miter->dmamap_pos = 0;
+		if (!miter->dmamap_sg)
+			miter->dmamap_left = 0;
+	}
+	return miter->dmamap_left != 0;
+}
+
+DMAMAP_API bool sg_miter_next(struct sg_mapping_iter *miter)
+{
+	struct scatterlist *s;
+	struct dmamap_machine *m;
+	u8 *data, *va;
+	size_t in_page;
+
+	sg_miter_stop(miter);
+	if (!miter_settle(miter))
+		return false;
+	s = miter->dmamap_sg;
+	data = entry_data(s, s->length, &m, "sg_miter_next");
+	if (!data) {
+		miter->dmamap_left = 0;
+		return false;
+	}
+	va = data + miter->dmamap_pos;
+	in_page = PAGE_SIZE - ((uintptr_t)va & (PAGE_SIZE - 1));
+	miter->page = dmamap_phys_to_page(m, dm_virt_to_phys(m, va));
+	miter->addr = va;
+	miter->length = DM_MIN((size_t)(s->length - miter->dmamap_pos), in_page);
+	miter->consumed = miter->length;
+	return true;
+}
+
+DMAMAP_API bool sg_miter_skip(struct sg_mapping_iter *miter, size_t offset)
+{
+	sg_miter_stop(miter);
+	while (offset) {
+		size_t step;
+
+		if (!miter_settle(miter))
+			return false;
+		step = DM_MIN(offset, (size_t)(miter->dmamap_sg->length - miter->dmamap_pos));
+		miter->dmamap_pos += (unsigned int)step;
+		offset -= step;
+	}
+	return true;
 }
 
 /* ------------------------------------------------- generic sg operations */

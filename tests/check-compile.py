@@ -260,6 +260,47 @@ int ch_start(struct device *dev, void __iomem *base, dma_addr_t desc, unsigned i
 }
 '''
 
+# A transmit path over a request's scatterlist: mapped for the device, with an
+# unaligned head copied with the CPU through the mapping iterator and the
+# positional copies (C and C++).
+SG_TX = '''
+struct tx_req { struct scatterlist *sgl; unsigned int nents; unsigned int len; u8 head[16]; };
+int tx_submit(struct device *dev, struct tx_req *req, __le64 *ring);
+int tx_submit(struct device *dev, struct tx_req *req, __le64 *ring)
+{
+	struct sg_mapping_iter miter;
+	struct scatterlist *sg;
+	unsigned int i, sum = 0;
+	int n;
+
+	sg_miter_start(&miter, req->sgl, req->nents, SG_MITER_FROM_SG | SG_MITER_ATOMIC);
+	if (sg_miter_skip(&miter, 4)) {
+		while (sg_miter_next(&miter)) {
+			const u8 *p = (const u8 *)miter.addr;
+
+			sum += p[0];
+			miter.consumed = min_t(size_t, miter.length, 64);
+		}
+	}
+	sg_miter_stop(&miter);
+	sg_miter_start(&miter, req->sgl, req->nents, SG_MITER_TO_SG | SG_MITER_LOCAL);
+	if (sg_miter_next(&miter))
+		memset(miter.addr, 0, miter.length);
+	sg_miter_stop(&miter);
+	if (sg_pcopy_to_buffer(req->sgl, req->nents, req->head, sizeof(req->head), 2) != sizeof(req->head))
+		return -EINVAL;
+	sg_pcopy_from_buffer(req->sgl, req->nents, req->head, 4, req->len - 4);
+	sg_zero_buffer(req->sgl, req->nents, 2, 0);
+	n = dma_map_sg(dev, req->sgl, (int)req->nents, DMA_TO_DEVICE);
+	if (!n)
+		return -ENOMEM;
+	for_each_sg(req->sgl, sg, n, i)
+		ring[i] = cpu_to_le64(sg_dma_address(sg) | FIELD_PREP(GENMASK_ULL(63, 48), sg_dma_len(sg)));
+	dma_unmap_sg(dev, req->sgl, (int)req->nents, DMA_TO_DEVICE);
+	return (int)sum;
+}
+'''
+
 SEED = '#include <dmamap/dmamap.h>\n'
 
 CASES = [
@@ -274,6 +315,7 @@ CASES = [
     ('dev_printk(), the _once and _ratelimited forms, get_device()', KERNEL + DEV_LOG, True, None),
     ('devm_kmemdup(), devm_kstrdup(), kstrdup(), krealloc_array()', KERNEL + COPIES, True, None),
     ('a register block with FIELD_PREP(), FIELD_GET() and readl()/writel()', KERNEL + REGS, True, None),
+    ('an sg transmit path: sg_miter_*(), sg_pcopy_*(), sg_zero_buffer()', KERNEL + SG_TX, True, None),
     ('FIELD_PREP() of a constant too large for the field', KERNEL + '''
 u32 f(void);
 u32 f(void)
@@ -366,6 +408,7 @@ CXX_CASES = [
     ('the kernel basics in C++', LIBC + KERNEL + NAMES, True, None),
     ('the dev_printk() family in C++', LIBC + KERNEL + DEV_LOG, True, None),
     ('the managed and plain copies in C++', LIBC + KERNEL + COPIES, True, None),
+    ('an sg transmit path in C++', LIBC + KERNEL + SG_TX, True, None),
     # (C++ has no arithmetic on void *: the window is a u8 __iomem * there)
     ('a register block with the <linux/bitfield.h> macros in C++',
      LIBC + KERNEL + REGS.replace('void __iomem *base', 'u8 __iomem *base'), True, None),

@@ -142,6 +142,14 @@
 #pragma weak sg_alloc_table_from_pages
 #pragma weak sg_copy_from_buffer
 #pragma weak sg_copy_to_buffer
+#pragma weak sg_copy_buffer
+#pragma weak sg_pcopy_from_buffer
+#pragma weak sg_pcopy_to_buffer
+#pragma weak sg_zero_buffer
+#pragma weak sg_miter_start
+#pragma weak sg_miter_next
+#pragma weak sg_miter_skip
+#pragma weak sg_miter_stop
 /* <dmamap/dma-mapping.h> */
 #pragma weak get_dma_ops
 #pragma weak set_dma_ops
@@ -406,6 +414,14 @@ static const struct export functions[] = {
 	F(sg_alloc_table_from_pages),
 	F(sg_copy_from_buffer),
 	F(sg_copy_to_buffer),
+	F(sg_copy_buffer),
+	F(sg_pcopy_from_buffer),
+	F(sg_pcopy_to_buffer),
+	F(sg_zero_buffer),
+	F(sg_miter_start),
+	F(sg_miter_next),
+	F(sg_miter_skip),
+	F(sg_miter_stop),
 	/* <dmamap/dma-mapping.h> */
 	F(get_dma_ops),
 	F(set_dma_ops),

@@ -586,6 +586,206 @@ static void test_copy_across_entries(void **state)
 	dmamap_free_pages(c, 0);
 }
 
+/*
+ * The positional copies: from byte @skip of the list on, across an entry
+ * boundary and into an entry's second page; stores through the CPU's cache.
+ */
+static void test_pcopy_and_zero_with_skip(void **state)
+{
+	struct fixture *f = *state;
+	struct page *a = pages_of(f, GFP_KERNEL | __GFP_ZERO, 0);
+	struct page *b = pages_of(f, GFP_KERNEL | __GFP_ZERO, 1);
+	struct page *c = pages_of(f, GFP_KERNEL | __GFP_ZERO, 0);
+	const size_t total = 96 + 5000 + 300;
+	u8 buf[512], out[512], dev[256];
+	u8 *pa = page_address(a), *pb = page_address(b);
+	struct scatterlist sg[3];
+
+	dmamap_cache_clean(f->m, DMAMAP_CACHE_INNER, page_to_phys(a), PG);
+	dmamap_cache_clean(f->m, DMAMAP_CACHE_INNER, page_to_phys(b), 2 * PG);
+	sg_init_table(sg, 3);
+	sg_set_page(&sg[0], a, 96, 4000);
+	sg_set_page(&sg[1], b, 5000, 10); /* runs into b's second page */
+	sg_set_page(&sg[2], c, 300, 0);
+	fill_pattern(buf, sizeof(buf), 3);
+
+	/* 200 bytes from byte 50: entry 0's last 46, entry 1's first 154 */
+	assert_int_equal(sg_pcopy_from_buffer(sg, 3, buf, 200, 50), 200);
+	assert_int_equal(pa[4049], 0);
+	assert_memory_equal(pa + 4050, buf, 46);
+	assert_memory_equal(pb + 10, buf + 46, 154);
+	assert_int_equal(pb[164], 0);
+	/* a CPU store: dirty, the device still reads the zeroes */
+	assert_int_equal(dmamap_cache_line_state(f->m, DMAMAP_CACHE_INNER, page_to_phys(b) + 10), DMAMAP_LINE_DIRTY);
+	assert_int_equal(dmamap_dev_read(&f->dev, page_to_phys(b) + 10, dev, 154), 0);
+	for (unsigned j = 0; j < 154; j++)
+		assert_int_equal(dev[j], 0);
+
+	/* out again from an entry boundary, past a page boundary, and the list's end */
+	memset(out, 0, sizeof(out));
+	assert_int_equal(sg_pcopy_to_buffer(sg, 3, out, 10, 96), 10);
+	assert_memory_equal(out, buf + 46, 10);
+	memcpy(pb + PG - 3, "\x11\x22\x33\x44\x55\x66", 6);
+	assert_int_equal(sg_pcopy_to_buffer(sg, 3, out, 6, 96 + PG - 13), 6);
+	assert_memory_equal(out, "\x11\x22\x33\x44\x55\x66", 6);
+	assert_int_equal(sg_copy_buffer(sg, 3, out, 4, 50, true), 4);
+	assert_memory_equal(out, buf, 4);
+	assert_int_equal(sg_pcopy_from_buffer(sg, 3, buf, 10, (off_t)total), 0);
+	assert_int_equal(sg_pcopy_from_buffer(sg, 3, buf, 10, (off_t)total - 5), 5);
+	assert_int_equal(sg_pcopy_to_buffer(sg, 1, out, 10, 90), 6); /* the first entry only */
+	assert_int_equal(sg_pcopy_to_buffer(sg, 3, out, 10, (off_t)total + 1), 0);
+
+	/* zeroing: entry 0's last 6 bytes, entry 1's first 14 */
+	assert_int_equal(sg_zero_buffer(sg, 3, 20, 90), 20);
+	assert_int_equal(pa[4089], buf[39]);
+	for (unsigned j = 4090; j < 4096; j++)
+		assert_int_equal(pa[j], 0);
+	for (unsigned j = 10; j < 24; j++)
+		assert_int_equal(pb[j], 0);
+	assert_int_equal(pb[24], buf[60]);
+	assert_int_equal(sg_zero_buffer(sg, 3, 1000, (off_t)total - 1), 1);
+	assert_int_equal(f->cap.reports, 0);
+
+	/* a negative skip is refused */
+	assert_int_equal(sg_pcopy_to_buffer(sg, 3, out, 10, -1), 0);
+	assert_int_equal(f->cap.by_kind[DMAMAP_REPORT_BAD_INPUT], 1);
+	f->cap.by_kind[DMAMAP_REPORT_BAD_INPUT] = 0;
+	f->cap.reports = 0;
+	dmamap_free_pages(a, 0);
+	dmamap_free_pages(b, 1);
+	dmamap_free_pages(c, 0);
+}
+
+/* Expect the next mapping of @mi at @addr, @len bytes, in @page. */
+static void expect_piece(struct sg_mapping_iter *mi, struct page *page, const void *addr, size_t len)
+{
+	assert_true(sg_miter_next(mi));
+	assert_ptr_equal(mi->page, page);
+	assert_ptr_equal(mi->addr, addr);
+	assert_int_equal(mi->length, len);
+	assert_int_equal(mi->consumed, len);
+}
+
+/* The mapping iterator: a piece per page of each entry, consumed, skip, stop and resume, chains. */
+static void test_miter_walks_pages(void **state)
+{
+	struct fixture *f = *state;
+	struct page *b = pages_of(f, GFP_KERNEL | __GFP_ZERO, 1);
+	struct page *c = pages_of(f, GFP_KERNEL | __GFP_ZERO, 0);
+	struct page *b1 = nth_page(f, b, 1);
+	u8 *pb = page_address(b), *pc = page_address(c);
+	struct scatterlist sg[4], one, ca[2], cb[2];
+	struct sg_mapping_iter mi;
+	struct capture gc;
+	u8 pattern[130], out[130];
+	size_t done;
+
+	sg_init_table(sg, 4);
+	sg_set_page(&sg[0], b, 100, PG - 40); /* 40 bytes in b, 60 in the page after */
+	sg_set_page(&sg[1], c, 0, 0);         /* no bytes: passed over */
+	sg_set_page(&sg[2], c, 30, 8);
+	sg_set_page(&sg[3], c, 16, 100);      /* beyond the 3 entries walked */
+
+	sg_miter_start(&mi, sg, 3, SG_MITER_FROM_SG);
+	assert_null(mi.addr);
+	expect_piece(&mi, b, pb + PG - 40, 40);
+	expect_piece(&mi, b1, pb + PG, 60);
+	expect_piece(&mi, c, pc + 8, 30);
+	assert_false(sg_miter_next(&mi));
+	assert_null(mi.addr);
+	assert_int_equal(mi.length, 0);
+	assert_false(sg_miter_next(&mi));
+	sg_miter_stop(&mi);
+
+	/* fewer bytes consumed: the next piece starts after them, in the same page */
+	sg_miter_start(&mi, sg, 3, SG_MITER_FROM_SG | SG_MITER_ATOMIC);
+	expect_piece(&mi, b, pb + PG - 40, 40);
+	mi.consumed = 10;
+	expect_piece(&mi, b, pb + PG - 30, 30);
+	expect_piece(&mi, b1, pb + PG, 60);
+	/* stopped, it resumes where it was */
+	sg_miter_stop(&mi);
+	assert_null(mi.addr);
+	assert_null(mi.page);
+	assert_int_equal(mi.length + mi.consumed, 0);
+	expect_piece(&mi, c, pc + 8, 30);
+	sg_miter_stop(&mi);
+
+	/* skip: across the page boundary, to the end, past it */
+	sg_miter_start(&mi, sg, 3, SG_MITER_FROM_SG);
+	assert_true(sg_miter_skip(&mi, 45));
+	expect_piece(&mi, b1, pb + PG + 5, 55);
+	assert_true(sg_miter_skip(&mi, 20)); /* the mapping's 55 bytes consumed first */
+	expect_piece(&mi, c, pc + 28, 10);
+	sg_miter_stop(&mi);
+	sg_miter_start(&mi, sg, 3, SG_MITER_FROM_SG);
+	assert_true(sg_miter_skip(&mi, 130));
+	assert_false(sg_miter_next(&mi));
+	sg_miter_start(&mi, sg, 3, SG_MITER_FROM_SG);
+	assert_false(sg_miter_skip(&mi, 131));
+	sg_miter_stop(&mi);
+
+	/* an entry whose offset is past its first page */
+	sg_init_table(&one, 1);
+	sg_set_page(&one, b, 50, PG + 10);
+	sg_miter_start(&mi, &one, 1, SG_MITER_FROM_SG);
+	expect_piece(&mi, b1, pb + PG + 10, 50);
+	assert_false(sg_miter_next(&mi));
+	sg_miter_stop(&mi);
+
+	/* writing through it: the bytes land in the list's data, in order */
+	fill_pattern(pattern, sizeof(pattern), 11);
+	sg_miter_start(&mi, sg, 3, SG_MITER_TO_SG | SG_MITER_LOCAL);
+	done = 0;
+	while (sg_miter_next(&mi)) {
+		memcpy(mi.addr, pattern + done, mi.length);
+		done += mi.length;
+	}
+	sg_miter_stop(&mi);
+	assert_int_equal(done, 130);
+	assert_int_equal(sg_copy_to_buffer(sg, 3, out, sizeof(out)), 130);
+	assert_memory_equal(out, pattern, 130);
+	assert_int_equal(pc[100], 0); /* the fourth entry untouched */
+
+	/* a chained list: the link is no entry */
+	sg_init_table(ca, 2);
+	sg_init_table(cb, 2);
+	sg_set_page(&ca[0], c, 4, 0);
+	sg_chain(ca, 2, cb);
+	sg_set_page(&cb[0], c, 4, 200);
+	sg_set_page(&cb[1], b, 4, 0);
+	sg_miter_start(&mi, ca, 3, SG_MITER_FROM_SG);
+	expect_piece(&mi, c, pc, 4);
+	expect_piece(&mi, c, pc + 200, 4);
+	expect_piece(&mi, b, pb, 4);
+	assert_false(sg_miter_next(&mi));
+	sg_miter_stop(&mi);
+	assert_int_equal(f->cap.reports, 0);
+
+	/* more consumed than mapped is reported and taken as the mapping's length */
+	sg_miter_start(&mi, sg, 3, SG_MITER_FROM_SG);
+	expect_piece(&mi, b, pb + PG - 40, 40);
+	mi.consumed = 41;
+	expect_piece(&mi, b1, pb + PG, 60);
+	assert_int_equal(f->cap.by_kind[DMAMAP_REPORT_BAD_INPUT], 1);
+	sg_miter_stop(&mi);
+	f->cap.by_kind[DMAMAP_REPORT_BAD_INPUT] = 0;
+	f->cap.reports = 0;
+	/* an entry with no page (no machine either: the process-wide handler) ends the walk, reported */
+	sg_init_table(&one, 1);
+	one.length = 8;
+	capture_start(&gc, NULL);
+	sg_miter_start(&mi, &one, 1, SG_MITER_FROM_SG);
+	assert_false(sg_miter_next(&mi));
+	assert_int_equal(gc.by_kind[DMAMAP_REPORT_BAD_ADDRESS], 1);
+	assert_false(sg_miter_next(&mi)); /* and stays ended */
+	assert_int_equal(gc.reports, 1);
+	sg_miter_stop(&mi);
+	capture_stop(NULL);
+	dmamap_free_pages(b, 1);
+	dmamap_free_pages(c, 0);
+}
+
 static void test_copy_chained_table(void **state)
 {
 	struct fixture *f = *state;
@@ -1161,6 +1361,8 @@ int main(void)
 		T(test_alloc_table_from_pages_bad_input),
 		T(test_copy_across_entries),
 		T(test_copy_chained_table),
+		T(test_pcopy_and_zero_with_skip),
+		T(test_miter_walks_pages),
 		T(test_copy_entry_without_page),
 		T(test_copy_entry_beyond_ram),
 		T(test_generic_map_sg_records),

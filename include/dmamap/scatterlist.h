@@ -10,6 +10,8 @@
 #ifndef DMAMAP_SCATTERLIST_H
 #define DMAMAP_SCATTERLIST_H
 
+#include <sys/types.h> /* off_t */
+
 #include <dmamap/types.h>
 
 DMAMAP_BEGIN_DECLS
@@ -198,6 +200,115 @@ DMAMAP_API size_t sg_copy_from_buffer(struct scatterlist *sgl, unsigned int nent
 
 /** sg_copy_to_buffer() - copy up to @buflen bytes of the list's data into @buf; return bytes copied. */
 DMAMAP_API size_t sg_copy_to_buffer(struct scatterlist *sgl, unsigned int nents, void *buf, size_t buflen);
+
+/**
+ * sg_copy_buffer() - copy between @buf and the list's data from byte @skip on
+ * @sgl: the list
+ * @nents: entries of it to use
+ * @buf: the buffer
+ * @buflen: bytes to copy at most
+ * @skip: bytes of the list's data to pass over first (a negative @skip is reported: 0 copied)
+ * @to_buffer: true copies from the list into @buf, false from @buf into the list
+ *
+ * Copies into the list are CPU stores through the cache, as
+ * sg_copy_from_buffer()'s. An entry with no page, or one that runs outside
+ * RAM, is reported and ends the copy.
+ * Return: bytes copied: fewer than @buflen when the first @nents entries hold
+ * fewer than @skip + @buflen bytes, 0 when they hold no more than @skip.
+ */
+DMAMAP_API size_t sg_copy_buffer(struct scatterlist *sgl, unsigned int nents, void *buf, size_t buflen, off_t skip,
+				 bool to_buffer);
+
+/** sg_pcopy_from_buffer() - sg_copy_buffer() from @buf into the list's data, starting @skip bytes in. */
+DMAMAP_API size_t sg_pcopy_from_buffer(struct scatterlist *sgl, unsigned int nents, const void *buf, size_t buflen,
+				       off_t skip);
+
+/** sg_pcopy_to_buffer() - sg_copy_buffer() from the list's data, starting @skip bytes in, into @buf. */
+DMAMAP_API size_t sg_pcopy_to_buffer(struct scatterlist *sgl, unsigned int nents, void *buf, size_t buflen,
+				     off_t skip);
+
+/**
+ * sg_zero_buffer() - zero @buflen bytes of the list's data from byte @skip on
+ *
+ * CPU stores through the cache, as sg_copy_from_buffer()'s.
+ * Return: bytes zeroed (fewer when the first @nents entries end sooner).
+ */
+DMAMAP_API size_t sg_zero_buffer(struct scatterlist *sgl, unsigned int nents, size_t buflen, off_t skip);
+
+/*
+ * The mapping iterator: a list's data a page at a time, as CPU addresses, for
+ * drivers that copy or checksum a request with the CPU (PIO, a crypto
+ * fallback, an unaligned head). The flags say what the caller does with the
+ * bytes: SG_MITER_FROM_SG reads them, SG_MITER_TO_SG writes them;
+ * SG_MITER_ATOMIC and SG_MITER_LOCAL choose the kernel's kind of kmap, the
+ * same here (every simulated page is in the linear map). What the caller
+ * stores through @addr is a CPU store like any other: cached, seen by the
+ * device only after the DMA API's maintenance.
+ */
+#define SG_MITER_ATOMIC (1u << 0)  /* the kernel maps with kmap_atomic() */
+#define SG_MITER_TO_SG (1u << 1)   /* the caller writes the list's data */
+#define SG_MITER_FROM_SG (1u << 2) /* the caller reads the list's data */
+#define SG_MITER_LOCAL (1u << 3)   /* the kernel maps with kmap_local_page() */
+
+struct sg_mapping_iter {
+	struct page *page;  /* the page of the current mapping */
+	void *addr;         /* the CPU address of its first byte */
+	size_t length;      /* bytes at @addr, never past the end of the page or of the entry */
+	size_t consumed;    /* bytes used: @length after sg_miter_next(); lower it to take fewer */
+	/* the iterator's own */
+	struct scatterlist *dmamap_sg;  /* the entry being walked */
+	unsigned int dmamap_left;       /* entries left, dmamap_sg included */
+	unsigned int dmamap_pos;        /* bytes of dmamap_sg's data passed */
+	unsigned int dmamap_flags;      /* SG_MITER_* */
+};
+
+/**
+ * sg_miter_start() - set @miter to walk the data of the first @nents entries of @sgl
+ * @miter: the caller's iterator
+ * @sgl: the list
+ * @nents: entries to walk (chain links not counted)
+ * @flags: SG_MITER_FROM_SG or SG_MITER_TO_SG, with SG_MITER_ATOMIC or SG_MITER_LOCAL if wanted
+ *
+ * Nothing is mapped until sg_miter_next().
+ */
+DMAMAP_API void sg_miter_start(struct sg_mapping_iter *miter, struct scatterlist *sgl, unsigned int nents,
+			       unsigned int flags);
+
+/**
+ * sg_miter_next() - map the next piece of the list's data
+ * @miter: an iterator sg_miter_start() set up
+ *
+ * Ends the current mapping as sg_miter_stop() does, so the walk goes on
+ * @miter->consumed bytes after its start; then sets @miter->page, ->addr and
+ * ->length to the next bytes: those of one entry within one page (an entry
+ * that crosses a page boundary comes in two pieces; entries with no bytes
+ * are passed over). @miter->consumed is set to @miter->length.
+ * Return: true with a mapping; false at the end of the @nents entries, or
+ * when an entry has no page or runs outside RAM (reported).
+ */
+DMAMAP_API bool sg_miter_next(struct sg_mapping_iter *miter);
+
+/**
+ * sg_miter_skip() - move the walk @offset bytes on
+ * @miter: an iterator sg_miter_start() set up
+ * @offset: bytes to pass over
+ *
+ * Ends the current mapping first, as sg_miter_stop() does; the next
+ * sg_miter_next() maps from the new place.
+ * Return: true; false when the entries end before @offset bytes were passed.
+ */
+DMAMAP_API bool sg_miter_skip(struct sg_mapping_iter *miter, size_t offset);
+
+/**
+ * sg_miter_stop() - end the current mapping of @miter
+ * @miter: an iterator sg_miter_start() set up
+ *
+ * The walk moves @miter->consumed bytes on from the mapping's start, and
+ * @miter->page, ->addr, ->length and ->consumed are cleared; sg_miter_next()
+ * goes on from there. A @miter->consumed above @miter->length is reported
+ * and taken as @miter->length.
+ */
+DMAMAP_API void sg_miter_stop(struct sg_mapping_iter *miter);
 
 DMAMAP_END_DECLS
 
