@@ -32,10 +32,15 @@ LIBC = '''
 '''
 
 KERNEL = '''
+#include <linux/align.h>
 #include <linux/bitfield.h>
 #include <linux/bits.h>
 #include <linux/bug.h>
+#include <linux/compiler.h>
+#include <linux/errno.h>
+#include <linux/kernel.h>
 #include <linux/log2.h>
+#include <linux/math.h>
 #include <linux/minmax.h>
 #include <linux/printk.h>
 #include <linux/dma-direction.h>
@@ -52,6 +57,8 @@ KERNEL = '''
 #include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/overflow.h>
+#include <linux/types.h>
 '''
 
 DRIVER = '''
@@ -301,6 +308,54 @@ int tx_submit(struct device *dev, struct tx_req *req, __le64 *ring)
 }
 '''
 
+# A driver's own header, as it declares its hardware with <linux/types.h>
+# alone (C and C++).
+HW_HEADER = '''
+#include <linux/types.h>
+struct hw_desc {
+	__le32 ctrl;
+	__le32 len;
+	__le64 addr;
+};
+struct hw_ring {
+	struct hw_desc *desc;
+	dma_addr_t desc_dma;
+	u32 head, tail;
+	bool running;
+	size_t size;
+};
+'''
+
+# Probe code sizing and placing its rings with the names of <linux/kernel.h>,
+# <linux/align.h>, <linux/math.h>, <linux/overflow.h> and <linux/compiler.h>.
+SIZES = '''
+struct chan { u32 id; struct hw_ring ring; };
+struct engine { unsigned int nr; struct chan ch[]; };
+struct engine *engine_alloc(struct device *dev, unsigned int nr, size_t ring_bytes);
+struct engine *engine_alloc(struct device *dev, unsigned int nr, size_t ring_bytes)
+{
+	static const u32 burst[] = { 4, 8, 16 };
+	struct engine *e = (struct engine *)devm_kzalloc(dev, struct_size_t(struct engine, ch, nr), GFP_KERNEL);
+	size_t bytes, room = size_sub(ring_bytes, sizeof(struct hw_desc));
+	u8 *buf;
+
+	if (!e || check_mul_overflow((size_t)nr, room, &bytes) || !IS_ALIGNED(ring_bytes, 64))
+		return (struct engine *)ERR_PTR(-EINVAL);
+	if (dma_set_max_seg_size(dev, SZ_64K) || dma_get_max_seg_size(dev) < SZ_4K)
+		return (struct engine *)ERR_PTR(-EPROBE_DEFER);
+	e->nr = nr;
+	e->ch[0].ring.size = ALIGN(bytes, SZ_4K) + ALIGN_DOWN(room, 64) + DIV_ROUND_UP(bytes, PAGE_SIZE) +
+			     (size_t)DIV_ROUND_UP_ULL(bytes, 3) + array_size(nr, ARRAY_SIZE(burst));
+	buf = (u8 *)e->ch;
+	buf = PTR_ALIGN(buf, 64) + (PTR_ALIGN_DOWN(buf, 64) - buf);
+	WRITE_ONCE(e->ch[0].ring.head, upper_32_bits((u64)e->ch[0].ring.size) + lower_32_bits(nr));
+	barrier();
+	if (READ_ONCE(e->ch[0].ring.tail) > round_up(nr, 4u))
+		return container_of(&e->ch[0], struct engine, ch[0]);
+	return buf ? e : (struct engine *)NULL;
+}
+'''
+
 SEED = '#include <dmamap/dmamap.h>\n'
 
 CASES = [
@@ -316,6 +371,24 @@ CASES = [
     ('devm_kmemdup(), devm_kstrdup(), kstrdup(), krealloc_array()', KERNEL + COPIES, True, None),
     ('a register block with FIELD_PREP(), FIELD_GET() and readl()/writel()', KERNEL + REGS, True, None),
     ('an sg transmit path: sg_miter_*(), sg_pcopy_*(), sg_zero_buffer()', KERNEL + SG_TX, True, None),
+    ('a driver header with <linux/types.h> alone', HW_HEADER, True, None),
+    ('EPROBE_DEFER from <linux/errno.h> alone',
+     '#include <linux/errno.h>\nint f(void);\nint f(void) { return -EPROBE_DEFER - ENOTSUPP - EINVAL; }\n', True, None),
+    ('ARRAY_SIZE(), min() and pr_err() from <linux/kernel.h> alone', '''
+#include <linux/kernel.h>
+int f(const int *v, unsigned int n);
+int f(const int *v, unsigned int n)
+{
+	static const int t[] = { 1, 2, 3 };
+
+	pr_err("n %u\\n", n);
+	return min(v[0], t[ARRAY_SIZE(t) - 1]) + (int)DIV_ROUND_UP(n, 4u) + (int)ALIGN(n, 8u) - EPROBE_DEFER;
+}
+''', True, None),
+    ('probe code sizing its rings: <linux/overflow.h>, <linux/align.h>, <linux/math.h>', KERNEL + HW_HEADER + SIZES,
+     True, None),
+    ('the 2012 API after <linux/types.h> and <linux/errno.h>',
+     '#include <linux/types.h>\n#include <linux/errno.h>\n' + SEED, True, None),
     ('FIELD_PREP() of a constant too large for the field', KERNEL + '''
 u32 f(void);
 u32 f(void)
@@ -409,6 +482,8 @@ CXX_CASES = [
     ('the dev_printk() family in C++', LIBC + KERNEL + DEV_LOG, True, None),
     ('the managed and plain copies in C++', LIBC + KERNEL + COPIES, True, None),
     ('an sg transmit path in C++', LIBC + KERNEL + SG_TX, True, None),
+    ('a driver header with <linux/types.h> alone in C++', HW_HEADER, True, None),
+    ('probe code sizing its rings in C++', LIBC + KERNEL + HW_HEADER + SIZES, True, None),
     # (C++ has no arithmetic on void *: the window is a u8 __iomem * there)
     ('a register block with the <linux/bitfield.h> macros in C++',
      LIBC + KERNEL + REGS.replace('void __iomem *base', 'u8 __iomem *base'), True, None),

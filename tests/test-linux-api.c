@@ -8,21 +8,28 @@
 /* as a driver sets it, before its first include */
 #define pr_fmt(fmt) "lx-test: " fmt
 
+#include <linux/align.h>
 #include <linux/bitfield.h>
 #include <linux/bits.h>
 #include <linux/bug.h>
+#include <linux/compiler.h>
 #include <linux/device.h>
 #include <linux/dma-mapping.h>
 #include <linux/dmapool.h>
 #include <linux/err.h>
+#include <linux/errno.h>
 #include <linux/highmem.h>
 #include <linux/iommu.h>
+#include <linux/kernel.h>
 #include <linux/log2.h>
+#include <linux/math.h>
 #include <linux/minmax.h>
+#include <linux/overflow.h>
 #include <linux/printk.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/types.h>
 
 #include <signal.h>
 #include <sys/wait.h>
@@ -661,6 +668,91 @@ static void test_kernel_basics(void **state)
 	WRITE_ONCE(flag, 3u);
 	assert_int_equal(READ_ONCE(flag), 3u);
 	assert_int_equal(f->c.reports, 0);
+}
+
+/* The names of <linux/align.h>, <linux/math.h>, <linux/overflow.h> and <linux/kernel.h>, at their edges. */
+static void test_align_math_overflow(void **state)
+{
+	struct chan {
+		u32 id;
+		__le64 words[];
+	};
+	struct outer {
+		u64 pad;
+		struct chan ch;
+	} o;
+	static const u16 table[5];
+	u8 buf[256], *p;
+	u8 b8;
+	u32 d32;
+	size_t dz;
+	int di;
+	u64 addr = 0x123456789abcdef0ULL;
+	u32 narrow = 0x89abcdefu;
+
+	(void)state;
+	/* ALIGN() and its siblings, at and just past the boundary */
+	assert_int_equal(ALIGN(0x1000u, 0x1000), 0x1000);
+	assert_int_equal(ALIGN(0x1001u, 0x1000), 0x2000);
+	assert_int_equal(ALIGN(0u, 64), 0);
+	assert_int_equal(ALIGN_DOWN(0x1fffu, 0x1000), 0x1000);
+	assert_int_equal(ALIGN_DOWN(0x2000u, 0x1000), 0x2000);
+	assert_true(IS_ALIGNED(0x2000u, 0x1000));
+	assert_false(IS_ALIGNED(0x2001u, 0x1000));
+	assert_true(ALIGN(0xfffffffffffff001ULL, 0x1000) == 0); /* wraps, as the kernel's */
+	p = PTR_ALIGN(buf + 1, 64);
+	assert_true(IS_ALIGNED((uintptr_t)p, 64) && p > buf && p <= buf + 64);
+	assert_ptr_equal(PTR_ALIGN(p, 64), p);
+	assert_ptr_equal(PTR_ALIGN_DOWN(p + 63, 64), p);
+	assert_ptr_equal(PTR_ALIGN_DOWN(p + 64, 64), p + 64);
+
+	/* <linux/math.h> */
+	assert_int_equal(DIV_ROUND_UP(4096u, 4096u), 1);
+	assert_int_equal(DIV_ROUND_UP(4097u, 4096u), 2);
+	assert_int_equal(DIV_ROUND_UP(0u, 4096u), 0);
+	assert_true(DIV_ROUND_UP_ULL(0x100000001ULL, 2) == 0x80000001ULL);
+	_Static_assert(_Generic(DIV_ROUND_UP_ULL(5u, 2), unsigned long long: 1, default: 0), "DIV_ROUND_UP_ULL type");
+	assert_int_equal(round_up(65u, 64u), 128u);
+	assert_int_equal(round_down(127u, 64u), 64u);
+
+	/* <linux/overflow.h>: the exact result did not fit, the wrapped one stored */
+	assert_true(check_add_overflow((u32)0xffffffffu, (u32)1, &d32));
+	assert_int_equal(d32, 0);
+	assert_false(check_add_overflow((u32)0xfffffffeu, (u32)1, &d32));
+	assert_int_equal(d32, 0xffffffffu);
+	assert_true(check_mul_overflow((u8)16, (u8)16, &b8));
+	assert_int_equal(b8, 0);
+	assert_false(check_mul_overflow((u8)15, (u8)17, &b8));
+	assert_int_equal(b8, 255);
+	assert_true(check_sub_overflow((size_t)0, (size_t)1, &dz));
+	assert_true(dz == SIZE_MAX);
+	assert_false(check_sub_overflow(0, 1, &di));
+	assert_int_equal(di, -1);
+	/* saturating sizes: SIZE_MAX from the first overflowing value on */
+	assert_true(size_mul(SIZE_MAX / 2, 2) == SIZE_MAX - 1);
+	assert_true(size_mul(SIZE_MAX / 2 + 1, 2) == SIZE_MAX);
+	assert_true(size_add(SIZE_MAX - 1, 1) == SIZE_MAX);
+	assert_true(size_add(SIZE_MAX - 2, 1) == SIZE_MAX - 1);
+	assert_int_equal(size_sub(6, 5), 1);
+	assert_int_equal(size_sub(5, 5), 0);
+	assert_true(size_sub(5, 6) == SIZE_MAX);
+	assert_true(size_sub(SIZE_MAX, 1) == SIZE_MAX); /* a saturated size stays saturated */
+	assert_true(size_sub(SIZE_MAX - 1, SIZE_MAX) == SIZE_MAX);
+	assert_true(array3_size(2, 3, SIZE_MAX / 5) == SIZE_MAX);
+	assert_int_equal(struct_size_t(struct chan, words, 3), sizeof(struct chan) + 3 * sizeof(__le64));
+	assert_true(struct_size_t(struct chan, words, SIZE_MAX / 8) == SIZE_MAX);
+	assert_int_equal(flex_array_size(&o.ch, words, 2), 2 * sizeof(__le64));
+
+	/* <linux/kernel.h>: the address words of a descriptor, arrays, containers */
+	assert_int_equal(upper_32_bits(addr), 0x12345678u);
+	assert_int_equal(lower_32_bits(addr), 0x9abcdef0u);
+	assert_int_equal(upper_32_bits(narrow), 0);
+	assert_int_equal(lower_32_bits(narrow), 0x89abcdefu);
+	assert_int_equal(ARRAY_SIZE(table), 5);
+	assert_ptr_equal(container_of(&o.ch, struct outer, ch), &o);
+	assert_int_equal(EPROBE_DEFER, 517);
+	assert_int_equal(ENOTSUPP, 524);
+	barrier();
 }
 
 static int calls;
@@ -1581,6 +1673,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_coerce_mask_and_helpers, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_addressing_limited, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kernel_basics, setup, teardown),
+		cmocka_unit_test(test_align_math_overflow),
 		cmocka_unit_test(test_minmax_evaluate_once),
 		cmocka_unit_test_setup_teardown(test_warn_logs_where_it_fired, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kernel_names, setup, teardown),

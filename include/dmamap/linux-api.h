@@ -8,10 +8,15 @@
  * <linux/compiler.h>, <linux/minmax.h>, <linux/bug.h>, <linux/printk.h>,
  * <linux/log2.h>, <linux/limits.h>, <linux/errno.h> and <asm/byteorder.h>.
  * The library provides <linux/bits.h>, <linux/bug.h>, <linux/minmax.h>,
- * <linux/printk.h> and <linux/log2.h> too, each including this header; not
- * the others, which are userspace headers too (libc includes <linux/limits.h>
- * and <linux/errno.h>). Each basic is defined only when the name is still
- * free.
+ * <linux/printk.h>, <linux/log2.h>, <linux/align.h>, <linux/math.h>,
+ * <linux/overflow.h> and <linux/compiler.h> too, each including this header,
+ * and <linux/kernel.h>, which includes the system's userspace header of that
+ * name first and then this one. <linux/types.h> and <linux/errno.h> add the
+ * kernel's types and internal errnos to the system's headers of those names
+ * and bring nothing of this header, since libc's headers include them;
+ * <linux/limits.h> is left to the system (libc's <limits.h> includes it): the
+ * kernel's U32_MAX and its siblings come with every other header of the
+ * library. Each basic is defined only when the name is still free.
  */
 #ifndef DMAMAP_LINUX_API_H
 #define DMAMAP_LINUX_API_H
@@ -27,13 +32,19 @@
 #include <dmamap/types.h>
 #include <dmamap/log.h> /* dmamap_warn_at(), dmamap_bug_at() behind WARN_ON() and BUG() */
 
+/*
+ * __u32, __le32...: the system's userspace <linux/types.h>, reached directly
+ * or through the library's header of that name, which includes it first.
+ * Whether it was found shows in its guard, _LINUX_TYPES_H; without it the
+ * library's own byte-order types (here, or in its <linux/types.h>).
+ */
 #if defined(__has_include)
 #if __has_include(<linux/types.h>)
-#include <linux/types.h> /* __u32, __le32...: the userspace header, not replaced */
-#define DMAMAP_HAVE_UAPI_TYPES 1
+#include <linux/types.h>
 #endif
 #endif
-#ifndef DMAMAP_HAVE_UAPI_TYPES
+#if !defined(_LINUX_TYPES_H) && !defined(DMAMAP_HAVE_LE_TYPES)
+#define DMAMAP_HAVE_LE_TYPES 1
 typedef uint16_t __le16;
 typedef uint32_t __le32;
 typedef uint64_t __le64;
@@ -98,10 +109,17 @@ typedef uint64_t __be64;
 #define unlikely(x) __builtin_expect(!!(x), 0)
 #endif
 
+#ifndef barrier
+/* barrier() - a compiler barrier: no memory access is moved across it (the CPU may still reorder: see mb()). */
+#define barrier() __asm__ __volatile__("" : : : "memory")
+#endif
+
 #ifndef ARRAY_SIZE
+/* ARRAY_SIZE() - the number of elements of the array @a (not a pointer). */
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #endif
 #ifndef container_of
+/* container_of() - the @type whose @member @ptr points at. */
 #define container_of(ptr, type, member) ((type *)(void *)((char *)(ptr) - offsetof(type, member)))
 #endif
 #ifndef BIT
@@ -117,9 +135,11 @@ typedef uint64_t __be64;
 #define GENMASK_ULL(h, l) (((~0ULL) << (l)) & (~0ULL >> (8 * sizeof(long long) - 1 - (h))))
 #endif
 #ifndef lower_32_bits
+/* lower_32_bits() - bits 31..0 of @n, a u32 (a descriptor's low address word). */
 #define lower_32_bits(n) ((u32)((n) & 0xffffffff))
 #endif
 #ifndef upper_32_bits
+/* upper_32_bits() - bits 63..32 of @n, a u32; 0 for a 32-bit @n, with no shift-count warning. */
 #define upper_32_bits(n) ((u32)(((n) >> 16) >> 16))
 #endif
 
@@ -311,26 +331,45 @@ static inline int dmamap_ilog2_u64(u64 n)
 				 : dmamap_ilog2_u64((u64)(n)))
 #endif
 
+/*
+ * <linux/align.h>: @a is a power of two; the result is in @x's type (a
+ * pointer's address for the PTR_ forms, the pointer's type back).
+ */
 #ifndef ALIGN
+/* ALIGN() - @x rounded up to a multiple of @a. */
 #define ALIGN(x, a) (((x) + ((__typeof__(x))(a) - 1)) & ~((__typeof__(x))(a) - 1))
 #endif
 #ifndef ALIGN_DOWN
+/* ALIGN_DOWN() - @x rounded down to a multiple of @a. */
 #define ALIGN_DOWN(x, a) ((x) & ~((__typeof__(x))(a) - 1))
 #endif
 #ifndef IS_ALIGNED
+/* IS_ALIGNED() - whether @x is a multiple of @a. */
 #define IS_ALIGNED(x, a) (((x) & ((__typeof__(x))(a) - 1)) == 0)
 #endif
 #ifndef PTR_ALIGN
+/* PTR_ALIGN() - the pointer @p rounded up to an @a-byte boundary. */
 #define PTR_ALIGN(p, a) ((__typeof__(p))ALIGN((unsigned long)(p), (a)))
 #endif
+#ifndef PTR_ALIGN_DOWN
+/* PTR_ALIGN_DOWN() - the pointer @p rounded down to an @a-byte boundary. */
+#define PTR_ALIGN_DOWN(p, a) ((__typeof__(p))ALIGN_DOWN((unsigned long)(p), (a)))
+#endif
 #ifndef DIV_ROUND_UP
+/* DIV_ROUND_UP() - @n / @d rounded up (the number of @d-sized pieces @n bytes take). */
 #define DIV_ROUND_UP(n, d) (((n) + (d) - 1) / (d))
+#endif
+#ifndef DIV_ROUND_UP_ULL
+/* DIV_ROUND_UP_ULL() - DIV_ROUND_UP() computed in unsigned long long, an unsigned long long. */
+#define DIV_ROUND_UP_ULL(ll, d) (((unsigned long long)(ll) + (d) - 1) / (d))
 #endif
 
 #ifndef round_up
+/* round_up() - @x rounded up to a multiple of @y, a power of two, in @x's type. */
 #define round_up(x, y) ((((x) - 1) | ((__typeof__(x))((y) - 1))) + 1)
 #endif
 #ifndef round_down
+/* round_down() - @x rounded down to a multiple of @y, a power of two, in @x's type. */
 #define round_down(x, y) ((x) & ~((__typeof__(x))((y) - 1)))
 #endif
 /*
@@ -477,9 +516,11 @@ static inline int dmamap_kern_level(const char *level)
 #endif
 
 #ifndef READ_ONCE
+/* READ_ONCE() - one load of @x that the compiler may not tear, repeat or drop (a volatile access). */
 #define READ_ONCE(x) (*(const volatile __typeof__(x) *)&(x))
 #endif
 #ifndef WRITE_ONCE
+/* WRITE_ONCE() - one store of @val to @x that the compiler may not tear, repeat or drop. */
 #define WRITE_ONCE(x, val) ((void)(*(volatile __typeof__(x) *)&(x) = (val)))
 #endif
 
@@ -487,6 +528,11 @@ static inline int dmamap_kern_level(const char *level)
  * <linux/overflow.h>: sizes that saturate at SIZE_MAX instead of wrapping, so
  * kmalloc(struct_size(...)) of an impossible count fails rather than handing
  * out a short buffer.
+ */
+/*
+ * check_add_overflow(), check_sub_overflow(), check_mul_overflow() - store
+ * @a op @b in *@d (wrapped to *@d's type) and return whether the exact result
+ * did not fit there.
  */
 #ifndef check_add_overflow
 #define check_add_overflow(a, b, d) __builtin_add_overflow(a, b, d)
@@ -509,18 +555,35 @@ static inline size_t size_add(size_t a, size_t b)
 
 	return __builtin_add_overflow(a, b, &r) ? SIZE_MAX : r;
 }
+/** size_sub() - @minuend - @subtrahend, or SIZE_MAX when either is SIZE_MAX or the result would be negative. */
+static inline size_t size_sub(size_t minuend, size_t subtrahend)
+{
+	size_t r;
+
+	if (minuend == SIZE_MAX || subtrahend == SIZE_MAX || __builtin_sub_overflow(minuend, subtrahend, &r))
+		return SIZE_MAX;
+	return r;
+}
 #define size_mul size_mul
 #define size_add size_add
+#define size_sub size_sub
 #endif
 #ifndef array_size
+/* array_size() - size_mul() of @a elements of @b bytes; array3_size() of three factors. */
 #define array_size(a, b) size_mul(a, b)
 #define array3_size(a, b, c) size_mul(size_mul(a, b), c)
 #endif
 #ifndef flex_array_size
+/* flex_array_size() - bytes of @count elements of @p's flexible array @member, saturating. */
 #define flex_array_size(p, member, count) size_mul(count, sizeof(*(p)->member))
 #endif
 #ifndef struct_size
+/* struct_size() - bytes of *@p with @count elements of its flexible array @member, saturating. */
 #define struct_size(p, member, count) size_add(sizeof(*(p)), flex_array_size(p, member, count))
+#endif
+#ifndef struct_size_t
+/* struct_size_t() - struct_size() of the struct @type itself, when there is no pointer to it yet. */
+#define struct_size_t(type, member, count) struct_size((type *)NULL, member, count)
 #endif
 
 /* Byte order: the simulated SoC is little endian, like the host. */
