@@ -356,6 +356,34 @@ struct engine *engine_alloc(struct device *dev, unsigned int nr, size_t ring_byt
 }
 '''
 
+# PIO and register-window code beside the DMA path: 64-bit and big-endian
+# registers, a FIFO drained with readsl(), a window filled with memcpy_toio()
+# (C and C++).
+PIO = '''
+int pio_xfer(void __iomem *base, u32 *words, unsigned int n, const u8 *cmd, size_t cmd_len);
+int pio_xfer(void __iomem *base, u32 *words, unsigned int n, const u8 *cmd, size_t cmd_len)
+{
+	u64 status = readq(base + 0x10);
+	u8 tail[4];
+
+	writeq(status | BIT_ULL(63), base + 0x10);
+	writeq_relaxed(0, base + 0x18);
+	iowrite32be(ioread32be(base + 0x20) | 1, base + 0x20);
+	iowrite8(ioread8(base + 0x24), base + 0x25);
+	iowrite16(ioread16(base + 0x26), base + 0x26);
+	writew_relaxed(readw_relaxed(base + 0x28), base + 0x2a);
+	writeb_relaxed(readb_relaxed(base + 0x2c), base + 0x2d);
+	memset_io(base + 0x100, 0, 0x40);
+	memcpy_toio(base + 0x100, cmd, cmd_len);
+	readsl(base + 0x30, words, n);
+	ioread32_rep(base + 0x30, words, n);
+	writesl(base + 0x34, words, n);
+	iowrite32_rep(base + 0x34, words, n);
+	memcpy_fromio(tail, base + 0x140, sizeof(tail));
+	return tail[0] + (int)(readq_relaxed(base + 0x10) & 1);
+}
+'''
+
 SEED = '#include <dmamap/dmamap.h>\n'
 
 CASES = [
@@ -372,6 +400,7 @@ CASES = [
     ('a register block with FIELD_PREP(), FIELD_GET() and readl()/writel()', KERNEL + REGS, True, None),
     ('an sg transmit path: sg_miter_*(), sg_pcopy_*(), sg_zero_buffer()', KERNEL + SG_TX, True, None),
     ('a driver header with <linux/types.h> alone', HW_HEADER, True, None),
+    ('PIO beside DMA: readq(), ioread32be(), readsl(), memcpy_toio()...', KERNEL + PIO, True, None),
     ('EPROBE_DEFER from <linux/errno.h> alone',
      '#include <linux/errno.h>\nint f(void);\nint f(void) { return -EPROBE_DEFER - ENOTSUPP - EINVAL; }\n', True, None),
     ('ARRAY_SIZE(), min() and pr_err() from <linux/kernel.h> alone', '''
@@ -483,6 +512,7 @@ CXX_CASES = [
     ('the managed and plain copies in C++', LIBC + KERNEL + COPIES, True, None),
     ('an sg transmit path in C++', LIBC + KERNEL + SG_TX, True, None),
     ('a driver header with <linux/types.h> alone in C++', HW_HEADER, True, None),
+    ('PIO beside DMA in C++', LIBC + KERNEL + PIO.replace('void __iomem *base', 'u8 __iomem *base'), True, None),
     ('probe code sizing its rings in C++', LIBC + KERNEL + HW_HEADER + SIZES, True, None),
     # (C++ has no arithmetic on void *: the window is a u8 __iomem * there)
     ('a register block with the <linux/bitfield.h> macros in C++',

@@ -19,6 +19,7 @@
 #include <linux/err.h>
 #include <linux/errno.h>
 #include <linux/highmem.h>
+#include <linux/io.h>
 #include <linux/iommu.h>
 #include <linux/kernel.h>
 #include <linux/log2.h>
@@ -753,6 +754,67 @@ static void test_align_math_overflow(void **state)
 	assert_int_equal(EPROBE_DEFER, 517);
 	assert_int_equal(ENOTSUPP, 524);
 	barrier();
+}
+
+/* The register accessors on a window of host memory: byte order, the FIFO forms, the copies. */
+static void test_register_accessors(void **state)
+{
+	u64 win[8];
+	u8 __iomem *regs = (u8 __iomem *)win;
+	u32 words[4] = { 0xdeadbeef, 0xdeadbeef, 0xdeadbeef, 0xdeadbeef };
+	u32 fifo_in[3] = { 0x01020304, 0x05060708, 0x090a0b0c };
+	u8 bytes[16];
+
+	(void)state;
+	memset(win, 0, sizeof(win));
+	writeq(0x1122334455667788ULL, regs);
+	assert_memory_equal(regs, "\x88\x77\x66\x55\x44\x33\x22\x11", 8);
+	assert_true(readq(regs) == 0x1122334455667788ULL);
+	writeq_relaxed(0x0102030405060708ULL, regs + 8);
+	assert_true(readq_relaxed(regs + 8) == 0x0102030405060708ULL);
+	assert_memory_equal(regs + 8, "\x08\x07\x06\x05\x04\x03\x02\x01", 8);
+	writew_relaxed(0xa1b2, regs + 16);
+	writeb_relaxed(0xc3, regs + 18);
+	iowrite8(0xd4, regs + 19);
+	assert_memory_equal(regs + 16, "\xb2\xa1\xc3\xd4", 4);
+	assert_int_equal(readw_relaxed(regs + 16), 0xa1b2);
+	assert_int_equal(readb_relaxed(regs + 18), 0xc3);
+	assert_int_equal(ioread16(regs + 16), 0xa1b2);
+	assert_int_equal(ioread8(regs + 19), 0xd4);
+	assert_int_equal(readl(regs + 16), 0xd4c3a1b2);
+	iowrite16(0x1234, regs + 20);
+	assert_memory_equal(regs + 20, "\x34\x12", 2);
+	/* big-endian registers: the most significant byte first */
+	iowrite32be(0x11223344, regs + 24);
+	assert_memory_equal(regs + 24, "\x11\x22\x33\x44", 4);
+	assert_int_equal(ioread32be(regs + 24), 0x11223344);
+	assert_int_equal(readl(regs + 24), 0x44332211);
+
+	/* the FIFO forms read and write the one register, as the bus delivers the words */
+	memcpy(regs + 32, "\x01\x02\x03\x04\x05\x06\x07\x08", 8);
+	readsl(regs + 32, words, 3);
+	assert_memory_equal(&words[0], "\x01\x02\x03\x04", 4);
+	assert_memory_equal(&words[2], "\x01\x02\x03\x04", 4); /* not the next register */
+	assert_int_equal(words[3], 0xdeadbeef);                /* @count words only */
+	readsl(regs + 32, words, 0);
+	ioread32_rep(regs + 36, &words[3], 1);
+	assert_memory_equal(&words[3], "\x05\x06\x07\x08", 4);
+	writesl(regs + 32, fifo_in, 3);
+	assert_int_equal(((u32 *)win)[8], fifo_in[2]); /* the last word written stays */
+	assert_memory_equal(regs + 36, "\x05\x06\x07\x08", 4);
+	iowrite32_rep(regs + 36, fifo_in, 2);
+	assert_int_equal(((u32 *)win)[9], fifo_in[1]);
+
+	/* copies to and from the window: at an odd offset, the neighbours untouched */
+	memset(win, 0, sizeof(win));
+	memcpy_toio(regs + 3, "\xaa\xbb\xcc\xdd\xee", 5);
+	assert_memory_equal(regs + 2, "\x00\xaa\xbb\xcc\xdd\xee\x00", 7);
+	memcpy_fromio(bytes, regs + 4, 3);
+	assert_memory_equal(bytes, "\xbb\xcc\xdd", 3);
+	memset_io(regs + 9, 0x1ab, 6); /* the value as a byte, as memset() */
+	assert_memory_equal(regs + 8, "\x00\xab\xab\xab\xab\xab\xab\x00", 8);
+	memset_io(regs + 9, 0x55, 0);
+	assert_int_equal(regs[9], 0xab);
 }
 
 static int calls;
@@ -1674,6 +1736,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_addressing_limited, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kernel_basics, setup, teardown),
 		cmocka_unit_test(test_align_math_overflow),
+		cmocka_unit_test(test_register_accessors),
 		cmocka_unit_test(test_minmax_evaluate_once),
 		cmocka_unit_test_setup_teardown(test_warn_logs_where_it_fired, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kernel_names, setup, teardown),

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * <linux/io.h> of Linux 6.x over libdmamap, as far as DMA drivers need it:
- * register accessors (readl(), writel() and their relatives) and the
- * barriers that order descriptor writes with them.
+ * register accessors (readb() to readq(), writeb() to writeq(), their
+ * _relaxed forms, ioread8() to ioread32be() and iowrite8() to iowrite32be()),
+ * the FIFO accessors (readsl(), writesl(), ioread32_rep(), iowrite32_rep()),
+ * the copies to and from a register window (memcpy_toio(), memcpy_fromio(),
+ * memset_io()), and the barriers that order descriptor writes with them.
  *
  * A simulated device's registers are plain host memory the test hands to the
  * driver as its `void __iomem *` window; the test's hardware model reads and
@@ -29,16 +32,22 @@ DMAMAP_BEGIN_DECLS
 #define dma_wmb() wmb()
 #endif
 
-/** readb() - read an 8-bit register. */
+/** readb() - read an 8-bit register (after the accesses before it). */
 static inline u8 readb(const volatile void __iomem *addr)
 {
-	return *(const volatile u8 *)addr;
+	u8 v = *(const volatile u8 *)addr;
+
+	rmb();
+	return v;
 }
 
-/** readw() - read a little-endian 16-bit register. */
+/** readw() - read a little-endian 16-bit register (after the accesses before it). */
 static inline u16 readw(const volatile void __iomem *addr)
 {
-	return le16_to_cpu(*(const volatile u16 *)addr);
+	u16 v = le16_to_cpu(*(const volatile u16 *)addr);
+
+	rmb();
+	return v;
 }
 
 /** readl() - read a little-endian 32-bit register (after the accesses before it). */
@@ -81,6 +90,169 @@ static inline u32 readl_relaxed(const volatile void __iomem *addr)
 static inline void writel_relaxed(u32 value, volatile void __iomem *addr)
 {
 	*(volatile u32 *)addr = cpu_to_le32(value);
+}
+
+/** readq() - read a little-endian 64-bit register in one access (after the accesses before it). */
+static inline u64 readq(const volatile void __iomem *addr)
+{
+	u64 v = le64_to_cpu(*(const volatile u64 *)addr);
+
+	rmb();
+	return v;
+}
+
+/** writeq() - write a little-endian 64-bit register in one access, after every memory write before it. */
+static inline void writeq(u64 value, volatile void __iomem *addr)
+{
+	wmb();
+	*(volatile u64 *)addr = cpu_to_le64(value);
+}
+
+/** readb_relaxed() - readb() without the ordering. */
+static inline u8 readb_relaxed(const volatile void __iomem *addr)
+{
+	return *(const volatile u8 *)addr;
+}
+
+/** readw_relaxed() - readw() without the ordering. */
+static inline u16 readw_relaxed(const volatile void __iomem *addr)
+{
+	return le16_to_cpu(*(const volatile u16 *)addr);
+}
+
+/** readq_relaxed() - readq() without the ordering. */
+static inline u64 readq_relaxed(const volatile void __iomem *addr)
+{
+	return le64_to_cpu(*(const volatile u64 *)addr);
+}
+
+/** writeb_relaxed() - writeb() without the ordering. */
+static inline void writeb_relaxed(u8 value, volatile void __iomem *addr)
+{
+	*(volatile u8 *)addr = value;
+}
+
+/** writew_relaxed() - writew() without the ordering. */
+static inline void writew_relaxed(u16 value, volatile void __iomem *addr)
+{
+	*(volatile u16 *)addr = cpu_to_le16(value);
+}
+
+/** writeq_relaxed() - writeq() without the ordering. */
+static inline void writeq_relaxed(u64 value, volatile void __iomem *addr)
+{
+	*(volatile u64 *)addr = cpu_to_le64(value);
+}
+
+/** ioread8() - readb(). */
+static inline u8 ioread8(const volatile void __iomem *addr)
+{
+	return readb(addr);
+}
+
+/** ioread16() - readw(). */
+static inline u16 ioread16(const volatile void __iomem *addr)
+{
+	return readw(addr);
+}
+
+/** iowrite8() - writeb(). */
+static inline void iowrite8(u8 value, volatile void __iomem *addr)
+{
+	writeb(value, addr);
+}
+
+/** iowrite16() - writew(). */
+static inline void iowrite16(u16 value, volatile void __iomem *addr)
+{
+	writew(value, addr);
+}
+
+/** ioread32be() - read a big-endian 32-bit register, ordered as readl(). */
+static inline u32 ioread32be(const volatile void __iomem *addr)
+{
+	u32 v = be32_to_cpu(*(const volatile u32 *)addr);
+
+	rmb();
+	return v;
+}
+
+/** iowrite32be() - write a big-endian 32-bit register, ordered as writel(). */
+static inline void iowrite32be(u32 value, volatile void __iomem *addr)
+{
+	wmb();
+	*(volatile u32 *)addr = cpu_to_be32(value);
+}
+
+/**
+ * readsl() - read @count 32-bit words from the one register @addr (a FIFO) into @buffer
+ * @addr: the FIFO register
+ * @buffer: @count words, 32-bit aligned
+ * @count: words; 0 reads nothing
+ *
+ * As the kernel's, the words are stored as the bus delivered them, with no
+ * byte swapping (the FIFO carries a byte stream), and there is no barrier.
+ */
+static inline void readsl(const volatile void __iomem *addr, void *buffer, unsigned int count)
+{
+	u32 *b = (u32 *)buffer;
+
+	while (count--)
+		*b++ = *(const volatile u32 *)addr;
+}
+
+/** writesl() - write @count 32-bit words of @buffer to the one register @addr (a FIFO); as readsl(). */
+static inline void writesl(volatile void __iomem *addr, const void *buffer, unsigned int count)
+{
+	const u32 *b = (const u32 *)buffer;
+
+	while (count--)
+		*(volatile u32 *)addr = *b++;
+}
+
+/** ioread32_rep() - readsl(). */
+static inline void ioread32_rep(const volatile void __iomem *addr, void *buffer, unsigned long count)
+{
+	readsl(addr, buffer, (unsigned int)count);
+}
+
+/** iowrite32_rep() - writesl(). */
+static inline void iowrite32_rep(volatile void __iomem *addr, const void *buffer, unsigned long count)
+{
+	writesl(addr, buffer, (unsigned int)count);
+}
+
+/**
+ * memcpy_fromio() - copy @size bytes of the register window at @addr into @buffer
+ *
+ * Byte by byte, each a volatile read, in address order; no barrier.
+ */
+static inline void memcpy_fromio(void *buffer, const volatile void __iomem *addr, size_t size)
+{
+	const volatile u8 *src = (const volatile u8 *)addr;
+	u8 *dst = (u8 *)buffer;
+
+	while (size--)
+		*dst++ = *src++;
+}
+
+/** memcpy_toio() - copy @size bytes of @buffer into the register window at @addr; as memcpy_fromio(). */
+static inline void memcpy_toio(volatile void __iomem *addr, const void *buffer, size_t size)
+{
+	volatile u8 *dst = (volatile u8 *)addr;
+	const u8 *src = (const u8 *)buffer;
+
+	while (size--)
+		*dst++ = *src++;
+}
+
+/** memset_io() - set @size bytes of the register window at @addr to @value; as memcpy_toio(). */
+static inline void memset_io(volatile void __iomem *addr, int value, size_t size)
+{
+	volatile u8 *dst = (volatile u8 *)addr;
+
+	while (size--)
+		*dst++ = (u8)value;
 }
 
 /** ioread32() - readl(). */
