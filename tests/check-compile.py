@@ -59,6 +59,8 @@ KERNEL = '''
 #include <linux/string.h>
 #include <linux/overflow.h>
 #include <linux/types.h>
+#include <linux/unaligned.h>
+#include <linux/wordpart.h>
 '''
 
 DRIVER = '''
@@ -384,6 +386,29 @@ int pio_xfer(void __iomem *base, u32 *words, unsigned int n, const u8 *cmd, size
 }
 '''
 
+# A receive path parsing a frame's packed header and updating its descriptor
+# in place, with the <asm/unaligned.h> name of drivers before 6.12 (C and C++).
+RX_PARSE = '''
+#include <asm/unaligned.h>
+struct rx_desc { __le32 status; __le16 count; __be16 proto; };
+unsigned int rx_parse(struct rx_desc *d, const u8 *frame, u8 *reply);
+unsigned int rx_parse(struct rx_desc *d, const u8 *frame, u8 *reply)
+{
+	u32 len = get_unaligned_le32(frame + 1) + get_unaligned_be16(frame + 5) + get_unaligned_be24(frame + 7);
+	u64 stamp = get_unaligned_le64(frame + 10) ^ get_unaligned_be64(frame + 18);
+	u16 tag = get_unaligned((const u16 *)(frame + 27));
+
+	put_unaligned_le32(len, reply + 1);
+	put_unaligned_be16(tag, reply + 5);
+	put_unaligned_le24(len, reply + 7);
+	put_unaligned(stamp, (u64 *)(reply + 11));
+	le16_add_cpu(&d->count, 1);
+	be16_add_cpu(&d->proto, 0);
+	d->status = cpu_to_le32p(&len);
+	return le32_to_cpup(&d->status) + upper_16_bits(len) + lower_16_bits(len) + be16_to_cpup(&d->proto);
+}
+'''
+
 SEED = '#include <dmamap/dmamap.h>\n'
 
 CASES = [
@@ -400,6 +425,7 @@ CASES = [
     ('a register block with FIELD_PREP(), FIELD_GET() and readl()/writel()', KERNEL + REGS, True, None),
     ('an sg transmit path: sg_miter_*(), sg_pcopy_*(), sg_zero_buffer()', KERNEL + SG_TX, True, None),
     ('a driver header with <linux/types.h> alone', HW_HEADER, True, None),
+    ('a receive path: get_unaligned_le32(), put_unaligned(), le16_add_cpu()...', KERNEL + RX_PARSE, True, None),
     ('PIO beside DMA: readq(), ioread32be(), readsl(), memcpy_toio()...', KERNEL + PIO, True, None),
     ('EPROBE_DEFER from <linux/errno.h> alone',
      '#include <linux/errno.h>\nint f(void);\nint f(void) { return -EPROBE_DEFER - ENOTSUPP - EINVAL; }\n', True, None),
@@ -512,6 +538,7 @@ CXX_CASES = [
     ('the managed and plain copies in C++', LIBC + KERNEL + COPIES, True, None),
     ('an sg transmit path in C++', LIBC + KERNEL + SG_TX, True, None),
     ('a driver header with <linux/types.h> alone in C++', HW_HEADER, True, None),
+    ('a receive path with <asm/unaligned.h> in C++', LIBC + KERNEL + RX_PARSE, True, None),
     ('PIO beside DMA in C++', LIBC + KERNEL + PIO.replace('void __iomem *base', 'u8 __iomem *base'), True, None),
     ('probe code sizing its rings in C++', LIBC + KERNEL + HW_HEADER + SIZES, True, None),
     # (C++ has no arithmetic on void *: the window is a u8 __iomem * there)

@@ -31,6 +31,9 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/types.h>
+#include <linux/unaligned.h>
+#include <linux/wordpart.h>
+#include <asm/unaligned.h> /* the name before Linux 6.12: the same calls */
 
 #include <signal.h>
 #include <sys/wait.h>
@@ -815,6 +818,68 @@ static void test_register_accessors(void **state)
 	assert_memory_equal(regs + 8, "\x00\xab\xab\xab\xab\xab\xab\x00", 8);
 	memset_io(regs + 9, 0x55, 0);
 	assert_int_equal(regs[9], 0xab);
+}
+
+/* Fields at odd addresses, in either byte order; fields updated in place. */
+static void test_unaligned_and_byteorder(void **state)
+{
+	u8 b[24];
+	const u8 *cb = b;
+	u64 q = 0x8877665544332211ULL;
+	__le32 le = cpu_to_le32(0xfffffffe);
+	__be16 be = cpu_to_be16(0x00ff);
+	u32 host = 0x11223344;
+
+	(void)state;
+	memset(b, 0, sizeof(b));
+	put_unaligned_le32(0x11223344, b + 1);
+	assert_memory_equal(b, "\x00\x44\x33\x22\x11\x00", 6);
+	assert_int_equal(get_unaligned_le32(b + 1), 0x11223344);
+	assert_int_equal(get_unaligned_be32(b + 1), 0x44332211);
+	assert_int_equal(get_unaligned_le16(b + 3), 0x1122);
+	put_unaligned_be16(0xa1b2, b + 7);
+	assert_memory_equal(b + 6, "\x00\xa1\xb2\x00", 4);
+	assert_int_equal(get_unaligned_be16(b + 7), 0xa1b2);
+	put_unaligned_be64(0x0102030405060708ULL, b + 9);
+	assert_memory_equal(b + 9, "\x01\x02\x03\x04\x05\x06\x07\x08", 8);
+	assert_true(get_unaligned_be64(b + 9) == 0x0102030405060708ULL);
+	assert_true(get_unaligned_le64(b + 9) == 0x0807060504030201ULL);
+	put_unaligned_le64(q, b + 9);
+	assert_memory_equal(b + 9, "\x11\x22\x33\x44\x55\x66\x77\x88", 8);
+	put_unaligned_le16(0xbeef, b + 17);
+	assert_memory_equal(b + 17, "\xef\xbe", 2);
+	put_unaligned_be32(0xcafef00d, b + 19);
+	assert_memory_equal(b + 19, "\xca\xfe\xf0\x0d", 4);
+	assert_int_equal(b[23], 0); /* nothing past the field */
+	/* 24-bit fields: three bytes, the top byte of the value dropped */
+	memset(b, 0, sizeof(b));
+	put_unaligned_le24(0xff123456, b + 1);
+	assert_memory_equal(b, "\x00\x56\x34\x12\x00", 5);
+	assert_int_equal(get_unaligned_le24(b + 1), 0x123456);
+	put_unaligned_be24(0x00abcdef, b + 5);
+	assert_memory_equal(b + 5, "\xab\xcd\xef\x00", 4);
+	assert_int_equal(get_unaligned_be24(b + 5), 0xabcdef);
+	/* get_unaligned() and put_unaligned(): the pointer's type, in the CPU's order */
+	put_unaligned(q, (u64 *)(b + 3));
+	assert_memory_equal(b + 3, &q, 8);
+	assert_true(get_unaligned((const u64 *)(cb + 3)) == q);
+	put_unaligned(host | 0x1ffff, (u16 *)(b + 13)); /* converted to the u16 */
+	assert_int_equal(get_unaligned((u16 *)(b + 13)), 0xffff);
+	_Static_assert(_Generic(get_unaligned((const u16 *)cb), u16: 1, default: 0), "the pointee's type");
+
+	/* in-place arithmetic in a field's byte order, wrapping at its width */
+	le32_add_cpu(&le, 1);
+	assert_int_equal(le32_to_cpu(le), 0xffffffff);
+	le32_add_cpu(&le, 2);
+	assert_int_equal(le32_to_cpup(&le), 1);
+	be16_add_cpu(&be, 1);
+	assert_memory_equal(&be, "\x01\x00", 2);
+	assert_int_equal(be16_to_cpup(&be), 0x100);
+	le = cpu_to_le32p(&host);
+	assert_memory_equal(&le, "\x44\x33\x22\x11", 4);
+	assert_int_equal(upper_16_bits(0x12345678u), 0x1234);
+	assert_int_equal(lower_16_bits(0x12345678u), 0x5678);
+	assert_int_equal(upper_16_bits(0x1234567890ULL), 0x3456); /* bits 31..16 only */
 }
 
 static int calls;
@@ -1737,6 +1802,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_kernel_basics, setup, teardown),
 		cmocka_unit_test(test_align_math_overflow),
 		cmocka_unit_test(test_register_accessors),
+		cmocka_unit_test(test_unaligned_and_byteorder),
 		cmocka_unit_test(test_minmax_evaluate_once),
 		cmocka_unit_test_setup_teardown(test_warn_logs_where_it_fired, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kernel_names, setup, teardown),

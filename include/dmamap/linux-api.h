@@ -142,6 +142,14 @@ typedef uint64_t __be64;
 /* upper_32_bits() - bits 63..32 of @n, a u32; 0 for a 32-bit @n, with no shift-count warning. */
 #define upper_32_bits(n) ((u32)(((n) >> 16) >> 16))
 #endif
+#ifndef upper_16_bits
+/* upper_16_bits() - bits 31..16 of @n, a u16. */
+#define upper_16_bits(n) ((u16)((n) >> 16))
+#endif
+#ifndef lower_16_bits
+/* lower_16_bits() - bits 15..0 of @n, a u16. */
+#define lower_16_bits(n) ((u16)((n) & 0xffff))
+#endif
 
 /*
  * <linux/minmax.h>: min(), max(), min_t(), max_t(), min_not_zero() and
@@ -618,6 +626,38 @@ static inline size_t size_sub(size_t minuend, size_t subtrahend)
 #define be16_to_cpu(x) ((u16)DMAMAP_BE16((u16)(x)))
 #define be32_to_cpu(x) ((u32)DMAMAP_BE32((u32)(x)))
 #define be64_to_cpu(x) ((u64)DMAMAP_BE64((u64)(x)))
+#endif
+#ifndef le32_to_cpup
+/*
+ * le32_to_cpup() and its siblings - the conversions of the value at a
+ * pointer: le16_to_cpup(@p) is le16_to_cpu(*@p), cpu_to_le32p(@p) is
+ * cpu_to_le32(*@p), for le and be, 16 to 64 bits.
+ */
+#define le16_to_cpup(p) le16_to_cpu(*(const __le16 *)(p))
+#define le32_to_cpup(p) le32_to_cpu(*(const __le32 *)(p))
+#define le64_to_cpup(p) le64_to_cpu(*(const __le64 *)(p))
+#define be16_to_cpup(p) be16_to_cpu(*(const __be16 *)(p))
+#define be32_to_cpup(p) be32_to_cpu(*(const __be32 *)(p))
+#define be64_to_cpup(p) be64_to_cpu(*(const __be64 *)(p))
+#define cpu_to_le16p(p) cpu_to_le16(*(const u16 *)(p))
+#define cpu_to_le32p(p) cpu_to_le32(*(const u32 *)(p))
+#define cpu_to_le64p(p) cpu_to_le64(*(const u64 *)(p))
+#define cpu_to_be16p(p) cpu_to_be16(*(const u16 *)(p))
+#define cpu_to_be32p(p) cpu_to_be32(*(const u32 *)(p))
+#define cpu_to_be64p(p) cpu_to_be64(*(const u64 *)(p))
+#endif
+#ifndef le32_add_cpu
+/*
+ * le32_add_cpu() and its siblings - add @val to the little- (le) or
+ * big-endian (be) field at @var, in its byte order, wrapping at its width:
+ * a descriptor's count or index updated in place.
+ */
+#define le16_add_cpu(var, val) ((void)(*(var) = cpu_to_le16((u16)(le16_to_cpu(*(var)) + (val)))))
+#define le32_add_cpu(var, val) ((void)(*(var) = cpu_to_le32((u32)(le32_to_cpu(*(var)) + (val)))))
+#define le64_add_cpu(var, val) ((void)(*(var) = cpu_to_le64((u64)(le64_to_cpu(*(var)) + (val)))))
+#define be16_add_cpu(var, val) ((void)(*(var) = cpu_to_be16((u16)(be16_to_cpu(*(var)) + (val)))))
+#define be32_add_cpu(var, val) ((void)(*(var) = cpu_to_be32((u32)(be32_to_cpu(*(var)) + (val)))))
+#define be64_add_cpu(var, val) ((void)(*(var) = cpu_to_be64((u64)(be64_to_cpu(*(var)) + (val)))))
 #endif
 
 #endif /* DMAMAP_LINUX_API_H */
