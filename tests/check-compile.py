@@ -33,10 +33,13 @@ LIBC = '''
 
 KERNEL = '''
 #include <linux/align.h>
+#include <linux/array_size.h>
 #include <linux/bitfield.h>
 #include <linux/bits.h>
 #include <linux/bug.h>
+#include <linux/build_bug.h>
 #include <linux/compiler.h>
+#include <linux/container_of.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/log2.h>
@@ -56,6 +59,7 @@ KERNEL = '''
 #include <linux/scatterlist.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
+#include <linux/stddef.h>
 #include <linux/string.h>
 #include <linux/overflow.h>
 #include <linux/types.h>
@@ -409,6 +413,22 @@ unsigned int rx_parse(struct rx_desc *d, const u8 *frame, u8 *reply)
 }
 '''
 
+# A descriptor layout checked at compile time, clock-like rounding and
+# window checks, as drivers write them (C and C++).
+LAYOUT = '''
+struct lay_desc { __le32 ctrl; __le16 len; __le16 flags; __le64 addr; };
+static_assert(sizeof(struct lay_desc) == 16, "descriptor size");
+static const int lay_pad = BUILD_BUG_ON_ZERO(offsetofend(struct lay_desc, flags) != 8);
+int lay_check(dma_addr_t addr, dma_addr_t win, u32 len, int rate);
+int lay_check(dma_addr_t addr, dma_addr_t win, u32 len, int rate)
+{
+	BUILD_BUG_ON_MSG(sizeof_field(struct lay_desc, addr) != 8, "64-bit addresses");
+	if (!in_range(addr, win, (u64)SZ_1M) || !in_range(len, 1u, 0xffffu))
+		return -ERANGE;
+	return DIV_ROUND_CLOSEST(rate, 3) + (int)DIV_ROUND_CLOSEST_ULL(len, 3) + (int)DIV_ROUND_DOWN_ULL(len, 2) + lay_pad;
+}
+'''
+
 SEED = '#include <dmamap/dmamap.h>\n'
 
 CASES = [
@@ -425,6 +445,17 @@ CASES = [
     ('a register block with FIELD_PREP(), FIELD_GET() and readl()/writel()', KERNEL + REGS, True, None),
     ('an sg transmit path: sg_miter_*(), sg_pcopy_*(), sg_zero_buffer()', KERNEL + SG_TX, True, None),
     ('a driver header with <linux/types.h> alone', HW_HEADER, True, None),
+    ('static_assert(), BUILD_BUG_ON_ZERO(), offsetofend(), DIV_ROUND_CLOSEST(), in_range()', KERNEL + LAYOUT, True,
+     None),
+    ("the kernel's one-argument static_assert() after libc's <assert.h>", LIBC + '#include <assert.h>\n' + KERNEL +
+     'static_assert(sizeof(u32) == 4);\n', True, None),
+    ('a false one-argument static_assert()', KERNEL + 'static_assert(sizeof(u32) == 8);\n', False,
+     ['sizeof(u32) == 8']),
+    ('a true BUILD_BUG_ON_ZERO()', KERNEL + 'extern const int z;\nconst int z = BUILD_BUG_ON_ZERO(sizeof(u32) == 4);\n',
+     False, ['dmamap_build_bug_on_zero']),
+    ('a true BUILD_BUG_ON_MSG()',
+     KERNEL + 'void f(void);\nvoid f(void)\n{\n\tBUILD_BUG_ON_MSG(1, "ring too small");\n}\n',
+     False, ['ring too small']),
     ('a receive path: get_unaligned_le32(), put_unaligned(), le16_add_cpu()...', KERNEL + RX_PARSE, True, None),
     ('PIO beside DMA: readq(), ioread32be(), readsl(), memcpy_toio()...', KERNEL + PIO, True, None),
     ('EPROBE_DEFER from <linux/errno.h> alone',
@@ -538,6 +569,8 @@ CXX_CASES = [
     ('the managed and plain copies in C++', LIBC + KERNEL + COPIES, True, None),
     ('an sg transmit path in C++', LIBC + KERNEL + SG_TX, True, None),
     ('a driver header with <linux/types.h> alone in C++', HW_HEADER, True, None),
+    ('static_assert(), BUILD_BUG_ON_ZERO(), DIV_ROUND_CLOSEST(), in_range() in C++', LIBC + KERNEL + LAYOUT, True,
+     None),
     ('a receive path with <asm/unaligned.h> in C++', LIBC + KERNEL + RX_PARSE, True, None),
     ('PIO beside DMA in C++', LIBC + KERNEL + PIO.replace('void __iomem *base', 'u8 __iomem *base'), True, None),
     ('probe code sizing its rings in C++', LIBC + KERNEL + HW_HEADER + SIZES, True, None),

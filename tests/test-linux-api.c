@@ -12,6 +12,9 @@
 #include <linux/bitfield.h>
 #include <linux/bits.h>
 #include <linux/bug.h>
+#include <linux/build_bug.h>
+#include <linux/container_of.h>
+#include <linux/array_size.h>
 #include <linux/compiler.h>
 #include <linux/device.h>
 #include <linux/dma-mapping.h>
@@ -29,6 +32,7 @@
 #include <linux/printk.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
+#include <linux/stddef.h>
 #include <linux/string.h>
 #include <linux/types.h>
 #include <linux/unaligned.h>
@@ -880,6 +884,63 @@ static void test_unaligned_and_byteorder(void **state)
 	assert_int_equal(upper_16_bits(0x12345678u), 0x1234);
 	assert_int_equal(lower_16_bits(0x12345678u), 0x5678);
 	assert_int_equal(upper_16_bits(0x1234567890ULL), 0x3456); /* bits 31..16 only */
+}
+
+/* <linux/build_bug.h> and <linux/stddef.h>: checks that cost nothing at run time, and field geometry. */
+struct tdesc_hw {
+	__le32 ctrl;
+	__le16 len;
+	__le16 flags;
+	__le64 addr;
+};
+static_assert(sizeof(struct tdesc_hw) == 16);
+static_assert(offsetofend(struct tdesc_hw, flags) == 8, "flags end where addr starts");
+static const int tdesc_zero = BUILD_BUG_ON_ZERO(sizeof(struct tdesc_hw) != 16);
+
+static int rounding_calls;
+
+static int counted_int(int v)
+{
+	rounding_calls++;
+	return v;
+}
+
+/* DIV_ROUND_CLOSEST() rounds halves away from zero; in_range() at both ends of its range. */
+static void test_rounding_and_ranges(void **state)
+{
+	u32 start32 = 0x1000;
+	u64 start64 = 0xfffffffff000ULL;
+
+	(void)state;
+	static_assert(sizeof_field(struct tdesc_hw, len) == 2);
+	BUILD_BUG_ON_MSG(offsetofend(struct tdesc_hw, addr) != 16, "the descriptor is 16 bytes");
+	assert_int_equal(tdesc_zero, 0);
+	assert_int_equal(BUILD_BUG_ON_ZERO(0) + 5, 5);
+	assert_int_equal(sizeof_field(struct tdesc_hw, addr), 8);
+	assert_int_equal(offsetofend(struct tdesc_hw, ctrl), 4);
+
+	assert_int_equal(DIV_ROUND_CLOSEST(7, 2), 4);
+	assert_int_equal(DIV_ROUND_CLOSEST(5, 2), 3);
+	assert_int_equal(DIV_ROUND_CLOSEST(6, 4), 2);
+	assert_int_equal(DIV_ROUND_CLOSEST(5, 4), 1);
+	assert_int_equal(DIV_ROUND_CLOSEST(-7, 2), -4);
+	assert_int_equal(DIV_ROUND_CLOSEST(-5, 4), -1);
+	assert_int_equal(DIV_ROUND_CLOSEST(7, -2), -4);
+	assert_int_equal(DIV_ROUND_CLOSEST(-7, -2), 4);
+	assert_int_equal(DIV_ROUND_CLOSEST(7u, 2u), 4u);
+	assert_int_equal(DIV_ROUND_CLOSEST(counted_int(9), counted_int(4)), 2);
+	assert_int_equal(rounding_calls, 2);
+	assert_true(DIV_ROUND_CLOSEST_ULL(0x300000001ULL, 2) == 0x180000001ULL);
+	assert_true(DIV_ROUND_DOWN_ULL(0x300000001ULL, 2) == 0x180000000ULL);
+
+	assert_true(in_range(start32, start32, 0x100u));
+	assert_true(in_range(start32 + 0xff, start32, 0x100u));
+	assert_false(in_range(start32 + 0x100, start32, 0x100u));
+	assert_false(in_range(start32 - 1, start32, 0x100u));
+	assert_false(in_range(start32, start32, 0u));
+	assert_true(in_range(start64 + 0xfff, start64, 0x1000ULL)); /* 64-bit: no truncation */
+	assert_false(in_range(start64 + 0x1000, start64, 0x1000ULL));
+	assert_false(in_range((u64)start32 + 0x100000000ULL, start32, 0x100u));
 }
 
 static int calls;
@@ -1803,6 +1864,7 @@ int main(void)
 		cmocka_unit_test(test_align_math_overflow),
 		cmocka_unit_test(test_register_accessors),
 		cmocka_unit_test(test_unaligned_and_byteorder),
+		cmocka_unit_test(test_rounding_and_ranges),
 		cmocka_unit_test(test_minmax_evaluate_once),
 		cmocka_unit_test_setup_teardown(test_warn_logs_where_it_fired, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kernel_names, setup, teardown),

@@ -234,6 +234,29 @@ typedef uint64_t __be64;
 /* clamp_val() - clamp_t() in @val's type: @lo and @hi converted to it. */
 #define clamp_val(val, lo, hi) clamp_t(__typeof__(val), val, lo, hi)
 #endif
+#ifndef in_range
+/** dmamap_in_range64() - whether @start <= @val < @start + @len, in 64-bit unsigned arithmetic. */
+static inline bool dmamap_in_range64(u64 val, u64 start, u64 len)
+{
+	return val - start < len;
+}
+
+/** dmamap_in_range32() - whether @start <= @val < @start + @len, in 32-bit unsigned arithmetic. */
+static inline bool dmamap_in_range32(u32 val, u32 start, u32 len)
+{
+	return val - start < len;
+}
+
+/*
+ * in_range() - whether @val lies in [@start, @start + @len), as the kernel's:
+ * in 32-bit arithmetic when all three fit in 32 bits, else 64-bit (a range
+ * that wraps past the top of its type still holds the values that wrapped).
+ */
+#define in_range(val, start, len)                                                         \
+	((sizeof(start) | sizeof(len) | sizeof(val)) <= sizeof(u32)                       \
+		 ? dmamap_in_range32((u32)(val), (u32)(start), (u32)(len))                \
+		 : dmamap_in_range64((u64)(val), (u64)(start), (u64)(len)))
+#endif
 #if !defined(swap) && !defined(__cplusplus)
 /* swap() - exchange the values of @a and @b (lvalues of one type), as the kernel's: each evaluated twice. */
 #define swap(a, b) DMAMAP_SWAP_(a, b, DMAMAP_UNIQUE(dmamap_tmp_))
@@ -371,6 +394,31 @@ static inline int dmamap_ilog2_u64(u64 n)
 /* DIV_ROUND_UP_ULL() - DIV_ROUND_UP() computed in unsigned long long, an unsigned long long. */
 #define DIV_ROUND_UP_ULL(ll, d) (((unsigned long long)(ll) + (d) - 1) / (d))
 #endif
+#ifndef DIV_ROUND_DOWN_ULL
+/* DIV_ROUND_DOWN_ULL() - @ll / @d computed in unsigned long long. */
+#define DIV_ROUND_DOWN_ULL(ll, d) ((unsigned long long)(ll) / (d))
+#endif
+#ifndef DIV_ROUND_CLOSEST
+/*
+ * DIV_ROUND_CLOSEST() - @x / @divisor rounded to the nearest integer, halves
+ * away from zero (7 / 2: 4, -7 / 2: -4), as the kernel's: for operands of
+ * opposite signs the half is subtracted instead of added. Each argument is
+ * evaluated once. DIV_ROUND_CLOSEST_ULL() - the same for unsigned long long
+ * operands.
+ */
+#define DIV_ROUND_CLOSEST(x, divisor) \
+	DMAMAP_DIV_CLOSEST_(x, divisor, DMAMAP_UNIQUE(dmamap_x_), DMAMAP_UNIQUE(dmamap_d_))
+#define DMAMAP_DIV_CLOSEST_(x, divisor, ux, ud)                                                  \
+	__extension__({                                                                          \
+		__typeof__(x) ux = (x);                                                          \
+		__typeof__(divisor) ud = (divisor);                                              \
+		(((__typeof__(x))-1) > 0 || ((__typeof__(divisor))-1) > 0 || ((ux > 0) == (ud > 0))) \
+			? ((ux + (ud / 2)) / ud)                                                 \
+			: ((ux - (ud / 2)) / ud);                                                \
+	})
+#define DIV_ROUND_CLOSEST_ULL(x, divisor) \
+	(((unsigned long long)(x) + (unsigned long long)(divisor) / 2) / (unsigned long long)(divisor))
+#endif
 
 #ifndef round_up
 /* round_up() - @x rounded up to a multiple of @y, a power of two, in @x's type. */
@@ -454,6 +502,52 @@ static inline int dmamap_ilog2_u64(u64 n)
 		_Static_assert(!(cond), "BUILD_BUG_ON failed: " #cond);   \
 	} while (0)
 #endif
+#endif
+/*
+ * <linux/build_bug.h>: BUILD_BUG_ON_MSG() - BUILD_BUG_ON() with @msg as the
+ * compiler's message; BUILD_BUG_ON_ZERO() - the int 0, usable inside an
+ * expression (a constant one included), that fails to compile when @e, a
+ * constant expression, is true.
+ */
+#ifndef BUILD_BUG_ON_MSG
+#ifdef __cplusplus
+#define BUILD_BUG_ON_MSG(cond, msg)                 \
+	do {                                        \
+		static_assert(!(cond), msg);        \
+	} while (0)
+#define BUILD_BUG_ON_ZERO(e) ((int)(0 * sizeof(char[(e) ? -1 : 1])))
+#else
+#define BUILD_BUG_ON_MSG(cond, msg)                 \
+	do {                                        \
+		_Static_assert(!(cond), msg);       \
+	} while (0)
+#define BUILD_BUG_ON_ZERO(e) ((int)(0 * sizeof(struct { int dmamap_build_bug_on_zero : 1 - 2 * !!(e); })))
+#endif
+#endif
+/*
+ * static_assert() - in C, the kernel's: C11's _Static_assert() whose message
+ * may be left out (it is then the condition's text), at file scope or in a
+ * block. C's <assert.h> defines a two-argument static_assert(): this header
+ * includes it first and replaces its definition; a file that includes
+ * <assert.h> after the library's headers gets libc's back. C++'s own
+ * static_assert is left as it is.
+ */
+#ifndef __cplusplus
+#include <assert.h>
+#undef static_assert
+#define static_assert(expr, ...) DMAMAP_STATIC_ASSERT_(expr, ##__VA_ARGS__, #expr)
+#define DMAMAP_STATIC_ASSERT_(expr, msg, ...) _Static_assert(expr, msg)
+#endif
+
+/*
+ * <linux/stddef.h>: sizeof_field() - the size of @MEMBER of struct @TYPE;
+ * offsetofend() - the offset of the first byte after it.
+ */
+#ifndef sizeof_field
+#define sizeof_field(TYPE, MEMBER) sizeof((((TYPE *)0)->MEMBER))
+#endif
+#ifndef offsetofend
+#define offsetofend(TYPE, MEMBER) (offsetof(TYPE, MEMBER) + sizeof_field(TYPE, MEMBER))
 #endif
 
 /*
