@@ -35,6 +35,8 @@ KERNEL = '''
 #include <linux/align.h>
 #include <linux/array_size.h>
 #include <linux/bitfield.h>
+#include <linux/bitmap.h>
+#include <linux/bitops.h>
 #include <linux/bits.h>
 #include <linux/bug.h>
 #include <linux/build_bug.h>
@@ -429,6 +431,41 @@ int lay_check(dma_addr_t addr, dma_addr_t win, u32 len, int rate)
 }
 '''
 
+# A descriptor-slot allocator and completion scan, as DMA engine drivers keep
+# them in bitmaps (C and C++).
+SLOTS = '''
+#define NR_SLOTS 256
+struct slots { DECLARE_BITMAP(used, NR_SLOTS); unsigned long pending; };
+int slot_get(struct slots *s, unsigned int nr);
+int slot_get(struct slots *s, unsigned int nr)
+{
+	unsigned long start = bitmap_find_next_zero_area(s->used, NR_SLOTS, 0, nr, 3);
+
+	if (start > NR_SLOTS - nr)
+		return -EBUSY;
+	bitmap_set(s->used, (unsigned int)start, nr);
+	return (int)start;
+}
+unsigned int slots_complete(struct slots *s);
+unsigned int slots_complete(struct slots *s)
+{
+	unsigned long bit, done = 0;
+
+	for_each_set_bit(bit, &s->pending, BITS_PER_LONG) {
+		if (test_and_clear_bit((long)bit, &s->pending))
+			done++;
+		clear_bit((long)bit, s->used);
+	}
+	if (bitmap_empty(s->used, NR_SLOTS) || bitmap_full(s->used, NR_SLOTS))
+		bitmap_zero(s->used, NR_SLOTS);
+	set_bit(0, &s->pending);
+	__set_bit(1, &s->pending);
+	return (unsigned int)done + bitmap_weight(s->used, NR_SLOTS) + hweight32((u32)s->pending) +
+	       (unsigned int)fls64(s->pending) + (unsigned int)__ffs(s->pending | 1) +
+	       (unsigned int)find_first_zero_bit(s->used, NR_SLOTS);
+}
+'''
+
 SEED = '#include <dmamap/dmamap.h>\n'
 
 CASES = [
@@ -445,6 +482,7 @@ CASES = [
     ('a register block with FIELD_PREP(), FIELD_GET() and readl()/writel()', KERNEL + REGS, True, None),
     ('an sg transmit path: sg_miter_*(), sg_pcopy_*(), sg_zero_buffer()', KERNEL + SG_TX, True, None),
     ('a driver header with <linux/types.h> alone', HW_HEADER, True, None),
+    ('a slot allocator with <linux/bitmap.h> and <linux/bitops.h>', KERNEL + SLOTS, True, None),
     ('static_assert(), BUILD_BUG_ON_ZERO(), offsetofend(), DIV_ROUND_CLOSEST(), in_range()', KERNEL + LAYOUT, True,
      None),
     ("the kernel's one-argument static_assert() after libc's <assert.h>", LIBC + '#include <assert.h>\n' + KERNEL +
@@ -569,6 +607,7 @@ CXX_CASES = [
     ('the managed and plain copies in C++', LIBC + KERNEL + COPIES, True, None),
     ('an sg transmit path in C++', LIBC + KERNEL + SG_TX, True, None),
     ('a driver header with <linux/types.h> alone in C++', HW_HEADER, True, None),
+    ('a slot allocator with bitmaps in C++', LIBC + KERNEL + SLOTS, True, None),
     ('static_assert(), BUILD_BUG_ON_ZERO(), DIV_ROUND_CLOSEST(), in_range() in C++', LIBC + KERNEL + LAYOUT, True,
      None),
     ('a receive path with <asm/unaligned.h> in C++', LIBC + KERNEL + RX_PARSE, True, None),

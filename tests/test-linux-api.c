@@ -10,6 +10,8 @@
 
 #include <linux/align.h>
 #include <linux/bitfield.h>
+#include <linux/bitmap.h>
+#include <linux/bitops.h>
 #include <linux/bits.h>
 #include <linux/bug.h>
 #include <linux/build_bug.h>
@@ -943,6 +945,113 @@ static void test_rounding_and_ranges(void **state)
 	assert_false(in_range((u64)start32 + 0x100000000ULL, start32, 0x100u));
 }
 
+/* Bit numbers across word boundaries, searches at the bitmap's edges, a slot allocator's area search. */
+static void test_bitops_and_bitmaps(void **state)
+{
+	DECLARE_BITMAP(map, 130);
+	unsigned long bit, seen[8], n = 0;
+	unsigned long word = 0;
+
+	(void)state;
+	_Static_assert(sizeof(map) == BITS_TO_LONGS(130) * sizeof(long), "three words on LP64");
+	assert_int_equal(BITS_PER_LONG, 8 * sizeof(long));
+	assert_int_equal(BITS_TO_LONGS(64), 64 / BITS_PER_LONG);
+	assert_int_equal(BITS_TO_LONGS(65), 64 / BITS_PER_LONG + 1);
+	bitmap_zero(map, 130);
+	assert_true(bitmap_empty(map, 130));
+	/* the last bit of a word and the first of the next */
+	set_bit(BITS_PER_LONG - 1, map);
+	__set_bit(BITS_PER_LONG, map);
+	assert_int_equal(map[0], 1UL << (BITS_PER_LONG - 1));
+	assert_int_equal(map[1], 1UL);
+	assert_true(test_bit(BITS_PER_LONG - 1, map));
+	assert_false(test_bit(BITS_PER_LONG + 1, map));
+	assert_true(test_and_set_bit(BITS_PER_LONG, map));
+	assert_false(test_and_set_bit(129, map));
+	assert_true(test_and_clear_bit(129, map));
+	assert_false(test_and_clear_bit(129, map));
+	assert_false(__test_and_set_bit(3, map));
+	assert_true(__test_and_clear_bit(3, map));
+	change_bit(5, map);
+	__change_bit(6, map);
+	clear_bit(5, map);
+	assert_false(test_bit(5, map));
+	assert_true(test_bit(6, map));
+	__clear_bit(6, map);
+	assert_false(test_and_set_bit_lock(7, map));
+	clear_bit_unlock(7, map);
+	assert_int_equal(bitmap_weight(map, 130), 2);
+
+	/* searches: the bits in order, @size when there is none, nothing at or past @size */
+	assert_int_equal(find_first_bit(map, 130), BITS_PER_LONG - 1);
+	assert_int_equal(find_next_bit(map, 130, BITS_PER_LONG - 1), BITS_PER_LONG - 1);
+	assert_int_equal(find_next_bit(map, 130, BITS_PER_LONG + 1), 130);
+	assert_int_equal(find_next_bit(map, BITS_PER_LONG, 0), BITS_PER_LONG - 1);
+	assert_int_equal(find_next_bit(map, BITS_PER_LONG - 1, 0), BITS_PER_LONG - 1); /* below @size only */
+	assert_int_equal(find_last_bit(map, 130), BITS_PER_LONG);
+	assert_int_equal(find_first_zero_bit(map, 130), 0);
+	assert_int_equal(find_next_zero_bit(map, 130, BITS_PER_LONG - 1), BITS_PER_LONG + 1);
+	bitmap_set(map, 128, 2);
+	for_each_set_bit(bit, map, 130)
+		seen[n++] = bit;
+	assert_int_equal(n, 4);
+	assert_true(seen[0] == BITS_PER_LONG - 1 && seen[1] == BITS_PER_LONG && seen[2] == 128 && seen[3] == 129);
+	n = 0;
+	for_each_clear_bit(bit, map, 130)
+		n++;
+	assert_int_equal(n, 126);
+	bitmap_fill(map, 130);
+	assert_true(bitmap_full(map, 130));
+	assert_int_equal(bitmap_weight(map, 130), 130);
+	assert_int_equal(map[BIT_WORD(129)] >> (130 % BITS_PER_LONG), 0); /* nothing past @nbits */
+	assert_int_equal(find_first_zero_bit(map, 130), 130);
+	assert_int_equal(find_last_bit(map, 0), 0);
+	bitmap_clear(map, 1, 128);
+	assert_int_equal(bitmap_weight(map, 130), 2);
+	assert_true(test_bit(0, map) && test_bit(129, map));
+	/* bits past @size or @nbits in the last word are not seen */
+	assert_int_equal(find_first_bit(map + 2, 1), 1);
+	assert_int_equal(find_next_bit(map, 129, 1), 129); /* bit 129 is past @size */
+	__clear_bit(129, map);
+	__set_bit(131, map); /* in the array's last word, past the bitmap's 130 bits */
+	assert_int_equal(find_next_bit(map, 130, 1), 130);
+	assert_int_equal(find_last_bit(map, 130), 0);
+	__clear_bit(131, map);
+	__set_bit(129, map);
+	assert_int_equal(bitmap_weight(map, 129), 1);
+	assert_false(bitmap_empty(map, 1));
+	assert_true(bitmap_empty(map + 1, BITS_PER_LONG));
+
+	/* a slot allocator: runs of clear bits, aligned, and the failure value above @size - @nr */
+	bitmap_zero(map, 130);
+	bitmap_set(map, 0, 3);
+	assert_int_equal(bitmap_find_next_zero_area(map, 130, 0, 4, 0), 3);
+	assert_int_equal(bitmap_find_next_zero_area(map, 130, 0, 4, 7), 8);
+	bitmap_set(map, 10, 1);
+	assert_int_equal(bitmap_find_next_zero_area(map, 130, 0, 8, 7), 16); /* 8..15 holds bit 10 */
+	assert_int_equal(bitmap_find_next_zero_area(map, 130, 120, 10, 0), 120);
+	assert_true(bitmap_find_next_zero_area(map, 130, 121, 10, 0) > 130 - 10);
+	assert_true(bitmap_find_next_zero_area(map, 130, 0, 200, 0) > 130);
+
+	/* single words */
+	word = 1UL << (BITS_PER_LONG - 1);
+	assert_int_equal(__ffs(word), BITS_PER_LONG - 1);
+	assert_int_equal(__fls(word | 1), BITS_PER_LONG - 1);
+	assert_int_equal(__ffs(word | 8), 3);
+	assert_int_equal(ffz(0x7UL), 3);
+	assert_int_equal(ffz(~word), BITS_PER_LONG - 1);
+	assert_int_equal(fls(0), 0);
+	assert_int_equal(fls(1), 1);
+	assert_int_equal(fls(0x80000000u), 32);
+	assert_int_equal(fls64(0), 0);
+	assert_int_equal(fls64(1ULL << 63), 64);
+	assert_int_equal(fls64(0x100000000ULL), 33);
+	assert_int_equal(hweight8(0x1ff), 8);
+	assert_int_equal(hweight16(0x1ffff), 16);
+	assert_int_equal(hweight32(0xf0f0f0f0), 16);
+	assert_int_equal(hweight64(~0ULL), 64);
+}
+
 static int calls;
 
 static unsigned int counted(unsigned int v)
@@ -1865,6 +1974,7 @@ int main(void)
 		cmocka_unit_test(test_register_accessors),
 		cmocka_unit_test(test_unaligned_and_byteorder),
 		cmocka_unit_test(test_rounding_and_ranges),
+		cmocka_unit_test(test_bitops_and_bitmaps),
 		cmocka_unit_test(test_minmax_evaluate_once),
 		cmocka_unit_test_setup_teardown(test_warn_logs_where_it_fired, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kernel_names, setup, teardown),

@@ -6,8 +6,9 @@
  * <linux/align.h>, DIV_ROUND_UP() and the rest of <linux/math.h>, min() and
  * the rest of <linux/minmax.h>, is_power_of_2() and ilog2(), the kernel's
  * U32_MAX and other limits, pr_err() and its relatives, READ_ONCE() and
- * WRITE_ONCE(), and <linux/types.h>, <linux/bits.h>, <linux/bug.h> and
- * <linux/errno.h> (all from <dmamap/linux-api.h>). The system's userspace
+ * WRITE_ONCE(), and <linux/types.h>, <linux/bits.h>, <linux/bitops.h>,
+ * <linux/bug.h> and <linux/errno.h> (all but <linux/bitops.h> from
+ * <dmamap/linux-api.h>). The system's userspace
  * <linux/kernel.h> (struct sysinfo, which libc's <sys/sysinfo.h> takes from
  * it) comes first when there is one.
  */
@@ -21,6 +22,7 @@
 #endif
 #include <dmamap/linux-api.h>
 #include <linux/align.h>
+#include <linux/bitops.h>
 #include <linux/bits.h>
 #include <linux/bug.h>
 #include <linux/compiler.h>
