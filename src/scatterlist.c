@@ -505,6 +505,71 @@ DMAMAP_API bool sg_miter_skip(struct sg_mapping_iter *miter, size_t offset)
 	return true;
 }
 
+/* --------------------------------------------------------- page iterators */
+
+/*
+ * The pages of an entry of @len bytes at @offset, counted from its page: up to
+ * the one holding its last byte, as the kernel counts them (an entry of no
+ * bytes at a non-zero offset still counts the page of that offset).
+ */
+static unsigned int pages_spanned(unsigned int offset, unsigned int len)
+{
+	return (unsigned int)(((unsigned long)offset + len + PAGE_SIZE - 1) >> PAGE_SHIFT);
+}
+
+DMAMAP_API void __sg_page_iter_start(struct sg_page_iter *piter, struct scatterlist *sglist, unsigned int nents,
+				     unsigned long pgoffset)
+{
+	piter->sg = sglist;
+	piter->sg_pgoffset = (unsigned int)pgoffset;
+	piter->__nents = nents;
+	piter->__pg_advance = 0;
+}
+
+/* Step to the next page; @dma counts each entry's pages by its DMA length. */
+static bool page_iter_next(struct sg_page_iter *piter, bool dma)
+{
+	if (!piter->__nents || !piter->sg)
+		return false;
+	piter->sg_pgoffset += (unsigned int)piter->__pg_advance;
+	piter->__pg_advance = 1;
+	for (;;) {
+		struct scatterlist *s = piter->sg;
+		unsigned int pages = pages_spanned(s->offset, dma ? sg_dma_len(s) : s->length);
+
+		if (piter->sg_pgoffset < pages)
+			return true;
+		piter->sg_pgoffset -= pages;
+		if (--piter->__nents == 0)
+			return false;
+		piter->sg = sg_next(s);
+		if (!piter->sg)
+			return false;
+	}
+}
+
+DMAMAP_API bool __sg_page_iter_next(struct sg_page_iter *piter)
+{
+	return page_iter_next(piter, false);
+}
+
+DMAMAP_API bool __sg_page_iter_dma_next(struct sg_dma_page_iter *dma_iter)
+{
+	return page_iter_next(&dma_iter->base, true);
+}
+
+DMAMAP_API struct page *sg_page_iter_page(struct sg_page_iter *piter)
+{
+	struct page *first = piter->sg ? sg_page(piter->sg) : NULL;
+	struct dmamap_machine *m = first ? dm_page_machine(first) : NULL;
+	struct page *page = m ? dmamap_pfn_to_page(m, page_to_pfn(first) + piter->sg_pgoffset) : NULL;
+
+	if (!page)
+		dmamap_report(m, DMAMAP_REPORT_BAD_ADDRESS, NULL, NULL, 0,
+			      "sg_page_iter_page: page %u of entry %p is not RAM", piter->sg_pgoffset, (void *)piter->sg);
+	return page;
+}
+
 /* ------------------------------------------------- generic sg operations */
 
 /*

@@ -466,6 +466,35 @@ unsigned int slots_complete(struct slots *s)
 }
 '''
 
+# A device page table filled from a mapped table, a page at a time, and the
+# CPU pages of its entries (C and C++).
+PGTABLE = '''
+int fill_pt(struct device *dev, struct sg_table *sgt, __le64 *pt, unsigned int max, struct page **pages);
+int fill_pt(struct device *dev, struct sg_table *sgt, __le64 *pt, unsigned int max, struct page **pages)
+{
+	struct sg_dma_page_iter dit;
+	struct sg_page_iter pit;
+	unsigned int n = 0, p = 0;
+	int ret = dma_map_sgtable(dev, sgt, DMA_BIDIRECTIONAL, 0);
+
+	if (ret)
+		return ret;
+	for_each_sgtable_dma_page(sgt, &dit, 0) {
+		if (n == max)
+			break;
+		pt[n++] = cpu_to_le64(sg_page_iter_dma_address(&dit) | 1);
+	}
+	for_each_sgtable_page(sgt, &pit, 0)
+		pages[p++] = sg_page_iter_page(&pit);
+	for_each_sg_page(sgt->sgl, &pit, sgt->orig_nents, 1)
+		p--;
+	for_each_sg_dma_page(sgt->sgl, &dit, sgt->nents, 0)
+		p++;
+	sg_init_marker(sgt->sgl, sgt->orig_nents);
+	return (int)(n + p);
+}
+'''
+
 SEED = '#include <dmamap/dmamap.h>\n'
 
 CASES = [
@@ -482,6 +511,7 @@ CASES = [
     ('a register block with FIELD_PREP(), FIELD_GET() and readl()/writel()', KERNEL + REGS, True, None),
     ('an sg transmit path: sg_miter_*(), sg_pcopy_*(), sg_zero_buffer()', KERNEL + SG_TX, True, None),
     ('a driver header with <linux/types.h> alone', HW_HEADER, True, None),
+    ('a device page table: for_each_sgtable_dma_page(), sg_page_iter_page()', KERNEL + PGTABLE, True, None),
     ('a slot allocator with <linux/bitmap.h> and <linux/bitops.h>', KERNEL + SLOTS, True, None),
     ('static_assert(), BUILD_BUG_ON_ZERO(), offsetofend(), DIV_ROUND_CLOSEST(), in_range()', KERNEL + LAYOUT, True,
      None),
@@ -607,6 +637,7 @@ CXX_CASES = [
     ('the managed and plain copies in C++', LIBC + KERNEL + COPIES, True, None),
     ('an sg transmit path in C++', LIBC + KERNEL + SG_TX, True, None),
     ('a driver header with <linux/types.h> alone in C++', HW_HEADER, True, None),
+    ('a device page table with the page iterators in C++', LIBC + KERNEL + PGTABLE, True, None),
     ('a slot allocator with bitmaps in C++', LIBC + KERNEL + SLOTS, True, None),
     ('static_assert(), BUILD_BUG_ON_ZERO(), DIV_ROUND_CLOSEST(), in_range() in C++', LIBC + KERNEL + LAYOUT, True,
      None),

@@ -150,6 +150,10 @@
 #pragma weak sg_miter_next
 #pragma weak sg_miter_skip
 #pragma weak sg_miter_stop
+#pragma weak __sg_page_iter_start
+#pragma weak __sg_page_iter_next
+#pragma weak __sg_page_iter_dma_next
+#pragma weak sg_page_iter_page
 /* <dmamap/dma-mapping.h> */
 #pragma weak get_dma_ops
 #pragma weak set_dma_ops
@@ -422,6 +426,10 @@ static const struct export functions[] = {
 	F(sg_miter_next),
 	F(sg_miter_skip),
 	F(sg_miter_stop),
+	F(__sg_page_iter_start),
+	F(__sg_page_iter_next),
+	F(__sg_page_iter_dma_next),
+	F(sg_page_iter_page),
 	/* <dmamap/dma-mapping.h> */
 	F(get_dma_ops),
 	F(set_dma_ops),

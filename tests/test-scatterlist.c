@@ -786,6 +786,92 @@ static void test_miter_walks_pages(void **state)
 	dmamap_free_pages(c, 0);
 }
 
+/* The page iterators: each page an entry touches, pgoffset, nents, and each page of the DMA segments. */
+static void test_page_iterators(void **state)
+{
+	struct fixture *f = *state;
+	struct page *b = pages_of(f, GFP_KERNEL | __GFP_ZERO, 2);
+	struct page *c = pages_of(f, GFP_KERNEL | __GFP_ZERO, 0);
+	struct page *want[5] = { b, nth_page(f, b, 1), nth_page(f, b, 2), nth_page(f, b, 3), c };
+	struct scatterlist sg[3], d[3];
+	struct sg_table sgt = { .sgl = d, .nents = 2, .orig_nents = 3 };
+	struct sg_page_iter piter;
+	struct sg_dma_page_iter diter;
+	const dma_addr_t want_dma[5] = { 0x10000000, 0x10000000 + PG, 0x10000000 + 2 * PG, 0x20000000,
+					 0x20000000 + PG };
+	struct capture gc;
+	unsigned n;
+
+	memset(sg, 0, sizeof(sg));
+	sg_init_marker(sg, 3);
+	assert_true(sg_is_last(&sg[2]));
+	assert_false(sg_is_last(&sg[1]) || sg_is_last(&sg[0]));
+	sg_set_page(&sg[0], b, 2 * PG + 20, PG - 10); /* bytes in all four pages of b */
+	sg_set_page(&sg[1], c, 100, 0);
+	sg_set_page(&sg[2], c, 0, 0);                 /* no bytes, no page */
+
+	n = 0;
+	for_each_sg_page(sg, &piter, 3, 0) {
+		assert_true(n < 5);
+		assert_ptr_equal(sg_page_iter_page(&piter), want[n]);
+		assert_ptr_equal(piter.sg, n < 4 ? &sg[0] : &sg[1]);
+		n++;
+	}
+	assert_int_equal(n, 5);
+	n = 2;
+	for_each_sg_page(sg, &piter, 3, 2) /* from the first entry's third page */
+		assert_ptr_equal(sg_page_iter_page(&piter), want[n++]);
+	assert_int_equal(n, 5);
+	n = 0;
+	for_each_sg_page(sg, &piter, 3, 4) { /* past the first entry: into the second */
+		assert_ptr_equal(sg_page_iter_page(&piter), c);
+		n++;
+	}
+	assert_int_equal(n, 1);
+	n = 0;
+	for_each_sg_page(sg, &piter, 1, 0) /* the first entry only */
+		n++;
+	assert_int_equal(n, 4);
+	n = 0;
+	for_each_sg_page(sg, &piter, 3, 5)
+		n++;
+	assert_int_equal(n, 0);
+
+	/* DMA pages: each segment's, by sg_dma_len(), at its bus address */
+	sg_init_table(d, 3);
+	sg_set_page(&d[0], b, 3 * PG, 0);
+	sg_set_page(&d[1], c, 64, 0);
+	sg_set_page(&d[2], c, 64, 64);
+	d[0].dma_address = 0x10000000;
+	d[0].dma_length = 3 * PG;
+	d[1].dma_address = 0x20000000;
+	d[1].dma_length = PG + 1; /* a merged segment: two pages */
+	n = 0;
+	for_each_sgtable_dma_page(&sgt, &diter, 0) {
+		assert_true(n < 5);
+		assert_int_equal(sg_page_iter_dma_address(&diter), want_dma[n]);
+		n++;
+	}
+	assert_int_equal(n, 5); /* nents segments, not orig_nents entries */
+	n = 0;
+	for_each_sgtable_page(&sgt, &piter, 0)
+		n++;
+	assert_int_equal(n, 3 + 1 + 1);
+	assert_int_equal(f->cap.reports, 0);
+
+	/* an entry with no page has no page to give */
+	sg_init_table(&sg[0], 1);
+	sg[0].length = 8;
+	capture_start(&gc, NULL);
+	__sg_page_iter_start(&piter, &sg[0], 1, 0);
+	assert_true(__sg_page_iter_next(&piter));
+	assert_null(sg_page_iter_page(&piter));
+	assert_int_equal(gc.by_kind[DMAMAP_REPORT_BAD_ADDRESS], 1);
+	capture_stop(NULL);
+	dmamap_free_pages(b, 2);
+	dmamap_free_pages(c, 0);
+}
+
 static void test_copy_chained_table(void **state)
 {
 	struct fixture *f = *state;
@@ -1363,6 +1449,7 @@ int main(void)
 		T(test_copy_chained_table),
 		T(test_pcopy_and_zero_with_skip),
 		T(test_miter_walks_pages),
+		T(test_page_iterators),
 		T(test_copy_entry_without_page),
 		T(test_copy_entry_beyond_ram),
 		T(test_generic_map_sg_records),

@@ -235,6 +235,72 @@ DMAMAP_API size_t sg_pcopy_to_buffer(struct scatterlist *sgl, unsigned int nents
  */
 DMAMAP_API size_t sg_zero_buffer(struct scatterlist *sgl, unsigned int nents, size_t buflen, off_t skip);
 
+/**
+ * sg_init_marker() - mark entry @nents - 1 of @sgl as the list's end (an array set up by hand)
+ * @sgl: the array
+ * @nents: entries in it, at least 1
+ */
+static inline void sg_init_marker(struct scatterlist *sgl, unsigned int nents)
+{
+	sg_mark_end(&sgl[nents - 1]);
+}
+
+/*
+ * Page iterators: each page an entry's data touches (for_each_sg_page(),
+ * for_each_sgtable_page()), or each page-sized step of each DMA segment of a
+ * mapped list (for_each_sg_dma_page(), for_each_sgtable_dma_page()), as
+ * drivers fill page tables of their own. As the kernel counts them, an
+ * entry's pages run from its page (sg_page()) to the page holding its last
+ * byte, offset + length - 1; a DMA segment's likewise from the entry's offset
+ * over sg_dma_len() bytes, at sg_dma_address() + n * PAGE_SIZE. The walk
+ * starts @pgoffset pages into the first entry.
+ */
+struct sg_page_iter {
+	struct scatterlist *sg;   /* the entry being walked */
+	unsigned int sg_pgoffset; /* the page of it: sg_page_iter_page() */
+	/* the iterator's own */
+	unsigned int __nents;     /* entries left, sg included */
+	int __pg_advance;         /* pages to step before the next page is reported */
+};
+
+struct sg_dma_page_iter {
+	struct sg_page_iter base;
+};
+
+/** __sg_page_iter_start() - set @piter before page @pgoffset of the first of @nents entries of @sglist. */
+DMAMAP_API void __sg_page_iter_start(struct sg_page_iter *piter, struct scatterlist *sglist, unsigned int nents,
+				     unsigned long pgoffset);
+
+/** __sg_page_iter_next() - step @piter to the next page of the entries' data; false past the last. */
+DMAMAP_API bool __sg_page_iter_next(struct sg_page_iter *piter);
+
+/** __sg_page_iter_dma_next() - step @dma_iter to the next page of the DMA segments; false past the last. */
+DMAMAP_API bool __sg_page_iter_dma_next(struct sg_dma_page_iter *dma_iter);
+
+/**
+ * sg_page_iter_page() - the page @piter is at
+ * Return: the page sg_page_iter_page(@piter)->sg_pgoffset pages after the
+ * entry's first; NULL (reported) when the entry has no page or the page is
+ * not RAM of the entry's machine.
+ */
+DMAMAP_API struct page *sg_page_iter_page(struct sg_page_iter *piter);
+
+/** sg_page_iter_dma_address() - the bus address of the DMA page @dma_iter is at: the segment's + its page offset. */
+static inline dma_addr_t sg_page_iter_dma_address(struct sg_dma_page_iter *dma_iter)
+{
+	return sg_dma_address(dma_iter->base.sg) + ((dma_addr_t)dma_iter->base.sg_pgoffset << PAGE_SHIFT);
+}
+
+#define for_each_sg_page(sglist, piter, nents, pgoffset) \
+	for (__sg_page_iter_start((piter), (sglist), (nents), (pgoffset)); __sg_page_iter_next(piter);)
+#define for_each_sg_dma_page(sglist, dma_iter, dma_nents, pgoffset)                        \
+	for (__sg_page_iter_start(&(dma_iter)->base, (sglist), (dma_nents), (pgoffset));   \
+	     __sg_page_iter_dma_next(dma_iter);)
+/* Every page of a table's entries (its orig_nents), every DMA page of a mapped table (its nents). */
+#define for_each_sgtable_page(sgt, piter, pgoffset) for_each_sg_page((sgt)->sgl, piter, (sgt)->orig_nents, pgoffset)
+#define for_each_sgtable_dma_page(sgt, dma_iter, pgoffset) \
+	for_each_sg_dma_page((sgt)->sgl, dma_iter, (sgt)->nents, pgoffset)
+
 /*
  * The mapping iterator: a list's data a page at a time, as CPU addresses, for
  * drivers that copy or checksum a request with the CPU (PIO, a crypto

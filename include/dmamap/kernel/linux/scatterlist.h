@@ -4,9 +4,11 @@
  * struct sg_table, sg_init_table(), sg_set_buf(), sg_alloc_table(),
  * sg_alloc_table_from_pages(), sg_nents_for_len(), for_each_sg(),
  * for_each_sgtable_sg(), sg_dma_address(), sg_copy_from_buffer(),
- * sg_pcopy_from_buffer(), sg_pcopy_to_buffer(), sg_zero_buffer(), and the
+ * sg_pcopy_from_buffer(), sg_pcopy_to_buffer(), sg_zero_buffer(), the
  * mapping iterator (sg_miter_start(), sg_miter_next(), sg_miter_skip(),
- * sg_miter_stop()) that hands the CPU a list's data a page at a time...
+ * sg_miter_stop()) that hands the CPU a list's data a page at a time, the
+ * page iterators (for_each_sg_page(), for_each_sgtable_dma_page(),
+ * sg_page_iter_page(), sg_page_iter_dma_address()...), sg_init_marker()...
  */
 #ifndef _LINUX_SCATTERLIST_H
 #define _LINUX_SCATTERLIST_H
