@@ -217,6 +217,11 @@ void dev_log(struct device *dev, int n)
 	dev_err_ratelimited(ref, "r %d\\n", n);
 	dev_warn_ratelimited(ref, "w\\n");
 	dev_info_ratelimited(ref, "i %d\\n", n);
+	if (n < 0)
+		dev_WARN(ref, "negative %d\\n", n);
+	dev_WARN_ONCE(ref, n > 100, "big %d\\n", n);
+	dev_vdbg(ref, "v %d\\n", n);
+	(void)page_to_virt(virt_to_page(ref));
 	put_device(ref);
 }
 '''

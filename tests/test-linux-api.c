@@ -1380,6 +1380,42 @@ static void assert_warning(const struct capture *c, int line, const char *msg)
 	assert_int_equal(c->last_kind, DMAMAP_REPORT_NONE);
 }
 
+static int vdbg_args;
+
+static int vdbg_arg(void)
+{
+	return ++vdbg_args;
+}
+
+/* dev_WARN() and dev_WARN_ONCE() warn with the device's name; dev_vdbg() is silent without VERBOSE_DEBUG. */
+static void test_dev_warn_and_vdbg(void **state)
+{
+	struct fx *f = *state;
+	struct page *pg;
+	int line, r, i;
+
+	r = dev_WARN(&f->dev, "ring %d stalled", 3); line = __LINE__;
+	assert_int_equal(r, 1);
+	assert_warning(&f->c, line, "lx: ring 3 stalled");
+	assert_int_equal(f->c.messages, 1);
+	for (i = 0; i < 3; i++) {
+		r = dev_WARN_ONCE(&f->dev, i > 0, "late completion %d", i); line = __LINE__;
+		assert_int_equal(r, i > 0);
+	}
+	assert_warning(&f->c, line, "lx: late completion 1");
+	assert_int_equal(f->c.messages, 2);
+	dev_vdbg(&f->dev, "verbose %d", vdbg_arg());
+	assert_int_equal(vdbg_args, 0); /* not evaluated */
+	assert_int_equal(f->c.messages, 2);
+	assert_int_equal(f->c.reports, 0);
+
+	pg = alloc_pages(GFP_KERNEL, 0);
+	assert_non_null(pg);
+	assert_ptr_equal(page_to_virt(pg), page_address(pg));
+	assert_ptr_equal(virt_to_page(page_to_virt(pg)), pg);
+	__free_pages(pg, 0);
+}
+
 /* WARN_ON() and its siblings return the condition and log where they fired; none is a report. */
 static void test_warn_logs_where_it_fired(void **state)
 {
@@ -1977,6 +2013,7 @@ int main(void)
 		cmocka_unit_test(test_bitops_and_bitmaps),
 		cmocka_unit_test(test_minmax_evaluate_once),
 		cmocka_unit_test_setup_teardown(test_warn_logs_where_it_fired, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_dev_warn_and_vdbg, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kernel_names, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_printk_levels, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_dev_printk_family, setup, teardown),

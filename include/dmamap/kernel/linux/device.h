@@ -76,6 +76,31 @@
 #define dev_info_ratelimited(dev, ...) dev_info(dev, __VA_ARGS__)
 #define dev_dbg_ratelimited(dev, ...) dev_dbg(dev, __VA_ARGS__)
 
+/*
+ * dev_WARN() - WARN(1, ...) with @dev's name before the message ("name: ..."):
+ * logs "WARNING: at file:line: name: message" and is 1. dev_WARN_ONCE() -
+ * WARN_ONCE(@condition, ...) likewise: the condition's truth, logged the first
+ * time its site fires. The kernel puts the driver's name before the device's;
+ * a simulated device has none.
+ */
+#define dev_WARN(dev, fmt, ...) WARN(1, "%s: " fmt, dev_name(dev), ##__VA_ARGS__)
+#define dev_WARN_ONCE(dev, condition, fmt, ...) WARN_ONCE(condition, "%s: " fmt, dev_name(dev), ##__VA_ARGS__)
+
+/*
+ * dev_vdbg() - dev_dbg() when the file defines VERBOSE_DEBUG before its first
+ * include, as in the kernel; otherwise nothing is logged and the arguments
+ * are not evaluated (the format is still checked).
+ */
+#ifdef VERBOSE_DEBUG
+#define dev_vdbg(dev, ...) dev_dbg(dev, __VA_ARGS__)
+#else
+#define dev_vdbg(dev, ...)                              \
+	do {                                            \
+		if (0)                                  \
+			dev_dbg(dev, __VA_ARGS__);      \
+	} while (0)
+#endif
+
 /**
  * get_device() - take a reference on @dev: here @dev itself, nothing counted
  * @dev: the device, or NULL

@@ -2,8 +2,8 @@
 /*
  * <linux/mm.h> of Linux 6.x over libdmamap, as far as DMA code needs it:
  * struct page and its conversions (page_address(), virt_to_page(),
- * page_to_phys()...), page geometry, vm_area_struct and the mmap helpers
- * (remap_pfn_range(), vm_insert_page()), offset_in_page().
+ * page_to_phys(), page_to_virt()...), page geometry, vm_area_struct and the
+ * mmap helpers (remap_pfn_range(), vm_insert_page()), offset_in_page().
  */
 #ifndef _LINUX_MM_H
 #define _LINUX_MM_H
@@ -22,6 +22,12 @@ static inline bool is_vmalloc_addr(const void *x)
 {
 	(void)x;
 	return false;
+}
+
+/** page_to_virt() - page_address(): every simulated page is in the linear map. */
+static inline void *page_to_virt(const struct page *page)
+{
+	return page_address(page);
 }
 
 /** lowmem_page_address() - page_address(): every simulated page is in the linear map. */
