@@ -500,6 +500,28 @@ int fill_pt(struct device *dev, struct sg_table *sgt, __le64 *pt, unsigned int m
 }
 '''
 
+# Ring sizing with the power-of-two macros, a static ring sized by a
+# constant, and a completion poll with the SMP barriers (C and C++).
+RINGSIZE = '''
+#define RX_RING roundup_pow_of_two(200)
+static u8 rx_flags[RX_RING];
+unsigned int ring_size(unsigned int want, volatile u32 *done, phys_addr_t base);
+unsigned int ring_size(unsigned int want, volatile u32 *done, phys_addr_t base)
+{
+	unsigned long n = roundup_pow_of_two(want);
+	int bits = order_base_2(want);
+
+	if (n > rounddown_pow_of_two(SZ_64K) || !PAGE_ALIGNED(n * 16) || PHYS_PFN(base) == 0)
+		return 0;
+	smp_wmb();
+	while (!*done)
+		cpu_relax();
+	smp_rmb();
+	smp_mb();
+	return (unsigned int)n + (unsigned int)bits + rx_flags[0];
+}
+'''
+
 SEED = '#include <dmamap/dmamap.h>\n'
 
 CASES = [
@@ -516,6 +538,7 @@ CASES = [
     ('a register block with FIELD_PREP(), FIELD_GET() and readl()/writel()', KERNEL + REGS, True, None),
     ('an sg transmit path: sg_miter_*(), sg_pcopy_*(), sg_zero_buffer()', KERNEL + SG_TX, True, None),
     ('a driver header with <linux/types.h> alone', HW_HEADER, True, None),
+    ('ring sizing: roundup_pow_of_two(), order_base_2(), PAGE_ALIGNED(), smp_wmb()', KERNEL + RINGSIZE, True, None),
     ('a device page table: for_each_sgtable_dma_page(), sg_page_iter_page()', KERNEL + PGTABLE, True, None),
     ('a slot allocator with <linux/bitmap.h> and <linux/bitops.h>', KERNEL + SLOTS, True, None),
     ('static_assert(), BUILD_BUG_ON_ZERO(), offsetofend(), DIV_ROUND_CLOSEST(), in_range()', KERNEL + LAYOUT, True,
@@ -642,6 +665,7 @@ CXX_CASES = [
     ('the managed and plain copies in C++', LIBC + KERNEL + COPIES, True, None),
     ('an sg transmit path in C++', LIBC + KERNEL + SG_TX, True, None),
     ('a driver header with <linux/types.h> alone in C++', HW_HEADER, True, None),
+    ('ring sizing in C++', LIBC + KERNEL + RINGSIZE, True, None),
     ('a device page table with the page iterators in C++', LIBC + KERNEL + PGTABLE, True, None),
     ('a slot allocator with bitmaps in C++', LIBC + KERNEL + SLOTS, True, None),
     ('static_assert(), BUILD_BUG_ON_ZERO(), DIV_ROUND_CLOSEST(), in_range() in C++', LIBC + KERNEL + LAYOUT, True,

@@ -1052,6 +1052,61 @@ static void test_bitops_and_bitmaps(void **state)
 	assert_int_equal(hweight64(~0ULL), 64);
 }
 
+static unsigned int pow2_calls;
+
+static unsigned int pow2_arg(unsigned int v)
+{
+	pow2_calls++;
+	return v;
+}
+
+/* Ring sizing: the powers of two around a count, at and beside each power; page geometry; SMP barriers. */
+static void test_pow2_and_page_names(void **state)
+{
+	static u8 ring[roundup_pow_of_two(100)];
+	static u8 order_bits[order_base_2(1000)];
+	unsigned int v = 100;
+	u64 big = 0x100000001ULL;
+	int flag = 0;
+
+	(void)state;
+	assert_int_equal(sizeof(ring), 128);
+	assert_int_equal(sizeof(order_bits), 10);
+	assert_int_equal(roundup_pow_of_two(v), 128);
+	assert_int_equal(roundup_pow_of_two(v + 28), 128);
+	assert_int_equal(roundup_pow_of_two(v + 29), 256);
+	assert_int_equal(roundup_pow_of_two(v - 99), 1);
+	assert_int_equal(rounddown_pow_of_two(v), 64);
+	assert_int_equal(rounddown_pow_of_two(v + 28), 128);
+	assert_int_equal(rounddown_pow_of_two(v + 27), 64);
+	assert_true(roundup_pow_of_two(big) == 0x200000000ULL);
+	assert_true(rounddown_pow_of_two(big) == 0x100000000ULL);
+	assert_int_equal(order_base_2(v - v), 0);
+	assert_int_equal(order_base_2(v - 99), 0);
+	assert_int_equal(order_base_2(v - 98), 1);
+	assert_int_equal(order_base_2(v - 97), 2);
+	assert_int_equal(order_base_2(v - 96), 2);
+	assert_int_equal(order_base_2(v - 95), 3);
+	assert_int_equal(order_base_2(big), 33);
+	assert_int_equal(order_base_2(pow2_arg(4096)), 12);
+	assert_int_equal(pow2_calls, 1);
+	_Static_assert(roundup_pow_of_two(4096) == 4096 && rounddown_pow_of_two(4097) == 4096, "constants");
+	_Static_assert(order_base_2(4097) == 13 && order_base_2(1) == 0, "constant orders");
+
+	assert_true(PAGE_ALIGNED(2 * PAGE_SIZE));
+	assert_false(PAGE_ALIGNED(2 * PAGE_SIZE + 1));
+	assert_false(PAGE_ALIGNED(PAGE_SIZE / 2));
+	assert_true(PAGE_ALIGNED(0));
+	assert_int_equal(PHYS_PFN((phys_addr_t)0x80001fffULL), 0x80001fffULL >> PAGE_SHIFT);
+	smp_wmb();
+	WRITE_ONCE(flag, 1);
+	smp_mb();
+	while (!READ_ONCE(flag))
+		cpu_relax();
+	smp_rmb();
+	assert_int_equal(flag, 1);
+}
+
 static int calls;
 
 static unsigned int counted(unsigned int v)
@@ -2011,6 +2066,7 @@ int main(void)
 		cmocka_unit_test(test_unaligned_and_byteorder),
 		cmocka_unit_test(test_rounding_and_ranges),
 		cmocka_unit_test(test_bitops_and_bitmaps),
+		cmocka_unit_test(test_pow2_and_page_names),
 		cmocka_unit_test(test_minmax_evaluate_once),
 		cmocka_unit_test_setup_teardown(test_warn_logs_where_it_fired, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_dev_warn_and_vdbg, setup, teardown),

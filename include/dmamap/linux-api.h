@@ -114,6 +114,21 @@ typedef uint64_t __be64;
 #define barrier() __asm__ __volatile__("" : : : "memory")
 #endif
 
+/*
+ * smp_mb(), smp_rmb(), smp_wmb() - the ordering between CPUs that the
+ * kernel's SMP barriers give (all accesses, loads, stores), as host fences;
+ * cpu_relax() - the pause of a busy-wait loop: a compiler barrier, so the
+ * loop re-reads what it polls.
+ */
+#ifndef smp_mb
+#define smp_mb() __atomic_thread_fence(__ATOMIC_SEQ_CST)
+#define smp_rmb() __atomic_thread_fence(__ATOMIC_ACQUIRE)
+#define smp_wmb() __atomic_thread_fence(__ATOMIC_RELEASE)
+#endif
+#ifndef cpu_relax
+#define cpu_relax() barrier()
+#endif
+
 #ifndef ARRAY_SIZE
 /* ARRAY_SIZE() - the number of elements of the array @a (not a pointer). */
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -360,6 +375,40 @@ static inline int dmamap_ilog2_u64(u64 n)
 	(__builtin_constant_p(n) ? ((n) < 2 ? 0 : 63 - __builtin_clzll(n))                \
 	 : (sizeof(n) <= 4)      ? dmamap_ilog2_u32((u32)(n))                             \
 				 : dmamap_ilog2_u64((u64)(n)))
+#endif
+#ifndef roundup_pow_of_two
+/**
+ * dmamap_fls_long() - the position of @n's highest set bit counted from 1; 0 for 0
+ * @n: the value
+ */
+static inline unsigned int dmamap_fls_long(unsigned long n)
+{
+	return n ? (unsigned int)(8 * sizeof(long)) - (unsigned int)__builtin_clzl(n) : 0;
+}
+
+/*
+ * roundup_pow_of_two() - the smallest power of two not below @n (1 for 1);
+ * rounddown_pow_of_two() - the largest not above @n; both unsigned long, as
+ * the kernel's, and undefined for 0. order_base_2() - the power of two
+ * roundup_pow_of_two() gives: ceil(log2(@n)), 0 for 0 and 1 (a ring of @n
+ * entries needs order_base_2(@n) index bits). Constant expressions for a
+ * constant @n (array sizes), as the kernel's; @n evaluated once otherwise.
+ */
+#define DMAMAP_FLS_CONST_(n) ((n) ? (unsigned int)(8 * sizeof(long)) - (unsigned int)__builtin_clzl(n) : 0u)
+#define roundup_pow_of_two(n)                                                                  \
+	(__builtin_constant_p(n) ? 1UL << DMAMAP_FLS_CONST_((unsigned long)(n) - 1)             \
+				 : 1UL << dmamap_fls_long((unsigned long)(n) - 1))
+#define rounddown_pow_of_two(n)                                                                \
+	(__builtin_constant_p(n) ? 1UL << (DMAMAP_FLS_CONST_((unsigned long)(n)) - 1)           \
+				 : 1UL << (dmamap_fls_long((unsigned long)(n)) - 1))
+#define order_base_2(n)                                                                        \
+	(__builtin_constant_p(n) ? ((n) > 1 ? (int)DMAMAP_FLS_CONST_((unsigned long)(n) - 1) : 0) \
+				 : DMAMAP_ORDER_BASE_2_((n), DMAMAP_UNIQUE(dmamap_n_)))
+#define DMAMAP_ORDER_BASE_2_(n, un)                                                  \
+	__extension__({                                                              \
+		unsigned long un = (unsigned long)(n);                               \
+		un > 1 ? (int)dmamap_fls_long(un - 1) : 0;                           \
+	})
 #endif
 
 /*

@@ -3,7 +3,8 @@
  * <linux/mm.h> of Linux 6.x over libdmamap, as far as DMA code needs it:
  * struct page and its conversions (page_address(), virt_to_page(),
  * page_to_phys(), page_to_virt()...), page geometry, vm_area_struct and the
- * mmap helpers (remap_pfn_range(), vm_insert_page()), offset_in_page().
+ * mmap helpers (remap_pfn_range(), vm_insert_page()), offset_in_page(),
+ * PAGE_ALIGNED(), PHYS_PFN().
  */
 #ifndef _LINUX_MM_H
 #define _LINUX_MM_H
@@ -16,6 +17,10 @@
 DMAMAP_BEGIN_DECLS
 
 #define offset_in_page(p) ((unsigned long)(p) & ~PAGE_MASK)
+/* PAGE_ALIGNED() - whether the address or size @addr is a multiple of PAGE_SIZE. */
+#define PAGE_ALIGNED(addr) IS_ALIGNED((unsigned long)(addr), PAGE_SIZE)
+/* PHYS_PFN() - the frame number of the physical address @x. */
+#define PHYS_PFN(x) ((unsigned long)((x) >> PAGE_SHIFT))
 
 /** is_vmalloc_addr() - whether @x is a vmalloc address: never, the simulated kernel has no vmalloc area. */
 static inline bool is_vmalloc_addr(const void *x)
