@@ -5,6 +5,8 @@
  * takes the whole list off under the lock and releases it outside, newest
  * first, as devres_release_all() does at the driver's unbind.
  */
+#include <stdlib.h>
+
 #include "internal.h"
 
 enum dr_kind { DR_KMALLOC, DR_COHERENT, DR_POOL, DR_ACTION };
@@ -193,6 +195,44 @@ DMAMAP_API char *dmamap_devm_kstrdup(struct device *dev, const char *s, gfp_t gf
 	if (!s)
 		return NULL;
 	return (char *)dmamap_devm_kmemdup(dev, s, strlen(s) + 1, gfp, file, line);
+}
+
+DMAMAP_API char *dmamap_devm_kvasprintf(struct device *dev, gfp_t gfp, const char *file, int line, const char *fmt,
+					va_list ap)
+{
+	va_list aq;
+	char *tmp, *p;
+	int n;
+
+	if (!fmt) {
+		dmamap_report(dev ? dm_dev_machine(dev) : NULL, DMAMAP_REPORT_BAD_INPUT, NULL, file, line,
+			      "devm_kasprintf: NULL format");
+		return NULL;
+	}
+	va_copy(aq, ap);
+	n = dmamap_kernel_vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (n < 0)
+		return NULL;
+	tmp = malloc((size_t)n + 1);
+	if (!tmp)
+		return NULL;
+	dmamap_kernel_vsnprintf(tmp, (size_t)n + 1, fmt, ap);
+	p = (char *)dmamap_devm_kmemdup(dev, tmp, (size_t)n + 1, gfp, file, line);
+	free(tmp);
+	return p;
+}
+
+DMAMAP_API char *dmamap_devm_kasprintf(struct device *dev, gfp_t gfp, const char *file, int line, const char *fmt,
+				       ...)
+{
+	va_list ap;
+	char *p;
+
+	va_start(ap, fmt);
+	p = dmamap_devm_kvasprintf(dev, gfp, file, line, fmt, ap);
+	va_end(ap);
+	return p;
 }
 
 static bool match_mem(const struct devres *r, const void *key)

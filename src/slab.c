@@ -637,6 +637,43 @@ DMAMAP_API void *dmamap_kmemdup(const void *src, size_t len, gfp_t gfp, const ch
 	return p;
 }
 
+DMAMAP_API char *dmamap_kvasprintf(gfp_t gfp, const char *file, int line, const char *fmt, va_list ap)
+{
+	va_list aq;
+	char *tmp, *p;
+	int n;
+
+	if (!fmt) {
+		dmamap_report(dmamap_machine_current(), DMAMAP_REPORT_BAD_INPUT, NULL, file, line,
+			      "kasprintf: NULL format");
+		return NULL;
+	}
+	va_copy(aq, ap);
+	n = dmamap_kernel_vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (n < 0)
+		return NULL;
+	/* formatted in host memory first, then copied in as the CPU's stores */
+	tmp = malloc((size_t)n + 1);
+	if (!tmp)
+		return NULL;
+	dmamap_kernel_vsnprintf(tmp, (size_t)n + 1, fmt, ap);
+	p = dmamap_kmemdup(tmp, (size_t)n + 1, gfp, file, line);
+	free(tmp);
+	return p;
+}
+
+DMAMAP_API char *dmamap_kasprintf(gfp_t gfp, const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+	char *p;
+
+	va_start(ap, fmt);
+	p = dmamap_kvasprintf(gfp, file, line, fmt, ap);
+	va_end(ap);
+	return p;
+}
+
 /* ------------------------------------------------------------ stats, teardown */
 
 DMAMAP_API void dmamap_kmalloc_stats(struct dmamap_machine *m, struct dmamap_kmalloc_stats *st)

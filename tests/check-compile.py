@@ -241,6 +241,10 @@ int take_copies(struct device *dev, const struct cfg *def, const char *label, u3
 	if (strscpy(short_name, label, sizeof(short_name)) < 0)
 		short_name[0] = '\\0';
 	kfree(tmp);
+	tmp = kasprintf(GFP_KERNEL, "%s-%zu", label, n);
+	kfree(tmp);
+	if (!devm_kasprintf(dev, GFP_KERNEL, "%s-rx%u", dev_name(dev), (unsigned int)n))
+		return -ENOMEM;
 	if (!c || !name || !grown)
 		return -ENOMEM;
 	*tbl = grown;

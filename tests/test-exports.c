@@ -93,6 +93,8 @@
 #pragma weak dmamap_kfree
 #pragma weak dmamap_kfree_sensitive
 #pragma weak dmamap_kmemdup
+#pragma weak dmamap_kvasprintf
+#pragma weak dmamap_kasprintf
 #pragma weak ksize
 #pragma weak kmalloc_size_roundup
 #pragma weak dmamap_kmalloc_stats
@@ -230,6 +232,8 @@
 #pragma weak dmamap_devm_kfree
 #pragma weak dmamap_devm_kmemdup
 #pragma weak dmamap_devm_kstrdup
+#pragma weak dmamap_devm_kvasprintf
+#pragma weak dmamap_devm_kasprintf
 #pragma weak dmamap_dmam_alloc_attrs
 #pragma weak dmamap_dmam_free_coherent
 #pragma weak dmamap_dmam_pool_create
@@ -369,6 +373,8 @@ static const struct export functions[] = {
 	F(dmamap_kfree),
 	F(dmamap_kfree_sensitive),
 	F(dmamap_kmemdup),
+	F(dmamap_kvasprintf),
+	F(dmamap_kasprintf),
 	F(ksize),
 	F(kmalloc_size_roundup),
 	F(dmamap_kmalloc_stats),
@@ -506,6 +512,8 @@ static const struct export functions[] = {
 	F(dmamap_devm_kfree),
 	F(dmamap_devm_kmemdup),
 	F(dmamap_devm_kstrdup),
+	F(dmamap_devm_kvasprintf),
+	F(dmamap_devm_kasprintf),
 	F(dmamap_dmam_alloc_attrs),
 	F(dmamap_dmam_free_coherent),
 	F(dmamap_dmam_pool_create),

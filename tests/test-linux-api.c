@@ -1987,6 +1987,58 @@ static void test_bitfield(void **state)
 	assert_int_equal(u32_encode_bits(7, 0), 0);
 }
 
+static char *fmt_va(const char *fmt, ...) DMAMAP_PRINTF(1, 2);
+
+/* kvasprintf() through a driver's own varargs function */
+static char *fmt_va(const char *fmt, ...)
+{
+	va_list ap;
+	char *p;
+
+	va_start(ap, fmt);
+	p = kvasprintf(GFP_KERNEL, fmt, ap);
+	va_end(ap);
+	return p;
+}
+
+/* kasprintf() and devm_kasprintf(): kmalloc strings in the printk formats, the managed one released with the device. */
+static void test_kasprintf(void **state)
+{
+	struct fx *f = *state;
+	struct dmamap_kmalloc_stats ks;
+	dma_addr_t h = 0x12345678;
+	char *s, *name, *v;
+
+	s = kasprintf(GFP_KERNEL, "%s-ring%d@%pad %pe", dev_name(&f->dev), 3, &h, ERR_PTR(-ENOMEM));
+	assert_non_null(s);
+	assert_string_equal(s, "lx-ring3@0x0000000012345678 -ENOMEM");
+	assert_ptr_equal(dmamap_machine_of(s), f->m);
+	dmamap_kmalloc_stats(f->m, &ks);
+	assert_int_equal(ks.live_bytes, strlen(s) + 1); /* the string and its NUL, no more */
+	kfree(s);
+	s = kasprintf(GFP_KERNEL, "%s", "");
+	assert_non_null(s);
+	assert_int_equal(s[0], '\0');
+	kfree(s);
+	v = fmt_va("%u:%02x", 7u, 10u);
+	assert_string_equal(v, "7:0a");
+	kfree(v);
+
+	name = devm_kasprintf(&f->dev, GFP_KERNEL, "%s-tx%u", dev_name(&f->dev), 1u);
+	assert_string_equal(name, "lx-tx1");
+	assert_int_equal(dmamap_devres_count(&f->dev), 1);
+	dmamap_device_release(&f->dev);
+	dmamap_kmalloc_stats(f->m, &ks);
+	assert_int_equal(ks.live_objects, 0);
+	assert_int_equal(f->c.reports, 0);
+	assert_int_equal(dmamap_device_init(&f->dev, f->m, "lx"), 0);
+
+	/* out of memory: NULL, nothing left */
+	assert_int_equal(dmamap_fault_inject(f->m, DMAMAP_FAULT_KMALLOC, 1, 0), 0);
+	assert_null(kasprintf(GFP_KERNEL, "x%d", 1));
+	assert_int_equal(dmamap_fault_inject(f->m, DMAMAP_FAULT_KMALLOC, 0, 0), 0);
+}
+
 /* Every allocation a managed call makes can fail: NULL or -ENOMEM, and nothing left behind. */
 static void test_managed_calls_unwind_on_failure(void **state)
 {
@@ -2084,6 +2136,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_managed_copies_go_with_the_device, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_strdup_and_array_sizes, setup, teardown),
 		cmocka_unit_test(test_strscpy_bounds),
+		cmocka_unit_test_setup_teardown(test_kasprintf, setup, teardown),
 		cmocka_unit_test(test_bitfield),
 		cmocka_unit_test_setup_teardown(test_managed_calls_unwind_on_failure, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_managed_calls_refuse_bad_devices, setup, teardown),

@@ -20,6 +20,8 @@
 #ifndef DMAMAP_DEVRES_H
 #define DMAMAP_DEVRES_H
 
+#include <stdarg.h>
+
 #include <dmamap/types.h>
 
 DMAMAP_BEGIN_DECLS
@@ -98,6 +100,25 @@ DMAMAP_API void *dmamap_devm_kmemdup(struct device *dev, const void *src, size_t
  * reported, as the kernel's), or as dmamap_devm_kmemdup().
  */
 DMAMAP_API char *dmamap_devm_kstrdup(struct device *dev, const char *s, gfp_t gfp, const char *file, int line);
+
+/**
+ * dmamap_devm_kvasprintf() - dmamap_kvasprintf() in managed memory of @dev
+ * @dev: the device
+ * @gfp: as dmamap_devm_kmalloc()
+ * @file: the caller's source file, or NULL
+ * @line: the caller's source line
+ * @fmt: a printf format, with the kernel's printk extensions
+ * @ap: its arguments
+ *
+ * Return: the string, released with @dev (or by devm_kfree()); NULL as
+ * dmamap_devm_kmalloc(), or for a NULL @fmt (reported).
+ */
+DMAMAP_API char *dmamap_devm_kvasprintf(struct device *dev, gfp_t gfp, const char *file, int line, const char *fmt,
+					va_list ap) DMAMAP_PRINTF(5, 0);
+
+/** dmamap_devm_kasprintf() - dmamap_devm_kvasprintf() of the arguments after @fmt. */
+DMAMAP_API char *dmamap_devm_kasprintf(struct device *dev, gfp_t gfp, const char *file, int line, const char *fmt,
+				       ...) DMAMAP_PRINTF(5, 6);
 
 /**
  * dmamap_dmam_alloc_attrs() - a coherent buffer freed when the device goes

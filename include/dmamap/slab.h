@@ -38,6 +38,8 @@
 #ifndef DMAMAP_SLAB_H
 #define DMAMAP_SLAB_H
 
+#include <stdarg.h>
+
 #include <dmamap/types.h>
 
 DMAMAP_BEGIN_DECLS
@@ -144,6 +146,25 @@ DMAMAP_API void dmamap_kfree_sensitive(const void *p, const char *file, int line
  * Return: as dmamap_kmalloc() on the current machine.
  */
 DMAMAP_API void *dmamap_kmemdup(const void *src, size_t len, gfp_t gfp, const char *file, int line);
+
+/**
+ * dmamap_kvasprintf() - a kmalloc string formatted from @fmt and @ap
+ * @gfp: as dmamap_kmalloc()
+ * @file: the caller's source file, or NULL
+ * @line: the caller's source line
+ * @fmt: a printf format, with the kernel's printk extensions (%pad, %pe...)
+ * @ap: its arguments
+ *
+ * The string is stored through the CPU, as dmamap_kmemdup() stores.
+ * Return: the string with its NUL on the current machine, which the caller
+ * frees with kfree(); NULL when an allocation fails, or for a NULL @fmt
+ * (reported).
+ */
+DMAMAP_API char *dmamap_kvasprintf(gfp_t gfp, const char *file, int line, const char *fmt, va_list ap)
+	DMAMAP_PRINTF(4, 0);
+
+/** dmamap_kasprintf() - dmamap_kvasprintf() of the arguments after @fmt. */
+DMAMAP_API char *dmamap_kasprintf(gfp_t gfp, const char *file, int line, const char *fmt, ...) DMAMAP_PRINTF(4, 5);
 
 /**
  * ksize() - the usable size of a kmalloc object: its slot's size

@@ -77,6 +77,14 @@
 #define dev_dbg_ratelimited(dev, ...) dev_dbg(dev, __VA_ARGS__)
 
 /*
+ * devm_kasprintf() - kasprintf() in managed memory of @dev, released with it
+ * (or by devm_kfree()), as probe code names its rings and channels;
+ * devm_kvasprintf() takes a va_list.
+ */
+#define devm_kasprintf(dev, gfp, ...) dmamap_devm_kasprintf((dev), (gfp), __FILE__, __LINE__, __VA_ARGS__)
+#define devm_kvasprintf(dev, gfp, fmt, ap) dmamap_devm_kvasprintf((dev), (gfp), __FILE__, __LINE__, (fmt), (ap))
+
+/*
  * dev_WARN() - WARN(1, ...) with @dev's name before the message ("name: ..."):
  * logs "WARNING: at file:line: name: message" and is 1. dev_WARN_ONCE() -
  * WARN_ONCE(@condition, ...) likewise: the condition's truth, logged the first

@@ -4,8 +4,8 @@
  * kmalloc_array(), krealloc(), krealloc_array(), kmemdup(), kfree()... over
  * the RAM of the current machine (see <dmamap/slab.h> for the model, the
  * alignment and the reports), kstrdup() (which the kernel declares in
- * <linux/string.h>; that header brings this one), and the alignment
- * constants drivers use for DMA buffers.
+ * <linux/string.h>; that header brings this one), kasprintf(), and the
+ * alignment constants drivers use for DMA buffers.
  */
 #ifndef _LINUX_SLAB_H
 #define _LINUX_SLAB_H
@@ -60,6 +60,14 @@ static inline void *dmamap_krealloc_array_at(const void *p, size_t n, size_t siz
 	return dmamap_krealloc(p, bytes, gfp, file, line);
 }
 
+/*
+ * kasprintf() - a kmalloc string formatted as printk() formats (%pad, %pe...
+ * included), which the caller frees with kfree(); NULL when out of memory.
+ * kvasprintf() takes a va_list. The kernel declares them in <linux/sprintf.h>
+ * (<linux/kernel.h> before 6.7); here they come with kmalloc.
+ */
+#define kasprintf(gfp, ...) dmamap_kasprintf((gfp), __FILE__, __LINE__, __VA_ARGS__)
+#define kvasprintf(gfp, fmt, ap) dmamap_kvasprintf((gfp), __FILE__, __LINE__, (fmt), (ap))
 #define kstrdup(s, gfp) dmamap_kstrdup_at((s), (gfp), __FILE__, __LINE__)
 #define krealloc_array(p, n, size, gfp) dmamap_krealloc_array_at((p), (n), (size), (gfp), __FILE__, __LINE__)
 
