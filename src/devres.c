@@ -200,25 +200,18 @@ DMAMAP_API char *dmamap_devm_kstrdup(struct device *dev, const char *s, gfp_t gf
 DMAMAP_API char *dmamap_devm_kvasprintf(struct device *dev, gfp_t gfp, const char *file, int line, const char *fmt,
 					va_list ap)
 {
-	va_list aq;
 	char *tmp, *p;
-	int n;
+	size_t len;
 
 	if (!fmt) {
 		dmamap_report(dev ? dm_dev_machine(dev) : NULL, DMAMAP_REPORT_BAD_INPUT, NULL, file, line,
 			      "devm_kasprintf: NULL format");
 		return NULL;
 	}
-	va_copy(aq, ap);
-	n = dmamap_kernel_vsnprintf(NULL, 0, fmt, aq);
-	va_end(aq);
-	if (n < 0)
-		return NULL;
-	tmp = malloc((size_t)n + 1);
+	tmp = dmamap_kernel_vasprintf_host(&len, fmt, ap);
 	if (!tmp)
 		return NULL;
-	dmamap_kernel_vsnprintf(tmp, (size_t)n + 1, fmt, ap);
-	p = (char *)dmamap_devm_kmemdup(dev, tmp, (size_t)n + 1, gfp, file, line);
+	p = (char *)dmamap_devm_kmemdup(dev, tmp, len, gfp, file, line);
 	free(tmp);
 	return p;
 }

@@ -134,6 +134,8 @@ void dmamap_logger_fini(struct dmamap_logger *lg);
  * printk.c): what drivers' messages are formatted with.
  */
 int dmamap_kernel_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap);
+/* @fmt formatted as printk does into host memory the caller frees, *@len its bytes with the NUL; NULL if none. */
+char *dmamap_kernel_vasprintf_host(size_t *len, const char *fmt, va_list ap);
 
 void dmamap_logv(struct dmamap_machine *m, int level, enum dmamap_report_kind kind, const char *devname,
 		 const char *file, int line, const char *fmt, va_list ap) DMAMAP_PRINTF(7, 0);

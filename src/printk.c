@@ -22,6 +22,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -291,4 +292,23 @@ int dmamap_kernel_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 	if (size)
 		buf[o.len < size ? o.len : size - 1] = '\0';
 	return o.len > INT32_MAX ? INT32_MAX : (int)o.len;
+}
+
+char *dmamap_kernel_vasprintf_host(size_t *len, const char *fmt, va_list ap)
+{
+	va_list aq;
+	char *buf;
+	int n;
+
+	va_copy(aq, ap);
+	n = dmamap_kernel_vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (n < 0)
+		return NULL;
+	buf = malloc((size_t)n + 1);
+	if (!buf)
+		return NULL;
+	dmamap_kernel_vsnprintf(buf, (size_t)n + 1, fmt, ap);
+	*len = (size_t)n + 1;
+	return buf;
 }

@@ -639,26 +639,19 @@ DMAMAP_API void *dmamap_kmemdup(const void *src, size_t len, gfp_t gfp, const ch
 
 DMAMAP_API char *dmamap_kvasprintf(gfp_t gfp, const char *file, int line, const char *fmt, va_list ap)
 {
-	va_list aq;
 	char *tmp, *p;
-	int n;
+	size_t len;
 
 	if (!fmt) {
 		dmamap_report(dmamap_machine_current(), DMAMAP_REPORT_BAD_INPUT, NULL, file, line,
 			      "kasprintf: NULL format");
 		return NULL;
 	}
-	va_copy(aq, ap);
-	n = dmamap_kernel_vsnprintf(NULL, 0, fmt, aq);
-	va_end(aq);
-	if (n < 0)
-		return NULL;
 	/* formatted in host memory first, then copied in as the CPU's stores */
-	tmp = malloc((size_t)n + 1);
+	tmp = dmamap_kernel_vasprintf_host(&len, fmt, ap);
 	if (!tmp)
 		return NULL;
-	dmamap_kernel_vsnprintf(tmp, (size_t)n + 1, fmt, ap);
-	p = dmamap_kmemdup(tmp, (size_t)n + 1, gfp, file, line);
+	p = dmamap_kmemdup(tmp, len, gfp, file, line);
 	free(tmp);
 	return p;
 }
