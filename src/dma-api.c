@@ -217,12 +217,16 @@ DMAMAP_API void *dmamap_linux_alloc_noncoherent(struct device *dev, size_t size,
 						enum dma_data_direction dir, gfp_t gfp, const char *file, int line)
 {
 	struct dma_attrs a = noncoherent;
+	void *cpu;
 
 	if (dma_handle)
 		*dma_handle = DMA_MAPPING_ERROR;
 	if (!noncoherent_dir_ok(dev, (int)dir, "dma_alloc_noncoherent", file, line))
 		return NULL;
-	return dmamap_alloc_attrs(dev, size, dma_handle, gfp, &a, file, line);
+	cpu = dmamap_alloc_attrs(dev, size, dma_handle, gfp, &a, file, line);
+	if (cpu && dma_handle && dmamap_debug_on(dm_dev_machine(dev)))
+		dmamap_debug_noncoherent(dev, cpu, *dma_handle, (int)dir, false);
+	return cpu;
 }
 
 DMAMAP_API void dmamap_linux_free_noncoherent(struct device *dev, size_t size, void *vaddr, dma_addr_t dma_handle,
@@ -230,8 +234,15 @@ DMAMAP_API void dmamap_linux_free_noncoherent(struct device *dev, size_t size, v
 {
 	struct dma_attrs a = noncoherent;
 
-	if (noncoherent_dir_ok(dev, (int)dir, "dma_free_noncoherent", file, line))
-		dmamap_free_attrs(dev, size, vaddr, dma_handle, &a, file, line);
+	if (!noncoherent_dir_ok(dev, (int)dir, "dma_free_noncoherent", file, line))
+		return;
+	/* as the kernel's dma-debug: said, then freed (the direction changes nothing the free does) */
+	if (dm_dev_live(dev) && dmamap_debug_on(dm_dev_machine(dev))) {
+		DM_CALL();
+
+		dmamap_debug_noncoherent(dev, vaddr, dma_handle, (int)dir, true);
+	}
+	dmamap_free_attrs(dev, size, vaddr, dma_handle, &a, file, line);
 }
 
 /* ------------------------------------------------------------- resources */

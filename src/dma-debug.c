@@ -117,6 +117,8 @@ struct dm_map {
 	const char *own_file;          /* the sync that gave all of it to the CPU */
 	int own_line;
 	unsigned long attrs;
+	bool noncoherent;              /* a dma_alloc_noncoherent() buffer, allocated for nc_dir */
+	int nc_dir;
 	dma_addr_t bus;                /* the handle (a list: its first segment's) */
 	size_t size;                   /* bytes mapped (a list: the sum of its entries) */
 	phys_addr_t phys;              /* the buffer (a list: its first entry) */
@@ -2195,6 +2197,33 @@ static void report_leaks(struct device *dev, struct dma_pool *pool, const char *
 void dmamap_debug_device_leaks(struct device *dev)
 {
 	report_leaks(dev, NULL, "device release");
+}
+
+void dmamap_debug_noncoherent(struct device *dev, const void *cpu, dma_addr_t handle, int dir, bool freeing)
+{
+	struct dmamap_debug *dbg = dbg_of(dm_dev_machine(dev));
+	struct dm_want w = { DK_COHERENT, 0, DMA_NONE, NULL };
+	struct dm_reports rs;
+	struct dm_map *map;
+
+	if (!dbg)
+		return;
+	rs.n = 0;
+	rs.lost = NULL;
+	pthread_spin_lock(&dbg->lock);
+	map = find_bus_start(dbg, dev, handle, &w);
+	if (map && map->kind == DK_COHERENT && map->cpu == cpu) {
+		if (!freeing) {
+			map->noncoherent = true;
+			map->nc_dir = dir;
+		} else if (map->noncoherent && map->nc_dir != dir) {
+			rep_add(&rs, DMAMAP_REPORT_DIR_MISMATCH, map, handle, map->size, dir,
+				"dma_free_noncoherent of bus %#llx with %s: the buffer was allocated for %s",
+				(unsigned long long)handle, dmamap_dir_name(dir), dmamap_dir_name(map->nc_dir));
+		}
+	}
+	pthread_spin_unlock(&dbg->lock);
+	rep_flush(dev, &rs);
 }
 
 void dmamap_debug_detach_leaks(struct device *dev)

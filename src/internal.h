@@ -1009,6 +1009,11 @@ void dmamap_debug_untracked(struct dmamap_machine *m, long delta);
 
 /* Report what @dev still has mapped, and forget it (device release, before the layers' teardown). */
 void dmamap_debug_device_leaks(struct device *dev);
+/*
+ * A dma_alloc_noncoherent() buffer at @cpu/@handle: note its direction
+ * (@freeing false), or report a dma_free_noncoherent() naming another.
+ */
+void dmamap_debug_noncoherent(struct device *dev, const void *cpu, dma_addr_t handle, int dir, bool freeing);
 /* The device leaves its IOMMU mapping: what its driver still has live through it is reported and forgotten. */
 void dmamap_debug_detach_leaks(struct device *dev);
 

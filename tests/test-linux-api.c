@@ -493,6 +493,7 @@ static void test_alloc_noncoherent_needs_syncs(void **state)
 	struct fx *f = *state;
 	u8 got[128];
 	dma_addr_t h;
+	int line;
 	u8 *p;
 
 	p = dma_alloc_noncoherent(&f->dev, SZ_4K, &h, DMA_TO_DEVICE, GFP_KERNEL);
@@ -510,6 +511,17 @@ static void test_alloc_noncoherent_needs_syncs(void **state)
 	assert_null(dma_alloc_noncoherent(&f->dev, SZ_4K, &h, DMA_NONE, GFP_KERNEL));
 	assert_int_equal(h, DMA_MAPPING_ERROR);
 	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_BAD_INPUT], 1);
+	assert_int_equal(test_free_pages(f->m), f->base_free);
+	assert_int_equal(f->c.reports, 1);
+
+	/* freed with another direction than allocated: said at the free's line, and freed all the same */
+	p = dma_alloc_noncoherent(&f->dev, SZ_4K, &h, DMA_BIDIRECTIONAL, GFP_KERNEL);
+	assert_non_null(p);
+	dma_free_noncoherent(&f->dev, SZ_4K, p, h, DMA_FROM_DEVICE); line = __LINE__;
+	assert_int_equal(f->c.reports, 2);
+	assert_int_equal(f->c.last_kind, DMAMAP_REPORT_DIR_MISMATCH);
+	assert_int_equal(f->c.last_line, line);
+	assert_non_null(strstr(f->c.last, "with DMA_FROM_DEVICE: the buffer was allocated for DMA_BIDIRECTIONAL"));
 	assert_int_equal(test_free_pages(f->m), f->base_free);
 }
 

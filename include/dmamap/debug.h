@@ -60,6 +60,9 @@
  *     DMAMAP_REPORT_KIND_MISMATCH   dma_unmap_page() of a dma_map_single()
  *                                   mapping or the reverse (the same
  *                                   operation underneath)
+ *     DMAMAP_REPORT_DIR_MISMATCH    dma_free_noncoherent() with another
+ *                                   direction than dma_alloc_noncoherent()
+ *                                   was given (the free does not use it)
  *     DMAMAP_REPORT_UNCHECKED_ERROR a sync or unmap of a handle
  *                                   dma_mapping_error() was never asked
  *                                   about (once per mapping)
