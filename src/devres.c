@@ -88,6 +88,7 @@ static void release(struct device *dev, struct devres *r)
 {
 	switch (r->kind) {
 	case DR_KMALLOC:
+		dmamap_kmalloc_set_managed(r->u.mem, false);
 		dmamap_kfree(r->u.mem, r->file, r->line);
 		break;
 	case DR_COHERENT:
@@ -160,6 +161,7 @@ DMAMAP_API void *dmamap_devm_kmalloc(struct device *dev, size_t size, gfp_t gfp,
 		return NULL;
 	}
 	r->u.mem = p;
+	dmamap_kmalloc_set_managed(p, true);
 	push(dev, r);
 	return p;
 }
@@ -246,6 +248,7 @@ DMAMAP_API void dmamap_devm_kfree(struct device *dev, const void *p, const char 
 			      "goes back with kfree)", p);
 		return;
 	}
+	dmamap_kmalloc_set_managed(p, false);
 	dmamap_kfree(p, file, line);
 	dmamap_free(r);
 }

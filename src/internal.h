@@ -909,6 +909,8 @@ struct device *dmamap_dma_pool_device(const struct dma_pool *pool);
 void dmamap_devres_release_all(struct device *dev);
 /* Whether live @dev holds @pool as a managed resource (dmam_pool_create(), not yet released). */
 bool dmamap_devres_holds_pool(struct device *dev, const struct dma_pool *pool);
+/* Mark the live kmalloc object at @p as a device's managed memory (kfree() and krealloc() refuse it), or not. */
+void dmamap_kmalloc_set_managed(const void *p, bool managed);
 /* Whether live @dev holds the coherent buffer at @vaddr as a managed resource (dmam_alloc_coherent()). */
 bool dmamap_devres_holds_coherent(struct device *dev, const void *vaddr);
 

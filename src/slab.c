@@ -42,6 +42,7 @@ struct kobj {
 	size_t size;                 /* bytes asked for (live or quarantined) */
 	unsigned next_free;          /* free-list link: slot index, or NO_SLOT */
 	enum obj_state state;
+	bool managed;                /* a device's devres holds it (devm_kmalloc()) */
 };
 
 #define NO_SLOT (~0u)
@@ -373,6 +374,7 @@ static void *take_slot(struct dmamap_kmalloc *k, struct slab *s, size_t size, co
 		partial_del(s->cache, s);
 	s->inuse++;
 	o->state = OBJ_LIVE;
+	o->managed = false;
 	o->size = size;
 	o->file = file;
 	o->line = line;
@@ -504,12 +506,40 @@ static void free_found(struct found *f, const char *file, int line)
  * check runs without the kmalloc lock (the checker reports through the log
  * handler, which may allocate), so the object is looked up again after it.
  */
+/* Whether the object found is a device's managed memory: then reported, refused, the lock dropped. */
+static bool refuse_managed(struct found *f, const void *p, const char *what, const char *file, int line)
+{
+	const struct kobj *o = &f->s->obj[f->idx];
+	const char *mfile = o->file;
+	int mline = o->line;
+
+	if (!o->managed)
+		return false;
+	f->k->st.refused_frees++;
+	pthread_mutex_unlock(&f->k->lock);
+	dmamap_report(f->m, DMAMAP_REPORT_API_MISUSE, NULL, file, line,
+		      "%s(%p): memory from devm_kmalloc() at %s:%d is its device's until the device goes (devm_kfree() "
+		      "gives it back now); refused",
+		      what, p, mfile ? mfile : "?", mline);
+	return true;
+}
+
+void dmamap_kmalloc_set_managed(const void *p, bool managed)
+{
+	struct found f;
+
+	if (!lookup_live(p, &f, "devres", NULL, 0))
+		return;
+	f.s->obj[f.idx].managed = managed;
+	pthread_mutex_unlock(&f.k->lock);
+}
+
 static bool lookup_freeable(const void *p, struct found *f, const char *what, const char *file, int line)
 {
 	phys_addr_t phys;
 	size_t slot;
 
-	if (!lookup_live(p, f, what, file, line))
+	if (!lookup_live(p, f, what, file, line) || refuse_managed(f, p, what, file, line))
 		return false;
 	if (!f->m->dma_busy || !dmamap_debug_on(f->m))
 		return true;
@@ -522,7 +552,7 @@ static bool lookup_freeable(const void *p, struct found *f, const char *what, co
 		pthread_mutex_unlock(&f->k->lock);
 		return false;
 	}
-	return lookup_live(p, f, what, file, line);
+	return lookup_live(p, f, what, file, line) && !refuse_managed(f, p, what, file, line);
 }
 
 DMAMAP_API void dmamap_kfree(const void *p, const char *file, int line)
@@ -593,7 +623,7 @@ DMAMAP_API void *dmamap_krealloc(const void *p, size_t size, gfp_t gfp, const ch
 			      "krealloc(%p, %zu, %#x): unknown gfp bits", p, size, gfp);
 		return NULL;
 	}
-	if (!lookup_live(p, &f, "krealloc", file, line))
+	if (!lookup_live(p, &f, "krealloc", file, line) || refuse_managed(&f, p, "krealloc", file, line))
 		return NULL;
 	old = f.s->obj[f.idx].size;
 	if (size <= f.s->slot) {

@@ -1862,6 +1862,52 @@ static void test_managed_copies_go_with_the_device(void **state)
 	f->c.by_kind[DMAMAP_REPORT_BAD_INPUT] = 0;
 }
 
+/* kfree() or krealloc() of managed memory: refused at once (the device frees it), not a double free at release. */
+static void test_kfree_of_managed_memory_refused(void **state)
+{
+	struct fx *f = *state;
+	struct dmamap_kmalloc_stats ks;
+	u8 *mem, *copy;
+	int la, lf;
+
+	mem = devm_kzalloc(&f->dev, 100, GFP_KERNEL); la = __LINE__;
+	assert_non_null(mem);
+	mem[0] = 7;
+	kfree(mem); lf = __LINE__;
+	assert_int_equal(f->c.reports, 1);
+	assert_int_equal(f->c.last_kind, DMAMAP_REPORT_API_MISUSE);
+	assert_int_equal(f->c.last_line, lf);
+	assert_non_null(strstr(f->c.last, "memory from devm_kmalloc() at "));
+	assert_int_equal(mem[0], 7); /* still live, still the device's */
+	assert_null(krealloc(mem, 4000, GFP_KERNEL));
+	assert_int_equal(f->c.reports, 2);
+	assert_int_equal(mem[0], 7);
+	kfree_sensitive(mem);
+	assert_int_equal(f->c.reports, 3);
+	assert_int_equal(mem[0], 7);
+	assert_int_equal(dmamap_devres_count(&f->dev), 1);
+	dmamap_kmalloc_stats(f->m, &ks);
+	assert_int_equal(ks.live_objects, 1);
+	(void)la;
+
+	/* devm_kfree() gives it back; a plain object in the same slot later is the caller's to kfree() */
+	devm_kfree(&f->dev, mem);
+	copy = kmalloc(100, GFP_KERNEL);
+	assert_non_null(copy);
+	kfree(copy);
+	assert_int_equal(f->c.reports, 3);
+	/* and what stays managed goes at release with nothing more said */
+	mem = devm_kmalloc(&f->dev, 64, GFP_KERNEL);
+	assert_non_null(mem);
+	dmamap_device_release(&f->dev);
+	dmamap_kmalloc_stats(f->m, &ks);
+	assert_int_equal(ks.live_objects, 0);
+	assert_int_equal(f->c.reports, 3);
+	assert_int_equal(dmamap_device_init(&f->dev, f->m, "lx"), 0);
+	f->c.reports = 0;
+	f->c.by_kind[DMAMAP_REPORT_API_MISUSE] = 0;
+}
+
 /* kstrdup(), and the array forms of kmalloc and krealloc: NULL when the size overflows. */
 static void test_strdup_and_array_sizes(void **state)
 {
@@ -2147,6 +2193,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_managed_resources_released_by_hand, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_managed_copies_go_with_the_device, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_strdup_and_array_sizes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_kfree_of_managed_memory_refused, setup, teardown),
 		cmocka_unit_test(test_strscpy_bounds),
 		cmocka_unit_test_setup_teardown(test_kasprintf, setup, teardown),
 		cmocka_unit_test(test_bitfield),

@@ -40,7 +40,8 @@ struct dma_pool;
  * Return: the memory (aligned as kmalloc's), or NULL: no memory, injected
  * failure (DMAMAP_FAULT_KMALLOC and the others kmalloc uses,
  * DMAMAP_FAULT_HOST_ALLOC for the record), or a NULL or uninitialised device
- * (reported).
+ * (reported). kfree() and krealloc() refuse the memory (reported): it goes
+ * with the device, or with devm_kfree().
  */
 DMAMAP_API void *dmamap_devm_kmalloc(struct device *dev, size_t size, gfp_t gfp, const char *file, int line);
 

@@ -121,7 +121,10 @@ DMAMAP_API void *dmamap_krealloc(const void *p, size_t size, gfp_t gfp, const ch
  * DMAMAP_REPORT_BAD_ADDRESS; nothing is freed then. With the checker on
  * (<dmamap/debug.h>), an object whose slot is still mapped for DMA is not
  * freed either: DMAMAP_REPORT_FREE_MAPPED names the mapping's line and this
- * call's, and the object stays live (unmap it, then free it again).
+ * call's, and the object stays live (unmap it, then free it again). Memory
+ * from devm_kmalloc() is its device's: its kfree(), kfree_sensitive() or
+ * krealloc() (which then returns NULL) is refused as DMAMAP_REPORT_API_MISUSE,
+ * naming where it was allocated; devm_kfree() gives it back.
  */
 DMAMAP_API void dmamap_kfree(const void *p, const char *file, int line);
 
