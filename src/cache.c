@@ -65,14 +65,15 @@
  * whose image is set aside first sets aside the runs whose cpu, shadow and
  * below bytes are all equal, reading the three planes once: clean lines it
  * leaves as they are. (The passes that compare are AVX-512 code where the
- * host has it, memcmp() elsewhere.) With AVX-512 and lines of at most 64
- * bytes, a plain range that could not skip is done in one pass, a host
- * cache line at a time, each plane read once, in one call for up to 64
- * words: the compare finds the host lines holding dirty lines, a clean
- * stores those whole into the level below (their clean lines hold the
- * image there already), a refill stores the qwords that differ into the
- * cpu plane, and the compares' masks give the line bits 8 host lines at a
- * time. The result is byte for byte and counter for counter that of doing
+ * host has it, memcmp() elsewhere.) With AVX-512 or AVX2 and lines of at
+ * most 64 bytes, a plain range that could not skip is done in one pass,
+ * each plane read once: the compare finds the host lines holding dirty
+ * lines, a clean stores those whole into the level below (their clean
+ * lines hold the image there already), a refill stores the qwords that
+ * differ into the cpu plane. AVX-512 works a host cache line at a time, in
+ * one call for up to 64 words, and its compares' masks give the line bits
+ * 8 host lines at a time; AVX2 works 128 bytes at a time (a clean stores
+ * all 128 when a line of them is dirty), a call a word. The result is byte for byte and counter for counter that of doing
  * every line in turn, which the model still does, as a reference, when
  * by_line is set (dmamap_cache_set_line_by_line()).
  *
@@ -241,8 +242,13 @@ int dmamap_cache_init(struct dmamap_machine *m)
 	c->prefetch_permille = 1000;
 	c->memcheck = dmamap_running_on_valgrind();
 #if defined(__x86_64__) && defined(__GNUC__)
-	c->vec = !c->memcheck && m->line_shift <= 6 && __builtin_cpu_supports("avx512f") &&
-		 __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt");
+	if (!c->memcheck && m->line_shift <= 6) {
+		if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("bmi2") &&
+		    __builtin_cpu_supports("popcnt"))
+			c->vec = DMAMAP_VEC_AVX512;
+		else if (__builtin_cpu_supports("avx2"))
+			c->vec = DMAMAP_VEC_AVX2;
+	}
 #endif
 	return 0;
 }
@@ -823,7 +829,183 @@ pass_words_avx512(struct dmamap_machine *m, unsigned long first, unsigned long l
 			      : pass_words(m, first, last, w0, nw, ref, dst, false, dirty, 8);
 	}
 }
+
+/*
+ * pass_host_line() and the line bits for hosts with AVX2 but not AVX-512:
+ * one 64-byte host line at @cpu, its first @qw qwords (8, or fewer for
+ * the last of a run of lines under 64 bytes), as two 32-byte halves.
+ * Returns its dirty lines (@q qwords a line, bit 0 the first), but for
+ * those of @st, which the caller adds: the same stores and the same result
+ * as pass_host_line(), with the qwords' masks turned into line bits here,
+ * as AVX2 has no mask registers to gather them in.
+ */
+__attribute__((target("avx2"), always_inline)) static inline unsigned
+pass_host_line_avx2(u8 *cpu, const u8 *ref, u8 *dst, bool refill, bool st, unsigned qw, const unsigned q)
+{
+	const __m256i lane = _mm256_setr_epi64x(0, 1, 2, 3), ones = _mm256_set1_epi64x(-1);
+	__m256i c0, c1, r0, r1, e0, e1, v0 = ones, v1 = ones;
+	unsigned k0, k1;
+
+	if (qw == 8) {
+		c0 = _mm256_loadu_si256((const __m256i *)cpu);
+		c1 = _mm256_loadu_si256((const __m256i *)(cpu + 32));
+		r0 = _mm256_loadu_si256((const __m256i *)ref);
+		r1 = _mm256_loadu_si256((const __m256i *)(ref + 32));
+	} else {
+		/* the lanes past the run load as zero in both planes: they compare equal */
+		v0 = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)qw), lane);
+		v1 = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)qw - 4), lane);
+		c0 = _mm256_maskload_epi64((const long long *)cpu, v0);
+		c1 = _mm256_maskload_epi64((const long long *)(cpu + 32), v1);
+		r0 = _mm256_maskload_epi64((const long long *)ref, v0);
+		r1 = _mm256_maskload_epi64((const long long *)(ref + 32), v1);
+	}
+	e0 = _mm256_cmpeq_epi64(c0, r0);
+	e1 = _mm256_cmpeq_epi64(c1, r1);
+	k0 = (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(e0)) ^ 0xfu;
+	k1 = (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(e1)) ^ 0xfu;
+	if (refill) {
+		if (k0 == 0xf)
+			_mm256_storeu_si256((__m256i *)cpu, r0);
+		else if (k0)
+			_mm256_maskstore_epi64((long long *)cpu, _mm256_xor_si256(e0, ones), r0);
+		if (k1 == 0xf)
+			_mm256_storeu_si256((__m256i *)(cpu + 32), r1);
+		else if (k1)
+			_mm256_maskstore_epi64((long long *)(cpu + 32), _mm256_xor_si256(e1, ones), r1);
+	} else if (k0 | k1 || st) {
+		if (qw == 8) {
+			_mm256_storeu_si256((__m256i *)dst, c0);
+			_mm256_storeu_si256((__m256i *)(dst + 32), c1);
+		} else {
+			_mm256_maskstore_epi64((long long *)dst, v0, c0);
+			_mm256_maskstore_epi64((long long *)(dst + 32), v1, c1);
+		}
+	}
+	if (q == 2)
+		return (k0 & 3 ? 1u : 0) | (k0 & 0xc ? 2u : 0) | (k1 & 3 ? 4u : 0) | (k1 & 0xc ? 8u : 0);
+	if (q == 4)
+		return (k0 ? 1u : 0) | (k1 ? 2u : 0);
+	return (k0 | k1) ? 1u : 0;
+}
+
+/* The lines of 128 bytes whose differing qwords are the bits of @ne, @q qwords a line (2, 4 or 8): one bit each. */
+static inline unsigned lines_of_16_qwords(unsigned ne, const unsigned q)
+{
+	unsigned t = ne | ne >> 1;
+
+	if (q == 2) {
+		t &= 0x5555;
+		t = (t | t >> 1) & 0x3333;
+		t = (t | t >> 2) & 0x0f0f;
+		return (t | t >> 4) & 0xff;
+	}
+	if (q == 4) {
+		/* bits 0, 4, 8 and 12 to 12..15: the product's other bits are apart from those, no carry */
+		t = (t | t >> 2) & 0x1111;
+		return (t * 0x1248) >> 12 & 0xf;
+	}
+	return ((ne & 0xff) ? 1u : 0) | ((ne >> 8) ? 2u : 0);
+}
+
+/*
+ * pass_lines_st() for AVX2: the same result, 128 bytes a step (a run's last
+ * bytes, under 128, a host line at a time). A step that finds its bytes
+ * equal and no line stored to costs its loads, its compares and one test;
+ * a clean stores a step's 128 bytes whole when a line of them is dirty.
+ */
+__attribute__((target("avx2"), always_inline)) static inline unsigned long
+pass_lines_avx2(struct dmamap_machine *m, unsigned long l, unsigned n, unsigned long stored, u8 *ref, u8 *dst,
+		bool refill, bool with_st, const unsigned q)
+{
+	const unsigned per = 8 / q;
+	const unsigned long all = (1UL << per) - 1;
+	size_t off = line_off(m, l), len = (size_t)n << m->line_shift, i = 0;
+	u8 *cpu = m->cpu + off;
+	unsigned long dirty = stored;
+
+	ref += off;
+	dst += off;
+	for (; i + 128 <= len; i += 128) {
+		unsigned shift = (unsigned)(i / 64) * per, st = with_st ? (unsigned)(stored >> shift) & (unsigned)(all << per | all) : 0;
+		__m256i c[4], r[4], e[4];
+		unsigned ne = 0;
+
+#pragma GCC unroll 4
+		for (unsigned h = 0; h < 4; h++) {
+			c[h] = _mm256_loadu_si256((const __m256i *)(cpu + i + 32 * h));
+			r[h] = _mm256_loadu_si256((const __m256i *)(ref + i + 32 * h));
+			e[h] = _mm256_cmpeq_epi64(c[h], r[h]);
+			ne |= (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(e[h])) << (4 * h);
+		}
+		ne ^= 0xffff;
+		if (!(ne | st))
+			continue;
+		if (refill && ne == 0xffff) {
+#pragma GCC unroll 4
+			for (unsigned h = 0; h < 4; h++)
+				_mm256_storeu_si256((__m256i *)(cpu + i + 32 * h), r[h]);
+		} else if (refill) {
+#pragma GCC unroll 4
+			for (unsigned h = 0; h < 4; h++) {
+				if ((ne >> (4 * h)) & 0xf)
+					_mm256_maskstore_epi64((long long *)(cpu + i + 32 * h),
+							       _mm256_xor_si256(e[h], _mm256_set1_epi64x(-1)), r[h]);
+			}
+		} else {
+			/* the clean lines among them hold the image in @dst already (or none of the range is there) */
+#pragma GCC unroll 4
+			for (unsigned h = 0; h < 4; h++)
+				_mm256_storeu_si256((__m256i *)(dst + i + 32 * h), c[h]);
+		}
+		dirty |= (unsigned long)(ne == 0xffff ? (1u << 2 * per) - 1 : lines_of_16_qwords(ne, q)) << shift;
+	}
+	for (; i < len; i += 64) {
+		unsigned shift = (unsigned)(i / 64) * per;
+		bool st = with_st && ((stored >> shift) & all);
+		unsigned qw = len - i >= 64 ? 8 : (unsigned)((len - i) / 8);
+
+		dirty |= (unsigned long)pass_host_line_avx2(cpu + i, ref + i, dst + i, refill, st, qw, q) << shift;
+	}
+	return dirty;
+}
+
+/* pass_avx512() for AVX2. */
+__attribute__((target("avx2"))) static unsigned long pass_avx2(struct dmamap_machine *m, unsigned long l, unsigned n,
+							     unsigned long st, u8 *ref, u8 *dst, bool refill)
+{
+	bool with_st = !refill && st;
+
+	switch (m->line_shift) {
+	case 4:
+		return refill	 ? pass_lines_avx2(m, l, n, st, ref, dst, true, false, 2)
+		       : with_st ? pass_lines_avx2(m, l, n, st, ref, dst, false, true, 2)
+				 : pass_lines_avx2(m, l, n, st, ref, dst, false, false, 2);
+	case 5:
+		return refill	 ? pass_lines_avx2(m, l, n, st, ref, dst, true, false, 4)
+		       : with_st ? pass_lines_avx2(m, l, n, st, ref, dst, false, true, 4)
+				 : pass_lines_avx2(m, l, n, st, ref, dst, false, false, 4);
+	default:
+		return refill	 ? pass_lines_avx2(m, l, n, st, ref, dst, true, false, 8)
+		       : with_st ? pass_lines_avx2(m, l, n, st, ref, dst, false, true, 8)
+				 : pass_lines_avx2(m, l, n, st, ref, dst, false, false, 8);
+	}
+}
 #endif
+
+/* The range pass of the host's vector code over lines [l, l + n), as pass_lines() describes it. */
+static unsigned long pass_run(struct dmamap_machine *m, unsigned long l, unsigned n, unsigned long st, u8 *ref,
+			      u8 *dst, bool refill)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+	if (m->cache.vec == DMAMAP_VEC_AVX512)
+		return pass_avx512(m, l, n, st, ref, dst, refill);
+	return pass_avx2(m, l, n, st, ref, dst, refill);
+#else
+	(void)m, (void)l, (void)n, (void)st, (void)ref, (void)dst, (void)refill;
+	return 0;
+#endif
+}
 
 /*
  * Whether range operations may use pass_avx512(): the host has it, lines
@@ -832,7 +1014,7 @@ pass_words_avx512(struct dmamap_machine *m, unsigned long first, unsigned long l
  */
 static inline bool vec_pass(const struct dmamap_machine *m)
 {
-	return m->cache.vec && !m->cache.zero_end;
+	return m->cache.vec != DMAMAP_VEC_NONE && !m->cache.zero_end;
 }
 
 /*
@@ -845,15 +1027,11 @@ static unsigned long pass_word(struct dmamap_machine *m, unsigned long w, unsign
 {
 	unsigned long dirty = 0;
 
-#if defined(__x86_64__) && defined(__GNUC__)
 	for_each_run(mask, w, l, n) {
 		unsigned s = (unsigned)(l - w * BITS_PER_LONG);
 
-		dirty |= pass_avx512(m, l, n, (stored >> s) & run_bits(n), ref, dst, refill) << s;
+		dirty |= pass_run(m, l, n, (stored >> s) & run_bits(n), ref, dst, refill) << s;
 	}
-#else
-	(void)m, (void)w, (void)mask, (void)stored, (void)ref, (void)dst, (void)refill;
-#endif
 	return dirty;
 }
 
@@ -1310,7 +1488,30 @@ static bool inner_range_settled(struct dmamap_machine *m, enum op op, unsigned l
 	return same_bytes(m->cpu + off, (outer ? m->outer : m->ram) + off, NULL, len);
 }
 
+/*
+ * pass_words_avx512(), or pass_word() on each word: the dirty lines of
+ * words [w0, w0 + nw) of lines [first, last] in @dirty[], their
+ * cpu_stored bits taken; returns how many lines are dirty.
+ */
+static unsigned long pass_words_vec(struct dmamap_machine *m, unsigned long first, unsigned long last,
+				    unsigned long w0, unsigned long nw, u8 *ref, u8 *dst, bool refill,
+				    unsigned long *dirty)
+{
+	unsigned long count = 0;
+
 #if defined(__x86_64__) && defined(__GNUC__)
+	if (m->cache.vec == DMAMAP_VEC_AVX512)
+		return pass_words_avx512(m, first, last, w0, nw, ref, dst, refill, dirty);
+#endif
+	for (unsigned long w = w0; w < w0 + nw; w++) {
+		unsigned long mask = span_mask(w, first, last);
+
+		dirty[w - w0] = pass_word(m, w, mask, stored_take(m, w, mask), ref, dst, refill);
+		count += count_lines(dirty[w - w0]);
+	}
+	return count;
+}
+
 /*
  * @op on plain inner lines [first, last] (@outer: their level below), in
  * one vector pass over the range (vec_pass()): pass_lines() on every word,
@@ -1329,7 +1530,7 @@ static void inner_range_pass(struct dmamap_machine *m, enum op op, unsigned long
 		unsigned long n;
 
 		nw = DM_MIN((unsigned long)ARRAY_SIZE(dirty), wl - w0 + 1);
-		n = pass_words_avx512(m, first, last, w0, nw, ref, dst, op == OP_INV, dirty);
+		n = pass_words_vec(m, first, last, w0, nw, ref, dst, op == OP_INV, dirty);
 		if (op == OP_INV)
 			st->dirty_lines_discarded += n;
 		else
@@ -1349,7 +1550,6 @@ static void inner_range_pass(struct dmamap_machine *m, enum op op, unsigned long
 		}
 	}
 }
-#endif
 
 /* Run @op on lines [first, last] of level @lvl. Lock held. */
 static void level_op(struct dmamap_machine *m, enum dmamap_cache_level lvl, enum op op, unsigned long first,
@@ -1380,10 +1580,8 @@ static void level_op(struct dmamap_machine *m, enum dmamap_cache_level lvl, enum
 			for_each_word(w, mask, first, last)
 				m->cache.inner_nonres[w] |= mask;
 		}
-#if defined(__x86_64__) && defined(__GNUC__)
 	} else if (plain && vec_pass(m)) {
 		inner_range_pass(m, op, first, last, outer);
-#endif
 	} else {
 		/* a flush is a clean then an invalidate of each line: per word, the same */
 		for_each_word(w, mask, first, last) {

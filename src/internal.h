@@ -226,6 +226,13 @@ struct dmamap_spec_range {
 	unsigned long first, last;                   /* line indexes, inclusive */
 };
 
+/* The vector instructions the cache model's range passes use: the best the host has. */
+enum dmamap_cache_vec {
+	DMAMAP_VEC_NONE,   /* portable passes: memcmp() and memcpy() */
+	DMAMAP_VEC_AVX2,
+	DMAMAP_VEC_AVX512,
+};
+
 struct dmamap_cache {
 	pthread_mutex_t lock;                        /* all line state and the planes' coherence */
 	const struct dmamap_cache_ops *_Atomic ops;  /* hook table */
@@ -240,7 +247,7 @@ struct dmamap_cache {
 	u32 *alias_pages;                            /* per page: its uncached host aliases */
 	bool by_line;                                /* debug: every operation one line at a time */
 	bool memcheck;                               /* running under memcheck (asked once, at init) */
-	bool vec;                                    /* range passes may be AVX-512 (cache.c) */
+	enum dmamap_cache_vec vec;                   /* the vector code range passes may use (cache.c) */
 	unsigned long zero_first, zero_end;          /* lines known zero on every plane (a clear in progress) */
 	/* speculation: the invalidated lines not yet pulled back (see cache.c) */
 	struct dmamap_rng rng;

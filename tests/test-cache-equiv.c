@@ -240,8 +240,8 @@ static void step(struct pair *p)
 	compare(p);
 }
 
-/* When set, the range machine keeps to its portable passes, as on a host without AVX-512. */
-static bool portable;
+/* The vector code the range machine's passes use; the host's best when negative. */
+static int vec_level = -1;
 
 static void run(void (*tweak)(struct dmamap_machine_config *cfg), unsigned line, unsigned long steps)
 {
@@ -262,8 +262,8 @@ static void run(void (*tweak)(struct dmamap_machine_config *cfg), unsigned line,
 		p.m[i] = dmamap_machine_create(&cfg);
 		assert_non_null(p.m[i]);
 		assert_int_equal(dmamap_cache_set_line_by_line(p.m[i], i == 1), 0);
-		if (portable)
-			p.m[i]->cache.vec = false;
+		if (vec_level >= 0)
+			p.m[i]->cache.vec = (enum dmamap_cache_vec)vec_level;
 		p.page[i] = dmamap_alloc_pages(p.m[i], GFP_KERNEL | __GFP_ZERO, ARENA_ORDER);
 		assert_non_null(p.page[i]);
 		p.va[i] = page_address(p.page[i]);
@@ -332,14 +332,34 @@ static void test_other_line_sizes(void **state)
 	run(demanding, 256, 2000);
 }
 
-static void test_portable_passes(void **state)
+static void passes_at(enum dmamap_cache_vec level)
 {
-	(void)state;
-	portable = true;
+	vec_level = (int)level;
 	run(demanding, 32, 4000);
 	run(demanding, 16, 1000);
 	run(outer, 64, 1000);
-	portable = false;
+	run(NULL, 16, 1000);
+	vec_level = -1;
+}
+
+/* The passes of a host without vector code. */
+static void test_portable_passes(void **state)
+{
+	(void)state;
+	passes_at(DMAMAP_VEC_NONE);
+}
+
+/* The passes of a host with AVX2 but not AVX-512, on any host that has AVX2. */
+static void test_avx2_passes(void **state)
+{
+	(void)state;
+#if defined(__x86_64__) && defined(__GNUC__)
+	if (!__builtin_cpu_supports("avx2") || under_valgrind())
+		skip();
+	passes_at(DMAMAP_VEC_AVX2);
+#else
+	skip();
+#endif
 }
 
 int main(void)
@@ -351,6 +371,7 @@ int main(void)
 		cmocka_unit_test(test_demanding_machine),
 		cmocka_unit_test(test_other_line_sizes),
 		cmocka_unit_test(test_portable_passes),
+		cmocka_unit_test(test_avx2_passes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
