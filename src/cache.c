@@ -889,23 +889,40 @@ pass_host_line_avx2(u8 *cpu, const u8 *ref, u8 *dst, bool refill, bool st, unsig
 	return (k0 | k1) ? 1u : 0;
 }
 
-/* The lines of 128 bytes whose differing qwords are the bits of @ne, @q qwords a line (2, 4 or 8): one bit each. */
-static inline unsigned lines_of_16_qwords(unsigned ne, const unsigned q)
+/* Bits 0, 4, 8 and 12 of @x (the rest clear) to bits 0, 2, 4 and 6. */
+static inline unsigned spread_nibble_flags(unsigned x)
 {
-	unsigned t = ne | ne >> 1;
+	x = (x | x >> 2) & 0x0505;
+	return (x | x >> 4) & 0x55;
+}
+
+/*
+ * The dirty lines of 128 bytes, @q qwords a line (2, 4 or 8), from @ne:
+ * the bits of the qwords that differ as pass_lines_avx2() packs them, two
+ * bits a qword, the low 128-bit halves of the four 32-byte chunks in bits
+ * 0-15 and the high halves in bits 16-31, chunk h in nibble h of each.
+ */
+static inline unsigned lines_of_packed(unsigned ne, const unsigned q)
+{
+	unsigned f = (ne | ne >> 16) & 0xffff, t;
 
 	if (q == 2) {
-		t &= 0x5555;
-		t = (t | t >> 1) & 0x3333;
-		t = (t | t >> 2) & 0x0f0f;
-		return (t | t >> 4) & 0xff;
+		/* a line is a half: the low halves are the even lines */
+		unsigned lo = ne & 0xffff, hi = ne >> 16;
+
+		lo = (lo | lo >> 2) & 0x3333;
+		hi = (hi | hi >> 2) & 0x3333;
+		lo = (lo | lo >> 1) & 0x1111;
+		hi = (hi | hi >> 1) & 0x1111;
+		return spread_nibble_flags(lo) | spread_nibble_flags(hi) << 1;
 	}
 	if (q == 4) {
 		/* bits 0, 4, 8 and 12 to 12..15: the product's other bits are apart from those, no carry */
+		t = f | f >> 1;
 		t = (t | t >> 2) & 0x1111;
 		return (t * 0x1248) >> 12 & 0xf;
 	}
-	return ((ne & 0xff) ? 1u : 0) | ((ne >> 8) ? 2u : 0);
+	return ((f & 0xff) ? 1u : 0) | ((f >> 8) ? 2u : 0);
 }
 
 /*
@@ -929,26 +946,27 @@ pass_lines_avx2(struct dmamap_machine *m, unsigned long l, unsigned n, unsigned 
 	for (; i + 128 <= len; i += 128) {
 		unsigned shift = (unsigned)(i / 64) * per, st = with_st ? (unsigned)(stored >> shift) & (unsigned)(all << per | all) : 0;
 		__m256i c[4], r[4], e[4];
-		unsigned ne = 0;
+		unsigned ne;
 
 #pragma GCC unroll 4
 		for (unsigned h = 0; h < 4; h++) {
 			c[h] = _mm256_loadu_si256((const __m256i *)(cpu + i + 32 * h));
 			r[h] = _mm256_loadu_si256((const __m256i *)(ref + i + 32 * h));
 			e[h] = _mm256_cmpeq_epi64(c[h], r[h]);
-			ne |= (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(e[h])) << (4 * h);
 		}
-		ne ^= 0xffff;
+		/* one mask for the four compares: a qword's all-ones or zero packs to two bits */
+		ne = ~(unsigned)_mm256_movemask_epi8(
+			_mm256_packs_epi16(_mm256_packs_epi32(e[0], e[1]), _mm256_packs_epi32(e[2], e[3])));
 		if (!(ne | st))
 			continue;
-		if (refill && ne == 0xffff) {
+		if (refill && ne == ~0u) {
 #pragma GCC unroll 4
 			for (unsigned h = 0; h < 4; h++)
 				_mm256_storeu_si256((__m256i *)(cpu + i + 32 * h), r[h]);
 		} else if (refill) {
 #pragma GCC unroll 4
 			for (unsigned h = 0; h < 4; h++) {
-				if ((ne >> (4 * h)) & 0xf)
+				if ((ne | ne >> 16) >> (4 * h) & 0xf)
 					_mm256_maskstore_epi64((long long *)(cpu + i + 32 * h),
 							       _mm256_xor_si256(e[h], _mm256_set1_epi64x(-1)), r[h]);
 			}
@@ -958,7 +976,7 @@ pass_lines_avx2(struct dmamap_machine *m, unsigned long l, unsigned n, unsigned 
 			for (unsigned h = 0; h < 4; h++)
 				_mm256_storeu_si256((__m256i *)(dst + i + 32 * h), c[h]);
 		}
-		dirty |= (unsigned long)(ne == 0xffff ? (1u << 2 * per) - 1 : lines_of_16_qwords(ne, q)) << shift;
+		dirty |= (unsigned long)(ne == ~0u ? (1u << 2 * per) - 1 : lines_of_packed(ne, q)) << shift;
 	}
 	for (; i < len; i += 64) {
 		unsigned shift = (unsigned)(i / 64) * per;
