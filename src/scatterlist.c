@@ -313,6 +313,84 @@ DMAMAP_API int sg_alloc_table_from_pages(struct sg_table *sgt, struct page **pag
 	return 0;
 }
 
+/* --------------------------------------------------- lists of new pages */
+
+/*
+ * The kernel's sgl_alloc_order(): one array (as its kmalloc_array()), a block
+ * of pages per entry. The kernel computes the entry count in 32 bits and
+ * takes a zero length; here the count is checked in 64 bits and a length of
+ * 0, or more than the machine's RAM, is refused before anything is allocated.
+ */
+DMAMAP_API struct scatterlist *sgl_alloc_order(unsigned long long length, unsigned int order, bool chainable, gfp_t gfp,
+					       unsigned int *nent_p)
+{
+	struct dmamap_machine *m = dmamap_machine_current();
+	unsigned long long block, nent;
+	struct scatterlist *sgl, *s;
+	unsigned int nalloc;
+
+	if (!m)
+		return NULL;
+	if (!length || order >= MAX_ORDER || length > m->cfg.ram_size) {
+		dmamap_report(m, DMAMAP_REPORT_BAD_INPUT, NULL, NULL, 0, "sgl_alloc_order: %s (length %#llx, order %u)",
+			      !length ? "zero length" : order >= MAX_ORDER ? "order beyond the largest block"
+			      : "more than the machine's RAM", length, order);
+		return NULL;
+	}
+	block = (unsigned long long)PAGE_SIZE << order;
+	nent = (length + block - 1) / block;
+	if (nent + chainable > UINT_MAX)
+		return NULL;
+	nalloc = (unsigned int)nent + (chainable ? 1u : 0u);
+	sgl = dmamap_allocarray(m, nalloc, sizeof(*sgl));
+	if (!sgl)
+		return NULL;
+	sg_init_table(sgl, nalloc);
+	for (s = sgl; length; s = sg_next(s)) {
+		unsigned int len = (unsigned int)(length < block ? length : block);
+		struct page *page = dmamap_alloc_pages(m, gfp, order);
+
+		if (!page) {
+			/* the entries after this one have no page yet: the walk passes them over */
+			sgl_free_order(sgl, (int)order);
+			return NULL;
+		}
+		sg_set_page(s, page, len, 0);
+		length -= len;
+	}
+	if (nent_p)
+		*nent_p = (unsigned int)nent;
+	return sgl;
+}
+
+DMAMAP_API struct scatterlist *sgl_alloc(unsigned long long length, gfp_t gfp, unsigned int *nent_p)
+{
+	return sgl_alloc_order(length, 0, false, gfp, nent_p);
+}
+
+DMAMAP_API void sgl_free_n_order(struct scatterlist *sgl, int nents, int order)
+{
+	struct scatterlist *s = sgl;
+
+	for (int i = 0; s && i < nents; i++, s = sg_next(s)) {
+		struct page *page = sg_page(s);
+
+		if (page)
+			dmamap_free_pages(page, (unsigned int)order);
+	}
+	dmamap_free(sgl);
+}
+
+DMAMAP_API void sgl_free_order(struct scatterlist *sgl, int order)
+{
+	sgl_free_n_order(sgl, INT_MAX, order);
+}
+
+DMAMAP_API void sgl_free(struct scatterlist *sgl)
+{
+	sgl_free_order(sgl, 0);
+}
+
 /*
  * The linear-map range of the data of entry @s, at most @want bytes; NULL
  * (reported) when the entry has no page or its data runs outside the RAM

@@ -325,6 +325,32 @@ int tx_submit(struct device *dev, struct tx_req *req, __le64 *ring)
 }
 '''
 
+# A bounce list of fresh pages for a request, as crypto and storage drivers
+# keep one (sgl_alloc_order()... through <linux/scatterlist.h> alone; C and
+# C++).
+SGL_BOUNCE = '''
+#include <linux/scatterlist.h>
+struct scatterlist *bounce_get(unsigned long long len, unsigned int *n, bool big);
+struct scatterlist *bounce_get(unsigned long long len, unsigned int *n, bool big)
+{
+	struct scatterlist *sgl = big ? sgl_alloc_order(len, 2, true, GFP_KERNEL, n) : sgl_alloc(len, GFP_KERNEL, n);
+
+	if (sgl && !big && *n > 4) {
+		sgl_free_n_order(sgl, (int)*n, 0);
+		return NULL;
+	}
+	return sgl;
+}
+void bounce_put(struct scatterlist *sgl, bool big);
+void bounce_put(struct scatterlist *sgl, bool big)
+{
+	if (big)
+		sgl_free_order(sgl, 2);
+	else
+		sgl_free(sgl);
+}
+'''
+
 # A driver's own header, as it declares its hardware with <linux/types.h>
 # alone (C and C++).
 HW_HEADER = '''
@@ -542,6 +568,7 @@ CASES = [
     ('a register block with FIELD_PREP(), FIELD_GET() and readl()/writel()', KERNEL + REGS, True, None),
     ('an sg transmit path: sg_miter_*(), sg_pcopy_*(), sg_zero_buffer()', KERNEL + SG_TX, True, None),
     ('a driver header with <linux/types.h> alone', HW_HEADER, True, None),
+    ('a bounce list: sgl_alloc_order(), sgl_free_n_order() from <linux/scatterlist.h>', SGL_BOUNCE, True, None),
     ('ring sizing: roundup_pow_of_two(), order_base_2(), PAGE_ALIGNED(), smp_wmb()', KERNEL + RINGSIZE, True, None),
     ('a device page table: for_each_sgtable_dma_page(), sg_page_iter_page()', KERNEL + PGTABLE, True, None),
     ('a slot allocator with <linux/bitmap.h> and <linux/bitops.h>', KERNEL + SLOTS, True, None),
@@ -669,6 +696,7 @@ CXX_CASES = [
     ('the managed and plain copies in C++', LIBC + KERNEL + COPIES, True, None),
     ('an sg transmit path in C++', LIBC + KERNEL + SG_TX, True, None),
     ('a driver header with <linux/types.h> alone in C++', HW_HEADER, True, None),
+    ('a bounce list with sgl_alloc() in C++', SGL_BOUNCE, True, None),
     ('ring sizing in C++', LIBC + KERNEL + RINGSIZE, True, None),
     ('a device page table with the page iterators in C++', LIBC + KERNEL + PGTABLE, True, None),
     ('a slot allocator with bitmaps in C++', LIBC + KERNEL + SLOTS, True, None),

@@ -156,6 +156,11 @@
 #pragma weak __sg_page_iter_next
 #pragma weak __sg_page_iter_dma_next
 #pragma weak sg_page_iter_page
+#pragma weak sgl_alloc_order
+#pragma weak sgl_alloc
+#pragma weak sgl_free_n_order
+#pragma weak sgl_free_order
+#pragma weak sgl_free
 /* <dmamap/dma-mapping.h> */
 #pragma weak get_dma_ops
 #pragma weak set_dma_ops
@@ -436,6 +441,11 @@ static const struct export functions[] = {
 	F(__sg_page_iter_next),
 	F(__sg_page_iter_dma_next),
 	F(sg_page_iter_page),
+	F(sgl_alloc_order),
+	F(sgl_alloc),
+	F(sgl_free_n_order),
+	F(sgl_free_order),
+	F(sgl_free),
 	/* <dmamap/dma-mapping.h> */
 	F(get_dma_ops),
 	F(set_dma_ops),

@@ -495,6 +495,140 @@ static void test_alloc_table_from_pages_bad_input(void **state)
 	dmamap_free_pages(big, 1);
 }
 
+/* ------------------------------------------------------- sgl_alloc() */
+
+static void test_sgl_alloc_entries(void **state)
+{
+	struct fixture *f = *state;
+	unsigned long free0 = test_free_pages(f->m);
+	unsigned long attempts = dmamap_fault_attempts(f->m, DMAMAP_FAULT_PAGE_ALLOC);
+	u8 in[3 * 4096 + 100], out[sizeof(in)];
+	struct scatterlist *sgl, *s;
+	unsigned int nent = 0;
+	int i;
+
+	/* single pages: three whole ones and 100 bytes of a fourth */
+	sgl = sgl_alloc(3 * PG + 100, GFP_KERNEL, &nent);
+	assert_non_null(sgl);
+	assert_int_equal(nent, 4);
+	assert_int_equal(sg_nents(sgl), 4);
+	assert_int_equal(dmamap_fault_attempts(f->m, DMAMAP_FAULT_PAGE_ALLOC) - attempts, 4);
+	assert_int_equal(test_free_pages(f->m), free0 - 4);
+	for_each_sg(sgl, s, 4, i) {
+		assert_non_null(sg_page(s));
+		assert_ptr_equal(dm_page_machine(sg_page(s)), f->m);
+		assert_int_equal(s->offset, 0);
+		assert_int_equal(s->length, i < 3 ? PG : 100);
+		assert_int_equal(sg_is_last(s), i == 3);
+	}
+	/* the entries hold the bytes, in order */
+	fill_pattern(in, sizeof(in), 41);
+	assert_int_equal(sg_copy_from_buffer(sgl, nent, in, sizeof(in)), sizeof(in));
+	assert_int_equal(sg_copy_to_buffer(sgl, nent, out, sizeof(out)), sizeof(out));
+	assert_memory_equal(in, out, sizeof(in));
+	sgl_free(sgl);
+	assert_int_equal(test_free_pages(f->m), free0);
+
+	/* blocks of two pages, with a spare entry for chaining; zeroed on request */
+	nent = 0;
+	sgl = sgl_alloc_order(5 * PG, 1, true, GFP_KERNEL | __GFP_ZERO, &nent);
+	assert_non_null(sgl);
+	assert_int_equal(nent, 3);
+	assert_int_equal(sg_nents(sgl), 4);
+	assert_int_equal(test_free_pages(f->m), free0 - 6);
+	for_each_sg(sgl, s, 4, i) {
+		if (i == 3) {
+			assert_null(sg_page(s)); /* the spare entry */
+			assert_int_equal(s->length, 0);
+			assert_true(sg_is_last(s));
+			break;
+		}
+		assert_int_equal(page_to_pfn(sg_page(s)) % 2, 0);
+		assert_int_equal(s->offset, 0);
+		assert_int_equal(s->length, i < 2 ? 2 * PG : PG);
+	}
+	memset(out, 0xee, sizeof(out));
+	assert_int_equal(sg_pcopy_to_buffer(sgl, nent, out, PG, 4 * PG), PG);
+	for (size_t k = 0; k < PG; k++)
+		assert_int_equal(out[k], 0);
+	sgl_free_order(sgl, 1);
+	assert_int_equal(test_free_pages(f->m), free0);
+
+	/* no count wanted */
+	sgl = sgl_alloc(1, GFP_KERNEL, NULL);
+	assert_non_null(sgl);
+	assert_int_equal(sgl->length, 1);
+	sgl_free(sgl);
+	assert_int_equal(test_free_pages(f->m), free0);
+	assert_int_equal(f->cap.reports, 0);
+}
+
+static void test_sgl_free_n_order_frees_the_first_n(void **state)
+{
+	struct fixture *f = *state;
+	unsigned long free0 = test_free_pages(f->m);
+	struct scatterlist *sgl = sgl_alloc(4 * PG, GFP_KERNEL, NULL);
+	struct page *third, *fourth;
+
+	assert_non_null(sgl);
+	third = sg_page(&sgl[2]);
+	fourth = sg_page(&sgl[3]);
+	sgl_free_n_order(sgl, 2, 0);
+	/* the pages of entries 2 and 3 are still the caller's */
+	assert_int_equal(test_free_pages(f->m), free0 - 2);
+	dmamap_free_pages(third, 0);
+	dmamap_free_pages(fourth, 0);
+	assert_int_equal(test_free_pages(f->m), free0);
+
+	/* NULL is harmless */
+	sgl_free(NULL);
+	sgl_free_n_order(NULL, 3, 0);
+	assert_int_equal(f->cap.reports, 0);
+}
+
+static void test_sgl_alloc_bad_input(void **state)
+{
+	struct fixture *f = *state;
+	unsigned long free0 = test_free_pages(f->m);
+	unsigned long host = dmamap_fault_attempts(f->m, DMAMAP_FAULT_HOST_ALLOC);
+	unsigned int nent = 77;
+
+	assert_null(sgl_alloc(0, GFP_KERNEL, &nent));
+	assert_null(sgl_alloc_order(PG, MAX_ORDER, false, GFP_KERNEL, &nent));
+	assert_null(sgl_alloc(17ULL << 20, GFP_KERNEL, &nent)); /* more than the machine's 16 MiB */
+	assert_int_equal(f->cap.by_kind[DMAMAP_REPORT_BAD_INPUT], 3);
+	/* refused before anything was allocated */
+	assert_int_equal(nent, 77);
+	assert_int_equal(dmamap_fault_attempts(f->m, DMAMAP_FAULT_HOST_ALLOC), host);
+	assert_int_equal(test_free_pages(f->m), free0);
+}
+
+static void test_sgl_alloc_fault_unwinds(void **state)
+{
+	struct fixture *f = *state;
+	unsigned long free0 = test_free_pages(f->m);
+	unsigned int nent = 77;
+
+	/* each page allocation in turn fails: the pages before it go back */
+	for (unsigned long k = 1; k <= 4; k++) {
+		unsigned long inj = dmamap_fault_injected(f->m, DMAMAP_FAULT_PAGE_ALLOC);
+
+		assert_int_equal(dmamap_fault_inject(f->m, DMAMAP_FAULT_PAGE_ALLOC, k, 0), 0);
+		assert_null(sgl_alloc_order(7 * PG, 1, k % 2, GFP_KERNEL, &nent));
+		assert_int_equal(dmamap_fault_injected(f->m, DMAMAP_FAULT_PAGE_ALLOC), inj + 1);
+		assert_int_equal(nent, 77);
+		assert_int_equal(test_free_pages(f->m), free0);
+	}
+	/* the list itself */
+	assert_int_equal(dmamap_fault_inject(f->m, DMAMAP_FAULT_HOST_ALLOC, 1, 0), 0);
+	assert_null(sgl_alloc(3 * PG, GFP_KERNEL, &nent));
+	assert_int_equal(nent, 77);
+	assert_int_equal(test_free_pages(f->m), free0);
+	assert_int_equal(dmamap_fault_inject(f->m, DMAMAP_FAULT_PAGE_ALLOC, 0, 0), 0);
+	assert_int_equal(dmamap_fault_inject(f->m, DMAMAP_FAULT_HOST_ALLOC, 0, 0), 0);
+	assert_int_equal(f->cap.reports, 0);
+}
+
 /* --------------------------------------------------------------- copies */
 
 static void test_copy_across_entries(void **state)
@@ -1445,6 +1579,10 @@ int main(void)
 		T(test_alloc_table_fault_each_chunk),
 		T(test_alloc_table_from_pages),
 		T(test_alloc_table_from_pages_bad_input),
+		T(test_sgl_alloc_entries),
+		T(test_sgl_free_n_order_frees_the_first_n),
+		T(test_sgl_alloc_bad_input),
+		T(test_sgl_alloc_fault_unwinds),
 		T(test_copy_across_entries),
 		T(test_copy_chained_table),
 		T(test_pcopy_and_zero_with_skip),

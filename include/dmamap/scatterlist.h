@@ -192,6 +192,47 @@ DMAMAP_API DMAMAP_MUST_CHECK int sg_alloc_table_from_pages(struct sg_table *sgt,
 							   unsigned long size, gfp_t gfp);
 
 /**
+ * sgl_alloc_order() - a list of freshly allocated blocks of pages holding @length bytes
+ * @length: bytes, non-zero, at most the RAM of the current machine
+ * @order: each entry's block is 2^@order pages (0 to MAX_ORDER - 1)
+ * @chainable: add one entry with no page after the data entries, free for sg_chain()
+ * @gfp: for the pages (host memory holds the list itself, as sg_alloc_table()'s)
+ * @nent_p: receives the number of data entries, when not NULL
+ *
+ * As the kernel's: each entry points at a block of 2^@order pages from the
+ * current machine, at offset 0, holding PAGE_SIZE << @order bytes but the
+ * last, which holds what is left; the list is one array, its last entry
+ * marked as the end. The pages are not zeroed unless @gfp says __GFP_ZERO.
+ * The caller owns the list and its pages and frees both with
+ * sgl_free_order() (sgl_free() for order 0) with the same @order.
+ * Return: the list; NULL when an allocation fails (whatever was allocated is
+ * freed again; DMAMAP_FAULT_HOST_ALLOC and DMAMAP_FAULT_PAGE_ALLOC inject
+ * it) and for a zero @length, a bad @order or a @length beyond RAM
+ * (reported as DMAMAP_REPORT_BAD_INPUT); *@nent_p is then left as it was.
+ */
+DMAMAP_API struct scatterlist *sgl_alloc_order(unsigned long long length, unsigned int order, bool chainable, gfp_t gfp,
+					       unsigned int *nent_p);
+
+/** sgl_alloc() - sgl_alloc_order() of single pages, not chainable; free with sgl_free(). */
+DMAMAP_API struct scatterlist *sgl_alloc(unsigned long long length, gfp_t gfp, unsigned int *nent_p);
+
+/**
+ * sgl_free_n_order() - free the pages of the first @nents entries of @sgl, then the list
+ * @sgl: a list from sgl_alloc_order(); NULL does nothing
+ * @nents: entries whose pages to free (the walk stops at the list's end too)
+ * @order: the order the list was allocated with
+ *
+ * Entries with no page (a chainable list's spare entry) are passed over.
+ */
+DMAMAP_API void sgl_free_n_order(struct scatterlist *sgl, int nents, int order);
+
+/** sgl_free_order() - free every page of a sgl_alloc_order() list, then the list. */
+DMAMAP_API void sgl_free_order(struct scatterlist *sgl, int order);
+
+/** sgl_free() - free a sgl_alloc() list and its pages: sgl_free_order() of order 0. */
+DMAMAP_API void sgl_free(struct scatterlist *sgl);
+
+/**
  * sg_copy_from_buffer() - copy @buflen bytes from @buf into the data of the list
  * Return: bytes copied (stops at the end of the list). The CPU stores go
  * through the cache, as the kernel's.

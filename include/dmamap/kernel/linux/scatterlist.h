@@ -8,7 +8,9 @@
  * mapping iterator (sg_miter_start(), sg_miter_next(), sg_miter_skip(),
  * sg_miter_stop()) that hands the CPU a list's data a page at a time, the
  * page iterators (for_each_sg_page(), for_each_sgtable_dma_page(),
- * sg_page_iter_page(), sg_page_iter_dma_address()...), sg_init_marker()...
+ * sg_page_iter_page(), sg_page_iter_dma_address()...), sg_init_marker(),
+ * lists of fresh pages (sgl_alloc_order(), sgl_alloc(), sgl_free_n_order(),
+ * sgl_free_order(), sgl_free())...
  */
 #ifndef _LINUX_SCATTERLIST_H
 #define _LINUX_SCATTERLIST_H
