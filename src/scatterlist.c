@@ -246,39 +246,50 @@ static bool pages_contiguous(const struct page *a, const struct page *b)
 }
 
 /*
- * Stricter than the kernel: every page must be non-NULL, @offset must lie in
- * the first page, and the data (@offset, @size) must end in the last page
- * (no page without data, none short of it); anything else is -EINVAL.
+ * The arguments of a table made from @pages: stricter than the kernel, every
+ * page must be non-NULL and of a machine, @offset must lie in the first page,
+ * and the data (@offset, @size) must end in the last page (no page without
+ * data, none short of it). Reported as @what's; false when refused.
  */
-DMAMAP_API int sg_alloc_table_from_pages(struct sg_table *sgt, struct page **pages, unsigned int n_pages,
-					 unsigned int offset, unsigned long size, gfp_t gfp)
+static bool pages_args_ok(const char *what, const void *table, struct page **pages, unsigned int n_pages,
+			  unsigned int offset, unsigned long size)
 {
 	unsigned long span, end;
-	unsigned int chunks, i, run, cur;
-	struct scatterlist *s;
-	int err;
 
-	if (!sgt || !pages || !n_pages || offset >= PAGE_SIZE || !size) {
-		dmamap_report(NULL, DMAMAP_REPORT_BAD_INPUT, NULL, NULL, 0, "sg_alloc_table_from_pages: %s",
-			      !sgt ? "NULL table" : !pages ? "NULL pages" : !n_pages ? "zero pages"
+	if (!table || !pages || !n_pages || offset >= PAGE_SIZE || !size) {
+		dmamap_report(NULL, DMAMAP_REPORT_BAD_INPUT, NULL, NULL, 0, "%s: %s", what,
+			      !table ? "NULL table" : !pages ? "NULL pages" : !n_pages ? "zero pages"
 			      : !size ? "zero size" : "offset beyond the first page");
-		return -EINVAL;
+		return false;
 	}
 	span = (unsigned long)n_pages << PAGE_SHIFT;
 	end = offset + size;
 	if (end < size || end > span || end <= span - PAGE_SIZE) {
 		dmamap_report(NULL, DMAMAP_REPORT_BAD_INPUT, NULL, NULL, 0,
-			      "sg_alloc_table_from_pages: %lu bytes at offset %u do not end in the last of %u pages",
-			      size, offset, n_pages);
-		return -EINVAL;
+			      "%s: %lu bytes at offset %u do not end in the last of %u pages", what, size, offset,
+			      n_pages);
+		return false;
 	}
-	for (i = 0; i < n_pages; i++) {
+	for (unsigned int i = 0; i < n_pages; i++) {
 		if (!pages[i] || !dm_page_machine(pages[i])) {
-			dmamap_report(NULL, DMAMAP_REPORT_BAD_INPUT, NULL, NULL, 0,
-				      "sg_alloc_table_from_pages: page %u is not a page of any machine", i);
-			return -EINVAL;
+			dmamap_report(NULL, DMAMAP_REPORT_BAD_INPUT, NULL, NULL, 0, "%s: page %u is not a page of any machine",
+				      what, i);
+			return false;
 		}
 	}
+	return true;
+}
+
+/* Stricter than the kernel: see pages_args_ok(); anything else is -EINVAL. */
+DMAMAP_API int sg_alloc_table_from_pages(struct sg_table *sgt, struct page **pages, unsigned int n_pages,
+					 unsigned int offset, unsigned long size, gfp_t gfp)
+{
+	unsigned int chunks, i, run, cur;
+	struct scatterlist *s;
+	int err;
+
+	if (!pages_args_ok("sg_alloc_table_from_pages", sgt, pages, n_pages, offset, size))
+		return -EINVAL;
 
 	/* one entry per run of physically consecutive pages */
 	chunks = 1;
@@ -311,6 +322,202 @@ DMAMAP_API int sg_alloc_table_from_pages(struct sg_table *sgt, struct page **pag
 		s = sg_next(s);
 	}
 	return 0;
+}
+
+/* ------------------------------------------------------- append tables */
+
+/*
+ * The arrays of an append table, from @arr on: each ends at its chain link
+ * (the next array follows) or at its first entry marked as the end (the
+ * table's last entry, or the array's own last slot while the table grows).
+ * Walked rather than counted, so arrays of any size free right.
+ */
+static void free_linked_arrays(struct scatterlist *arr)
+{
+	while (arr) {
+		struct scatterlist *s = arr, *next = NULL;
+
+		for (;; s++) {
+			if (sg_is_chain(s)) {
+				next = sg_chain_ptr(s);
+				break;
+			}
+			if (sg_is_last(s))
+				break;
+		}
+		dmamap_free(arr);
+		arr = next;
+	}
+}
+
+/* Pages of @pages (count @n) from @i on that one entry takes: a run of consecutive pages within @seg_max bytes. */
+static unsigned int run_end(struct page **pages, unsigned int n, unsigned int i, unsigned long seg_max)
+{
+	unsigned long seg = 0;
+
+	for (i++; i < n; i++) {
+		seg += PAGE_SIZE;
+		if (seg >= seg_max || !pages_contiguous(pages[i - 1], pages[i]))
+			break;
+	}
+	return i;
+}
+
+/* What one call changed so far, to put back when an array cannot be had. */
+struct append_undo {
+	struct sg_append_table saved; /* the table's header before the call */
+	struct scatterlist *first_new; /* the first array this call allocated */
+	struct scatterlist *link;      /* the old slot that became a chain link to it */
+	struct scatterlist link_was;
+	struct scatterlist *old_first; /* entries this call filled in an old array: from here... */
+	unsigned int old_filled;       /* ...this many */
+};
+
+/*
+ * The slot for the next entry after @cur, @needed entries being still to come
+ * (the kernel's get_next_sg()): the slot after @cur, unless that is its
+ * array's last one and more than one entry is needed, which becomes a chain
+ * link to a new array of min(@needed, SG_MAX_SINGLE_ALLOC) slots.
+ */
+static struct scatterlist *next_slot(struct dmamap_machine *m, struct sg_append_table *t, struct scatterlist *cur,
+				     unsigned long needed, struct append_undo *u)
+{
+	struct scatterlist *next = NULL, *arr;
+	unsigned int n;
+
+	if (cur) {
+		next = sg_next(cur);
+		if (!sg_is_last(next) || needed == 1) {
+			if (!u->first_new) {
+				if (!u->old_filled)
+					u->old_first = next;
+				u->old_filled++;
+			}
+			return next;
+		}
+	}
+	n = needed < SG_MAX_SINGLE_ALLOC ? (unsigned int)needed : SG_MAX_SINGLE_ALLOC;
+	arr = dmamap_allocarray(m, n, sizeof(*arr));
+	if (!arr)
+		return NULL;
+	sg_init_table(arr, n);
+	if (cur) {
+		if (!u->first_new) {
+			u->link = next;
+			u->link_was = *next;
+		}
+		t->total_nents += n - 1;
+		sg_chain(next, 1, arr);
+	} else {
+		t->sgt.sgl = arr;
+		t->total_nents = n;
+	}
+	if (!u->first_new)
+		u->first_new = arr;
+	return arr;
+}
+
+static void append_unwind(struct sg_append_table *t, struct append_undo *u)
+{
+	free_linked_arrays(u->first_new);
+	if (u->link)
+		*u->link = u->link_was;
+	if (u->old_filled)
+		memset(u->old_first, 0, (size_t)u->old_filled * sizeof(*u->old_first));
+	*t = u->saved;
+}
+
+/*
+ * The kernel's merge into the last entry adds a whole page per page merged,
+ * whatever @size says, and merges a page into an entry that ends inside the
+ * page before it; here an entry merges only the pages that begin where its
+ * data ends, each with the bytes of @size it holds. Everything that can fail
+ * (the arrays) comes before the merge is applied, and a failure puts back
+ * what the call changed.
+ */
+DMAMAP_API int sg_alloc_append_table_from_pages(struct sg_append_table *sgt_append, struct page **pages,
+						unsigned int n_pages, unsigned int offset, unsigned long size,
+						unsigned int max_segment, unsigned int left_pages, gfp_t gfp)
+{
+	const char *what = "sg_alloc_append_table_from_pages";
+	unsigned long seg_max = max_segment & PAGE_MASK, merged_bytes = 0;
+	struct append_undo u = { 0 };
+	struct scatterlist *prv, *s;
+	struct dmamap_machine *m;
+	unsigned int merged = 0, chunks, cur, added = 0;
+
+	(void)gfp; /* host memory: never sleeps, no zone */
+	if (!pages_args_ok(what, sgt_append, pages, n_pages, offset, size))
+		return -EINVAL;
+	prv = sgt_append->prv;
+	if (seg_max < PAGE_SIZE || (prv && (offset || sg_is_last(prv)))) {
+		dmamap_report(NULL, DMAMAP_REPORT_BAD_INPUT, NULL, NULL, 0, "%s: %s", what,
+			      seg_max < PAGE_SIZE ? "max_segment under a page"
+			      : offset ? "offset in the first page, but the table has entries already"
+				       : "the table was ended by a call with left_pages 0: it cannot grow");
+		return -EINVAL;
+	}
+
+	/* the pages that continue the last entry's data join it, within max_segment */
+	if (prv) {
+		unsigned long end = (unsigned long)prv->offset + prv->length;
+		struct page *last = sg_page(prv);
+
+		if (!(end & ~PAGE_MASK) && last && dm_page_machine(last) == dm_page_machine(pages[0]) &&
+		    page_to_pfn(pages[0]) == page_to_pfn(last) + (end >> PAGE_SHIFT)) {
+			while (merged < n_pages && (!merged || pages_contiguous(pages[merged - 1], pages[merged]))) {
+				unsigned long bytes = DM_MIN(size - merged_bytes, (unsigned long)PAGE_SIZE);
+
+				if (prv->length + merged_bytes + bytes > seg_max)
+					break;
+				merged_bytes += bytes;
+				merged++;
+			}
+		}
+	}
+
+	chunks = 0;
+	for (cur = merged; cur < n_pages; cur = run_end(pages, n_pages, cur, seg_max))
+		chunks++;
+
+	m = dmamap_machine_current();
+	u.saved = *sgt_append;
+	s = prv;
+	cur = merged;
+	size -= merged_bytes;
+	for (unsigned int k = 0; k < chunks; k++) {
+		unsigned int j = run_end(pages, n_pages, cur, seg_max);
+		unsigned long bytes = ((unsigned long)(j - cur) << PAGE_SHIFT) - offset;
+
+		s = next_slot(m, sgt_append, s, (unsigned long)(chunks - k) + left_pages, &u);
+		if (!s) {
+			append_unwind(sgt_append, &u);
+			return -ENOMEM;
+		}
+		if (bytes > size)
+			bytes = size;
+		sg_set_page(s, pages[cur], (unsigned int)bytes, offset);
+		added++;
+		size -= bytes;
+		offset = 0;
+		cur = j;
+	}
+	if (prv)
+		prv->length += (unsigned int)merged_bytes;
+	sgt_append->sgt.nents += added;
+	sgt_append->sgt.orig_nents = sgt_append->sgt.nents;
+	sgt_append->prv = s;
+	if (!left_pages)
+		sg_mark_end(s);
+	return 0;
+}
+
+DMAMAP_API void sg_free_append_table(struct sg_append_table *table)
+{
+	if (!table)
+		return;
+	free_linked_arrays(table->sgt.sgl);
+	memset(table, 0, sizeof(*table));
 }
 
 /* --------------------------------------------------- lists of new pages */

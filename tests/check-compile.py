@@ -351,6 +351,25 @@ void bounce_put(struct scatterlist *sgl, bool big)
 }
 '''
 
+# Pinned pages appended to a table a batch at a time, as RDMA drivers build
+# one (struct sg_append_table through <linux/scatterlist.h> alone; C and C++).
+SG_APPEND = '''
+#include <linux/scatterlist.h>
+int pin_into(struct sg_append_table *t, struct page **pages, unsigned int n, unsigned int total);
+int pin_into(struct sg_append_table *t, struct page **pages, unsigned int n, unsigned int total)
+{
+	unsigned int done;
+	int ret = 0;
+
+	for (done = 0; done < total && !ret; done += n)
+		ret = sg_alloc_append_table_from_pages(t, pages, n, 0, (unsigned long)n << PAGE_SHIFT, 0x10000,
+						       total - done - n, GFP_KERNEL);
+	if (ret)
+		sg_free_append_table(t);
+	return ret ? ret : (int)t->sgt.nents;
+}
+'''
+
 # A driver's own header, as it declares its hardware with <linux/types.h>
 # alone (C and C++).
 HW_HEADER = '''
@@ -569,6 +588,7 @@ CASES = [
     ('an sg transmit path: sg_miter_*(), sg_pcopy_*(), sg_zero_buffer()', KERNEL + SG_TX, True, None),
     ('a driver header with <linux/types.h> alone', HW_HEADER, True, None),
     ('a bounce list: sgl_alloc_order(), sgl_free_n_order() from <linux/scatterlist.h>', SGL_BOUNCE, True, None),
+    ('an append table: sg_alloc_append_table_from_pages() from <linux/scatterlist.h>', SG_APPEND, True, None),
     ('ring sizing: roundup_pow_of_two(), order_base_2(), PAGE_ALIGNED(), smp_wmb()', KERNEL + RINGSIZE, True, None),
     ('a device page table: for_each_sgtable_dma_page(), sg_page_iter_page()', KERNEL + PGTABLE, True, None),
     ('a slot allocator with <linux/bitmap.h> and <linux/bitops.h>', KERNEL + SLOTS, True, None),
@@ -697,6 +717,7 @@ CXX_CASES = [
     ('an sg transmit path in C++', LIBC + KERNEL + SG_TX, True, None),
     ('a driver header with <linux/types.h> alone in C++', HW_HEADER, True, None),
     ('a bounce list with sgl_alloc() in C++', SGL_BOUNCE, True, None),
+    ('an append table in C++', SG_APPEND, True, None),
     ('ring sizing in C++', LIBC + KERNEL + RINGSIZE, True, None),
     ('a device page table with the page iterators in C++', LIBC + KERNEL + PGTABLE, True, None),
     ('a slot allocator with bitmaps in C++', LIBC + KERNEL + SLOTS, True, None),

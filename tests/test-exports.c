@@ -161,6 +161,8 @@
 #pragma weak sgl_free_n_order
 #pragma weak sgl_free_order
 #pragma weak sgl_free
+#pragma weak sg_alloc_append_table_from_pages
+#pragma weak sg_free_append_table
 /* <dmamap/dma-mapping.h> */
 #pragma weak get_dma_ops
 #pragma weak set_dma_ops
@@ -446,6 +448,8 @@ static const struct export functions[] = {
 	F(sgl_free_n_order),
 	F(sgl_free_order),
 	F(sgl_free),
+	F(sg_alloc_append_table_from_pages),
+	F(sg_free_append_table),
 	/* <dmamap/dma-mapping.h> */
 	F(get_dma_ops),
 	F(set_dma_ops),

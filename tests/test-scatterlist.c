@@ -629,6 +629,318 @@ static void test_sgl_alloc_fault_unwinds(void **state)
 	assert_int_equal(f->cap.reports, 0);
 }
 
+/* ------------------------------------------------------- append tables */
+
+/* Entry @i of @t has @page, @offset and @len. */
+static void assert_entry(struct sg_table *t, int i, struct page *page, unsigned offset, unsigned len)
+{
+	struct scatterlist *s = t->sgl;
+
+	while (i--)
+		s = sg_next(s);
+	assert_ptr_equal(sg_page(s), page);
+	assert_int_equal(s->offset, offset);
+	assert_int_equal(s->length, len);
+}
+
+static void test_append_merges_across_calls(void **state)
+{
+	struct fixture *f = *state;
+	struct page *blk = pages_of(f, GFP_KERNEL, 3);
+	struct page *q = pages_of(f, GFP_KERNEL, 0);
+	struct sg_append_table a;
+	struct page *pg[8];
+
+	for (int i = 0; i < 8; i++)
+		pg[i] = nth_page(f, blk, (unsigned long)i);
+	assert_true(page_to_pfn(q) != page_to_pfn(pg[4]) + 1 && page_to_pfn(pg[5]) != page_to_pfn(q) + 1);
+	memset(&a, 0, sizeof(a));
+
+	/* p0 p1: one entry */
+	assert_int_equal(sg_alloc_append_table_from_pages(&a, &pg[0], 2, 0, 2 * PG, UINT_MAX, 6, GFP_KERNEL), 0);
+	assert_int_equal(a.sgt.nents, 1);
+	assert_int_equal(a.sgt.orig_nents, 1);
+	assert_ptr_equal(a.prv, a.sgt.sgl);
+	assert_false(sg_is_last(a.prv)); /* more to come */
+	assert_entry(&a.sgt, 0, pg[0], 0, 2 * PG);
+
+	/* p2 p3 continue it: merged, no entry added */
+	assert_int_equal(sg_alloc_append_table_from_pages(&a, &pg[2], 2, 0, 2 * PG, UINT_MAX, 3, GFP_KERNEL), 0);
+	assert_int_equal(a.sgt.nents, 1);
+	assert_entry(&a.sgt, 0, pg[0], 0, 4 * PG);
+
+	/* p4 merges, q and p5 (50 bytes short) each take an entry; the end is marked */
+	{
+		struct page *batch[3] = {pg[4], q, pg[5]};
+
+		assert_int_equal(sg_alloc_append_table_from_pages(&a, batch, 3, 0, 3 * PG - 50, UINT_MAX, 0, GFP_KERNEL),
+				 0);
+	}
+	assert_int_equal(a.sgt.nents, 3);
+	assert_int_equal(a.sgt.orig_nents, 3);
+	assert_int_equal(sg_nents(a.sgt.sgl), 3);
+	assert_entry(&a.sgt, 0, pg[0], 0, 5 * PG);
+	assert_entry(&a.sgt, 1, q, 0, PG);
+	assert_entry(&a.sgt, 2, pg[5], 0, PG - 50);
+	assert_ptr_equal(a.prv, sg_last(a.sgt.sgl, 3));
+	assert_true(sg_is_last(a.prv));
+	sg_free_append_table(&a);
+	assert_null(a.sgt.sgl);
+	assert_null(a.prv);
+	assert_int_equal(a.total_nents, 0);
+
+	/*
+	 * An entry whose data ends inside a page takes nothing more: not the
+	 * next page, nor that page again (the kernel would add a page to it).
+	 * One that ends where its page does takes the next.
+	 */
+	memset(&a, 0, sizeof(a));
+	assert_int_equal(sg_alloc_append_table_from_pages(&a, &pg[0], 1, 10, 100, UINT_MAX, 3, GFP_KERNEL), 0);
+	assert_int_equal(sg_alloc_append_table_from_pages(&a, &pg[0], 1, 0, 200, UINT_MAX, 2, GFP_KERNEL), 0);
+	assert_int_equal(sg_alloc_append_table_from_pages(&a, &pg[1], 1, 0, PG, UINT_MAX, 0, GFP_KERNEL), 0);
+	assert_int_equal(a.sgt.nents, 3);
+	assert_entry(&a.sgt, 0, pg[0], 10, 100);
+	assert_entry(&a.sgt, 1, pg[0], 0, 200);
+	assert_entry(&a.sgt, 2, pg[1], 0, PG);
+	sg_free_append_table(&a);
+	memset(&a, 0, sizeof(a));
+	assert_int_equal(sg_alloc_append_table_from_pages(&a, &pg[0], 1, 10, PG - 10, UINT_MAX, 1, GFP_KERNEL), 0);
+	assert_int_equal(sg_alloc_append_table_from_pages(&a, &pg[1], 1, 0, 300, UINT_MAX, 0, GFP_KERNEL), 0);
+	assert_int_equal(a.sgt.nents, 1);
+	assert_entry(&a.sgt, 0, pg[0], 10, PG - 10 + 300);
+	sg_free_append_table(&a);
+
+	assert_int_equal(f->cap.reports, 0);
+	dmamap_free_pages(blk, 3);
+	dmamap_free_pages(q, 0);
+}
+
+static void test_append_keeps_to_max_segment(void **state)
+{
+	struct fixture *f = *state;
+	struct page *blk = pages_of(f, GFP_KERNEL, 3);
+	struct sg_append_table a;
+	struct page *pg[8];
+
+	for (int i = 0; i < 8; i++)
+		pg[i] = nth_page(f, blk, (unsigned long)i);
+	/* 2 pages and 100 bytes: entries of two pages */
+	memset(&a, 0, sizeof(a));
+	assert_int_equal(sg_alloc_append_table_from_pages(&a, pg, 5, 0, 5 * PG, 2 * PG + 100, 3, GFP_KERNEL), 0);
+	assert_int_equal(a.sgt.nents, 3);
+	assert_entry(&a.sgt, 0, pg[0], 0, 2 * PG);
+	assert_entry(&a.sgt, 1, pg[2], 0, 2 * PG);
+	assert_entry(&a.sgt, 2, pg[4], 0, PG);
+	/* p5 fills the last entry up to the limit; p6 p7 start a new one */
+	assert_int_equal(sg_alloc_append_table_from_pages(&a, &pg[5], 3, 0, 3 * PG, 2 * PG + 100, 0, GFP_KERNEL), 0);
+	assert_int_equal(a.sgt.nents, 4);
+	assert_entry(&a.sgt, 2, pg[4], 0, 2 * PG);
+	assert_entry(&a.sgt, 3, pg[6], 0, 2 * PG);
+	assert_int_equal(sg_nents(a.sgt.sgl), 4);
+	sg_free_append_table(&a);
+	assert_int_equal(f->cap.reports, 0);
+	dmamap_free_pages(blk, 3);
+}
+
+/*
+ * Append @n pages of @pg in batches of @batch, telling as left_pages the
+ * count still to come or, with @lie, 1 while any is.
+ */
+static void append_in_batches(struct fixture *f, struct sg_append_table *a, struct page **pg, unsigned n,
+			      unsigned batch, bool lie)
+{
+	(void)f;
+	memset(a, 0, sizeof(*a));
+	for (unsigned done = 0; done < n; done += batch) {
+		unsigned k = DM_MIN(batch, n - done), left = n - done - k;
+
+		assert_int_equal(sg_alloc_append_table_from_pages(a, &pg[done], k, 0, (unsigned long)k * PG, UINT_MAX,
+								  lie && left ? 1 : left, GFP_KERNEL),
+				 0);
+		assert_int_equal(a->sgt.nents, done + k);
+	}
+}
+
+static void test_append_chains_arrays(void **state)
+{
+	struct fixture *f = *state;
+	enum { N = 300 };
+	struct page *big = pages_of(f, GFP_KERNEL, 9); /* 512 frames */
+	struct page *pg[N];
+	struct sg_append_table a;
+	struct scatterlist *s;
+	unsigned long host = dmamap_fault_attempts(f->m, DMAMAP_FAULT_HOST_ALLOC);
+	int i;
+
+	/* every other frame: nothing merges */
+	for (i = 0; i < N; i++)
+		pg[i] = nth_page(f, big, 2 * (unsigned long)(N - 1 - i) % 512);
+	for (int lie = 0; lie < 2; lie++) {
+		for (unsigned batch = 1; batch <= N; batch = batch * 7 + 3) {
+			append_in_batches(f, &a, pg, N, batch, lie != 0);
+			assert_int_equal(a.sgt.orig_nents, N);
+			assert_int_equal(sg_nents(a.sgt.sgl), N);
+			for_each_sg(a.sgt.sgl, s, N, i) {
+				assert_ptr_equal(sg_page(s), pg[i]);
+				assert_int_equal(s->length, PG);
+			}
+			assert_true(sg_is_last(a.prv));
+			if (!lie) {
+				/* told the truth: arrays of 128, 128 and 46 slots, two of them links */
+				assert_int_equal(a.total_nents, N);
+			}
+			sg_free_append_table(&a);
+		}
+	}
+	assert_true(dmamap_fault_attempts(f->m, DMAMAP_FAULT_HOST_ALLOC) > host);
+	assert_int_equal(f->cap.reports, 0);
+	dmamap_free_pages(big, 9);
+}
+
+static void test_append_bad_input(void **state)
+{
+	struct fixture *f = *state;
+	struct page *blk = pages_of(f, GFP_KERNEL, 2);
+	struct page *pg[4], *holed[2];
+	struct sg_append_table a, saved;
+	struct scatterlist first;
+	struct capture pc;
+	unsigned long host;
+
+	for (int i = 0; i < 4; i++)
+		pg[i] = nth_page(f, blk, (unsigned long)i);
+	holed[0] = pg[0];
+	holed[1] = NULL;
+	memset(&a, 0, sizeof(a));
+	assert_int_equal(sg_alloc_append_table_from_pages(&a, pg, 1, 0, PG, UINT_MAX, 2, GFP_KERNEL), 0);
+	saved = a;
+	first = *a.sgt.sgl;
+	host = dmamap_fault_attempts(f->m, DMAMAP_FAULT_HOST_ALLOC);
+
+	capture_start(&pc, NULL); /* reported as sg_alloc_table_from_pages() reports: process-wide */
+	assert_int_equal(sg_alloc_append_table_from_pages(NULL, pg, 1, 0, PG, UINT_MAX, 0, GFP_KERNEL), -EINVAL);
+	assert_int_equal(sg_alloc_append_table_from_pages(&a, NULL, 1, 0, PG, UINT_MAX, 0, GFP_KERNEL), -EINVAL);
+	assert_int_equal(sg_alloc_append_table_from_pages(&a, &pg[1], 0, 0, PG, UINT_MAX, 0, GFP_KERNEL), -EINVAL);
+	assert_int_equal(sg_alloc_append_table_from_pages(&a, &pg[1], 1, 0, 0, UINT_MAX, 0, GFP_KERNEL), -EINVAL);
+	assert_int_equal(sg_alloc_append_table_from_pages(&a, &pg[1], 2, 0, PG, UINT_MAX, 0, GFP_KERNEL), -EINVAL);
+	assert_int_equal(sg_alloc_append_table_from_pages(&a, holed, 2, 0, 2 * PG, UINT_MAX, 0, GFP_KERNEL), -EINVAL);
+	/* an offset once the table has entries, a segment under a page */
+	assert_int_equal(sg_alloc_append_table_from_pages(&a, &pg[1], 1, 8, 8, UINT_MAX, 0, GFP_KERNEL), -EINVAL);
+	assert_int_equal(sg_alloc_append_table_from_pages(&a, &pg[1], 1, 0, PG, PG - 1, 0, GFP_KERNEL), -EINVAL);
+	assert_int_equal(pc.by_kind[DMAMAP_REPORT_BAD_INPUT], 8);
+	/* nothing changed, nothing allocated, not even the page that would have merged */
+	assert_memory_equal(&a, &saved, sizeof(a));
+	assert_memory_equal(a.sgt.sgl, &first, sizeof(first));
+	assert_int_equal(dmamap_fault_attempts(f->m, DMAMAP_FAULT_HOST_ALLOC), host);
+
+	/* a table ended by a call with left_pages 0 cannot grow */
+	assert_int_equal(sg_alloc_append_table_from_pages(&a, &pg[1], 1, 0, PG, UINT_MAX, 0, GFP_KERNEL), 0);
+	assert_entry(&a.sgt, 0, pg[0], 0, 2 * PG);
+	saved = a;
+	first = *a.sgt.sgl;
+	assert_int_equal(sg_alloc_append_table_from_pages(&a, &pg[2], 1, 0, PG, UINT_MAX, 0, GFP_KERNEL), -EINVAL);
+	capture_stop(NULL);
+	assert_int_equal(pc.by_kind[DMAMAP_REPORT_BAD_INPUT], 9);
+	assert_memory_equal(&a, &saved, sizeof(a));
+	assert_memory_equal(a.sgt.sgl, &first, sizeof(first));
+	sg_free_append_table(&a);
+	sg_free_append_table(NULL);
+	dmamap_free_pages(blk, 2);
+}
+
+static void test_append_fault_leaves_table(void **state)
+{
+	struct fixture *f = *state;
+	struct page *blk = pages_of(f, GFP_KERNEL, 3);
+	struct page *pg[8], *batch[3];
+	struct scatterlist arr0[3];
+	struct sg_append_table a, saved;
+
+	for (int i = 0; i < 8; i++)
+		pg[i] = nth_page(f, blk, (unsigned long)i);
+
+	/* the first array */
+	memset(&a, 0, sizeof(a));
+	assert_int_equal(dmamap_fault_inject(f->m, DMAMAP_FAULT_HOST_ALLOC, 1, 0), 0);
+	assert_int_equal(sg_alloc_append_table_from_pages(&a, &pg[0], 1, 0, PG, UINT_MAX, 3, GFP_KERNEL), -ENOMEM);
+	assert_null(a.sgt.sgl);
+	assert_null(a.prv);
+	assert_int_equal(a.sgt.nents, 0);
+	assert_int_equal(a.total_nents, 0);
+
+	/* p0 and p2: two entries in an array of three (one still to come) */
+	batch[0] = pg[0];
+	batch[1] = pg[2];
+	assert_int_equal(sg_alloc_append_table_from_pages(&a, batch, 2, 0, 2 * PG, UINT_MAX, 1, GFP_KERNEL), 0);
+	assert_int_equal(a.total_nents, 3);
+	saved = a;
+	memcpy(arr0, a.sgt.sgl, sizeof(arr0));
+
+	/* p3 would merge, p5 and p7 need a second array: it cannot be had */
+	batch[0] = pg[3];
+	batch[1] = pg[5];
+	batch[2] = pg[7];
+	assert_int_equal(dmamap_fault_inject(f->m, DMAMAP_FAULT_HOST_ALLOC, 1, 0), 0);
+	assert_int_equal(sg_alloc_append_table_from_pages(&a, batch, 3, 0, 3 * PG, UINT_MAX, 0, GFP_KERNEL), -ENOMEM);
+	assert_memory_equal(&a, &saved, sizeof(a));
+	assert_memory_equal(a.sgt.sgl, arr0, sizeof(arr0)); /* no merge, the last slot no link */
+	assert_int_equal(sg_nents(a.sgt.sgl), 3);           /* two entries and the free last slot, as before */
+
+	/* once memory is there again the same call works */
+	assert_int_equal(sg_alloc_append_table_from_pages(&a, batch, 3, 0, 3 * PG, UINT_MAX, 0, GFP_KERNEL), 0);
+	assert_int_equal(a.sgt.nents, 4);
+	assert_int_equal(sg_nents(a.sgt.sgl), 4);
+	assert_entry(&a.sgt, 0, pg[0], 0, PG);
+	assert_entry(&a.sgt, 1, pg[2], 0, 2 * PG);
+	assert_entry(&a.sgt, 2, pg[5], 0, PG);
+	assert_entry(&a.sgt, 3, pg[7], 0, PG);
+	sg_free_append_table(&a);
+	assert_int_equal(dmamap_fault_inject(f->m, DMAMAP_FAULT_HOST_ALLOC, 0, 0), 0);
+	assert_int_equal(f->cap.reports, 0);
+	dmamap_free_pages(blk, 3);
+}
+
+/*
+ * A call that fills the free slots of the last array, then needs two new
+ * arrays and gets only one: the slots, the old array's last slot (made a
+ * chain link) and the header are as before, the new array freed.
+ */
+static void test_append_fault_second_array(void **state)
+{
+	struct fixture *f = *state;
+	enum { N = 200 };
+	struct page *big = pages_of(f, GFP_KERNEL, 9);
+	struct page *pg[N + 1];
+	struct scatterlist arr0[4];
+	struct sg_append_table a, saved;
+	unsigned long inj;
+
+	for (int i = 0; i <= N; i++)
+		pg[i] = nth_page(f, big, 2 * (unsigned long)i); /* none consecutive */
+	memset(&a, 0, sizeof(a));
+	assert_int_equal(sg_alloc_append_table_from_pages(&a, pg, 1, 0, PG, UINT_MAX, 3, GFP_KERNEL), 0);
+	assert_int_equal(a.total_nents, 4); /* one entry, two free slots, the last one */
+	saved = a;
+	memcpy(arr0, a.sgt.sgl, sizeof(arr0));
+
+	inj = dmamap_fault_injected(f->m, DMAMAP_FAULT_HOST_ALLOC);
+	assert_int_equal(dmamap_fault_inject(f->m, DMAMAP_FAULT_HOST_ALLOC, 2, 0), 0);
+	assert_int_equal(sg_alloc_append_table_from_pages(&a, &pg[1], N, 0, (unsigned long)N * PG, UINT_MAX, 0, GFP_KERNEL),
+			 -ENOMEM);
+	assert_int_equal(dmamap_fault_injected(f->m, DMAMAP_FAULT_HOST_ALLOC), inj + 1);
+	assert_memory_equal(&a, &saved, sizeof(a));
+	assert_memory_equal(a.sgt.sgl, arr0, sizeof(arr0));
+
+	assert_int_equal(sg_alloc_append_table_from_pages(&a, &pg[1], N, 0, (unsigned long)N * PG, UINT_MAX, 0, GFP_KERNEL),
+			 0);
+	assert_int_equal(sg_nents(a.sgt.sgl), N + 1);
+	for (int i = 0; i <= N; i++)
+		assert_entry(&a.sgt, i, pg[i], 0, PG);
+	sg_free_append_table(&a);
+	assert_int_equal(f->cap.reports, 0);
+	dmamap_free_pages(big, 9);
+}
+
 /* --------------------------------------------------------------- copies */
 
 static void test_copy_across_entries(void **state)
@@ -1583,6 +1895,12 @@ int main(void)
 		T(test_sgl_free_n_order_frees_the_first_n),
 		T(test_sgl_alloc_bad_input),
 		T(test_sgl_alloc_fault_unwinds),
+		T(test_append_merges_across_calls),
+		T(test_append_keeps_to_max_segment),
+		T(test_append_chains_arrays),
+		T(test_append_bad_input),
+		T(test_append_fault_leaves_table),
+		T(test_append_fault_second_array),
 		T(test_copy_across_entries),
 		T(test_copy_chained_table),
 		T(test_pcopy_and_zero_with_skip),

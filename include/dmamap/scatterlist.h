@@ -191,6 +191,55 @@ DMAMAP_API DMAMAP_MUST_CHECK int sg_alloc_table_from_pages(struct sg_table *sgt,
 							   unsigned int n_pages, unsigned int offset,
 							   unsigned long size, gfp_t gfp);
 
+/*
+ * A table built by appending pages to it a batch at a time (pinned user
+ * pages, say): sg_alloc_append_table_from_pages() grows it, merging pages
+ * that continue the last entry into it; sg_free_append_table() frees it.
+ * Start from a zeroed struct; map and walk @sgt as any table.
+ */
+struct sg_append_table {
+	struct sg_table sgt;      /* the table: its entries so far */
+	struct scatterlist *prv;  /* the last entry filled, NULL before the first call */
+	unsigned int total_nents; /* slots allocated, chain links not counted */
+};
+
+/**
+ * sg_alloc_append_table_from_pages() - add @n_pages pages to an append table
+ * @sgt_append: the table; zeroed before the first call
+ * @pages: the pages, each of a machine
+ * @n_pages: count, at least 1
+ * @offset: offset of the data in the first page; must be 0 once the table has entries
+ * @size: bytes of data from @offset on: they end in the last page
+ * @max_segment: the most bytes an entry may hold, rounded down to whole pages (at least one)
+ * @left_pages: pages the caller will still append (0: this is the last call; the table's end is marked)
+ * @gfp: allocation flags (host memory, as sg_alloc_table()'s)
+ *
+ * As the kernel's: when the last entry's data ends where the first page
+ * begins (physically consecutive), the pages that continue it are merged
+ * into it while it stays within @max_segment; then each run of consecutive
+ * pages, cut at @max_segment bytes, becomes one entry. Arrays of at most
+ * SG_MAX_SINGLE_ALLOC entries are allocated as needed, sized for the
+ * entries still to come (this call's and @left_pages), and chained. On
+ * success sgt.nents and sgt.orig_nents count the entries, and @prv is the
+ * last one. The caller owns the table and frees it with
+ * sg_free_append_table(), also after a failed call.
+ * Return: 0; -ENOMEM when an array cannot be allocated (the table is left
+ * exactly as it was before the call); -EINVAL, reported as
+ * DMAMAP_REPORT_BAD_INPUT with nothing changed, for a NULL table or
+ * pages, no pages or no bytes, a page of no machine, data that does not end
+ * in the last page, a non-zero @offset after the first call, a
+ * @max_segment under a page, or a table whose end a call with @left_pages
+ * 0 has marked (the kernel cannot grow one either).
+ */
+DMAMAP_API DMAMAP_MUST_CHECK int sg_alloc_append_table_from_pages(struct sg_append_table *sgt_append,
+								  struct page **pages, unsigned int n_pages,
+								  unsigned int offset, unsigned long size,
+								  unsigned int max_segment, unsigned int left_pages,
+								  gfp_t gfp);
+
+/** sg_free_append_table() - free the arrays of an append table (not its pages); the table is left zeroed. */
+DMAMAP_API void sg_free_append_table(struct sg_append_table *table);
+
 /**
  * sgl_alloc_order() - a list of freshly allocated blocks of pages holding @length bytes
  * @length: bytes, non-zero, at most the RAM of the current machine

@@ -10,7 +10,8 @@
  * page iterators (for_each_sg_page(), for_each_sgtable_dma_page(),
  * sg_page_iter_page(), sg_page_iter_dma_address()...), sg_init_marker(),
  * lists of fresh pages (sgl_alloc_order(), sgl_alloc(), sgl_free_n_order(),
- * sgl_free_order(), sgl_free())...
+ * sgl_free_order(), sgl_free()), append tables (struct sg_append_table,
+ * sg_alloc_append_table_from_pages(), sg_free_append_table())...
  */
 #ifndef _LINUX_SCATTERLIST_H
 #define _LINUX_SCATTERLIST_H
