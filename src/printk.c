@@ -294,6 +294,35 @@ int dmamap_kernel_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 	return o.len > INT32_MAX ? INT32_MAX : (int)o.len;
 }
 
+DMAMAP_API int vscnprintf(char *buf, size_t size, const char *fmt, va_list ap)
+{
+	int n;
+
+	if (!fmt) {
+		dmamap_report(dmamap_machine_peek_current(), DMAMAP_REPORT_BAD_INPUT, NULL, NULL, 0, "scnprintf: NULL format");
+		if (size)
+			buf[0] = '\0';
+		return 0;
+	}
+	if (!size)
+		return 0;
+	n = dmamap_kernel_vsnprintf(buf, size, fmt, ap);
+	if (n < 0)
+		return 0;
+	return (size_t)n < size ? n : (int)(size - 1);
+}
+
+DMAMAP_API int scnprintf(char *buf, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vscnprintf(buf, size, fmt, ap);
+	va_end(ap);
+	return n;
+}
+
 char *dmamap_kernel_vasprintf_host(size_t *len, const char *fmt, va_list ap)
 {
 	va_list aq;

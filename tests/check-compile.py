@@ -61,6 +61,7 @@ KERNEL = '''
 #include <linux/scatterlist.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
+#include <linux/sprintf.h>
 #include <linux/stddef.h>
 #include <linux/string.h>
 #include <linux/overflow.h>
@@ -370,6 +371,19 @@ int pin_into(struct sg_append_table *t, struct page **pages, unsigned int n, uns
 }
 '''
 
+# A status line built piece by piece, as drivers' sysfs and debugfs show
+# functions do, from <linux/sprintf.h> (or <linux/kernel.h>) alone (C and C++).
+STATUS = '''
+int show_status(char *buf, size_t size, dma_addr_t ring, unsigned int head, const char *name);
+int show_status(char *buf, size_t size, dma_addr_t ring, unsigned int head, const char *name)
+{
+	int n = scnprintf(buf, size, "%s: ring %pad", name, &ring);
+
+	n += scnprintf(buf + n, size - (size_t)n, " head %u\\n", head);
+	return n;
+}
+'''
+
 # A driver's own header, as it declares its hardware with <linux/types.h>
 # alone (C and C++).
 HW_HEADER = '''
@@ -588,6 +602,10 @@ CASES = [
     ('an sg transmit path: sg_miter_*(), sg_pcopy_*(), sg_zero_buffer()', KERNEL + SG_TX, True, None),
     ('a driver header with <linux/types.h> alone', HW_HEADER, True, None),
     ('a bounce list: sgl_alloc_order(), sgl_free_n_order() from <linux/scatterlist.h>', SGL_BOUNCE, True, None),
+    ('a status line with scnprintf() from <linux/sprintf.h> alone', '#include <linux/sprintf.h>\n' + STATUS, True,
+     None),
+    ('a status line with scnprintf() from <linux/kernel.h> alone', '#include <linux/kernel.h>\n' + STATUS, True,
+     None),
     ('an append table: sg_alloc_append_table_from_pages() from <linux/scatterlist.h>', SG_APPEND, True, None),
     ('ring sizing: roundup_pow_of_two(), order_base_2(), PAGE_ALIGNED(), smp_wmb()', KERNEL + RINGSIZE, True, None),
     ('a device page table: for_each_sgtable_dma_page(), sg_page_iter_page()', KERNEL + PGTABLE, True, None),
@@ -717,6 +735,7 @@ CXX_CASES = [
     ('an sg transmit path in C++', LIBC + KERNEL + SG_TX, True, None),
     ('a driver header with <linux/types.h> alone in C++', HW_HEADER, True, None),
     ('a bounce list with sgl_alloc() in C++', SGL_BOUNCE, True, None),
+    ('a status line with scnprintf() in C++', LIBC + '#include <linux/sprintf.h>\n' + STATUS, True, None),
     ('an append table in C++', SG_APPEND, True, None),
     ('ring sizing in C++', LIBC + KERNEL + RINGSIZE, True, None),
     ('a device page table with the page iterators in C++', LIBC + KERNEL + PGTABLE, True, None),

@@ -35,6 +35,8 @@
 #pragma weak dmamap_printk
 #pragma weak dmamap_warn_at
 #pragma weak dmamap_bug_at
+#pragma weak vscnprintf
+#pragma weak scnprintf
 /* <dmamap/machine.h> */
 #pragma weak dmamap_machine_current
 #pragma weak dmamap_machine_set_current
@@ -312,6 +314,8 @@ static const struct export functions[] = {
 	F(dmamap_printk),
 	F(dmamap_warn_at),
 	F(dmamap_bug_at),
+	F(vscnprintf),
+	F(scnprintf),
 	/* <dmamap/machine.h> */
 	F(dmamap_machine_config_init),
 	F(dmamap_machine_create),

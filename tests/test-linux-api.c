@@ -34,6 +34,7 @@
 #include <linux/printk.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
+#include <linux/sprintf.h>
 #include <linux/stddef.h>
 #include <linux/string.h>
 #include <linux/types.h>
@@ -2097,6 +2098,71 @@ static void test_kasprintf(void **state)
 	assert_int_equal(dmamap_fault_inject(f->m, DMAMAP_FAULT_KMALLOC, 0, 0), 0);
 }
 
+static int status_va(char *buf, size_t size, const char *fmt, ...) DMAMAP_PRINTF(3, 4);
+
+/* vscnprintf() through a driver's own varargs function */
+static int status_va(char *buf, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vscnprintf(buf, size, fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+/* scnprintf() and vscnprintf(): the bytes written, never the would-be length; 0 for no room at all. */
+static void test_scnprintf_counts_what_it_wrote(void **state)
+{
+	struct fx *f = *state;
+	dma_addr_t h = 0x12345678;
+	const char *volatile no_fmt = NULL;
+	int (*fmt_fn)(char *, size_t, const char *, ...) = scnprintf; /* a pointer: no format check at the call */
+	char buf[32];
+	size_t pos;
+	int n;
+
+	assert_int_equal(scnprintf(buf, sizeof(buf), "%s-%d", "ring", 12), 7);
+	assert_string_equal(buf, "ring-12");
+	/* the printk formats */
+	assert_int_equal(scnprintf(buf, sizeof(buf), "at %pad %pe", &h, ERR_PTR(-EIO)), 26);
+	assert_string_equal(buf, "at 0x0000000012345678 -EIO");
+	/* cut: what fits, terminated, and its length (snprintf would say 10) */
+	memset(buf, 'x', sizeof(buf));
+	assert_int_equal(scnprintf(buf, 8, "abcdefghij"), 7);
+	assert_string_equal(buf, "abcdefg");
+	assert_int_equal(buf[8], 'x');
+	assert_int_equal(status_va(buf, 5, "%u:%02x", 7u, 10u), 4);
+	assert_string_equal(buf, "7:0a");
+	assert_int_equal(status_va(buf, 4, "%u:%02x", 7u, 10u), 3);
+	assert_string_equal(buf, "7:0");
+	/* one byte: only the NUL; none: nothing written, 0 */
+	assert_int_equal(scnprintf(buf, 1, "abc"), 0);
+	assert_int_equal(buf[0], '\0');
+	assert_int_equal(buf[1], ':'); /* left from before */
+	memset(buf, 'x', sizeof(buf));
+	assert_int_equal(scnprintf(buf, 0, "abc"), 0);
+	assert_int_equal(buf[0], 'x');
+	assert_int_equal(scnprintf(NULL, 0, "abc"), 0);
+
+	/* the appending idiom stops at the end instead of running past it */
+	memset(buf, 'x', sizeof(buf));
+	pos = 0;
+	for (int i = 0; i < 10; i++)
+		pos += (size_t)scnprintf(buf + pos, sizeof(buf) - pos, "q%d=%04x ", i, i * 3u);
+	assert_int_equal(pos, sizeof(buf) - 1);
+	assert_int_equal(strlen(buf), sizeof(buf) - 1);
+	assert_memory_equal(buf, "q0=0000 q1=0003 q2=0006 q3=0009", 31);
+	assert_int_equal(f->c.reports, 0);
+
+	/* no format: reported, an empty string */
+	n = fmt_fn(buf, sizeof(buf), no_fmt);
+	assert_int_equal(n, 0);
+	assert_int_equal(buf[0], '\0');
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_BAD_INPUT], 1);
+}
+
 /* Every allocation a managed call makes can fail: NULL or -ENOMEM, and nothing left behind. */
 static void test_managed_calls_unwind_on_failure(void **state)
 {
@@ -2196,6 +2262,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_kfree_of_managed_memory_refused, setup, teardown),
 		cmocka_unit_test(test_strscpy_bounds),
 		cmocka_unit_test_setup_teardown(test_kasprintf, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_scnprintf_counts_what_it_wrote, setup, teardown),
 		cmocka_unit_test(test_bitfield),
 		cmocka_unit_test_setup_teardown(test_managed_calls_unwind_on_failure, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_managed_calls_refuse_bad_devices, setup, teardown),

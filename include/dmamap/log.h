@@ -220,6 +220,27 @@ DMAMAP_API void dmamap_warn_at(const char *file, int line, const char *fmt, ...)
  */
 DMAMAP_API void dmamap_bug_at(const char *file, int line) __attribute__((noreturn));
 
+/**
+ * vscnprintf() - format @fmt and @ap into @buf of @size bytes, as the kernel's
+ * @buf: the caller's buffer (may be NULL when @size is 0)
+ * @size: bytes at @buf, the NUL included
+ * @fmt: printf format, with the printk extensions of dmamap_dev_printk() (%pad, %pe...)
+ * @ap: its arguments
+ *
+ * Unlike vsnprintf(), the count is what was written, so a caller appending
+ * piece after piece (pos += scnprintf(buf + pos, size - pos, ...)) never
+ * runs past the end: the output is cut to @size - 1 bytes and always
+ * terminated when @size is not 0. @buf is the caller's; nothing is allocated.
+ * Return: the bytes written to @buf, the NUL not counted: at most @size - 1,
+ * and 0 for a @size of 0 (nothing written) or a NULL @fmt (reported as
+ * DMAMAP_REPORT_BAD_INPUT on the current machine, when there is one; @buf
+ * then holds an empty string).
+ */
+DMAMAP_API int vscnprintf(char *buf, size_t size, const char *fmt, va_list ap) DMAMAP_PRINTF(3, 0);
+
+/** scnprintf() - vscnprintf() of the arguments after @fmt: the bytes written to @buf, at most @size - 1. */
+DMAMAP_API int scnprintf(char *buf, size_t size, const char *fmt, ...) DMAMAP_PRINTF(3, 4);
+
 #define dev_err(dev, ...) dmamap_dev_printk(DMAMAP_LOG_ERR, (dev), __VA_ARGS__)
 #define dev_warn(dev, ...) dmamap_dev_printk(DMAMAP_LOG_WARN, (dev), __VA_ARGS__)
 #define dev_info(dev, ...) dmamap_dev_printk(DMAMAP_LOG_INFO, (dev), __VA_ARGS__)

@@ -64,7 +64,8 @@ static inline void *dmamap_krealloc_array_at(const void *p, size_t n, size_t siz
  * kasprintf() - a kmalloc string formatted as printk() formats (%pad, %pe...
  * included), which the caller frees with kfree(); NULL when out of memory.
  * kvasprintf() takes a va_list. The kernel declares them in <linux/sprintf.h>
- * (<linux/kernel.h> before 6.7); here they come with kmalloc.
+ * (<linux/kernel.h> before 6.7), which brings this header; here they come
+ * with kmalloc too.
  */
 #define kasprintf(gfp, ...) dmamap_kasprintf((gfp), __FILE__, __LINE__, __VA_ARGS__)
 #define kvasprintf(gfp, fmt, ap) dmamap_kvasprintf((gfp), __FILE__, __LINE__, (fmt), (ap))
