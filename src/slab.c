@@ -667,6 +667,22 @@ DMAMAP_API void *dmamap_kmemdup(const void *src, size_t len, gfp_t gfp, const ch
 	return p;
 }
 
+/* The kernel's: NULL for a NULL @s, with no report; a @len of SIZE_MAX cannot take its NUL. */
+DMAMAP_API char *dmamap_kmemdup_nul(const char *s, size_t len, gfp_t gfp, const char *file, int line)
+{
+	struct dmamap_machine *m = dmamap_machine_current();
+	char *p;
+
+	if (!s || len == SIZE_MAX)
+		return NULL;
+	p = dmamap_kmalloc(m, len + 1, gfp & ~__GFP_ZERO, file, line);
+	if (p) {
+		dm_cpu_store(m, p, s, 0, len);
+		dm_cpu_store(m, p + len, NULL, 0, 1);
+	}
+	return p;
+}
+
 DMAMAP_API char *dmamap_kvasprintf(gfp_t gfp, const char *file, int line, const char *fmt, va_list ap)
 {
 	char *tmp, *p;

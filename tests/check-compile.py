@@ -244,6 +244,8 @@ int take_copies(struct device *dev, const struct cfg *def, const char *label, u3
 	kfree(tmp);
 	tmp = kasprintf(GFP_KERNEL, "%s-%zu", label, n);
 	kfree(tmp);
+	tmp = kmemdup_nul(label, 3, GFP_KERNEL);
+	kfree(tmp);
 	if (!devm_kasprintf(dev, GFP_KERNEL, "%s-rx%u", dev_name(dev), (unsigned int)n))
 		return -ENOMEM;
 	if (!c || !name || !grown)
@@ -381,6 +383,17 @@ int show_status(char *buf, size_t size, dma_addr_t ring, unsigned int head, cons
 
 	n += scnprintf(buf + n, size - (size_t)n, " head %u\\n", head);
 	return n;
+}
+'''
+
+# A name taken from a fixed-size field with no NUL of its own, from
+# <linux/string.h> alone (C and C++).
+NAME_FIELD = '''
+#include <linux/string.h>
+char *name_of(const u8 *field, size_t len);
+char *name_of(const u8 *field, size_t len)
+{
+	return kmemdup_nul((const char *)field, len, GFP_KERNEL);
 }
 '''
 
@@ -604,6 +617,7 @@ CASES = [
     ('a bounce list: sgl_alloc_order(), sgl_free_n_order() from <linux/scatterlist.h>', SGL_BOUNCE, True, None),
     ('a status line with scnprintf() from <linux/sprintf.h> alone', '#include <linux/sprintf.h>\n' + STATUS, True,
      None),
+    ('kmemdup_nul() from <linux/string.h> alone', NAME_FIELD, True, None),
     ('a status line with scnprintf() from <linux/kernel.h> alone', '#include <linux/kernel.h>\n' + STATUS, True,
      None),
     ('an append table: sg_alloc_append_table_from_pages() from <linux/scatterlist.h>', SG_APPEND, True, None),
@@ -735,6 +749,7 @@ CXX_CASES = [
     ('an sg transmit path in C++', LIBC + KERNEL + SG_TX, True, None),
     ('a driver header with <linux/types.h> alone in C++', HW_HEADER, True, None),
     ('a bounce list with sgl_alloc() in C++', SGL_BOUNCE, True, None),
+    ('kmemdup_nul() from <linux/string.h> alone in C++', NAME_FIELD, True, None),
     ('a status line with scnprintf() in C++', LIBC + '#include <linux/sprintf.h>\n' + STATUS, True, None),
     ('an append table in C++', SG_APPEND, True, None),
     ('ring sizing in C++', LIBC + KERNEL + RINGSIZE, True, None),

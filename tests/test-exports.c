@@ -95,6 +95,7 @@
 #pragma weak dmamap_kfree
 #pragma weak dmamap_kfree_sensitive
 #pragma weak dmamap_kmemdup
+#pragma weak dmamap_kmemdup_nul
 #pragma weak dmamap_kvasprintf
 #pragma weak dmamap_kasprintf
 #pragma weak ksize
@@ -384,6 +385,7 @@ static const struct export functions[] = {
 	F(dmamap_kfree),
 	F(dmamap_kfree_sensitive),
 	F(dmamap_kmemdup),
+	F(dmamap_kmemdup_nul),
 	F(dmamap_kvasprintf),
 	F(dmamap_kasprintf),
 	F(ksize),

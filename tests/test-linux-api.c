@@ -1946,6 +1946,49 @@ static void test_strdup_and_array_sizes(void **state)
 	assert_int_equal(f->c.reports, 0);
 }
 
+/* kmemdup_nul(): the first len bytes and a NUL, on the current machine; NULL for NULL or no memory. */
+static void test_kmemdup_nul(void **state)
+{
+	struct fx *f = *state;
+	static const char label[] = {'r', 'x', '-', '0', '1', 'z', 'z'}; /* no NUL of its own */
+	static const char inner[] = {'a', '\0', 'b', 'c'};
+	struct dmamap_kmalloc_stats ks;
+	char *s, *dirty[128];
+
+	/* slots that held other bytes before, past the quarantine: the NUL must be stored */
+	for (unsigned i = 0; i < ARRAY_SIZE(dirty); i++) {
+		dirty[i] = kmalloc(6, GFP_KERNEL);
+		assert_non_null(dirty[i]);
+		memset(dirty[i], 'x', 6);
+	}
+	for (unsigned i = 0; i < ARRAY_SIZE(dirty); i++)
+		kfree(dirty[i]);
+	s = kmemdup_nul(label, 5, GFP_KERNEL);
+	assert_non_null(s);
+	assert_string_equal(s, "rx-01");
+	assert_ptr_equal(dmamap_machine_of(s), f->m);
+	dmamap_kmalloc_stats(f->m, &ks);
+	assert_int_equal(ks.live_bytes, 6); /* the bytes and the NUL, no more */
+	kfree(s);
+	/* nothing of the source read past len; a NUL inside is copied like any byte */
+	s = kmemdup_nul(inner, sizeof(inner), GFP_KERNEL);
+	assert_non_null(s);
+	assert_memory_equal(s, "a\0bc", 5);
+	kfree(s);
+	s = kmemdup_nul(label, 0, GFP_KERNEL);
+	assert_non_null(s);
+	assert_int_equal(s[0], '\0');
+	kfree(s);
+	assert_null(kmemdup_nul(NULL, 3, GFP_KERNEL));
+	assert_null(kmemdup_nul(label, SIZE_MAX, GFP_KERNEL));
+	assert_int_equal(dmamap_fault_inject(f->m, DMAMAP_FAULT_KMALLOC, 1, 0), 0);
+	assert_null(kmemdup_nul(label, 3, GFP_KERNEL));
+	assert_int_equal(dmamap_fault_inject(f->m, DMAMAP_FAULT_KMALLOC, 0, 0), 0);
+	dmamap_kmalloc_stats(f->m, &ks);
+	assert_int_equal(ks.live_objects, 0);
+	assert_int_equal(f->c.reports, 0);
+}
+
 /* strscpy(): the copy always terminated, -E2BIG from the exact fit of the NUL on. */
 static void test_strscpy_bounds(void **state)
 {
@@ -2263,6 +2306,7 @@ int main(void)
 		cmocka_unit_test(test_strscpy_bounds),
 		cmocka_unit_test_setup_teardown(test_kasprintf, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_scnprintf_counts_what_it_wrote, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_kmemdup_nul, setup, teardown),
 		cmocka_unit_test(test_bitfield),
 		cmocka_unit_test_setup_teardown(test_managed_calls_unwind_on_failure, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_managed_calls_refuse_bad_devices, setup, teardown),

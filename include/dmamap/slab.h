@@ -151,6 +151,23 @@ DMAMAP_API void dmamap_kfree_sensitive(const void *p, const char *file, int line
 DMAMAP_API void *dmamap_kmemdup(const void *src, size_t len, gfp_t gfp, const char *file, int line);
 
 /**
+ * dmamap_kmemdup_nul() - kmemdup_nul(): a kmalloc string of the first @len bytes at @s
+ * @s: the bytes (any memory the CPU can read; they need hold no NUL), or NULL
+ * @len: bytes to copy
+ * @gfp: as dmamap_kmalloc()
+ * @file: the caller's source file, or NULL
+ * @line: the caller's source line
+ *
+ * The copy is @len bytes and a NUL after them, stored through the CPU as
+ * dmamap_kmemdup() stores, on the current machine; the caller frees it with
+ * kfree(). Bytes of @s after a NUL among the @len are copied too, as the
+ * kernel's.
+ * Return: the string; NULL for a NULL @s (not reported, as the kernel's),
+ * a @len of SIZE_MAX, or as dmamap_kmalloc() of @len + 1 bytes.
+ */
+DMAMAP_API char *dmamap_kmemdup_nul(const char *s, size_t len, gfp_t gfp, const char *file, int line);
+
+/**
  * dmamap_kvasprintf() - a kmalloc string formatted from @fmt and @ap
  * @gfp: as dmamap_kmalloc()
  * @file: the caller's source file, or NULL

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * <linux/string.h> of Linux 6.x over libdmamap: the C library's <string.h>
- * (memcpy(), memset(), strlen()...), strscpy(), and kstrdup() and kmemdup(),
- * which the kernel declares here and this library with the rest of kmalloc
- * in <linux/slab.h>.
+ * (memcpy(), memset(), strlen()...), strscpy(), kmemdup_nul() (a kmalloc
+ * string of the first len bytes of a buffer, NUL added), and kstrdup() and
+ * kmemdup(), which the kernel declares here and this library with the rest
+ * of kmalloc in <linux/slab.h>.
  */
 #ifndef _LINUX_STRING_H
 #define _LINUX_STRING_H
@@ -37,5 +38,7 @@ static inline ssize_t strscpy(char *dst, const char *src, size_t size)
 	dst[len] = '\0';
 	return src[len] ? -E2BIG : (ssize_t)len;
 }
+
+#define kmemdup_nul(s, len, gfp) dmamap_kmemdup_nul((s), (len), (gfp), __FILE__, __LINE__)
 
 #endif /* _LINUX_STRING_H */
