@@ -397,6 +397,26 @@ char *name_of(const u8 *field, size_t len)
 }
 '''
 
+# Code built by option, as drivers branch on Kconfig symbols, from
+# <linux/kconfig.h> alone: in #if without -Wundef warnings for the options
+# left undefined, and in expressions (C and C++).
+KCONFIG = '''
+#pragma GCC diagnostic error "-Wundef"
+#include <linux/kconfig.h>
+#define CONFIG_DRV_DEBUGFS 1
+#define CONFIG_DRV_PM_MODULE 1
+#if IS_ENABLED(CONFIG_DRV_DEBUGFS) && !IS_BUILTIN(CONFIG_DRV_OF) && IS_MODULE(CONFIG_DRV_PM)
+static const int drv_features = IS_REACHABLE(CONFIG_DRV_PM) + 2 * IS_ENABLED(CONFIG_DRV_OF);
+#endif
+int drv_probe(void);
+int drv_probe(void)
+{
+	if (IS_ENABLED(CONFIG_DRV_HIGHMEM))
+		return -1;
+	return drv_features;
+}
+'''
+
 # A driver's own header, as it declares its hardware with <linux/types.h>
 # alone (C and C++).
 HW_HEADER = '''
@@ -618,6 +638,7 @@ CASES = [
     ('a status line with scnprintf() from <linux/sprintf.h> alone', '#include <linux/sprintf.h>\n' + STATUS, True,
      None),
     ('kmemdup_nul() from <linux/string.h> alone', NAME_FIELD, True, None),
+    ('IS_ENABLED() and its siblings from <linux/kconfig.h> alone', KCONFIG, True, None),
     ('a status line with scnprintf() from <linux/kernel.h> alone', '#include <linux/kernel.h>\n' + STATUS, True,
      None),
     ('an append table: sg_alloc_append_table_from_pages() from <linux/scatterlist.h>', SG_APPEND, True, None),
@@ -750,6 +771,7 @@ CXX_CASES = [
     ('a driver header with <linux/types.h> alone in C++', HW_HEADER, True, None),
     ('a bounce list with sgl_alloc() in C++', SGL_BOUNCE, True, None),
     ('kmemdup_nul() from <linux/string.h> alone in C++', NAME_FIELD, True, None),
+    ('IS_ENABLED() and its siblings in C++', KCONFIG, True, None),
     ('a status line with scnprintf() in C++', LIBC + '#include <linux/sprintf.h>\n' + STATUS, True, None),
     ('an append table in C++', SG_APPEND, True, None),
     ('ring sizing in C++', LIBC + KERNEL + RINGSIZE, True, None),

@@ -26,6 +26,7 @@
 #include <linux/highmem.h>
 #include <linux/io.h>
 #include <linux/iommu.h>
+#include <linux/kconfig.h>
 #include <linux/kernel.h>
 #include <linux/log2.h>
 #include <linux/math.h>
@@ -1946,6 +1947,79 @@ static void test_strdup_and_array_sizes(void **state)
 	assert_int_equal(f->c.reports, 0);
 }
 
+/*
+ * Options as a driver's test sets them: built in, a module, set to 0, set
+ * to nothing, and one left undefined (CONFIG_LXTEST_NONE).
+ */
+#define CONFIG_LXTEST_Y 1
+#define CONFIG_LXTEST_M_MODULE 1
+#define CONFIG_LXTEST_ZERO 0
+#define CONFIG_LXTEST_EMPTY
+#define CONFIG_LXTEST_TWO 2
+
+/* What the preprocessor says of each, as driver code branches on it. */
+#if IS_ENABLED(CONFIG_LXTEST_Y) && IS_BUILTIN(CONFIG_LXTEST_Y) && !IS_MODULE(CONFIG_LXTEST_Y)
+#define LXTEST_PP_Y 1
+#else
+#define LXTEST_PP_Y 0
+#endif
+#if IS_ENABLED(CONFIG_LXTEST_M) && !IS_BUILTIN(CONFIG_LXTEST_M) && IS_MODULE(CONFIG_LXTEST_M)
+#define LXTEST_PP_M 1
+#else
+#define LXTEST_PP_M 0
+#endif
+#if IS_ENABLED(CONFIG_LXTEST_NONE) || IS_ENABLED(CONFIG_LXTEST_ZERO) || IS_ENABLED(CONFIG_LXTEST_EMPTY) || \
+	IS_ENABLED(CONFIG_LXTEST_TWO) || IS_MODULE(CONFIG_LXTEST_NONE) || IS_REACHABLE(CONFIG_LXTEST_NONE)
+#define LXTEST_PP_OFF 1
+#else
+#define LXTEST_PP_OFF 0
+#endif
+/* A module reaches a module's symbols; built-in code does not. */
+static const int lxtest_reach_m_builtin = IS_REACHABLE(CONFIG_LXTEST_M);
+static const int lxtest_reach_y_builtin = IS_REACHABLE(CONFIG_LXTEST_Y);
+#define MODULE 1
+static const int lxtest_reach_m_module = IS_REACHABLE(CONFIG_LXTEST_M);
+static const int lxtest_reach_y_module = IS_REACHABLE(CONFIG_LXTEST_Y);
+#undef MODULE
+/* constant expressions, as BUILD_BUG_ON() and array sizes need */
+static_assert(IS_ENABLED(CONFIG_LXTEST_Y) + IS_ENABLED(CONFIG_LXTEST_M) == 2, "two options on");
+
+/* IS_ENABLED() and its siblings: 1 only for an option defined to 1 (or its _MODULE to 1). */
+static void test_kconfig_options(void **state)
+{
+	char sized[IS_ENABLED(CONFIG_LXTEST_M) + IS_BUILTIN(CONFIG_LXTEST_M) * 4]; /* no VLA (-Wvla) */
+	int seen = 0;
+
+	(void)state;
+	assert_int_equal(LXTEST_PP_Y, 1);
+	assert_int_equal(LXTEST_PP_M, 1);
+	assert_int_equal(LXTEST_PP_OFF, 0);
+	/* in expressions, as `if (IS_ENABLED(CONFIG_...))` reads: the int 1 or 0 */
+	assert_int_equal(IS_ENABLED(CONFIG_LXTEST_Y), 1);
+	assert_int_equal(IS_BUILTIN(CONFIG_LXTEST_Y), 1);
+	assert_int_equal(IS_MODULE(CONFIG_LXTEST_Y), 0);
+	assert_int_equal(IS_ENABLED(CONFIG_LXTEST_M), 1);
+	assert_int_equal(IS_BUILTIN(CONFIG_LXTEST_M), 0);
+	assert_int_equal(IS_MODULE(CONFIG_LXTEST_M), 1);
+	assert_int_equal(IS_ENABLED(CONFIG_LXTEST_NONE), 0);
+	assert_int_equal(IS_ENABLED(CONFIG_LXTEST_ZERO), 0);
+	assert_int_equal(IS_ENABLED(CONFIG_LXTEST_EMPTY), 0);
+	assert_int_equal(IS_ENABLED(CONFIG_LXTEST_TWO), 0);
+	assert_int_equal(IS_BUILTIN(CONFIG_LXTEST_NONE) + IS_MODULE(CONFIG_LXTEST_NONE), 0);
+	assert_int_equal(sizeof(sized), 1);
+	if (IS_ENABLED(CONFIG_LXTEST_Y))
+		seen++;
+	if (IS_ENABLED(CONFIG_LXTEST_NONE))
+		seen += 10;
+	assert_int_equal(seen, 1);
+	/* IS_REACHABLE(): built in always; a module only from a module */
+	assert_int_equal(lxtest_reach_y_builtin, 1);
+	assert_int_equal(lxtest_reach_y_module, 1);
+	assert_int_equal(lxtest_reach_m_builtin, 0);
+	assert_int_equal(lxtest_reach_m_module, 1);
+	assert_int_equal(IS_REACHABLE(CONFIG_LXTEST_M), 0);
+}
+
 /* kmemdup_nul(): the first len bytes and a NUL, on the current machine; NULL for NULL or no memory. */
 static void test_kmemdup_nul(void **state)
 {
@@ -2307,6 +2381,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_kasprintf, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_scnprintf_counts_what_it_wrote, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kmemdup_nul, setup, teardown),
+		cmocka_unit_test(test_kconfig_options),
 		cmocka_unit_test(test_bitfield),
 		cmocka_unit_test_setup_teardown(test_managed_calls_unwind_on_failure, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_managed_calls_refuse_bad_devices, setup, teardown),

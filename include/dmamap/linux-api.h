@@ -73,6 +73,39 @@ typedef uint64_t __be64;
 	 (unsigned long)(a))
 #endif
 
+/*
+ * <linux/kconfig.h>: IS_BUILTIN(CONFIG_FOO) is 1 when CONFIG_FOO is defined
+ * to 1 (a "y" option), IS_MODULE(CONFIG_FOO) when CONFIG_FOO_MODULE is (an
+ * "m" one), IS_ENABLED() when either is, IS_REACHABLE() when the option is
+ * built in, or a module and the code using it is one too (MODULE defined to
+ * 1); each is 0 otherwise: undefined, or defined to anything but 1. Each
+ * expands to the token 1 or 0, so it serves in #if (no -Wundef warning for
+ * an undefined option) and in expressions alike. A test defines the options
+ * its driver looks at before including the driver's code, or with -D.
+ *
+ * How: DMAMAP_KC_PROBE_ pasted to the option's value names a macro holding
+ * a comma only when the value is 1, which moves the answer into the second
+ * argument of DMAMAP_KC_SECOND().
+ */
+#ifndef IS_ENABLED
+#define DMAMAP_KC_PROBE_1 ~,
+#define DMAMAP_KC_SECOND(first, second, ...) second
+#define DMAMAP_KC_IS_ONE(x) DMAMAP_KC_IS_ONE_(x)
+#define DMAMAP_KC_IS_ONE_(value) DMAMAP_KC_IS_ONE__(DMAMAP_KC_PROBE_##value)
+#define DMAMAP_KC_IS_ONE__(probe) DMAMAP_KC_SECOND(probe 1, 0, ~)
+#define DMAMAP_KC_OR(x, y) DMAMAP_KC_OR_(x, y)
+#define DMAMAP_KC_OR_(x, y) DMAMAP_KC_OR__(DMAMAP_KC_PROBE_##x, y)
+#define DMAMAP_KC_OR__(probe, y) DMAMAP_KC_SECOND(probe 1, y, ~)
+#define DMAMAP_KC_AND(x, y) DMAMAP_KC_AND_(x, y)
+#define DMAMAP_KC_AND_(x, y) DMAMAP_KC_AND__(DMAMAP_KC_PROBE_##x, y)
+#define DMAMAP_KC_AND__(probe, y) DMAMAP_KC_SECOND(probe y, 0, ~)
+#define IS_BUILTIN(option) DMAMAP_KC_IS_ONE(option)
+#define IS_MODULE(option) DMAMAP_KC_IS_ONE(option##_MODULE)
+#define IS_ENABLED(option) DMAMAP_KC_OR(IS_BUILTIN(option), IS_MODULE(option))
+#define IS_REACHABLE(option) \
+	DMAMAP_KC_OR(IS_BUILTIN(option), DMAMAP_KC_AND(IS_MODULE(option), DMAMAP_KC_IS_ONE(MODULE)))
+#endif
+
 /* ------------------------------------------------ compiler and kernel basics */
 
 #ifndef __iomem
