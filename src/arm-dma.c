@@ -213,7 +213,7 @@ static void *arm_dma_alloc(struct device *dev, size_t size, dma_addr_t *handle, 
 	}
 	if (size > m->cfg.ram_size)
 		goto fail; /* no source can serve it */
-	if (dmamap_declared_alloc(dev, size, handle, &ret)) {
+	if (!dm_attr_no_declared(attrs) && dmamap_declared_alloc(dev, size, handle, &ret)) {
 		dmamap_coherent_count(m, DM_SRC_DECLARED);
 		return ret;
 	}

@@ -225,7 +225,7 @@ DMAMAP_API void *dmamap_linux_alloc_noncoherent(struct device *dev, size_t size,
 		return NULL;
 	cpu = dmamap_alloc_attrs(dev, size, dma_handle, gfp, &a, file, line);
 	if (cpu && dma_handle && dmamap_debug_on(dm_dev_machine(dev)))
-		dmamap_debug_noncoherent(dev, cpu, *dma_handle, (int)dir, false);
+		dmamap_debug_noncoherent(dev, cpu, *dma_handle, (int)dir, false, "dma_alloc_noncoherent");
 	return cpu;
 }
 
@@ -240,9 +240,85 @@ DMAMAP_API void dmamap_linux_free_noncoherent(struct device *dev, size_t size, v
 	if (dm_dev_live(dev) && dmamap_debug_on(dm_dev_machine(dev))) {
 		DM_CALL();
 
-		dmamap_debug_noncoherent(dev, vaddr, dma_handle, (int)dir, true);
+		dmamap_debug_noncoherent(dev, vaddr, dma_handle, (int)dir, true, "dma_free_noncoherent");
 	}
 	dmamap_free_attrs(dev, size, vaddr, dma_handle, &a, file, line);
+}
+
+/*
+ * dma_alloc_pages(): the dma_alloc_noncoherent() machinery (the same
+ * checker record, direction and reports), asked for one physically
+ * contiguous block so that its first struct page describes it all, and
+ * never from the device's declared memory (the kernel's dma_alloc_pages()
+ * never takes it). On every ops set such a cached block's CPU address is
+ * its linear map, as the kernel's page_address(); should an ops set give
+ * another, the buffer is given back and the call fails.
+ */
+static const struct dma_attrs alloc_pages_attrs = { (1UL << DMA_ATTR_NON_CONSISTENT) |
+						    (1UL << DMA_ATTR_FORCE_CONTIGUOUS) |
+						    (1UL << DM_ATTR_NO_DECLARED) };
+
+DMAMAP_API struct page *dmamap_linux_alloc_pages(struct device *dev, size_t size, dma_addr_t *dma_handle,
+						 enum dma_data_direction dir, gfp_t gfp, const char *file, int line)
+{
+	struct dma_attrs a = alloc_pages_attrs;
+	struct dmamap_machine *m;
+	dma_addr_t h;
+	void *cpu;
+
+	if (dma_handle)
+		*dma_handle = DMA_MAPPING_ERROR;
+	if (!noncoherent_dir_ok(dev, (int)dir, "dma_alloc_pages", file, line))
+		return NULL;
+	if (gfp & (__GFP_DMA | __GFP_HIGHMEM)) {
+		dmamap_dev_report(dev, DMAMAP_REPORT_BAD_INPUT, file, line,
+			  "dma_alloc_pages: gfp %#x asks for a zone: the device's mask chooses it", gfp);
+		return NULL;
+	}
+	cpu = dmamap_alloc_attrs(dev, size, dma_handle, gfp, &a, file, line);
+	if (!cpu)
+		return NULL;
+	m = dm_dev_machine(dev);
+	h = *dma_handle;
+	if (!dm_linear_range(m, cpu, size)) {
+		dmamap_log(m, DMAMAP_LOG_WARN, dev->dmamap.name,
+			   "dma_alloc_pages: the ops set gave no linear-map buffer: no struct page describes it");
+		dmamap_free_attrs(dev, size, cpu, h, &a, file, line);
+		*dma_handle = DMA_MAPPING_ERROR;
+		return NULL;
+	}
+	if (dmamap_debug_on(m))
+		dmamap_debug_noncoherent(dev, cpu, h, (int)dir, false, "dma_alloc_pages");
+	return dmamap_phys_to_page(m, dm_virt_to_phys(m, cpu));
+}
+
+DMAMAP_API void dmamap_linux_free_pages(struct device *dev, size_t size, struct page *page, dma_addr_t dma_handle,
+					enum dma_data_direction dir, const char *file, int line)
+{
+	struct dma_attrs a = alloc_pages_attrs;
+	struct dmamap_machine *m;
+	void *cpu;
+
+	if (!noncoherent_dir_ok(dev, (int)dir, "dma_free_pages", file, line))
+		return;
+	if (!dm_dev_live(dev)) {
+		dmamap_dev_report(dev, DMAMAP_REPORT_BAD_INPUT, file, line, "dma_free_pages: %s",
+			  dev ? "device not initialised" : "NULL device");
+		return;
+	}
+	m = dm_dev_machine(dev);
+	if (!page || dm_page_machine(page) != m) {
+		dmamap_dev_report(dev, DMAMAP_REPORT_BAD_INPUT, file, line, "dma_free_pages: %s",
+			  !page ? "NULL page" : "not a page of the device's machine");
+		return;
+	}
+	cpu = page_address(page);
+	if (dmamap_debug_on(m)) {
+		DM_CALL();
+
+		dmamap_debug_noncoherent(dev, cpu, dma_handle, (int)dir, true, "dma_free_pages");
+	}
+	dmamap_free_attrs(dev, size, cpu, dma_handle, &a, file, line);
 }
 
 /* ------------------------------------------------------------- resources */

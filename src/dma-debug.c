@@ -2199,7 +2199,8 @@ void dmamap_debug_device_leaks(struct device *dev)
 	report_leaks(dev, NULL, "device release");
 }
 
-void dmamap_debug_noncoherent(struct device *dev, const void *cpu, dma_addr_t handle, int dir, bool freeing)
+void dmamap_debug_noncoherent(struct device *dev, const void *cpu, dma_addr_t handle, int dir, bool freeing,
+			      const char *what)
 {
 	struct dmamap_debug *dbg = dbg_of(dm_dev_machine(dev));
 	struct dm_want w = { DK_COHERENT, 0, DMA_NONE, NULL };
@@ -2218,7 +2219,7 @@ void dmamap_debug_noncoherent(struct device *dev, const void *cpu, dma_addr_t ha
 			map->nc_dir = dir;
 		} else if (map->noncoherent && map->nc_dir != dir) {
 			rep_add(&rs, DMAMAP_REPORT_DIR_MISMATCH, map, handle, map->size, dir,
-				"dma_free_noncoherent of bus %#llx with %s: the buffer was allocated for %s",
+				"%s of bus %#llx with %s: the buffer was allocated for %s", what,
 				(unsigned long long)handle, dmamap_dir_name(dir), dmamap_dir_name(map->nc_dir));
 		}
 	}

@@ -552,6 +552,9 @@ static void *iommu_alloc(struct device *dev, size_t size, dma_addr_t *handle, gf
 		goto fail_iova;
 	if (dma_get_attr(DMA_ATTR_NO_KERNEL_MAPPING, attrs)) {
 		buf->cpu_addr = buf->pages; /* a cookie, as the kernel's: never to be dereferenced by the driver */
+	} else if (cached(dev, attrs) && dma_get_attr(DMA_ATTR_FORCE_CONTIGUOUS, attrs)) {
+		/* one cached block: its linear map, as iommu-dma's page_address() (dma_alloc_pages() needs it) */
+		buf->cpu_addr = page_address(buf->pages[0]);
 	} else {
 		buf->region = dmamap_vmregion_alloc(m, size, __builtin_return_address(0));
 		if (!buf->region)

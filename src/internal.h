@@ -880,6 +880,17 @@ bool dmamap_atomic_pool_contains(struct dmamap_machine *m, const void *va);
  */
 const char *dmamap_atomic_pool_take(struct device *dev, const void *va, size_t size, dma_addr_t handle, bool remove);
 /*
+ * An attribute bit of the library's own, beyond the kernel's DMA_ATTR_*: the
+ * allocation must not come from the device's declared memory, which has no
+ * linear mapping (dma_alloc_pages(), whose kernel form never takes it).
+ */
+#define DM_ATTR_NO_DECLARED 24
+static inline bool dm_attr_no_declared(const struct dma_attrs *attrs)
+{
+	return attrs && ((attrs->flags >> DM_ATTR_NO_DECLARED) & 1UL);
+}
+
+/*
  * A device's declared memory: alloc returns true when it served the request
  * (*ret set); release/mmap/get_sgtable return true when @vaddr belongs to it
  * (a release or get_sgtable that does not name one live allocation with its
@@ -1019,10 +1030,12 @@ void dmamap_debug_untracked(struct dmamap_machine *m, long delta);
 /* Report what @dev still has mapped, and forget it (device release, before the layers' teardown). */
 void dmamap_debug_device_leaks(struct device *dev);
 /*
- * A dma_alloc_noncoherent() buffer at @cpu/@handle: note its direction
- * (@freeing false), or report a dma_free_noncoherent() naming another.
+ * A dma_alloc_noncoherent() or dma_alloc_pages() buffer at @cpu/@handle:
+ * note its direction (@freeing false), or report a release (@what: its
+ * call's name) naming another.
  */
-void dmamap_debug_noncoherent(struct device *dev, const void *cpu, dma_addr_t handle, int dir, bool freeing);
+void dmamap_debug_noncoherent(struct device *dev, const void *cpu, dma_addr_t handle, int dir, bool freeing,
+			      const char *what);
 /* The device leaves its IOMMU mapping: what its driver still has live through it is reported and forgotten. */
 void dmamap_debug_detach_leaks(struct device *dev);
 

@@ -417,6 +417,30 @@ int drv_probe(void)
 }
 '''
 
+# A command ring in pages the driver syncs itself, as NVMe-style drivers
+# keep one (dma_alloc_pages(), from <linux/dma-mapping.h>; C and C++).
+PAGES_RING = '''
+#include <linux/dma-mapping.h>
+struct cmd_ring { struct page *pages; dma_addr_t dma; u8 *cpu; };
+int ring_init(struct device *dev, struct cmd_ring *r);
+int ring_init(struct device *dev, struct cmd_ring *r)
+{
+	r->pages = dma_alloc_pages(dev, SZ_8K, &r->dma, DMA_BIDIRECTIONAL, GFP_KERNEL);
+	if (!r->pages)
+		return -ENOMEM;
+	r->cpu = (u8 *)page_address(r->pages);
+	memset(r->cpu, 0, SZ_8K);
+	dma_sync_single_for_device(dev, r->dma, SZ_8K, DMA_BIDIRECTIONAL);
+	return 0;
+}
+void ring_exit(struct device *dev, struct cmd_ring *r);
+void ring_exit(struct device *dev, struct cmd_ring *r)
+{
+	dma_sync_single_for_cpu(dev, r->dma, SZ_8K, DMA_BIDIRECTIONAL);
+	dma_free_pages(dev, SZ_8K, r->pages, r->dma, DMA_BIDIRECTIONAL);
+}
+'''
+
 # A driver's own header, as it declares its hardware with <linux/types.h>
 # alone (C and C++).
 HW_HEADER = '''
@@ -638,6 +662,8 @@ CASES = [
     ('a status line with scnprintf() from <linux/sprintf.h> alone', '#include <linux/sprintf.h>\n' + STATUS, True,
      None),
     ('kmemdup_nul() from <linux/string.h> alone', NAME_FIELD, True, None),
+    ('a command ring with dma_alloc_pages(), dma_free_pages()', '#include <linux/sizes.h>\n' + PAGES_RING, True,
+     None),
     ('IS_ENABLED() and its siblings from <linux/kconfig.h> alone', KCONFIG, True, None),
     ('a status line with scnprintf() from <linux/kernel.h> alone', '#include <linux/kernel.h>\n' + STATUS, True,
      None),
@@ -771,6 +797,7 @@ CXX_CASES = [
     ('a driver header with <linux/types.h> alone in C++', HW_HEADER, True, None),
     ('a bounce list with sgl_alloc() in C++', SGL_BOUNCE, True, None),
     ('kmemdup_nul() from <linux/string.h> alone in C++', NAME_FIELD, True, None),
+    ('a command ring with dma_alloc_pages() in C++', LIBC + '#include <linux/sizes.h>\n' + PAGES_RING, True, None),
     ('IS_ENABLED() and its siblings in C++', KCONFIG, True, None),
     ('a status line with scnprintf() in C++', LIBC + '#include <linux/sprintf.h>\n' + STATUS, True, None),
     ('an append table in C++', SG_APPEND, True, None),

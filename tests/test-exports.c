@@ -221,6 +221,8 @@
 #pragma weak dmamap_linux_get_sgtable
 #pragma weak dmamap_linux_alloc_noncoherent
 #pragma weak dmamap_linux_free_noncoherent
+#pragma weak dmamap_linux_alloc_pages
+#pragma weak dmamap_linux_free_pages
 #pragma weak dmamap_linux_map_resource
 #pragma weak dmamap_linux_unmap_resource
 #pragma weak dmamap_linux_dmam_alloc
@@ -511,6 +513,8 @@ static const struct export functions[] = {
 	F(dmamap_linux_get_sgtable),
 	F(dmamap_linux_alloc_noncoherent),
 	F(dmamap_linux_free_noncoherent),
+	F(dmamap_linux_alloc_pages),
+	F(dmamap_linux_free_pages),
 	F(dmamap_linux_map_resource),
 	F(dmamap_linux_unmap_resource),
 	F(dmamap_linux_dmam_alloc),

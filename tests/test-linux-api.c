@@ -527,6 +527,217 @@ static void test_alloc_noncoherent_needs_syncs(void **state)
 	assert_int_equal(test_free_pages(f->m), f->base_free);
 }
 
+/*
+ * dma_alloc_pages(): one block of cached pages the CPU owns, with a bus
+ * address; the driver hands it over with the syncs, as for a streaming
+ * mapping, and frees it with dma_free_pages().
+ */
+static void test_alloc_pages_cpu_owned(void **state)
+{
+	struct fx *f = *state;
+	u8 got[SZ_8K];
+	struct page *page;
+	dma_addr_t h;
+	u8 *p;
+
+	page = dma_alloc_pages(&f->dev, SZ_8K, &h, DMA_TO_DEVICE, GFP_KERNEL);
+	assert_non_null(page);
+	assert_ptr_equal(dmamap_machine_of(page_address(page)), f->m);
+	assert_true(h == page_to_phys(page)); /* the direct ops: bus address = physical */
+	assert_int_equal(test_free_pages(f->m), f->base_free - 2);
+	p = page_address(page);
+	assert_int_equal(p[0] | p[SZ_8K - 1], 0); /* zeroed */
+	/* the CPU's: its stores stay in the cache until the driver hands the pages over */
+	fill_pattern(p, SZ_8K, 5);
+	assert_int_equal(dmamap_dev_read(&f->dev, h, got, SZ_8K), 0);
+	assert_int_not_equal(check_pattern(got, SZ_8K, 5), 0);
+	dma_sync_single_for_device(&f->dev, h, SZ_8K, DMA_TO_DEVICE);
+	assert_int_equal(dmamap_dev_read(&f->dev, h, got, SZ_8K), 0);
+	assert_int_equal(check_pattern(got, SZ_8K, 5), 0);
+	dma_free_pages(&f->dev, SZ_8K, page, h, DMA_TO_DEVICE);
+	assert_int_equal(test_free_pages(f->m), f->base_free);
+
+	/* the device fills a receive block: the CPU sees it after sync_for_cpu */
+	page = dma_alloc_pages(&f->dev, 3000, &h, DMA_FROM_DEVICE, GFP_KERNEL);
+	assert_non_null(page);
+	p = page_address(page);
+	dma_sync_single_for_device(&f->dev, h, 3000, DMA_FROM_DEVICE);
+	fill_pattern(got, 3000, 6);
+	assert_int_equal(dmamap_dev_write(&f->dev, h, got, 3000), 0);
+	dma_sync_single_for_cpu(&f->dev, h, 3000, DMA_FROM_DEVICE);
+	assert_int_equal(check_pattern(p, 3000, 6), 0);
+	dma_free_pages(&f->dev, 3000, page, h, DMA_FROM_DEVICE);
+	assert_int_equal(test_free_pages(f->m), f->base_free);
+	assert_int_equal(f->c.reports, 0);
+}
+
+/* What the checker says of dma_alloc_pages() buffers, as of dma_alloc_noncoherent() ones. */
+static void test_alloc_pages_checked(void **state)
+{
+	struct fx *f = *state;
+	const struct captured *r;
+	struct page *page, *other;
+	dma_addr_t h;
+	int line;
+
+	other = alloc_pages(GFP_KERNEL, 0); /* before any buffer: never one of them */
+	assert_non_null(other);
+
+	/* freed with another direction: said at the free's line, freed all the same */
+	page = dma_alloc_pages(&f->dev, SZ_4K, &h, DMA_BIDIRECTIONAL, GFP_KERNEL);
+	assert_non_null(page);
+	dma_free_pages(&f->dev, SZ_4K, page, h, DMA_TO_DEVICE); line = __LINE__;
+	assert_int_equal(f->c.reports, 1);
+	assert_int_equal(f->c.last_kind, DMAMAP_REPORT_DIR_MISMATCH);
+	assert_int_equal(f->c.last_line, line);
+	assert_non_null(strstr(f->c.last, "dma_free_pages of bus"));
+	assert_non_null(strstr(f->c.last, "with DMA_TO_DEVICE: the buffer was allocated for DMA_BIDIRECTIONAL"));
+	assert_int_equal(test_free_pages(f->m), f->base_free - 1);
+
+	/* pages never allocated so: refused at the free's line, the caller's still */
+	dma_free_pages(&f->dev, SZ_4K, other, page_to_phys(other), DMA_TO_DEVICE); line = __LINE__;
+	assert_int_equal(f->c.reports, 2);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_NOT_MAPPED], 1);
+	assert_int_equal(f->c.last_line, line);
+	assert_int_equal(test_free_pages(f->m), f->base_free - 1);
+	__free_pages(other, 0);
+	assert_int_equal(test_free_pages(f->m), f->base_free);
+
+	/* another size: refused, still allocated; then freed right */
+	page = dma_alloc_pages(&f->dev, SZ_4K, &h, DMA_FROM_DEVICE, GFP_KERNEL);
+	assert_non_null(page);
+	dma_free_pages(&f->dev, SZ_8K, page, h, DMA_FROM_DEVICE);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_SIZE_MISMATCH], 1);
+	assert_int_equal(test_free_pages(f->m), f->base_free - 1);
+	dma_free_pages(&f->dev, SZ_4K, page, h, DMA_FROM_DEVICE);
+	assert_int_equal(test_free_pages(f->m), f->base_free);
+	assert_int_equal(f->c.reports, 3);
+
+	/* one left allocated: a leak at the device's release, naming the allocation's line */
+	page = dma_alloc_pages(&f->dev, SZ_4K, &h, DMA_TO_DEVICE, GFP_KERNEL); line = __LINE__;
+	assert_non_null(page);
+	dmamap_device_release(&f->dev);
+	r = capture_find(&f->c, DMAMAP_REPORT_LEAK);
+	assert_non_null(r);
+	assert_int_equal(r->map_line, line);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_LEAK], 1);
+	assert_int_equal(dmamap_device_init(&f->dev, f->m, "lx"), 0);
+	f->c.reports = 0;
+	f->c.by_kind[DMAMAP_REPORT_LEAK] = 0;
+	f->c.by_kind[DMAMAP_REPORT_API_MISUSE] = 0;
+}
+
+/* Refusals change nothing; a failed allocation leaves nothing. */
+static void test_alloc_pages_refused_and_failing(void **state)
+{
+	struct fx *f = *state;
+	struct capture pc;
+	unsigned long live;
+	struct page *page;
+	dma_addr_t h = 0;
+
+	assert_null(dma_alloc_pages(&f->dev, SZ_4K, &h, DMA_NONE, GFP_KERNEL));
+	assert_true(h == DMA_MAPPING_ERROR);
+	h = 0;
+	assert_null(dma_alloc_pages(&f->dev, SZ_4K, &h, DMA_TO_DEVICE, GFP_KERNEL | GFP_DMA));
+	assert_true(h == DMA_MAPPING_ERROR);
+	assert_null(dma_alloc_pages(&f->dev, 0, &h, DMA_TO_DEVICE, GFP_KERNEL));
+	capture_start(&pc, NULL);
+	assert_null(dma_alloc_pages(NULL, SZ_4K, &h, DMA_TO_DEVICE, GFP_KERNEL));
+	capture_stop(NULL);
+	assert_int_equal(pc.by_kind[DMAMAP_REPORT_BAD_INPUT], 1); /* no device: process-wide */
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_BAD_INPUT], 3);
+	assert_int_equal(test_free_pages(f->m), f->base_free);
+
+	page = dma_alloc_pages(&f->dev, SZ_4K, &h, DMA_TO_DEVICE, GFP_KERNEL);
+	assert_non_null(page);
+	live = f->c.reports;
+	dma_free_pages(&f->dev, SZ_4K, NULL, h, DMA_TO_DEVICE);
+	dma_free_pages(&f->dev, SZ_4K, page, h, DMA_NONE);
+	assert_int_equal(f->c.reports, live + 2);
+	assert_int_equal(test_free_pages(f->m), f->base_free - 1); /* still allocated */
+	dma_free_pages(&f->dev, SZ_4K, page, h, DMA_TO_DEVICE);
+	assert_int_equal(test_free_pages(f->m), f->base_free);
+
+	/* no page to be had: NULL, the handle an error, nothing kept */
+	assert_int_equal(dmamap_fault_inject(f->m, DMAMAP_FAULT_PAGE_ALLOC, 1, 0), 0);
+	h = 0;
+	assert_null(dma_alloc_pages(&f->dev, SZ_4K, &h, DMA_TO_DEVICE, GFP_KERNEL));
+	assert_true(h == DMA_MAPPING_ERROR);
+	assert_int_equal(dmamap_fault_inject(f->m, DMAMAP_FAULT_PAGE_ALLOC, 0, 0), 0);
+	assert_int_equal(test_free_pages(f->m), f->base_free);
+	assert_int_equal(live_mappings(f->m), 0);
+	f->c.reports = 0;
+	f->c.by_kind[DMAMAP_REPORT_BAD_INPUT] = 0;
+}
+
+/* A device with declared memory: dma_alloc_pages() takes pages of RAM, never the declared ones. */
+static void test_alloc_pages_not_from_declared_memory(void **state)
+{
+	struct fx *f = *state;
+	struct page *decl = alloc_pages(GFP_KERNEL, 2);
+	struct page *page;
+	dma_addr_t h, hc;
+	void *c;
+
+	assert_non_null(decl);
+	assert_int_equal(dma_declare_coherent_memory(&f->dev, page_to_phys(decl), 0x10000000, 4 * SZ_4K), 0);
+	page = dma_alloc_pages(&f->dev, SZ_4K, &h, DMA_TO_DEVICE, GFP_KERNEL);
+	assert_non_null(page);
+	assert_true(h == page_to_phys(page));
+	assert_true(page_to_pfn(page) < page_to_pfn(decl) || page_to_pfn(page) >= page_to_pfn(decl) + 4);
+	assert_ptr_equal(dmamap_machine_of(page_address(page)), f->m);
+	/* the declared memory is all there still for the coherent buffers */
+	c = dma_alloc_coherent(&f->dev, 4 * SZ_4K, &hc, GFP_KERNEL);
+	assert_non_null(c);
+	assert_true(hc == 0x10000000);
+	dma_free_coherent(&f->dev, 4 * SZ_4K, c, hc);
+	dma_free_pages(&f->dev, SZ_4K, page, h, DMA_TO_DEVICE);
+	dma_release_declared_memory(&f->dev);
+	__free_pages(decl, 2);
+	assert_int_equal(test_free_pages(f->m), f->base_free);
+	assert_int_equal(f->c.reports, 0);
+}
+
+/* Behind the IOMMU mapper: an IOVA for the device, one block of pages for the CPU. */
+static void test_alloc_pages_behind_iommu(void **state)
+{
+	struct fx *f = *state;
+	struct dma_iommu_mapping *map = arm_iommu_create_mapping(f->m, 0x80000000, SZ_16M, 0);
+	u8 got[3 * SZ_4K];
+	struct page *page;
+	dma_addr_t h;
+	u8 *p;
+
+	assert_false(IS_ERR(map));
+	assert_int_equal(arm_iommu_attach_device(&f->dev, map), 0);
+	page = dma_alloc_pages(&f->dev, sizeof(got), &h, DMA_TO_DEVICE, GFP_KERNEL);
+	assert_non_null(page);
+	assert_true(h >= 0x80000000 && h < 0x80000000 + SZ_16M);
+	p = page_address(page);
+	assert_ptr_equal(dmamap_machine_of(p), f->m);
+	/* one block: the pages after the first are the next frames */
+	assert_true(page_to_phys(page) + 2 * SZ_4K == page_to_phys(dmamap_pfn_to_page(f->m, page_to_pfn(page) + 2)));
+	fill_pattern(p, sizeof(got), 8);
+	dma_sync_single_for_device(&f->dev, h, sizeof(got), DMA_TO_DEVICE);
+	assert_int_equal(dmamap_dev_read(&f->dev, h, got, sizeof(got)), 0);
+	assert_int_equal(check_pattern(got, sizeof(got), 8), 0);
+	/* the IOVA goes with the free: the same one is had again */
+	dma_free_pages(&f->dev, sizeof(got), page, h, DMA_TO_DEVICE);
+	{
+		dma_addr_t again;
+
+		page = dma_alloc_pages(&f->dev, sizeof(got), &again, DMA_TO_DEVICE, GFP_KERNEL);
+		assert_non_null(page);
+		assert_true(again == h);
+		dma_free_pages(&f->dev, sizeof(got), page, again, DMA_TO_DEVICE);
+	}
+	arm_iommu_detach_device(&f->dev);
+	arm_iommu_release_mapping(map);
+	assert_int_equal(test_free_pages(f->m), f->base_free);
+	assert_int_equal(f->c.reports, 0);
+}
+
 static void test_map_resource(void **state)
 {
 	struct fx *f = *state;
@@ -2382,6 +2593,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_scnprintf_counts_what_it_wrote, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kmemdup_nul, setup, teardown),
 		cmocka_unit_test(test_kconfig_options),
+		cmocka_unit_test_setup_teardown(test_alloc_pages_cpu_owned, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_alloc_pages_checked, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_alloc_pages_refused_and_failing, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_alloc_pages_behind_iommu, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_alloc_pages_not_from_declared_memory, setup, teardown),
 		cmocka_unit_test(test_bitfield),
 		cmocka_unit_test_setup_teardown(test_managed_calls_unwind_on_failure, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_managed_calls_refuse_bad_devices, setup, teardown),

@@ -295,6 +295,54 @@ DMAMAP_API void dmamap_linux_free_noncoherent(struct device *dev, size_t size, v
 					      enum dma_data_direction dir, const char *file, int line);
 
 /**
+ * dmamap_linux_alloc_pages() - dma_alloc_pages(): pages the CPU owns, with a bus address for @dir
+ * @dev: the device
+ * @size: bytes, non-zero (whole pages are allocated)
+ * @dma_handle: receives the bus address (DMA_MAPPING_ERROR on failure)
+ * @dir: the direction the pages will be used in (a valid mapping direction)
+ * @gfp: GFP_KERNEL or GFP_ATOMIC; the device's masks choose the zone, as in
+ *       the kernel, so __GFP_DMA and __GFP_HIGHMEM are refused
+ * @file: the caller's source file, or NULL
+ * @line: the caller's source line
+ *
+ * One physically contiguous, zeroed, cached block, as dma_alloc_noncoherent()
+ * gives (the same checker record: a leak, a free with another direction or
+ * of something never allocated is reported as for it); the caller owns it
+ * and reaches it at page_address() of the returned page. The CPU owns the
+ * pages after the call: give them to the device with
+ * dma_sync_single_for_device(@dma_handle...) and back with
+ * dma_sync_single_for_cpu(). Behind the IOMMU mapper @dma_handle is an IOVA
+ * and the pages still one block. Free with dmamap_linux_free_pages().
+ * Memory declared for the device (dma_declare_coherent_memory()) is not
+ * used, as in the kernel.
+ * Return: the first page; NULL for an invalid @dir or zone bits in @gfp
+ * (reported as DMAMAP_REPORT_BAD_INPUT), or when the allocation fails (as
+ * dma_alloc_attrs()).
+ */
+DMAMAP_API struct page *dmamap_linux_alloc_pages(struct device *dev, size_t size, dma_addr_t *dma_handle,
+						 enum dma_data_direction dir, gfp_t gfp, const char *file, int line);
+
+/**
+ * dmamap_linux_free_pages() - dma_free_pages()
+ * @dev: the device
+ * @size: the size allocated
+ * @page: what dma_alloc_pages() returned
+ * @dma_handle: its bus address
+ * @dir: the direction given at allocation
+ * @file: the caller's source file, or NULL
+ * @line: the caller's source line
+ *
+ * A direction other than the allocation's is reported
+ * (DMAMAP_REPORT_DIR_MISMATCH) and the pages freed all the same, as the
+ * kernel's dma-debug does; pages that are no dma_alloc_pages() buffer of
+ * @dev at @dma_handle, or a size that differs, are reported and not freed,
+ * as dma_free_attrs() refuses them. A NULL @page, a page of another machine
+ * or an invalid @dir is refused (DMAMAP_REPORT_BAD_INPUT).
+ */
+DMAMAP_API void dmamap_linux_free_pages(struct device *dev, size_t size, struct page *page, dma_addr_t dma_handle,
+					enum dma_data_direction dir, const char *file, int line);
+
+/**
  * dmamap_linux_map_resource() - dma_map_resource(): a bus address for a device's MMIO range
  * @dev: the device that will access it (a DMA engine, say)
  * @phys_addr: physical address of the MMIO range (a FIFO register...)

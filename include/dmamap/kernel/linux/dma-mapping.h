@@ -241,6 +241,20 @@ static inline void dma_free_noncoherent(struct device *dev, size_t size, void *v
 	dmamap_linux_free_noncoherent(dev, size, vaddr, dma_handle, dir, NULL, 0);
 }
 
+/** dma_alloc_pages() - contiguous cached pages the CPU owns, with a bus address (see dmamap_linux_alloc_pages()). */
+static inline struct page *dma_alloc_pages(struct device *dev, size_t size, dma_addr_t *dma_handle,
+					   enum dma_data_direction dir, gfp_t gfp)
+{
+	return dmamap_linux_alloc_pages(dev, size, dma_handle, dir, gfp, NULL, 0);
+}
+
+/** dma_free_pages() - free a dma_alloc_pages() buffer: same size, handle and direction. */
+static inline void dma_free_pages(struct device *dev, size_t size, struct page *page, dma_addr_t dma_handle,
+				  enum dma_data_direction dir)
+{
+	dmamap_linux_free_pages(dev, size, page, dma_handle, dir, NULL, 0);
+}
+
 /** dmam_alloc_attrs() - dma_alloc_attrs() released with @dev (<dmamap/devres.h>). */
 static inline void *dmam_alloc_attrs(struct device *dev, size_t size, dma_addr_t *dma_handle, gfp_t gfp,
 				     unsigned long attrs)
@@ -294,6 +308,8 @@ static inline void *dmam_alloc_attrs(struct device *dev, size_t size, dma_addr_t
 #define dma_mmap_wc(d, v, c, h, s) dma_mmap_attrs(d, v, c, h, s, DMA_ATTR_WRITE_COMBINE)
 #define dma_alloc_noncoherent(d, s, h, r, g) dmamap_linux_alloc_noncoherent((d), (s), (h), (r), (g), __FILE__, __LINE__)
 #define dma_free_noncoherent(d, s, v, h, r) dmamap_linux_free_noncoherent((d), (s), (v), (h), (r), __FILE__, __LINE__)
+#define dma_alloc_pages(d, s, h, r, g) dmamap_linux_alloc_pages((d), (s), (h), (r), (g), __FILE__, __LINE__)
+#define dma_free_pages(d, s, p, h, r) dmamap_linux_free_pages((d), (s), (p), (h), (r), __FILE__, __LINE__)
 
 DMAMAP_END_DECLS
 
