@@ -153,10 +153,23 @@ typedef uint64_t __be64;
  * cpu_relax() - the pause of a busy-wait loop: a compiler barrier, so the
  * loop re-reads what it polls.
  */
+#if defined(__SANITIZE_THREAD__)
+#define DMAMAP_TSAN_BUILD 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define DMAMAP_TSAN_BUILD 1
+#endif
+#endif
+/* A host fence; under ThreadSanitizer, which follows none (gcc warns of each), a compiler barrier. */
+#ifdef DMAMAP_TSAN_BUILD
+#define DMAMAP_FENCE(order) __asm__ __volatile__("" : : : "memory")
+#else
+#define DMAMAP_FENCE(order) __atomic_thread_fence(order)
+#endif
 #ifndef smp_mb
-#define smp_mb() __atomic_thread_fence(__ATOMIC_SEQ_CST)
-#define smp_rmb() __atomic_thread_fence(__ATOMIC_ACQUIRE)
-#define smp_wmb() __atomic_thread_fence(__ATOMIC_RELEASE)
+#define smp_mb() DMAMAP_FENCE(__ATOMIC_SEQ_CST)
+#define smp_rmb() DMAMAP_FENCE(__ATOMIC_ACQUIRE)
+#define smp_wmb() DMAMAP_FENCE(__ATOMIC_RELEASE)
 #endif
 #ifndef cpu_relax
 #define cpu_relax() barrier()

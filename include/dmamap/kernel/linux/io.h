@@ -23,9 +23,9 @@
 DMAMAP_BEGIN_DECLS
 
 #ifndef mb
-#define mb() __atomic_thread_fence(__ATOMIC_SEQ_CST)
-#define rmb() __atomic_thread_fence(__ATOMIC_ACQUIRE)
-#define wmb() __atomic_thread_fence(__ATOMIC_RELEASE)
+#define mb() DMAMAP_FENCE(__ATOMIC_SEQ_CST)
+#define rmb() DMAMAP_FENCE(__ATOMIC_ACQUIRE)
+#define wmb() DMAMAP_FENCE(__ATOMIC_RELEASE)
 #endif
 #ifndef dma_rmb
 #define dma_rmb() rmb()
