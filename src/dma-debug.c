@@ -1867,9 +1867,42 @@ static struct dm_map *buffer_lookup(struct dmamap_debug *dbg, struct dm_reports 
 	return ok ? map : NULL;
 }
 
+/*
+ * The attributes that decide what a coherent buffer is, so that its free
+ * must name them as its allocation did: the memory type of its kernel
+ * mapping (DMA_ATTR_WRITE_COMBINE), cached memory or not
+ * (DMA_ATTR_NON_CONSISTENT), whether it has a kernel mapping at all
+ * (DMA_ATTR_NO_KERNEL_MAPPING), where its pages come from behind an IOMMU
+ * (DMA_ATTR_FORCE_CONTIGUOUS). The others only steer streaming mappings.
+ */
+#define DBG_BUFFER_ATTRS                                                                    \
+	(1UL << DMA_ATTR_WRITE_COMBINE | 1UL << DMA_ATTR_NON_CONSISTENT | 1UL << DMA_ATTR_NO_KERNEL_MAPPING | \
+	 1UL << DMA_ATTR_FORCE_CONTIGUOUS)
+
+/* "DMA_ATTR_WRITE_COMBINE|DMA_ATTR_NO_KERNEL_MAPPING", or "none", of the buffer attributes in @flags. */
+static const char *buffer_attrs_name(unsigned long flags, char *buf, size_t n)
+{
+	static const char *const names[DMA_ATTR_MAX] = {
+		[DMA_ATTR_WRITE_COMBINE] = "DMA_ATTR_WRITE_COMBINE",
+		[DMA_ATTR_NON_CONSISTENT] = "DMA_ATTR_NON_CONSISTENT",
+		[DMA_ATTR_NO_KERNEL_MAPPING] = "DMA_ATTR_NO_KERNEL_MAPPING",
+		[DMA_ATTR_FORCE_CONTIGUOUS] = "DMA_ATTR_FORCE_CONTIGUOUS",
+	};
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (unsigned a = 0; a < DMA_ATTR_MAX; a++) {
+		if (!(flags & DBG_BUFFER_ATTRS & (1UL << a)) || used >= n)
+			continue;
+		used += (size_t)DM_MAX(0, snprintf(buf + used, n - used, "%s%s", used ? "|" : "", names[a]));
+	}
+	return used ? buf : "none";
+}
+
 /* A coherent or pool release: checked, and on success taken out for the caller to hold. */
 static bool buffer_release(struct device *dev, enum dm_kind kind, struct dma_pool *pool, size_t size, const void *cpu,
-			   dma_addr_t handle, const char *file, int line, struct dm_map **hold)
+			   dma_addr_t handle, struct dma_attrs **attrs, struct dma_attrs *made, const char *file,
+			   int line, struct dm_map **hold)
 {
 	struct dmamap_debug *dbg = dbg_of(dm_dev_machine(dev));
 	struct dm_reports rs;
@@ -1882,6 +1915,17 @@ static bool buffer_release(struct device *dev, enum dm_kind kind, struct dma_poo
 		return true;
 	pthread_spin_lock(&dbg->lock);
 	map = buffer_lookup(dbg, &rs, dev, kind, pool, cpu, handle, size, kind_unmap_call[kind]);
+	if (map && attrs && ((*attrs ? (*attrs)->flags : 0) ^ map->attrs) & DBG_BUFFER_ATTRS) {
+		char given[128], was[128];
+
+		rep_add(&rs, DMAMAP_REPORT_ATTR_MISMATCH, map, handle, size, DMA_NONE,
+			"%s of bus %#llx with attrs %s: the buffer was allocated with %s; freed as it was allocated",
+			kind_unmap_call[kind], (unsigned long long)handle,
+			buffer_attrs_name(*attrs ? (*attrs)->flags : 0, given, sizeof(given)),
+			buffer_attrs_name(map->attrs, was, sizeof(was)));
+		made->flags = map->attrs;
+		*attrs = made;
+	}
 	if (map)
 		release_map(dbg, map, hold, file, line);
 	pthread_spin_unlock(&dbg->lock);
@@ -1889,10 +1933,10 @@ static bool buffer_release(struct device *dev, enum dm_kind kind, struct dma_poo
 	return map != NULL;
 }
 
-bool dmamap_debug_free(struct device *dev, size_t size, const void *cpu, dma_addr_t handle, const char *file, int line,
-		       struct dm_map **hold)
+bool dmamap_debug_free(struct device *dev, size_t size, const void *cpu, dma_addr_t handle, struct dma_attrs **attrs,
+		       struct dma_attrs *made, const char *file, int line, struct dm_map **hold)
 {
-	return buffer_release(dev, DK_COHERENT, NULL, size, cpu, handle, file, line, hold);
+	return buffer_release(dev, DK_COHERENT, NULL, size, cpu, handle, attrs, made, file, line, hold);
 }
 
 bool dmamap_debug_buffer_use(struct device *dev, const void *cpu, dma_addr_t handle, size_t size, const char *what)
@@ -1939,7 +1983,7 @@ void dmamap_debug_pool_alloc_done(struct dm_map *map, struct device *dev, struct
 bool dmamap_debug_pool_free(struct device *dev, struct dma_pool *pool, size_t size, const void *cpu,
 			    dma_addr_t handle, const char *file, int line, struct dm_map **hold)
 {
-	return buffer_release(dev, DK_POOL, pool, size, cpu, handle, file, line, hold);
+	return buffer_release(dev, DK_POOL, pool, size, cpu, handle, NULL, NULL, file, line, hold);
 }
 
 /* ------------------------------------------------------------ the bus side */

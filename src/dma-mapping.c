@@ -435,6 +435,7 @@ DMAMAP_API void dmamap_free_attrs(struct device *dev, size_t size, void *cpu_add
 {
 	DM_CALL();
 	const struct dma_map_ops *ops = OPS(dev, "dma_free_attrs", free);
+	struct dma_attrs made;
 	struct dm_map *map = NULL;
 	unsigned long reports;
 	bool checked;
@@ -453,7 +454,8 @@ DMAMAP_API void dmamap_free_attrs(struct device *dev, size_t size, void *cpu_add
 		return;
 	}
 	checked = dmamap_debug_on(dm_dev_machine(dev));
-	if (checked && !dmamap_debug_free(dev, size, cpu_addr, dma_handle, WHERE, &map))
+	/* attrs that are not the buffer's are reported, and the ops free it with the buffer's own */
+	if (checked && !dmamap_debug_free(dev, size, cpu_addr, dma_handle, &attrs, &made, WHERE, &map))
 		return;
 	enter(dev);
 	reports = dm_reports_now();

@@ -1074,8 +1074,13 @@ void dmamap_debug_fault_cause(struct device *dev, dma_addr_t iova, char *buf, si
 struct dm_map *dmamap_debug_alloc_prepare(struct device *dev, size_t size);
 void dmamap_debug_alloc_done(struct dm_map *map, struct device *dev, size_t size, const void *cpu, dma_addr_t handle,
 			     struct dma_attrs *attrs, const char *file, int line);
-bool dmamap_debug_free(struct device *dev, size_t size, const void *cpu, dma_addr_t handle, const char *file, int line,
-		       struct dm_map **hold);
+/*
+ * A coherent free: as a pool free, and when *@attrs (NULL: none) differs from
+ * the allocation's attrs in one that decides what the buffer is (reported),
+ * *@attrs is pointed at @made, filled with the allocation's, for the ops.
+ */
+bool dmamap_debug_free(struct device *dev, size_t size, const void *cpu, dma_addr_t handle, struct dma_attrs **attrs,
+		       struct dma_attrs *made, const char *file, int line, struct dm_map **hold);
 /* dma_mmap_attrs()/dma_get_sgtable() of (@cpu, @handle, @size): false when it names no live buffer (reported). */
 bool dmamap_debug_buffer_use(struct device *dev, const void *cpu, dma_addr_t handle, size_t size, const char *what);
 struct dm_map *dmamap_debug_pool_prepare(struct device *dev, size_t size);

@@ -894,6 +894,130 @@ static void test_coherent_free_mismatches(void **state)
 	expect_report(n, DMAMAP_REPORT_DOUBLE_UNMAP, l, lm);
 }
 
+/*
+ * A coherent free naming other attrs than the ones that made the buffer what
+ * it is: reported at the free's line, naming the allocation's line and attrs,
+ * and the buffer freed as it was allocated -- pages and kernel mapping back,
+ * the checker's record gone (a second free is a double free). Attrs that only
+ * steer streaming mappings may differ.
+ */
+static void test_coherent_free_attrs_mismatch(void **state)
+{
+	DEFINE_DMA_ATTRS(nokmap);
+	DEFINE_DMA_ATTRS(hints);
+	struct dmamap_consistent_stats c0, c1;
+	struct dmamap_page_stats p0, p1;
+	const struct captured *r;
+	unsigned long n;
+	dma_addr_t h;
+	int lm, l;
+	void *p;
+
+	(void)state;
+	dmamap_page_stats(F.m, &p0);
+	dmamap_consistent_stats(F.m, &c0);
+	p = dma_alloc_writecombine(&F.dev, 3000, &h, GFP_KERNEL); lm = __LINE__;
+	assert_non_null(p);
+	n = F.cap.reports;
+	dma_free_coherent(&F.dev, 3000, p, h); l = __LINE__;
+	r = expect_report(n, DMAMAP_REPORT_ATTR_MISMATCH, l, lm);
+	assert_non_null(strstr(r->message, "dma_free_attrs of bus"));
+	assert_non_null(strstr(r->message, "with attrs none: the buffer was allocated with DMA_ATTR_WRITE_COMBINE; "
+					   "freed as it was allocated"));
+	assert_true(r->bus_addr == h);
+	assert_int_equal(r->map_size, 3000);
+	assert_int_equal(stats().live_coherent, 0);
+	dmamap_page_stats(F.m, &p1);
+	dmamap_consistent_stats(F.m, &c1);
+	assert_memory_equal(p1.free_pages, p0.free_pages, sizeof(p0.free_pages));
+	assert_int_equal(c1.regions, c0.regions);
+	assert_int_equal(c1.used, c0.used);
+	n = F.cap.reports;
+	dma_free_writecombine(&F.dev, 3000, p, h); l = __LINE__;
+	expect_report(n, DMAMAP_REPORT_DOUBLE_UNMAP, l, lm);
+
+	/* no kernel mapping: the cookie freed as if it were one */
+	dma_set_attr(DMA_ATTR_NO_KERNEL_MAPPING, &nokmap);
+	p = dma_alloc_attrs(&F.dev, 2 * PAGE_SIZE, &h, GFP_KERNEL, &nokmap); lm = __LINE__;
+	assert_non_null(p);
+	n = F.cap.reports;
+	dma_free_attrs(&F.dev, 2 * PAGE_SIZE, p, h, NULL); l = __LINE__;
+	r = expect_report(n, DMAMAP_REPORT_ATTR_MISMATCH, l, lm);
+	assert_non_null(strstr(r->message, "with attrs none: the buffer was allocated with DMA_ATTR_NO_KERNEL_MAPPING"));
+
+	/* cached memory freed as write-combining */
+	p = dma_alloc_noncoherent(&F.dev, PAGE_SIZE, &h, GFP_KERNEL); lm = __LINE__;
+	assert_non_null(p);
+	n = F.cap.reports;
+	dma_free_writecombine(&F.dev, PAGE_SIZE, p, h); l = __LINE__;
+	r = expect_report(n, DMAMAP_REPORT_ATTR_MISMATCH, l, lm);
+	assert_non_null(strstr(r->message, "with attrs DMA_ATTR_WRITE_COMBINE: the buffer was allocated with "
+					   "DMA_ATTR_NON_CONSISTENT;"));
+	assert_int_equal(stats().live_coherent, 0);
+	dmamap_page_stats(F.m, &p1);
+	dmamap_consistent_stats(F.m, &c1);
+	assert_memory_equal(p1.free_pages, p0.free_pages, sizeof(p0.free_pages));
+	assert_int_equal(c1.regions, c0.regions);
+
+	/* hints for streaming mappings are no part of the buffer: they may differ */
+	n = F.cap.reports;
+	dma_set_attr(DMA_ATTR_WRITE_COMBINE, &hints);
+	dma_set_attr(DMA_ATTR_SKIP_CPU_SYNC, &hints);
+	dma_set_attr(DMA_ATTR_WEAK_ORDERING, &hints);
+	dma_set_attr(DMA_ATTR_WRITE_BARRIER, &hints);
+	p = dma_alloc_attrs(&F.dev, PAGE_SIZE, &h, GFP_KERNEL, &hints);
+	assert_non_null(p);
+	dma_free_writecombine(&F.dev, PAGE_SIZE, p, h);
+	p = dma_alloc_coherent(&F.dev, PAGE_SIZE, &h, GFP_KERNEL);
+	assert_non_null(p);
+	dma_free_attrs(&F.dev, PAGE_SIZE, p, h, DMAMAP_ATTR_ONE(DMA_ATTR_SKIP_CPU_SYNC));
+	assert_int_equal(F.cap.reports, n);
+	dmamap_page_stats(F.m, &p1);
+	assert_memory_equal(p1.free_pages, p0.free_pages, sizeof(p0.free_pages));
+	assert_int_equal(stats().live_coherent, 0);
+}
+
+/* Behind an IOMMU: a contiguous buffer freed without DMA_ATTR_FORCE_CONTIGUOUS, reported, freed as allocated. */
+static void test_coherent_free_attrs_mismatch_behind_iommu(void **state)
+{
+	struct dma_iommu_mapping *map = arm_iommu_create_mapping(F.m, 0x80000000ULL, 16u << 20, 0);
+	DEFINE_DMA_ATTRS(contig);
+	struct dmamap_iommu_stats is;
+	struct dmamap_iova_stats vs;
+	struct dmamap_page_stats p0, p1;
+	const struct captured *r;
+	unsigned long n;
+	dma_addr_t h;
+	int lm, l;
+	void *p;
+
+	(void)state;
+	assert_false(IS_ERR(map));
+	assert_int_equal(arm_iommu_attach_device(&F.dev, map), 0);
+	dma_set_attr(DMA_ATTR_FORCE_CONTIGUOUS, &contig);
+	/* once freed as allocated, so that the page-table pages it needs exist (they are kept) */
+	p = dma_alloc_attrs(&F.dev, 4 * PAGE_SIZE, &h, GFP_KERNEL, &contig);
+	assert_non_null(p);
+	dma_free_attrs(&F.dev, 4 * PAGE_SIZE, p, h, &contig);
+	dmamap_page_stats(F.m, &p0);
+	p = dma_alloc_attrs(&F.dev, 4 * PAGE_SIZE, &h, GFP_KERNEL, &contig); lm = __LINE__;
+	assert_non_null(p);
+	n = F.cap.reports;
+	dma_free_coherent(&F.dev, 4 * PAGE_SIZE, p, h); l = __LINE__;
+	r = expect_report(n, DMAMAP_REPORT_ATTR_MISMATCH, l, lm);
+	assert_non_null(strstr(r->message, "with attrs none: the buffer was allocated with DMA_ATTR_FORCE_CONTIGUOUS"));
+	dmamap_iommu_stats(map->domain, &is);
+	assert_int_equal(is.mapped_bytes, 0);
+	dmamap_iova_stats(map->iova, &vs);
+	assert_int_equal(vs.used_granules, 0);
+	dmamap_page_stats(F.m, &p1);
+	assert_memory_equal(p1.free_pages, p0.free_pages, sizeof(p0.free_pages));
+	assert_int_equal(stats().live_coherent, 0);
+	arm_iommu_detach_device(&F.dev);
+	arm_iommu_release_mapping(map);
+	assert_int_equal(F.cap.reports, n + 1);
+}
+
 /* Pool blocks: freed to their pool, with their own address; a double free is told as such. */
 static void test_pool_free_mismatches(void **state)
 {
@@ -2279,6 +2403,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_sync_range_and_direction, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unchecked_mapping_error, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_coherent_free_mismatches, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_coherent_free_attrs_mismatch, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_coherent_free_attrs_mismatch_behind_iommu, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pool_free_mismatches, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mmap_of_no_buffer, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_leaks_at_device_release, setup, teardown),

@@ -850,6 +850,45 @@ static void test_alloc_free_mmap(void **state)
 	EXPECT_NO_REPORTS();
 }
 
+/*
+ * A free naming other buffer attrs than the allocation's: reported, and the
+ * op frees the buffer with the allocation's attrs; hints that only steer
+ * streaming mappings may differ, and the caller's attrs then reach the op.
+ */
+static void test_free_with_other_attrs(void **state)
+{
+	DEFINE_DMA_ATTRS(wc);
+	DEFINE_DMA_ATTRS(hints);
+	dma_addr_t h = 0;
+	void *cpu;
+
+	(void)state;
+	assert_int_equal(dmamap_checker_enable(E.m, true), 0); /* it is what compares the attrs */
+	dma_set_attr(DMA_ATTR_WRITE_COMBINE, &wc);
+	cpu = dma_alloc_attrs(&E.dev, PAGE_SIZE, &h, GFP_KERNEL, &wc);
+	assert_ptr_equal(cpu, fake_cpu);
+	rec_reset_calls();
+	dma_free_coherent(&E.dev, PAGE_SIZE, cpu, h);
+	assert_int_equal(E.cap.by_kind[DMAMAP_REPORT_ATTR_MISMATCH], 1);
+	assert_int_equal(E.cap.reports, E.accounted + 1);
+	E.accounted = E.cap.reports;
+	assert_non_null(rec.last.attrs);
+	EXPECT_CALL(REC_FREE, .dev = &E.dev, .size = PAGE_SIZE, .cpu_addr = fake_cpu, .handle = FAKE_ALLOC_HANDLE,
+		    .attrs = rec.last.attrs, .attr_flags = wc.flags);
+
+	dma_set_attr(DMA_ATTR_WRITE_COMBINE, &hints);
+	dma_set_attr(DMA_ATTR_SKIP_CPU_SYNC, &hints);
+	dma_set_attr(DMA_ATTR_WEAK_ORDERING, &hints);
+	cpu = dma_alloc_attrs(&E.dev, PAGE_SIZE, &h, GFP_KERNEL, &hints);
+	assert_ptr_equal(cpu, fake_cpu);
+	rec_reset_calls();
+	dma_free_attrs(&E.dev, PAGE_SIZE, cpu, h, &wc);
+	EXPECT_CALL(REC_FREE, .dev = &E.dev, .size = PAGE_SIZE, .cpu_addr = fake_cpu, .handle = FAKE_ALLOC_HANDLE,
+		    .attrs = &wc, .attr_flags = wc.flags);
+	EXPECT_NO_REPORTS();
+	assert_int_equal(dmamap_checker_enable(E.m, false), 0);
+}
+
 static void test_get_sgtable(void **state)
 {
 	DEFINE_DMA_ATTRS(attrs);
@@ -1708,6 +1747,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_sync_single, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sg, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_alloc_free_mmap, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_free_with_other_attrs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_get_sgtable, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mapping_error, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_supported_and_set_mask_dispatch, setup, teardown),

@@ -169,6 +169,50 @@ static void test_alloc_attrs_reach_the_ops(void **state)
 	assert_int_equal(f->c.reports, 0);
 }
 
+/*
+ * Linux 6.x frees with other attrs than the allocation's: reported at the
+ * free's line, naming the allocation's, and freed as allocated (every page
+ * back); the managed forms free with the allocation's own attrs, silently.
+ */
+static void test_free_with_other_attrs(void **state)
+{
+	struct fx *f = *state;
+	struct dmamap_checker_stats st;
+	int lm, l;
+	dma_addr_t h;
+	void *p;
+
+	p = dma_alloc_wc(&f->dev, SZ_8K, &h, GFP_KERNEL); lm = __LINE__;
+	assert_non_null(p);
+	dma_free_coherent(&f->dev, SZ_8K, p, h); l = __LINE__;
+	assert_int_equal(f->c.reports, 1);
+	assert_int_equal(f->c.last_kind, DMAMAP_REPORT_ATTR_MISMATCH);
+	assert_int_equal(f->c.last_line, l);
+	assert_int_equal(f->c.rec_last.map_line, lm);
+	assert_non_null(strstr(f->c.last, "with attrs none: the buffer was allocated with DMA_ATTR_WRITE_COMBINE"));
+	assert_int_equal(test_free_pages(f->m), f->base_free);
+
+	p = dma_alloc_noncoherent(&f->dev, SZ_4K, &h, DMA_FROM_DEVICE, GFP_KERNEL); lm = __LINE__;
+	assert_non_null(p);
+	dma_free_wc(&f->dev, SZ_4K, p, h); l = __LINE__;
+	assert_int_equal(f->c.reports, 2);
+	assert_int_equal(f->c.last_kind, DMAMAP_REPORT_ATTR_MISMATCH);
+	assert_int_equal(f->c.last_line, l);
+	assert_int_equal(f->c.rec_last.map_line, lm);
+	assert_non_null(strstr(f->c.last, "with attrs DMA_ATTR_WRITE_COMBINE: the buffer was allocated with "
+					  "DMA_ATTR_NON_CONSISTENT"));
+	assert_int_equal(test_free_pages(f->m), f->base_free);
+
+	/* dmam_free_coherent() takes no attrs: the buffer's own are used */
+	p = dmam_alloc_attrs(&f->dev, SZ_4K, &h, GFP_KERNEL, DMA_ATTR_WRITE_COMBINE | DMA_ATTR_NO_KERNEL_MAPPING);
+	assert_non_null(p);
+	dmam_free_coherent(&f->dev, SZ_4K, p, h);
+	assert_int_equal(f->c.reports, 2);
+	assert_int_equal(test_free_pages(f->m), f->base_free);
+	dmamap_checker_stats(f->m, &st);
+	assert_int_equal(st.live_coherent, 0);
+}
+
 /* A NULL cpu_addr frees nothing and says nothing, as Linux 6.x's dma_free_attrs(): teardown paths rely on it. */
 static void test_free_of_null_is_silent(void **state)
 {
@@ -2551,6 +2595,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_attr_bits_are_the_kernels),
 		cmocka_unit_test_setup_teardown(test_alloc_attrs_reach_the_ops, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_free_with_other_attrs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_free_of_null_is_silent, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_skip_cpu_sync_attr, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unknown_attr_bits_are_refused, setup, teardown),

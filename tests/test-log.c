@@ -495,6 +495,7 @@ static void test_report_kind_names(void **state)
 		[DMAMAP_REPORT_SHARED_CACHELINE] = "shared-cache-line",
 		[DMAMAP_REPORT_OVERLAP] = "overlapping-mappings",
 		[DMAMAP_REPORT_FREE_MAPPED] = "free-while-mapped",
+		[DMAMAP_REPORT_ATTR_MISMATCH] = "attrs-mismatch",
 	};
 	(void)state;
 

@@ -63,6 +63,36 @@
  *     DMAMAP_REPORT_DIR_MISMATCH    dma_free_noncoherent() with another
  *                                   direction than dma_alloc_noncoherent()
  *                                   was given (the free does not use it)
+ *     DMAMAP_REPORT_ATTR_MISMATCH   dma_free_attrs() and its forms
+ *                                   (dma_free_coherent(),
+ *                                   dma_free_writecombine(), Linux 6.x's
+ *                                   dma_free_wc()...) naming attributes
+ *                                   other than the allocation's among those
+ *                                   that decide what the buffer is:
+ *                                   DMA_ATTR_WRITE_COMBINE (the memory type
+ *                                   of its kernel mapping),
+ *                                   DMA_ATTR_NON_CONSISTENT (cached memory
+ *                                   in the linear map, not a remapping),
+ *                                   DMA_ATTR_NO_KERNEL_MAPPING (no kernel
+ *                                   mapping: the address is a cookie) and
+ *                                   DMA_ATTR_FORCE_CONTIGUOUS (behind an
+ *                                   IOMMU, one contiguous block rather than
+ *                                   pages). The kernel's free takes its path
+ *                                   from them: it would unmap a kernel
+ *                                   mapping that was never made, or give
+ *                                   pages back to the wrong allocator. Here
+ *                                   the buffer is freed as it was allocated
+ *                                   (the ops get the allocation's attrs), so
+ *                                   nothing leaks. DMA_ATTR_WRITE_BARRIER,
+ *                                   DMA_ATTR_WEAK_ORDERING and
+ *                                   DMA_ATTR_SKIP_CPU_SYNC only steer
+ *                                   streaming mappings and may differ, as
+ *                                   may the Linux 6.x hints the core never
+ *                                   sees (DMA_ATTR_NO_WARN,
+ *                                   DMA_ATTR_ALLOC_SINGLE_PAGES,
+ *                                   DMA_ATTR_PRIVILEGED). dmam_free_coherent()
+ *                                   and a managed buffer's release use its
+ *                                   allocation's attrs: never reported
  *     DMAMAP_REPORT_UNCHECKED_ERROR a sync or unmap of a handle
  *                                   dma_mapping_error() was never asked
  *                                   about (once per mapping)

@@ -272,7 +272,12 @@ static inline void *dma_alloc_attrs(struct device *dev, size_t size, dma_addr_t 
  * another allocation's handle, another device, a buffer freed already) is
  * reported (DMAMAP_REPORT_API_MISUSE) and frees nothing; so is a free of a
  * dmam_alloc_coherent() buffer, which goes with the device or with
- * dmam_free_coherent().
+ * dmam_free_coherent(). With the checker on, @attrs must set the same
+ * DMA_ATTR_WRITE_COMBINE, DMA_ATTR_NON_CONSISTENT, DMA_ATTR_NO_KERNEL_MAPPING
+ * and DMA_ATTR_FORCE_CONTIGUOUS as the allocation did (so dma_free_coherent()
+ * does not free a dma_alloc_writecombine() buffer): others are reported
+ * (DMAMAP_REPORT_ATTR_MISMATCH) and the buffer is freed as it was allocated,
+ * the ops given the allocation's attrs (see <dmamap/debug.h>).
  */
 static inline void dma_free_attrs(struct device *dev, size_t size, void *cpu_addr, dma_addr_t dma_handle,
 				  struct dma_attrs *attrs)

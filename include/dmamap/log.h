@@ -71,6 +71,7 @@ enum dmamap_report_kind {
 	DMAMAP_REPORT_SHARED_CACHELINE, /* [api-misuse] a buffer the device writes shares an edge cache line with other data */
 	DMAMAP_REPORT_OVERLAP,        /* [api-misuse] two live mappings of the same memory, one the device may write */
 	DMAMAP_REPORT_FREE_MAPPED,    /* [page-misuse] pages (or an object) freed while still mapped for DMA */
+	DMAMAP_REPORT_ATTR_MISMATCH,  /* [api-misuse] coherent free whose attributes are not those the buffer was made with */
 	DMAMAP_REPORT_KIND_NR
 };
 
