@@ -269,6 +269,7 @@ DMAMAP_API struct dma_pool *dmamap_dma_pool_create(const char *name, struct devi
 	snprintf(pool->name, sizeof(pool->name), "%s", name ? name : "dma_pool");
 	snprintf(pool->devname, sizeof(pool->devname), "%s", dev->dmamap.name);
 	dmamap_obj_add(m, &pool->obj, &pool_obj_ops);
+	dmamap_obj_own(&pool->obj, pool);
 	return pool;
 }
 
@@ -325,6 +326,7 @@ static void pool_destroy(struct dma_pool *pool, bool summary)
 		/* its memory went with the machine (reported then): only the struct is left */
 		dmamap_obj_dead_report(&pool->obj, "dma_pool_destroy");
 		pthread_mutex_destroy(&pool->lock);
+		dmamap_obj_disown(&pool->obj);
 		dmamap_free(pool);
 		return;
 	}
@@ -341,6 +343,7 @@ static void pool_destroy(struct dma_pool *pool, bool summary)
 	untracked_gone(pool->obj.machine, in_use);
 	free_pages_list(dev, pg);
 	pthread_mutex_destroy(&pool->lock);
+	dmamap_obj_disown(&pool->obj);
 	dmamap_free(pool);
 }
 
@@ -701,10 +704,11 @@ DMAMAP_API void (dma_pool_free)(struct dma_pool *pool, void *vaddr, dma_addr_t d
 DMAMAP_API void dmamap_dma_pool_destroy(struct dma_pool *pool, const char *file, int line)
 {
 	DM_CALL();
-	bool listed = checked(pool);
+	bool listed;
 
-	if (!pool)
+	if (!pool || !dmamap_obj_owned(pool, "dma_pool_destroy", "dma_pool", file, line))
 		return;
+	listed = checked(pool);
 	if (!dmamap_obj_dead(&pool->obj) && pool->dev && dm_dev_live(pool->dev) &&
 	    dmamap_devres_holds_pool(pool->dev, pool)) {
 		dmamap_report(pool->obj.machine, DMAMAP_REPORT_API_MISUSE, pool->devname, file, line,

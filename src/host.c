@@ -362,6 +362,54 @@ void dmamap_obj_dead_report(const struct dmamap_obj *o, const char *what)
 		      "%s: the %s's machine has been destroyed; refused", what, o->ops ? o->ops->name : "object");
 }
 
+#define OWNED_BUCKETS 1024
+
+static pthread_mutex_t owned_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct dmamap_obj *owned[OWNED_BUCKETS];
+
+static unsigned long owned_bucket(const void *handle)
+{
+	return (unsigned long)((((u64)(uintptr_t)handle >> 4) * 0x9e3779b97f4a7c15ULL) >> 54) & (OWNED_BUCKETS - 1);
+}
+
+void dmamap_obj_own(struct dmamap_obj *o, const void *handle)
+{
+	unsigned long b = owned_bucket(handle);
+
+	o->handle = handle;
+	pthread_mutex_lock(&owned_lock);
+	o->owned_next = owned[b];
+	owned[b] = o;
+	pthread_mutex_unlock(&owned_lock);
+}
+
+void dmamap_obj_disown(struct dmamap_obj *o)
+{
+	struct dmamap_obj **pp;
+
+	pthread_mutex_lock(&owned_lock);
+	for (pp = &owned[owned_bucket(o->handle)]; *pp && *pp != o; pp = &(*pp)->owned_next)
+		;
+	if (*pp)
+		*pp = o->owned_next;
+	pthread_mutex_unlock(&owned_lock);
+	o->owned_next = NULL;
+}
+
+bool dmamap_obj_owned(const void *handle, const char *what, const char *name, const char *file, int line)
+{
+	const struct dmamap_obj *o;
+
+	pthread_mutex_lock(&owned_lock);
+	for (o = owned[owned_bucket(handle)]; o && o->handle != handle; o = o->owned_next)
+		;
+	pthread_mutex_unlock(&owned_lock);
+	if (!o)
+		dmamap_report(NULL, DMAMAP_REPORT_BAD_INPUT, NULL, file, line,
+			      "%s(%p): no live %s (freed already?): nothing done", what, handle, name);
+	return o != NULL;
+}
+
 /* ------------------------------------------------- invariant-checker findings */
 
 void dm_check_fail(struct dm_check *c, enum dmamap_check_area area, const char *fmt, ...)

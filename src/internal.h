@@ -315,6 +315,8 @@ struct dmamap_obj {
 	const struct dmamap_obj_ops *ops;
 	struct dmamap_machine *machine;              /* NULL once the machine is destroyed */
 	struct dmamap_obj *prev, *next;
+	const void *handle;                          /* what its owner holds it by, while owned */
+	struct dmamap_obj *owned_next;               /* in the process-wide table of owned objects */
 };
 
 void dmamap_obj_add(struct dmamap_machine *m, struct dmamap_obj *o, const struct dmamap_obj_ops *ops);
@@ -331,6 +333,26 @@ static inline bool dmamap_obj_dead(const struct dmamap_obj *o)
 
 /* Report (process-wide) a call on an object whose machine is gone; the call is refused. */
 void dmamap_obj_dead_report(const struct dmamap_obj *o, const char *what);
+
+/*
+ * Objects their owner holds: every object the library hands out (an IOMMU
+ * mapping or domain, a dma_pool, a vma) is entered, by the pointer its
+ * owner holds, from its creation until its free call frees its host
+ * memory, whatever becomes of its machine meanwhile. A free (or another
+ * call that may come after one) first asks whether the pointer it was given
+ * still names such an object, comparing pointers only, so that a second
+ * free -- a machine destroyed in between or not -- is a report, not a read
+ * of freed memory. Process-wide, under its own lock.
+ */
+void dmamap_obj_own(struct dmamap_obj *o, const void *handle);
+/* Take @o out: its host memory is about to be freed. */
+void dmamap_obj_disown(struct dmamap_obj *o);
+/*
+ * Whether @handle names an owned object. If not, @what of it (at
+ * @file:@line, if known) is reported process-wide as naming no live @name
+ * (DMAMAP_REPORT_BAD_INPUT) and must do nothing.
+ */
+bool dmamap_obj_owned(const void *handle, const char *what, const char *name, const char *file, int line);
 
 /* ---------------------------------------------------- invariants, census */
 

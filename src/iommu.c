@@ -486,6 +486,7 @@ static struct iommu_domain *domain_create(struct dmamap_machine *m, bool registe
 		dmamap_obj_add(m, &d->obj, &domain_obj_ops);
 	else
 		d->obj.machine = m;
+	dmamap_obj_own(&d->obj, d);
 	return d;
 }
 
@@ -507,7 +508,7 @@ void dmamap_iommu_domain_kill(struct iommu_domain *d)
 
 DMAMAP_API void iommu_domain_free(struct iommu_domain *d)
 {
-	if (!d)
+	if (!d || !dmamap_obj_owned(d, "iommu_domain_free", "IOMMU domain", NULL, 0))
 		return;
 	if (dmamap_obj_dead(&d->obj)) {
 		/* torn down with its machine: only the struct is left */
@@ -519,6 +520,7 @@ DMAMAP_API void iommu_domain_free(struct iommu_domain *d)
 		domain_teardown(d, "iommu_domain_free");
 	}
 	pthread_mutex_destroy(&d->lock);
+	dmamap_obj_disown(&d->obj);
 	dmamap_free(d);
 }
 

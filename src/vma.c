@@ -104,6 +104,7 @@ DMAMAP_API struct vm_area_struct *dmamap_vma_create(struct dmamap_machine *m, si
 	vma->vm_flags = VM_READ | VM_WRITE | VM_SHARED;
 	vma->dmamap = priv;
 	dmamap_obj_add(m, &priv->obj, &vma_obj_ops);
+	dmamap_obj_own(&priv->obj, vma);
 	return vma;
 
 nomem:
@@ -121,14 +122,9 @@ DMAMAP_API void dmamap_vma_destroy(struct vm_area_struct *vma)
 {
 	struct dmamap_vma_private *priv;
 
-	if (!vma)
+	if (!vma || !dmamap_obj_owned(vma, "dmamap_vma_destroy", "vma from dmamap_vma_create", NULL, 0))
 		return;
 	priv = vma->dmamap;
-	if (!priv || priv->vma != vma) {
-		dmamap_report(NULL, DMAMAP_REPORT_BAD_INPUT, NULL, NULL, 0,
-			      "dmamap_vma_destroy(%p): not a vma made by dmamap_vma_create", (void *)vma);
-		return;
-	}
 	if (dmamap_obj_dead(&priv->obj)) {
 		dmamap_obj_dead_report(&priv->obj, "dmamap_vma_destroy");
 	} else {
@@ -142,6 +138,7 @@ DMAMAP_API void dmamap_vma_destroy(struct vm_area_struct *vma)
 	/* the reservation goes whole: the host aliases in it with it */
 	dm_host_release((void *)vma->vm_start, vma->vm_end - vma->vm_start);
 	priv->vma = NULL;
+	dmamap_obj_disown(&priv->obj);
 	dmamap_free(priv->pte_pfn);
 	dmamap_free(priv->pte_prot);
 	dmamap_free(priv);

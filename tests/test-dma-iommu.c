@@ -1233,6 +1233,58 @@ static void test_mapping_outlives_its_machine(void **state)
 	test_machine_destroy(m2);
 }
 
+/*
+ * A mapping released once more than it was taken -- its machine destroyed in
+ * between or not -- is reported process-wide and changes nothing: the first
+ * release freed it, the second reads none of it (ASan and valgrind see no
+ * access). Attaching it is refused the same way.
+ */
+static void test_release_of_a_freed_mapping_refused(void **state)
+{
+	struct dmamap_machine *m = test_machine(16, NULL);
+	struct dma_iommu_mapping *map = arm_iommu_create_mapping(m, WIN_BASE, 1u << 20, 0);
+	struct device dev = { 0 };
+	unsigned long before;
+	struct capture c, cg;
+
+	(void)state;
+	assert_false(IS_ERR(map));
+	assert_int_equal(dmamap_device_init(&dev, m, "d"), 0);
+	capture_start(&c, m);
+	arm_iommu_release_mapping(map);
+	assert_int_equal(c.reports, 0);
+	capture_start(&cg, NULL);
+	before = dmamap_report_count(NULL);
+	arm_iommu_release_mapping(map);
+	assert_int_equal(cg.reports, 1);
+	assert_int_equal(cg.last_kind, DMAMAP_REPORT_BAD_INPUT);
+	assert_non_null(strstr(cg.last, "arm_iommu_release_mapping("));
+	assert_non_null(strstr(cg.last, "): no live IOMMU mapping (freed already?): nothing done"));
+	assert_int_equal(arm_iommu_attach_device(&dev, map), -EINVAL);
+	assert_int_equal(cg.reports, 2);
+	assert_int_equal(cg.last_kind, DMAMAP_REPORT_BAD_INPUT);
+	assert_null(dev.archdata.mapping);
+	assert_ptr_equal(get_dma_ops(&dev), &arm_dma_ops);
+	assert_int_equal(dmamap_report_count(NULL), before + 2);
+	assert_int_equal(c.reports, 0);
+	dmamap_device_release(&dev);
+
+	/* destroyed with its machine, released, then released again */
+	map = arm_iommu_create_mapping(m, WIN_BASE, 1u << 20, 0);
+	assert_false(IS_ERR(map));
+	test_machine_destroy(m);
+	assert_int_equal(c.by_kind[DMAMAP_REPORT_LEAK], 1);
+	capture_start(&cg, NULL);
+	arm_iommu_release_mapping(map); /* the machine is gone: said, and its struct freed */
+	assert_int_equal(cg.reports, 1);
+	assert_int_equal(cg.last_kind, DMAMAP_REPORT_API_MISUSE);
+	arm_iommu_release_mapping(map);
+	assert_int_equal(cg.reports, 2);
+	assert_int_equal(cg.last_kind, DMAMAP_REPORT_BAD_INPUT);
+	assert_non_null(strstr(cg.last, "no live IOMMU mapping (freed already?)"));
+	capture_stop(NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1261,6 +1313,7 @@ int main(void)
 		cmocka_unit_test(test_release_of_attached_mapping_refused),
 		cmocka_unit_test(test_concurrent_double_free_one_wins),
 		cmocka_unit_test(test_mapping_outlives_its_machine),
+		cmocka_unit_test(test_release_of_a_freed_mapping_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

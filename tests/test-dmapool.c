@@ -1250,6 +1250,62 @@ static void test_pool_outlives_its_machine(void **state)
 	capture_stop(NULL);
 }
 
+/*
+ * A pool destroyed twice -- with dma_pool_destroy() or dmam_pool_destroy(),
+ * its machine destroyed in between or not -- is reported at the second call's
+ * line, and nothing of it is read.
+ */
+static void test_pool_destroyed_twice_refused(void **state)
+{
+	struct dmamap_machine *m = test_machine(RAM_MIB, NULL);
+	struct device dev = { 0 };
+	struct dma_pool *pool;
+	unsigned long before;
+	struct capture c, cg;
+	int l;
+
+	(void)state;
+	assert_int_equal(dmamap_device_init(&dev, m, "dev"), 0);
+	capture_start(&c, m);
+	pool = dma_pool_create("twice", &dev, 64, 8, 0);
+	assert_non_null(pool);
+	dma_pool_destroy(pool);
+	capture_start(&cg, NULL);
+	before = dmamap_report_count(NULL);
+	dma_pool_destroy(pool); l = __LINE__;
+	assert_int_equal(cg.reports, 1);
+	assert_int_equal(cg.last_kind, DMAMAP_REPORT_BAD_INPUT);
+	assert_non_null(strstr(cg.last, "dma_pool_destroy("));
+	assert_non_null(strstr(cg.last, "): no live dma_pool (freed already?): nothing done"));
+	assert_non_null(strstr(cg.last_file, "test-dmapool.c"));
+	assert_int_equal(cg.last_line, l);
+	assert_int_equal(dmamap_report_count(NULL), before + 1);
+
+	pool = dmam_pool_create("managed", &dev, 64, 8, 0);
+	assert_non_null(pool);
+	dmam_pool_destroy(pool);
+	dmam_pool_destroy(pool); l = __LINE__;
+	assert_int_equal(cg.reports, 2);
+	assert_int_equal(cg.last_kind, DMAMAP_REPORT_BAD_INPUT);
+	assert_non_null(strstr(cg.last, "dmam_pool_destroy("));
+	assert_int_equal(cg.last_line, l);
+	assert_int_equal(c.reports, 0);
+
+	pool = dma_pool_create("stays", &dev, 64, 8, 0);
+	assert_non_null(pool);
+	test_machine_destroy(m);
+	assert_true(c.by_kind[DMAMAP_REPORT_LEAK] >= 1);
+	capture_start(&cg, NULL);
+	dma_pool_destroy(pool);
+	assert_int_equal(cg.reports, 1);
+	assert_int_equal(cg.last_kind, DMAMAP_REPORT_API_MISUSE);
+	dma_pool_destroy(pool);
+	assert_int_equal(cg.reports, 2);
+	assert_int_equal(cg.last_kind, DMAMAP_REPORT_BAD_INPUT);
+	assert_non_null(strstr(cg.last, "no live dma_pool (freed already?)"));
+	capture_stop(NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1278,6 +1334,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_two_threads_share_a_pool, setup, teardown),
 		cmocka_unit_test(test_pool_outlives_its_device),
 		cmocka_unit_test(test_pool_outlives_its_machine),
+		cmocka_unit_test(test_pool_destroyed_twice_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

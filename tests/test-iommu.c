@@ -1228,6 +1228,44 @@ static void test_domain_outlives_its_machine(void **state)
 	capture_stop(NULL);
 }
 
+/* A domain freed twice -- its machine destroyed in between or not -- is reported, and nothing of it is read. */
+static void test_domain_freed_twice_refused(void **state)
+{
+	struct dmamap_machine *m = test_machine(16, NULL);
+	struct iommu_domain *d = iommu_domain_alloc(m);
+	unsigned long before;
+	struct capture c, cg;
+
+	(void)state;
+	assert_non_null(d);
+	capture_start(&c, m);
+	iommu_domain_free(d);
+	capture_start(&cg, NULL);
+	before = dmamap_report_count(NULL);
+	iommu_domain_free(d);
+	assert_int_equal(cg.reports, 1);
+	assert_int_equal(cg.last_kind, DMAMAP_REPORT_BAD_INPUT);
+	assert_non_null(strstr(cg.last, "iommu_domain_free("));
+	assert_non_null(strstr(cg.last, "): no live IOMMU domain (freed already?): nothing done"));
+	assert_int_equal(dmamap_report_count(NULL), before + 1);
+	assert_int_equal(c.reports, 0);
+
+	d = iommu_domain_alloc(m);
+	assert_non_null(d);
+	assert_int_equal(iommu_map(d, 0x100000, RAM, PG, IOMMU_READ), 0);
+	test_machine_destroy(m);
+	assert_int_equal(c.by_kind[DMAMAP_REPORT_LEAK], 1);
+	capture_start(&cg, NULL);
+	iommu_domain_free(d);
+	assert_int_equal(cg.reports, 1);
+	assert_int_equal(cg.last_kind, DMAMAP_REPORT_API_MISUSE);
+	iommu_domain_free(d);
+	assert_int_equal(cg.reports, 2);
+	assert_int_equal(cg.last_kind, DMAMAP_REPORT_BAD_INPUT);
+	assert_non_null(strstr(cg.last, "no live IOMMU domain (freed already?)"));
+	capture_stop(NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1257,6 +1295,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_domain_free_detaches_attached_devices, dev_setup, dev_teardown),
 		cmocka_unit_test_setup_teardown(test_two_threads_map_unmap_disjoint_ranges, setup, teardown),
 		cmocka_unit_test(test_domain_outlives_its_machine),
+		cmocka_unit_test(test_domain_freed_twice_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

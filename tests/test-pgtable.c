@@ -1121,6 +1121,42 @@ static void test_several_vmas(void **state)
 	dmamap_free_pages(p, 0);
 }
 
+/* A vma destroyed twice -- its machine destroyed in between or not -- is reported, and nothing of it is read. */
+static void test_vma_destroyed_twice_refused(void **state)
+{
+	struct dmamap_machine *m = test_machine(16, NULL);
+	struct vm_area_struct *vma = dmamap_vma_create(m, 2 * PG);
+	unsigned long before;
+	struct capture c, cg;
+
+	(void)state;
+	assert_non_null(vma);
+	capture_start(&c, m);
+	dmamap_vma_destroy(vma);
+	capture_start(&cg, NULL);
+	before = dmamap_report_count(NULL);
+	dmamap_vma_destroy(vma);
+	assert_int_equal(cg.reports, 1);
+	assert_int_equal(cg.last_kind, DMAMAP_REPORT_BAD_INPUT);
+	assert_non_null(strstr(cg.last, "dmamap_vma_destroy("));
+	assert_non_null(strstr(cg.last, "): no live vma from dmamap_vma_create (freed already?): nothing done"));
+	assert_int_equal(dmamap_report_count(NULL), before + 1);
+	assert_int_equal(c.reports, 0);
+
+	vma = dmamap_vma_create(m, PG);
+	assert_non_null(vma);
+	test_machine_destroy(m);
+	assert_int_equal(c.by_kind[DMAMAP_REPORT_LEAK], 1);
+	capture_start(&cg, NULL);
+	dmamap_vma_destroy(vma);
+	assert_int_equal(cg.reports, 1);
+	assert_int_equal(cg.last_kind, DMAMAP_REPORT_API_MISUSE);
+	dmamap_vma_destroy(vma);
+	assert_int_equal(cg.reports, 2);
+	assert_int_equal(cg.last_kind, DMAMAP_REPORT_BAD_INPUT);
+	capture_stop(NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1145,6 +1181,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_vma_bad_arguments, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_readonly_mapping, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_several_vmas, setup, teardown),
+		cmocka_unit_test(test_vma_destroyed_twice_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

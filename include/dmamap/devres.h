@@ -175,7 +175,9 @@ DMAMAP_API struct dma_pool *dmamap_dmam_pool_create(const char *name, struct dev
  * @file: the caller's source file, or NULL
  * @line: the caller's source line
  *
- * A pool no device holds as managed is reported and not destroyed.
+ * A pool no device holds as managed is reported and not destroyed; one
+ * destroyed already is reported process-wide (DMAMAP_REPORT_BAD_INPUT, the
+ * pointer compared, never read through) and nothing is done.
  */
 DMAMAP_API void dmamap_dmam_pool_destroy(struct dma_pool *pool, const char *file, int line);
 

@@ -49,7 +49,11 @@ DMAMAP_API struct dma_iommu_mapping *arm_iommu_create_mapping(struct dmamap_mach
  * use -- is refused and reported (DMAMAP_REPORT_API_MISUSE), nothing changed.
  * A mapping still referenced when its machine is destroyed is reported then
  * and its memory given back; the struct stays until its last reference is
- * released (each such call reported: the machine is gone).
+ * released (each such call reported: the machine is gone). A pointer that
+ * is no live mapping -- one whose last reference was released already,
+ * before or after its machine was destroyed, unless a new mapping took its
+ * place -- is reported process-wide (DMAMAP_REPORT_BAD_INPUT) and nothing is
+ * done: the pointer is compared, never read through.
  */
 DMAMAP_API void arm_iommu_release_mapping(struct dma_iommu_mapping *mapping);
 
@@ -58,8 +62,9 @@ DMAMAP_API void arm_iommu_release_mapping(struct dma_iommu_mapping *mapping);
  *
  * Attaches the device to the mapping's domain, takes a reference on the
  * mapping and installs the IOMMU ops set.
- * Return: 0; -EINVAL (bad device or mapping, or a mapping of another
- * machine), -EBUSY (already attached, or registered with dmabounce), or the
+ * Return: 0; -EINVAL (bad device or mapping, a mapping of another machine,
+ * or a pointer that is no live mapping: reported process-wide, nothing
+ * read through it), -ENODEV (the mapping's machine was destroyed), -EBUSY (already attached, or registered with dmabounce), or the
  * domain's error.
  */
 DMAMAP_API DMAMAP_MUST_CHECK int arm_iommu_attach_device(struct device *dev, struct dma_iommu_mapping *mapping);

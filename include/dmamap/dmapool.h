@@ -47,6 +47,9 @@ DMAMAP_API struct dma_pool *dma_pool_create(const char *name, struct device *dev
  * every call on it is refused with a report, and this one only frees it.
  * A pool from dmam_pool_create() is refused (DMAMAP_REPORT_API_MISUSE,
  * nothing changed): it goes with its device, or with dmam_pool_destroy().
+ * A pointer that is no live pool (destroyed already, before or after its
+ * machine was destroyed) is reported process-wide (DMAMAP_REPORT_BAD_INPUT)
+ * and nothing is done: the pointer is compared, never read through.
  */
 DMAMAP_API void dma_pool_destroy(struct dma_pool *pool);
 

@@ -43,6 +43,9 @@ DMAMAP_API struct iommu_domain *iommu_domain_alloc(struct dmamap_machine *m);
  * A domain alive when its machine is destroyed is reported then and its
  * tables freed; from then on every call on it is refused with a report
  * (iommu_map() -ENODEV, iommu_unmap() 0...), and this one only frees it.
+ * A pointer that is no live domain (freed already, before or after its
+ * machine was destroyed) is reported process-wide (DMAMAP_REPORT_BAD_INPUT)
+ * and nothing is done: the pointer is compared, never read through.
  */
 DMAMAP_API void iommu_domain_free(struct iommu_domain *domain);
 

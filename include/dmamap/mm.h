@@ -90,7 +90,11 @@ DMAMAP_API struct vm_area_struct *dmamap_vma_create(struct dmamap_machine *m, si
  *
  * A vma still live when its machine is destroyed is reported then
  * (DMAMAP_REPORT_LEAK) and unmapped; it stays the caller's to destroy, which
- * then only frees it (reported: the machine is gone).
+ * then only frees it (reported: the machine is gone). A pointer that is no
+ * vma of dmamap_vma_create() still live (one destroyed already, before or
+ * after its machine was, or one the library never made) is reported
+ * process-wide (DMAMAP_REPORT_BAD_INPUT) and nothing is done: the pointer is
+ * compared, never read through.
  */
 DMAMAP_API void dmamap_vma_destroy(struct vm_area_struct *vma);
 
