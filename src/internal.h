@@ -4,9 +4,10 @@
  *
  * Modules, from the ground up (each may use only those before it):
  * log, host (registry, fault injection, host allocations), machine,
- * page_alloc, cache, kmalloc (slab.c), pgtable/vma, iova,
- * device, iommu, debug, dma core (with dma-api.c, the Linux 6.x entry
- * points), devres, arm ops, dmabounce, iommu mapper, platform,
+ * clock (ktime, jiffies, delays and sleeps on the host's clock),
+ * page_alloc, cache, kmalloc (slab.c), pgtable/vma, iova, device,
+ * iommu, debug, dma core (with dma-api.c, the Linux 6.x entry points),
+ * devres, arm ops, dmabounce, iommu mapper, platform,
  * check (the invariant checker and fault sweep, which ask every layer),
  * testing (the test kit of <dmamap/testing.h>, over the public API).
  */

@@ -42,6 +42,7 @@ KERNEL = '''
 #include <linux/build_bug.h>
 #include <linux/compiler.h>
 #include <linux/container_of.h>
+#include <linux/delay.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/log2.h>
@@ -57,6 +58,9 @@ KERNEL = '''
 #include <linux/highmem.h>
 #include <linux/io.h>
 #include <linux/iommu.h>
+#include <linux/iopoll.h>
+#include <linux/jiffies.h>
+#include <linux/ktime.h>
 #include <linux/mm.h>
 #include <linux/scatterlist.h>
 #include <linux/sizes.h>
@@ -642,6 +646,78 @@ unsigned int ring_size(unsigned int want, volatile u32 *done, phys_addr_t base)
 }
 '''
 
+# A reset sequence as drivers write it: a register polled with
+# readl_poll_timeout() (sleeping) and its _atomic form, a settle delay, a
+# jiffies deadline and a ktime measure; each header alone (C and C++).
+RESET_POLL = '''
+#include <linux/iopoll.h>
+int hw_reset(u8 __iomem *base, s64 *took_us);
+int hw_reset(u8 __iomem *base, s64 *took_us)
+{
+	ktime_t t0 = ktime_get();
+	u32 val;
+	u8 b;
+	int ret;
+
+	writel(1, base + 0x04);
+	ret = readl_poll_timeout(base + 0x08, val, val & BIT(0), 100, 10000);
+	if (ret)
+		return ret;
+	ret = readl_relaxed_poll_timeout_atomic(base + 0x08, val, !(val & BIT(1)), 1, 100);
+	ret = ret ?: readb_poll_timeout(base + 0x0c, b, b == 0, 10, 1000);
+	ret = ret ?: read_poll_timeout(readl, val, val == 0, 10, 1000, true, base + 0x10);
+	*took_us = ktime_us_delta(ktime_get(), t0);
+	return ret;
+}
+'''
+
+SETTLE = '''
+#include <linux/delay.h>
+void hw_settle(unsigned int ms);
+void hw_settle(unsigned int ms)
+{
+	ndelay(100);
+	udelay(10);
+	mdelay(1);
+	msleep(ms);
+	usleep_range(100, 200);
+	fsleep(50);
+	if (msleep_interruptible(1))
+		ssleep(1);
+}
+'''
+
+DEADLINE = '''
+#include <linux/jiffies.h>
+int hw_wait_ready(volatile const int *ready);
+int hw_wait_ready(volatile const int *ready)
+{
+	unsigned long timeout = jiffies + msecs_to_jiffies(100) + usecs_to_jiffies(10);
+	u64 start = get_jiffies_64();
+
+	while (!*ready) {
+		if (time_after(jiffies, timeout) || time_is_before_jiffies(timeout))
+			return -ETIMEDOUT;
+		if (time_after64(get_jiffies_64(), start + HZ))
+			return -EIO;
+	}
+	return (int)jiffies_to_msecs(jiffies - timeout) + (int)jiffies_to_usecs(1) + (int)nsecs_to_jiffies(0);
+}
+'''
+
+STAMP = '''
+#include <linux/ktime.h>
+s64 hw_stamp(ktime_t start);
+s64 hw_stamp(ktime_t start)
+{
+	ktime_t now = ktime_get(), end = ktime_add_ms(start, 5);
+
+	if (ktime_after(now, end) || ktime_compare(now, end) > 0)
+		return ktime_ms_delta(now, start);
+	return ktime_to_us(ktime_sub(end, now)) + (s64)ktime_get_ns() + ktime_to_ns(ktime_set(1, 0));
+}
+'''
+
 SEED = '#include <dmamap/dmamap.h>\n'
 
 CASES = [
@@ -683,6 +759,21 @@ CASES = [
      KERNEL + 'void f(void);\nvoid f(void)\n{\n\tBUILD_BUG_ON_MSG(1, "ring too small");\n}\n',
      False, ['ring too small']),
     ('a receive path: get_unaligned_le32(), put_unaligned(), le16_add_cpu()...', KERNEL + RX_PARSE, True, None),
+    ('a reset with readl_poll_timeout() and its _atomic form from <linux/iopoll.h> alone', RESET_POLL, True, None),
+    ('settle delays and sleeps from <linux/delay.h> alone', SETTLE, True, None),
+    ('a jiffies deadline from <linux/jiffies.h> alone', DEADLINE, True, None),
+    ('a ktime measure from <linux/ktime.h> alone', STAMP, True, None),
+    ('the time headers with the others', KERNEL + RESET_POLL + SETTLE + DEADLINE + STAMP, True, None),
+    ('a jiffies deadline kept in an int', '''
+#include <linux/jiffies.h>
+int f(void);
+int f(void)
+{
+	int timeout = (int)(jiffies + HZ);
+
+	return time_after((int)jiffies, timeout);
+}
+''', False, ['unsigned long jiffies values']),
     ('PIO beside DMA: readq(), ioread32be(), readsl(), memcpy_toio()...', KERNEL + PIO, True, None),
     ('EPROBE_DEFER from <linux/errno.h> alone',
      '#include <linux/errno.h>\nint f(void);\nint f(void) { return -EPROBE_DEFER - ENOTSUPP - EINVAL; }\n', True, None),
@@ -807,6 +898,10 @@ CXX_CASES = [
     ('static_assert(), BUILD_BUG_ON_ZERO(), DIV_ROUND_CLOSEST(), in_range() in C++', LIBC + KERNEL + LAYOUT, True,
      None),
     ('a receive path with <asm/unaligned.h> in C++', LIBC + KERNEL + RX_PARSE, True, None),
+    ('a reset with readl_poll_timeout() from <linux/iopoll.h> alone in C++', RESET_POLL, True, None),
+    ('settle delays and sleeps from <linux/delay.h> alone in C++', SETTLE, True, None),
+    ('a jiffies deadline from <linux/jiffies.h> alone in C++', DEADLINE, True, None),
+    ('a ktime measure from <linux/ktime.h> alone in C++', STAMP, True, None),
     ('PIO beside DMA in C++', LIBC + KERNEL + PIO.replace('void __iomem *base', 'u8 __iomem *base'), True, None),
     ('probe code sizing its rings in C++', LIBC + KERNEL + HW_HEADER + SIZES, True, None),
     # (C++ has no arithmetic on void *: the window is a u8 __iomem * there)

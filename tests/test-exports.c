@@ -44,6 +44,17 @@
 #pragma weak dmamap_fault_inject
 #pragma weak dmamap_fault_attempts
 #pragma weak dmamap_fault_injected
+/* <dmamap/clock.h> */
+#pragma weak dmamap_ktime_ns
+#pragma weak dmamap_jiffies
+#pragma weak msecs_to_jiffies
+#pragma weak usecs_to_jiffies
+#pragma weak nsecs_to_jiffies
+#pragma weak jiffies_to_msecs
+#pragma weak jiffies_to_usecs
+#pragma weak dmamap_delay_ns
+#pragma weak dmamap_sleep_us
+#pragma weak dmamap_fsleep
 /* <dmamap/page.h> */
 #pragma weak alloc_pages
 #pragma weak alloc_page
@@ -330,6 +341,17 @@ static const struct export functions[] = {
 	F(dmamap_fault_inject),
 	F(dmamap_fault_attempts),
 	F(dmamap_fault_injected),
+	/* <dmamap/clock.h> */
+	F(dmamap_ktime_ns),
+	F(dmamap_jiffies),
+	F(msecs_to_jiffies),
+	F(usecs_to_jiffies),
+	F(nsecs_to_jiffies),
+	F(jiffies_to_msecs),
+	F(jiffies_to_usecs),
+	F(dmamap_delay_ns),
+	F(dmamap_sleep_us),
+	F(dmamap_fsleep),
 	/* <dmamap/page.h> */
 	F(dmamap_alloc_pages),
 	F(dmamap_free_pages),
