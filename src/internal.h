@@ -4,7 +4,8 @@
  *
  * Modules, from the ground up (each may use only those before it):
  * log, host (registry, fault injection, host allocations), machine,
- * clock (ktime, jiffies, delays and sleeps on the host's clock),
+ * locking (the kernel's locks and completions, each thread's atomic
+ * context), clock (ktime, jiffies, delays and sleeps on the host's clock),
  * page_alloc, cache, kmalloc (slab.c), pgtable/vma, iova, device,
  * iommu, debug, dma core (with dma-api.c, the Linux 6.x entry points),
  * devres, arm ops, dmabounce, iommu mapper, platform,

@@ -41,6 +41,7 @@ KERNEL = '''
 #include <linux/bug.h>
 #include <linux/build_bug.h>
 #include <linux/compiler.h>
+#include <linux/completion.h>
 #include <linux/container_of.h>
 #include <linux/delay.h>
 #include <linux/errno.h>
@@ -59,12 +60,16 @@ KERNEL = '''
 #include <linux/io.h>
 #include <linux/iommu.h>
 #include <linux/iopoll.h>
+#include <linux/irqflags.h>
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
+#include <linux/lockdep.h>
+#include <linux/mutex.h>
 #include <linux/mm.h>
 #include <linux/scatterlist.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
+#include <linux/spinlock.h>
 #include <linux/sprintf.h>
 #include <linux/stddef.h>
 #include <linux/string.h>
@@ -718,6 +723,124 @@ s64 hw_stamp(ktime_t start)
 }
 '''
 
+# A driver's locking as 6.x drivers write it: a ring under a spinlock taken
+# from the interrupt handler with spin_lock_irqsave(), a mutex around
+# configuration, a completion the handler completes, lockdep's assertions;
+# each header alone (C and C++).
+RING_LOCK = '''
+#include <linux/spinlock.h>
+struct ring { spinlock_t lock; raw_spinlock_t hw_lock; unsigned int head, tail; };
+static DEFINE_SPINLOCK(ring_list_lock);
+static DEFINE_RAW_SPINLOCK(ring_hw_lock);
+int ring_push(struct ring *r, unsigned int n);
+int ring_push(struct ring *r, unsigned int n)
+{
+	unsigned long flags;
+	int ret = 0;
+
+	spin_lock_irqsave(&r->lock, flags);
+	assert_spin_locked(&r->lock);
+	lockdep_assert_held(&r->lock);
+	if (r->head - r->tail < n)
+		ret = -ENOSPC;
+	else
+		r->head += n;
+	spin_unlock_irqrestore(&r->lock, flags);
+	spin_lock_bh(&ring_list_lock);
+	spin_unlock_bh(&ring_list_lock);
+	spin_lock_irq(&r->lock);
+	spin_unlock_irq(&r->lock);
+	if (spin_trylock(&r->lock))
+		spin_unlock(&r->lock);
+	if (spin_trylock_irqsave(&r->lock, flags))
+		spin_unlock_irqrestore(&r->lock, flags);
+	raw_spin_lock_irqsave(&ring_hw_lock, flags);
+	raw_spin_unlock_irqrestore(&ring_hw_lock, flags);
+	raw_spin_lock(&r->hw_lock);
+	raw_spin_unlock(&r->hw_lock);
+	local_irq_save(flags);
+	if (irqs_disabled() && !in_atomic() && irqs_disabled_flags(flags))
+		ret = -EBUSY;
+	local_irq_restore(flags);
+	return ret + (spin_is_locked(&r->lock) ? 1 : 0);
+}
+void ring_init(struct ring *r);
+void ring_init(struct ring *r)
+{
+	spin_lock_init(&r->lock);
+	raw_spin_lock_init(&r->hw_lock);
+}
+'''
+
+CONFIG_MUTEX = '''
+#include <linux/mutex.h>
+struct cfg { struct mutex lock; int mode; };
+static DEFINE_MUTEX(cfg_global);
+int cfg_set(struct cfg *c, int mode);
+int cfg_set(struct cfg *c, int mode)
+{
+	int ret = mutex_lock_interruptible(&c->lock);
+
+	if (ret)
+		return ret;
+	lockdep_assert_held(&c->lock);
+	c->mode = mode;
+	mutex_unlock(&c->lock);
+	if (!mutex_trylock(&cfg_global))
+		return -EBUSY;
+	mutex_unlock(&cfg_global);
+	mutex_lock(&c->lock);
+	mutex_unlock(&c->lock);
+	lockdep_assert_not_held(&c->lock);
+	return mutex_is_locked(&c->lock);
+}
+void cfg_init(struct cfg *c);
+void cfg_init(struct cfg *c)
+{
+	mutex_init(&c->lock);
+}
+void cfg_exit(struct cfg *c);
+void cfg_exit(struct cfg *c)
+{
+	mutex_destroy(&c->lock);
+}
+'''
+
+CMD_DONE = '''
+#include <linux/completion.h>
+struct cmd { struct completion done; void (*complete)(struct cmd *c); int status; };
+static DECLARE_COMPLETION(probe_done);
+int cmd_wait(struct cmd *c);
+int cmd_wait(struct cmd *c)
+{
+	unsigned long left;
+
+	reinit_completion(&c->done);
+	if (c->complete)
+		c->complete(c);
+	left = wait_for_completion_timeout(&c->done, msecs_to_jiffies(100));
+	if (!left)
+		return -ETIMEDOUT;
+	if (wait_for_completion_interruptible(&probe_done))
+		return -EINTR;
+	if (wait_for_completion_interruptible_timeout(&probe_done, HZ) <= 0)
+		return -EIO;
+	wait_for_completion(&c->done);
+	return try_wait_for_completion(&c->done) + completion_done(&probe_done);
+}
+void cmd_irq(struct cmd *c);
+void cmd_irq(struct cmd *c)
+{
+	complete(&c->done);
+	complete_all(&probe_done);
+}
+void cmd_init(struct cmd *c);
+void cmd_init(struct cmd *c)
+{
+	init_completion(&c->done);
+}
+'''
+
 SEED = '#include <dmamap/dmamap.h>\n'
 
 CASES = [
@@ -764,6 +887,54 @@ CASES = [
     ('a jiffies deadline from <linux/jiffies.h> alone', DEADLINE, True, None),
     ('a ktime measure from <linux/ktime.h> alone', STAMP, True, None),
     ('the time headers with the others', KERNEL + RESET_POLL + SETTLE + DEADLINE + STAMP, True, None),
+    ('a ring under a spinlock from <linux/spinlock.h> alone', RING_LOCK, True, None),
+    ('a configuration under a mutex from <linux/mutex.h> alone', CONFIG_MUTEX, True, None),
+    ('a command completed from <linux/completion.h> alone', CMD_DONE, True, None),
+    ('the lock headers with the others', KERNEL + RING_LOCK + CONFIG_MUTEX + CMD_DONE, True, None),
+    ('lockdep assertions from <linux/lockdep.h> alone, interrupt state from <linux/irqflags.h> alone', '''
+#include <linux/lockdep.h>
+#include <linux/irqflags.h>
+struct dev_state;
+void f(void);
+void f(void)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	lockdep_assert_irqs_disabled();
+	local_irq_restore(flags);
+	lockdep_assert_irqs_enabled();
+}
+''', True, None),
+    ('spin_lock() of a mutex', '''
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+void f(struct mutex *m);
+void f(struct mutex *m)
+{
+	spin_lock(m);
+}
+''', False, ['spinlock_t']),
+    ('mutex_lock() of a spinlock', '''
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+void f(spinlock_t *l);
+void f(spinlock_t *l)
+{
+	mutex_lock(l);
+}
+''', False, ['struct mutex']),
+    ('spin_lock_irqsave() with int flags', '''
+#include <linux/spinlock.h>
+void f(spinlock_t *l);
+void f(spinlock_t *l)
+{
+	int flags;
+
+	spin_lock_irqsave(l, flags);
+	spin_unlock_irqrestore(l, flags);
+}
+''', False, ['unsigned long']),
     ('a jiffies deadline kept in an int', '''
 #include <linux/jiffies.h>
 int f(void);
@@ -902,6 +1073,9 @@ CXX_CASES = [
     ('settle delays and sleeps from <linux/delay.h> alone in C++', SETTLE, True, None),
     ('a jiffies deadline from <linux/jiffies.h> alone in C++', DEADLINE, True, None),
     ('a ktime measure from <linux/ktime.h> alone in C++', STAMP, True, None),
+    ('a ring under a spinlock from <linux/spinlock.h> alone in C++', RING_LOCK, True, None),
+    ('a configuration under a mutex from <linux/mutex.h> alone in C++', CONFIG_MUTEX, True, None),
+    ('a command completed from <linux/completion.h> alone in C++', CMD_DONE, True, None),
     ('PIO beside DMA in C++', LIBC + KERNEL + PIO.replace('void __iomem *base', 'u8 __iomem *base'), True, None),
     ('probe code sizing its rings in C++', LIBC + KERNEL + HW_HEADER + SIZES, True, None),
     # (C++ has no arithmetic on void *: the window is a u8 __iomem * there)

@@ -44,6 +44,29 @@
 #pragma weak dmamap_fault_inject
 #pragma weak dmamap_fault_attempts
 #pragma weak dmamap_fault_injected
+/* <dmamap/locking.h> */
+#pragma weak dmamap_lock_init
+#pragma weak dmamap_spin_lock_at
+#pragma weak dmamap_spin_trylock_at
+#pragma weak dmamap_spin_unlock_at
+#pragma weak dmamap_mutex_lock_at
+#pragma weak dmamap_mutex_trylock_at
+#pragma weak dmamap_mutex_unlock_at
+#pragma weak dmamap_mutex_destroy_at
+#pragma weak dmamap_lock_is_locked
+#pragma weak dmamap_lock_assert_at
+#pragma weak dmamap_local_irq_save_at
+#pragma weak dmamap_local_irq_restore
+#pragma weak dmamap_irqs_disabled
+#pragma weak dmamap_irqs_assert_at
+#pragma weak dmamap_in_atomic
+#pragma weak dmamap_completion_init
+#pragma weak dmamap_completion_reinit
+#pragma weak dmamap_complete
+#pragma weak dmamap_complete_all
+#pragma weak dmamap_completion_wait_at
+#pragma weak dmamap_completion_try_wait
+#pragma weak dmamap_completion_done
 /* <dmamap/clock.h> */
 #pragma weak dmamap_ktime_ns
 #pragma weak dmamap_jiffies
@@ -341,6 +364,29 @@ static const struct export functions[] = {
 	F(dmamap_fault_inject),
 	F(dmamap_fault_attempts),
 	F(dmamap_fault_injected),
+	/* <dmamap/locking.h> */
+	F(dmamap_lock_init),
+	F(dmamap_spin_lock_at),
+	F(dmamap_spin_trylock_at),
+	F(dmamap_spin_unlock_at),
+	F(dmamap_mutex_lock_at),
+	F(dmamap_mutex_trylock_at),
+	F(dmamap_mutex_unlock_at),
+	F(dmamap_mutex_destroy_at),
+	F(dmamap_lock_is_locked),
+	F(dmamap_lock_assert_at),
+	F(dmamap_local_irq_save_at),
+	F(dmamap_local_irq_restore),
+	F(dmamap_irqs_disabled),
+	F(dmamap_irqs_assert_at),
+	F(dmamap_in_atomic),
+	F(dmamap_completion_init),
+	F(dmamap_completion_reinit),
+	F(dmamap_complete),
+	F(dmamap_complete_all),
+	F(dmamap_completion_wait_at),
+	F(dmamap_completion_try_wait),
+	F(dmamap_completion_done),
 	/* <dmamap/clock.h> */
 	F(dmamap_ktime_ns),
 	F(dmamap_jiffies),

@@ -1,26 +1,580 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What Linux 6.x drivers time and wait with, through the kernel's include
- * names: jiffies and their conversions and comparisons, ktime, the delays
- * and sleeps of <linux/delay.h>, the polling loops of <linux/iopoll.h>.
+ * What Linux 6.x drivers lock, time and wait with, through the kernel's
+ * include names: spinlocks, mutexes and completions shared by threads, the
+ * interrupt state, the lock misuse the kernel's lock debugging reports;
+ * jiffies and their conversions and comparisons, ktime, the delays and
+ * sleeps of <linux/delay.h>, the polling loops of <linux/iopoll.h>.
  * Durations are asserted from below only: a busy host makes every wait
  * longer, never shorter.
  */
+#include <linux/completion.h>
 #include <linux/delay.h>
 #include <linux/iopoll.h>
+#include <linux/irqflags.h>
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
 #include <linux/ktime.h>
+#include <linux/lockdep.h>
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
 
 #include <limits.h>
 #include <pthread.h>
+#include <sched.h>
 
 #include "common.h"
+
+/* A machine made current, whose reports (and those of no machine) are captured. */
+struct fx {
+	struct dmamap_machine *m;
+	struct capture c;
+};
+
+static int setup(void **state)
+{
+	struct fx *f = calloc(1, sizeof(*f));
+
+	if (!f)
+		return -1;
+	f->m = test_machine(16, NULL);
+	dmamap_machine_set_current(f->m);
+	capture_start(&f->c, f->m);
+	*state = f;
+	return 0;
+}
+
+/* Nothing may be left reported but what the test asserted and cleared. */
+static int teardown(void **state)
+{
+	struct fx *f = *state;
+	int ret = 0;
+
+	if (f->c.reports) {
+		fprintf(stderr, "teardown: %lu reports (last: %s)\n", f->c.reports, f->c.last);
+		ret = -1;
+	}
+	capture_stop(f->m);
+	test_machine_destroy(f->m);
+	free(f);
+	return ret;
+}
+
+/* The one report the test expects: its kind, the line it names, and a word of its message; then forgotten. */
+static void assert_one_report(struct fx *f, enum dmamap_report_kind kind, int line, const char *words)
+{
+	if (f->c.reports != 1)
+		fail_msg("%lu reports, expected one (last: %s)", f->c.reports, f->c.last);
+	assert_int_equal(f->c.rec[0].kind, kind);
+	assert_int_equal(f->c.rec[0].category, DMAMAP_REPORT_API_MISUSE);
+	assert_string_equal(f->c.rec[0].file, __FILE__);
+	assert_int_equal(f->c.rec[0].line, line);
+	if (words && !strstr(f->c.rec[0].message, words))
+		fail_msg("the report says \"%s\", not \"%s\"", f->c.rec[0].message, words);
+	capture_start(&f->c, f->m);
+}
 
 /* Microseconds since @t0. */
 static s64 us_since(ktime_t t0)
 {
 	return ktime_us_delta(ktime_get(), t0);
+}
+
+/* ---------------------------------------------------- mutual exclusion */
+
+#define THREADS 4
+
+/* What the threads of an exclusion test share: the lock under test and what it guards. */
+struct shared {
+	spinlock_t spin;
+	struct mutex mutex;
+	unsigned long counter;  /* read, then written back one more, with a yield between */
+	int inside;             /* threads inside the critical section now */
+	int overlaps;           /* times a thread found another inside */
+	int rounds;
+	int use_mutex;
+	int irqs_seen_off;      /* inside spin_lock_irqsave(), the thread's interrupts were off */
+};
+
+static void critical_section(struct shared *sh, int i)
+{
+	unsigned long v;
+
+	if (__atomic_add_fetch(&sh->inside, 1, __ATOMIC_RELAXED) != 1)
+		__atomic_add_fetch(&sh->overlaps, 1, __ATOMIC_RELAXED);
+	v = sh->counter;
+	if (i % 8 == 0)
+		sched_yield();
+	sh->counter = v + 1;
+	__atomic_sub_fetch(&sh->inside, 1, __ATOMIC_RELAXED);
+}
+
+static void *exclusion_thread(void *arg)
+{
+	struct shared *sh = arg;
+	unsigned long flags;
+
+	for (int i = 0; i < sh->rounds; i++) {
+		if (sh->use_mutex) {
+			mutex_lock(&sh->mutex);
+			critical_section(sh, i);
+			mutex_unlock(&sh->mutex);
+		} else if (i % 2) {
+			spin_lock_irqsave(&sh->spin, flags);
+			if (irqs_disabled() && in_atomic())
+				__atomic_add_fetch(&sh->irqs_seen_off, 1, __ATOMIC_RELAXED);
+			critical_section(sh, i);
+			spin_unlock_irqrestore(&sh->spin, flags);
+		} else {
+			spin_lock(&sh->spin);
+			critical_section(sh, i);
+			spin_unlock(&sh->spin);
+		}
+	}
+	return NULL;
+}
+
+static void run_exclusion(struct shared *sh)
+{
+	pthread_t t[THREADS];
+
+	sh->rounds = under_valgrind() ? 200 : 2000;
+	for (int i = 0; i < THREADS; i++)
+		assert_int_equal(pthread_create(&t[i], NULL, exclusion_thread, sh), 0);
+	for (int i = 0; i < THREADS; i++)
+		pthread_join(t[i], NULL);
+	assert_int_equal(sh->overlaps, 0);
+	assert_int_equal(sh->counter, (unsigned long)THREADS * (unsigned long)sh->rounds);
+}
+
+static void test_spinlock_excludes_across_threads(void **state)
+{
+	struct fx *f = *state;
+	struct shared *sh = calloc(1, sizeof(*sh));
+
+	assert_non_null(sh);
+	spin_lock_init(&sh->spin);
+	run_exclusion(sh);
+	assert_int_equal(sh->irqs_seen_off, THREADS * (sh->rounds / 2));
+	assert_false(spin_is_locked(&sh->spin));
+	assert_false(irqs_disabled());
+	assert_int_equal(f->c.reports, 0);
+	free(sh);
+}
+
+static void test_mutex_excludes_across_threads(void **state)
+{
+	struct fx *f = *state;
+	struct shared *sh = calloc(1, sizeof(*sh));
+
+	assert_non_null(sh);
+	mutex_init(&sh->mutex);
+	sh->use_mutex = 1;
+	run_exclusion(sh);
+	assert_false(mutex_is_locked(&sh->mutex));
+	mutex_destroy(&sh->mutex);
+	assert_int_equal(f->c.reports, 0);
+	free(sh);
+}
+
+static DEFINE_SPINLOCK(static_spin);
+static DEFINE_MUTEX(static_mutex);
+static DEFINE_RAW_SPINLOCK(static_raw);
+
+/* A thread that takes a lock, says so, and keeps it until told to let go. */
+struct holder {
+	spinlock_t *spin;
+	struct mutex *mutex;
+	struct completion taken, release, done;
+};
+
+static void *holder_thread(void *arg)
+{
+	struct holder *h = arg;
+
+	if (h->spin)
+		spin_lock(h->spin);
+	else
+		mutex_lock(h->mutex);
+	complete(&h->taken);
+	wait_for_completion(&h->release);
+	if (h->spin)
+		spin_unlock(h->spin);
+	else
+		mutex_unlock(h->mutex);
+	complete(&h->done);
+	return NULL;
+}
+
+static void holder_start(struct holder *h, pthread_t *t, spinlock_t *spin, struct mutex *mutex)
+{
+	memset(h, 0, sizeof(*h));
+	h->spin = spin;
+	h->mutex = mutex;
+	init_completion(&h->taken);
+	init_completion(&h->release);
+	init_completion(&h->done);
+	assert_int_equal(pthread_create(t, NULL, holder_thread, h), 0);
+	wait_for_completion(&h->taken);
+}
+
+static void holder_stop(struct holder *h, pthread_t t)
+{
+	complete(&h->release);
+	pthread_join(t, NULL);
+}
+
+static void test_trylock_and_is_locked(void **state)
+{
+	struct fx *f = *state;
+	struct holder h;
+	pthread_t t;
+	unsigned long flags = 0;
+
+	/* free: taken */
+	assert_true(spin_trylock(&static_spin));
+	assert_true(spin_is_locked(&static_spin));
+	assert_true(in_atomic());
+	/* one's own lock: a trylock fails, as on a kernel, and is not misuse */
+	assert_false(spin_trylock(&static_spin));
+	spin_unlock(&static_spin);
+	assert_false(in_atomic());
+	assert_true(mutex_trylock(&static_mutex));
+	assert_true(mutex_is_locked(&static_mutex));
+	assert_false(in_atomic()); /* a mutex holder may sleep */
+	mutex_unlock(&static_mutex);
+	assert_true(raw_spin_trylock(&static_raw));
+	assert_true(raw_spin_is_locked(&static_raw));
+	raw_spin_unlock(&static_raw);
+
+	/* held by another thread: refused, the interrupt state left as it was */
+	holder_start(&h, &t, &static_spin, NULL);
+	assert_true(spin_is_locked(&static_spin));
+	assert_false(spin_trylock(&static_spin));
+	assert_false(spin_trylock_irqsave(&static_spin, flags));
+	assert_false(irqs_disabled());
+	holder_stop(&h, t);
+	assert_false(spin_is_locked(&static_spin));
+	assert_true(spin_trylock_irqsave(&static_spin, flags));
+	assert_true(irqs_disabled());
+	spin_unlock_irqrestore(&static_spin, flags);
+	assert_false(irqs_disabled());
+
+	holder_start(&h, &t, NULL, &static_mutex);
+	assert_false(mutex_trylock(&static_mutex));
+	holder_stop(&h, t);
+	assert_true(mutex_trylock(&static_mutex));
+	mutex_unlock(&static_mutex);
+	assert_int_equal(f->c.reports, 0);
+}
+
+static void test_interrupt_state_nests(void **state)
+{
+	struct fx *f = *state;
+	spinlock_t a, b;
+	unsigned long fa, fb, fl;
+
+	spin_lock_init(&a);
+	spin_lock_init(&b);
+	assert_false(irqs_disabled());
+	spin_lock_irqsave(&a, fa);
+	assert_true(irqs_disabled());
+	assert_false(irqs_disabled_flags(fa));
+	spin_lock_irqsave(&b, fb);
+	assert_true(irqs_disabled_flags(fb));
+	spin_unlock_irqrestore(&b, fb);
+	assert_true(irqs_disabled()); /* still inside a's section */
+	assert_true(in_atomic());
+	spin_unlock_irqrestore(&a, fa);
+	assert_false(irqs_disabled());
+	assert_false(in_atomic());
+
+	spin_lock_irq(&a);
+	assert_true(irqs_disabled());
+	spin_unlock_irq(&a);
+	assert_false(irqs_disabled());
+	spin_lock_bh(&a);
+	assert_true(in_atomic());
+	assert_false(irqs_disabled());
+	spin_unlock_bh(&a);
+
+	local_irq_save(fl);
+	assert_true(irqs_disabled());
+	assert_false(in_atomic());
+	lockdep_assert_irqs_disabled();
+	local_irq_restore(fl);
+	assert_false(irqs_disabled());
+	lockdep_assert_irqs_enabled();
+	local_irq_disable();
+	assert_true(irqs_disabled());
+	local_irq_enable();
+	assert_false(irqs_disabled());
+	assert_int_equal(f->c.reports, 0);
+}
+
+/* ---------------------------------------------------------- completions */
+
+struct waiter {
+	struct completion *c;
+	unsigned long timeout;   /* 0: wait_for_completion() */
+	unsigned long ret;
+	ktime_t returned;
+};
+
+static void *waiter_thread(void *arg)
+{
+	struct waiter *w = arg;
+
+	if (w->timeout)
+		w->ret = wait_for_completion_timeout(w->c, w->timeout);
+	else
+		wait_for_completion(w->c);
+	w->returned = ktime_get();
+	return NULL;
+}
+
+static void test_completion_wakes_its_waiter(void **state)
+{
+	struct fx *f = *state;
+	DECLARE_COMPLETION(done);
+	struct waiter w = { .c = &done }, wt = { .c = &done, .timeout = 10 * HZ };
+	pthread_t t, tt;
+	ktime_t completed;
+
+	assert_int_equal(pthread_create(&t, NULL, waiter_thread, &w), 0);
+	assert_int_equal(pthread_create(&tt, NULL, waiter_thread, &wt), 0);
+	msleep(15);
+	assert_false(completion_done(&done));
+	completed = ktime_get();
+	complete(&done);
+	complete(&done);
+	pthread_join(t, NULL);
+	pthread_join(tt, NULL);
+	/* each returned after the complete() that let it through, the timed one with time to spare */
+	assert_true(ktime_compare(w.returned, completed) >= 0);
+	assert_true(ktime_compare(wt.returned, completed) >= 0);
+	assert_true(wt.ret >= 1 && wt.ret <= 10 * HZ);
+	assert_false(completion_done(&done)); /* both completions consumed */
+	assert_int_equal(f->c.reports, 0);
+}
+
+static void test_completion_counts_and_times_out(void **state)
+{
+	struct fx *f = *state;
+	struct completion c;
+	ktime_t t0;
+
+	init_completion(&c);
+	/* a complete() before the wait is not lost; each wait consumes one */
+	complete(&c);
+	complete(&c);
+	assert_true(completion_done(&c));
+	assert_true(wait_for_completion_timeout(&c, 1) >= 1);
+	assert_true(try_wait_for_completion(&c));
+	assert_false(try_wait_for_completion(&c));
+	t0 = ktime_get();
+	assert_int_equal(wait_for_completion_timeout(&c, msecs_to_jiffies(30)), 0);
+	assert_true(ktime_us_delta(ktime_get(), t0) >= 30000);
+	assert_int_equal(wait_for_completion_timeout(&c, 0), 0);
+	assert_int_equal(wait_for_completion_interruptible_timeout(&c, 1), 0);
+
+	/* complete_all(): every wait goes through until reinit_completion() */
+	complete_all(&c);
+	for (int i = 0; i < 5; i++)
+		assert_true(wait_for_completion_timeout(&c, HZ) >= 1);
+	wait_for_completion(&c);
+	assert_int_equal(wait_for_completion_interruptible(&c), 0);
+	assert_true(try_wait_for_completion(&c));
+	reinit_completion(&c);
+	assert_false(completion_done(&c));
+	assert_int_equal(wait_for_completion_timeout(&c, 1), 0);
+	assert_int_equal(f->c.reports, 0);
+}
+
+/* ------------------------------------------------------------ misuse */
+
+static void test_unlock_of_a_lock_not_held_is_reported(void **state)
+{
+	struct fx *f = *state;
+	spinlock_t l;
+	struct mutex m;
+	unsigned long flags = 0;
+	int line;
+
+	spin_lock_init(&l);
+	mutex_init(&m);
+	spin_unlock(&l); line = __LINE__;
+	assert_one_report(f, DMAMAP_REPORT_LOCK_MISUSE, line, "not held");
+	/* nothing changed: the interrupt state stays on */
+	spin_unlock_irqrestore(&l, flags | DMAMAP_IRQFLAGS_OFF); line = __LINE__;
+	assert_one_report(f, DMAMAP_REPORT_LOCK_MISUSE, line, "spin_unlock_irqrestore");
+	assert_false(irqs_disabled());
+	assert_false(in_atomic());
+	mutex_unlock(&m); line = __LINE__;
+	assert_one_report(f, DMAMAP_REPORT_LOCK_MISUSE, line, "the mutex is not held");
+	/* once taken, a second unlock is the misuse */
+	spin_lock(&l);
+	spin_unlock(&l);
+	assert_int_equal(f->c.reports, 0);
+	spin_unlock(&l); line = __LINE__;
+	assert_one_report(f, DMAMAP_REPORT_LOCK_MISUSE, line, "'&l'");
+	assert_false(in_atomic());
+}
+
+struct foreign {
+	spinlock_t *spin;
+	struct mutex *mutex;
+	int line;
+};
+
+static void *foreign_unlock_thread(void *arg)
+{
+	struct foreign *u = arg;
+
+	if (u->spin) {
+		spin_unlock(u->spin); u->line = __LINE__;
+	} else {
+		mutex_unlock(u->mutex); u->line = __LINE__;
+	}
+	return NULL;
+}
+
+static void test_unlock_by_another_thread_is_reported(void **state)
+{
+	struct fx *f = *state;
+	struct foreign u = { 0 };
+	spinlock_t l;
+	struct mutex m;
+	pthread_t t;
+	char at[64];
+	int taken;
+
+	spin_lock_init(&l);
+	mutex_init(&m);
+
+	/* a mutex: reported, and unlocked as the kernel does */
+	mutex_lock(&m); taken = __LINE__;
+	u.mutex = &m;
+	assert_int_equal(pthread_create(&t, NULL, foreign_unlock_thread, &u), 0);
+	pthread_join(t, NULL);
+	assert_false(mutex_is_locked(&m));
+	assert_true(strstr(f->c.rec[0].message, "another thread") != NULL);
+	snprintf(at, sizeof(at), "taken at %s:%d", __FILE__, taken);
+	assert_true(strstr(f->c.rec[0].message, at) != NULL);
+	assert_one_report(f, DMAMAP_REPORT_LOCK_MISUSE, u.line, "unlocked all the same");
+	assert_true(mutex_trylock(&m));
+	mutex_unlock(&m);
+
+	/* a spinlock: refused, it stays its holder's */
+	spin_lock(&l);
+	u = (struct foreign){ .spin = &l };
+	assert_int_equal(pthread_create(&t, NULL, foreign_unlock_thread, &u), 0);
+	pthread_join(t, NULL);
+	assert_one_report(f, DMAMAP_REPORT_LOCK_MISUSE, u.line, "refused");
+	assert_true(spin_is_locked(&l));
+	assert_true(in_atomic());
+	lockdep_assert_held(&l);
+	spin_unlock(&l);
+	assert_false(in_atomic());
+	assert_int_equal(f->c.reports, 0);
+}
+
+static void test_recursion_is_reported_not_a_deadlock(void **state)
+{
+	struct fx *f = *state;
+	spinlock_t l;
+	struct mutex m;
+	int line;
+
+	spin_lock_init(&l);
+	mutex_init(&m);
+	spin_lock(&l);
+	spin_lock(&l); line = __LINE__;
+	assert_one_report(f, DMAMAP_REPORT_LOCK_MISUSE, line, "already holds it");
+	spin_unlock(&l);
+	assert_false(spin_is_locked(&l));
+	assert_false(in_atomic());
+	mutex_lock(&m);
+	mutex_lock(&m); line = __LINE__;
+	assert_one_report(f, DMAMAP_REPORT_LOCK_MISUSE, line, "already holds it");
+	mutex_unlock(&m);
+	assert_false(mutex_is_locked(&m));
+}
+
+static void test_uninitialised_and_destroyed_locks_are_reported(void **state)
+{
+	struct fx *f = *state;
+	struct {
+		spinlock_t l;
+		struct mutex m;
+	} *z = calloc(1, sizeof(*z));
+	int line;
+
+	assert_non_null(z);
+	/* zeroed memory, never initialised: said once, then the lock works */
+	spin_lock(&z->l); line = __LINE__;
+	assert_one_report(f, DMAMAP_REPORT_LOCK_MISUSE, line, "spin_lock_init()");
+	assert_true(spin_is_locked(&z->l));
+	spin_unlock(&z->l);
+	spin_lock(&z->l);
+	spin_unlock(&z->l);
+	assert_int_equal(f->c.reports, 0);
+	mutex_lock(&z->m); line = __LINE__;
+	assert_one_report(f, DMAMAP_REPORT_LOCK_MISUSE, line, "mutex_init()");
+	mutex_destroy(&z->m); line = __LINE__;
+	assert_one_report(f, DMAMAP_REPORT_LOCK_MISUSE, line, "the mutex is held");
+	mutex_unlock(&z->m);
+	mutex_destroy(&z->m);
+	assert_int_equal(f->c.reports, 0);
+	mutex_lock(&z->m); line = __LINE__;
+	assert_one_report(f, DMAMAP_REPORT_LOCK_MISUSE, line, "mutex_destroy()");
+	mutex_unlock(&z->m);
+	mutex_init(&z->m);
+	mutex_lock(&z->m);
+	mutex_unlock(&z->m);
+	assert_int_equal(f->c.reports, 0);
+	free(z);
+}
+
+static void test_false_lock_assertions_are_reported(void **state)
+{
+	struct fx *f = *state;
+	struct holder h;
+	pthread_t t;
+	spinlock_t l;
+	struct mutex m;
+	unsigned long flags;
+	int line;
+
+	spin_lock_init(&l);
+	mutex_init(&m);
+	lockdep_assert_held(&l); line = __LINE__;
+	assert_one_report(f, DMAMAP_REPORT_LOCK_MISUSE, line, "nobody holds it");
+	assert_spin_locked(&l); line = __LINE__;
+	assert_one_report(f, DMAMAP_REPORT_LOCK_MISUSE, line, "assert_spin_locked");
+	lockdep_assert_held(&m); line = __LINE__;
+	assert_one_report(f, DMAMAP_REPORT_LOCK_MISUSE, line, "lockdep_assert_held");
+	lockdep_assert_not_held(&m);
+	mutex_lock(&m);
+	lockdep_assert_held(&m);
+	lockdep_assert_not_held(&m); line = __LINE__;
+	assert_one_report(f, DMAMAP_REPORT_LOCK_MISUSE, line, "this thread holds it");
+	mutex_unlock(&m);
+	lockdep_assert_irqs_disabled(); line = __LINE__;
+	assert_one_report(f, DMAMAP_REPORT_LOCK_MISUSE, line, "interrupts are on");
+	spin_lock_irqsave(&l, flags);
+	lockdep_assert_irqs_enabled(); line = __LINE__;
+	assert_one_report(f, DMAMAP_REPORT_LOCK_MISUSE, line, "interrupts are off");
+	spin_unlock_irqrestore(&l, flags);
+
+	/* held by another thread: locked, but not by this one */
+	holder_start(&h, &t, &l, NULL);
+	assert_spin_locked(&l);
+	lockdep_assert_not_held(&l);
+	assert_int_equal(f->c.reports, 0);
+	lockdep_assert_held(&l); line = __LINE__;
+	assert_one_report(f, DMAMAP_REPORT_LOCK_MISUSE, line, "another thread holds it");
+	holder_stop(&h, t);
 }
 
 /* ------------------------------------------------------------ jiffies */
@@ -303,6 +857,17 @@ static void test_register_polls(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_spinlock_excludes_across_threads, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mutex_excludes_across_threads, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_trylock_and_is_locked, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_interrupt_state_nests, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_completion_wakes_its_waiter, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_completion_counts_and_times_out, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unlock_of_a_lock_not_held_is_reported, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unlock_by_another_thread_is_reported, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_recursion_is_reported_not_a_deadlock, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_uninitialised_and_destroyed_locks_are_reported, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_false_lock_assertions_are_reported, setup, teardown),
 		cmocka_unit_test(test_jiffies_tick_at_hz),
 		cmocka_unit_test(test_jiffies_conversions),
 		cmocka_unit_test(test_time_after_across_the_wrap),

@@ -13,6 +13,7 @@
 #include <dmamap/types.h>
 #include <dmamap/log.h>
 #include <dmamap/machine.h>
+#include <dmamap/locking.h>
 #include <dmamap/clock.h>
 #include <dmamap/page.h>
 #include <dmamap/cache.h>

@@ -72,6 +72,9 @@ enum dmamap_report_kind {
 	DMAMAP_REPORT_OVERLAP,        /* [api-misuse] two live mappings of the same memory, one the device may write */
 	DMAMAP_REPORT_FREE_MAPPED,    /* [page-misuse] pages (or an object) freed while still mapped for DMA */
 	DMAMAP_REPORT_ATTR_MISMATCH,  /* [api-misuse] coherent free whose attributes are not those the buffer was made with */
+	DMAMAP_REPORT_LOCK_MISUSE,    /* [api-misuse] a spinlock or mutex misused: unlocked when not held or by another
+				       * thread, taken twice by one, never initialised, a lockdep assertion false
+				       * (<dmamap/locking.h>) */
 	DMAMAP_REPORT_KIND_NR
 };
 

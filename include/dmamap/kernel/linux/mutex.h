@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * <linux/mutex.h> of Linux 6.x over libdmamap (<dmamap/locking.h>): struct
+ * mutex, DEFINE_MUTEX() and mutex_init() (devm_mutex_init() of 6.10 too),
+ * mutex_lock() and its _interruptible, _killable, _nested and _io forms
+ * (never interrupted: they return 0), mutex_trylock(), mutex_unlock(),
+ * mutex_is_locked(), mutex_destroy(), and the assertions of
+ * <linux/lockdep.h>.
+ *
+ * The mutex excludes across a test's threads; a waiter sleeps. What the
+ * kernel's mutex debugging reports is reported (see <dmamap/locking.h>): an
+ * unlock of a mutex not held, an unlock by another thread than the one that
+ * locked it (then unlocked, as the kernel does), a mutex locked twice by one
+ * thread, used uninitialised or after mutex_destroy(). In C, a mutex_*()
+ * call given a spinlock fails to compile, as in the kernel.
+ */
+#ifndef _LINUX_MUTEX_H
+#define _LINUX_MUTEX_H
+
+#include <dmamap/linux-api.h>
+#include <dmamap/locking.h>
+#include <linux/lockdep.h>
+
+struct mutex {
+	struct dmamap_lock dmamap_lk;
+};
+
+#define __MUTEX_INITIALIZER(lockname) { DMAMAP_LOCK_INITIALIZER(DMAMAP_LOCK_MUTEX, #lockname) }
+#define DEFINE_MUTEX(mutexname) struct mutex mutexname = __MUTEX_INITIALIZER(mutexname)
+
+/* DMAMAP_MUTEX_LK() - the struct dmamap_lock of @m, a struct mutex * (checked in C). */
+#ifdef __cplusplus
+#define DMAMAP_MUTEX_LK(m) (&(m)->dmamap_lk)
+#else
+#define DMAMAP_MUTEX_LK(m)                                                                       \
+	((void)sizeof(struct {                                                                   \
+		 _Static_assert(__builtin_types_compatible_p(__typeof__(*(m)), struct mutex),    \
+				"this lock call takes a struct mutex *, as the kernel's");        \
+		 int dmamap_lock_check;                                                          \
+	 }),                                                                                     \
+	 &(m)->dmamap_lk)
+#endif
+
+#define mutex_init(m) dmamap_lock_init(DMAMAP_MUTEX_LK(m), DMAMAP_LOCK_MUTEX, #m)
+#define devm_mutex_init(dev, m) ((void)(dev), mutex_init(m), 0)
+#define mutex_lock(m) dmamap_mutex_lock_at(DMAMAP_MUTEX_LK(m), __FILE__, __LINE__)
+#define mutex_lock_nested(m, subclass) ((void)(subclass), mutex_lock(m))
+#define mutex_lock_io(m) mutex_lock(m)
+#define mutex_lock_interruptible(m) (mutex_lock(m), 0)
+#define mutex_lock_killable(m) (mutex_lock(m), 0)
+#define mutex_trylock(m) dmamap_mutex_trylock_at(DMAMAP_MUTEX_LK(m), __FILE__, __LINE__)
+#define mutex_unlock(m) dmamap_mutex_unlock_at(DMAMAP_MUTEX_LK(m), __FILE__, __LINE__)
+#define mutex_is_locked(m) dmamap_lock_is_locked(DMAMAP_MUTEX_LK(m))
+#define mutex_destroy(m) dmamap_mutex_destroy_at(DMAMAP_MUTEX_LK(m), __FILE__, __LINE__)
+
+#endif /* _LINUX_MUTEX_H */
