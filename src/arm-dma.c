@@ -145,7 +145,7 @@ static struct page *alloc_buffer_pages(struct dmamap_machine *m, size_t size, gf
 	}
 	if (order >= MAX_ORDER)
 		return NULL;
-	page = dmamap_alloc_pages(m, gfp & ~__GFP_ZERO, order);
+	page = dm_alloc_pages(m, gfp & ~__GFP_ZERO, order);
 	if (!page)
 		return NULL;
 	/* Keep what is needed, page by page, and give back the rest at once. */

@@ -75,9 +75,8 @@ static void sleep_until(s64 end)
 
 DMAMAP_API void dmamap_sleep_us(u64 us, const char *what, const char *file, int line)
 {
-	(void)what;
-	(void)file;
-	(void)line;
+	if (what)
+		dm_might_sleep(NULL, what, file, line);
 	if (!us) {
 		sched_yield();
 		return;

@@ -123,7 +123,7 @@ static void atomic_pool_create(struct dmamap_machine *m, struct dm_coherent *c)
 
 	if (m->cfg.coherent)
 		return;
-	page = dmamap_alloc_pages(m, GFP_KERNEL | __GFP_DMA | __GFP_NOWARN, ATOMIC_POOL_ORDER);
+	page = dm_alloc_pages(m, GFP_KERNEL | __GFP_DMA | __GFP_NOWARN, ATOMIC_POOL_ORDER);
 	if (!page)
 		goto fail;
 	dmamap_clear_buffer(m, page_to_phys(page), pages << PAGE_SHIFT);

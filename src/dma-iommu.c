@@ -449,7 +449,7 @@ static struct page **alloc_buffer(struct device *dev, size_t size, gfp_t gfp, st
 	gfp &= ~(__GFP_ZERO | __GFP_DMA | __GFP_HIGHMEM); /* behind an IOMMU any page will do */
 	if (dma_get_attr(DMA_ATTR_FORCE_CONTIGUOUS, attrs)) {
 		unsigned order = (unsigned)get_order(size);
-		struct page *page = order < MAX_ORDER ? dmamap_alloc_pages(m, gfp, order) : NULL;
+		struct page *page = order < MAX_ORDER ? dm_alloc_pages(m, gfp, order) : NULL;
 
 		if (!page)
 			goto fail;
@@ -460,7 +460,7 @@ static struct page **alloc_buffer(struct device *dev, size_t size, gfp_t gfp, st
 			pages[i] = page + i;
 	} else {
 		for (size_t i = 0; i < count; i++) {
-			pages[i] = dmamap_alloc_pages(m, gfp, 0);
+			pages[i] = dm_alloc_pages(m, gfp, 0);
 			if (!pages[i])
 				goto fail;
 		}

@@ -390,6 +390,8 @@ DMAMAP_API void dmamap_sync_sg_for_device(struct device *dev, struct scatterlist
 DMAMAP_API void *dmamap_alloc_attrs(struct device *dev, size_t size, dma_addr_t *dma_handle, gfp_t gfp,
 				    struct dma_attrs *attrs, const char *file, int line)
 {
+	/* said before the call context opens: the outermost call says it, not a pool growing through this one */
+	dm_might_alloc(dm_dev_live(dev) ? dm_dev_machine(dev) : NULL, gfp, "dma_alloc_attrs", file, line);
 	DM_CALL();
 	const struct dma_map_ops *ops;
 	struct dm_map *map = NULL;

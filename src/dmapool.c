@@ -651,6 +651,7 @@ static bool unchecked(struct dma_pool *pool)
 DMAMAP_API void *dmamap_dma_pool_alloc(struct dma_pool *pool, gfp_t mem_flags, dma_addr_t *handle, const char *file,
 				       int line)
 {
+	dm_might_alloc(NULL, mem_flags, "dma_pool_alloc", file, line);
 	DM_CALL();
 	struct dm_map *map = NULL;
 	void *va;

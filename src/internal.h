@@ -623,6 +623,24 @@ void dmamap_registry_with_current(void (*fn)(struct dmamap_machine *m, void *arg
 /* The current machine, or NULL when there is none (never creates one). */
 struct dmamap_machine *dmamap_machine_peek_current(void);
 
+/* ------------------------------------------------------------ locking */
+
+/*
+ * might_sleep(): @what, a call that may sleep, was made at @file:@line; when
+ * this thread holds a spinlock or has its interrupts off, report it
+ * (DMAMAP_REPORT_SLEEP_IN_ATOMIC) on @m (NULL: the current machine, if any).
+ * Only the outermost call says it: below a DMA API call (dm_in_call()) the
+ * library's own allocations are that call's, checked at its entry.
+ */
+void dm_might_sleep(struct dmamap_machine *m, const char *what, const char *file, int line);
+
+/* An allocation with @gfp: it may sleep when @gfp allows blocking (GFP_KERNEL, not GFP_ATOMIC). */
+static inline void dm_might_alloc(struct dmamap_machine *m, gfp_t gfp, const char *what, const char *file, int line)
+{
+	if (gfpflags_allow_blocking(gfp))
+		dm_might_sleep(m, what, file, line);
+}
+
 /* ------------------------------------------------------ page_alloc API */
 
 int dmamap_page_alloc_init(struct dmamap_machine *m);
@@ -671,6 +689,13 @@ static inline struct dmamap_machine *dm_page_machine(const struct page *page)
 		return page->dmamap_machine;
 	return dmamap_page_machine_slow(page);
 }
+/*
+ * dmamap_alloc_pages() for the library's own callers: the same, but for the
+ * might-sleep check, which their own entry made (or which their context
+ * needs not).
+ */
+struct page *dm_alloc_pages(struct dmamap_machine *m, gfp_t gfp, unsigned order);
+
 /* The gfp bits the page allocator and kmalloc understand. */
 #define DM_GFP_KNOWN (__GFP_DMA | __GFP_HIGHMEM | __GFP_WAIT | __GFP_HIGH | __GFP_IO | __GFP_FS | __GFP_COLD | \
 		      __GFP_NOWARN | __GFP_ZERO)

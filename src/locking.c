@@ -145,6 +145,41 @@ DMAMAP_API void dmamap_irqs_assert_at(bool off, const char *file, int line)
 		      off ? "on" : "off");
 }
 
+/* The report of a call that may sleep made where it may not (CONFIG_DEBUG_ATOMIC_SLEEP's). */
+void dm_might_sleep(struct dmamap_machine *m, const char *what, const char *file, int line)
+{
+	const struct dm_atomic *a = &atomic_now;
+	char held[300] = "", irqs[200] = "";
+
+	if ((!a->spins && !a->irqs_off) || dm_in_call())
+		return;
+	if (a->spins && a->nheld) {
+		const struct held *h = &a->held[a->nheld - 1];
+		char at[200] = "";
+
+		if (h->file)
+			snprintf(at, sizeof(at), " at %s:%d", h->file, h->line);
+		snprintf(held, sizeof(held), " with %u spinlock%s held, the last taken by %s()%s", a->spins,
+			 a->spins == 1 ? "" : "s", h->how, at);
+	} else if (a->spins) {
+		snprintf(held, sizeof(held), " with %u spinlock%s held", a->spins, a->spins == 1 ? "" : "s");
+	}
+	if (a->irqs_off) {
+		if (a->irq_file)
+			snprintf(irqs, sizeof(irqs), "%s interrupts off since %s() at %s:%d", a->spins ? ";" : " with",
+				 a->irq_how, a->irq_file, a->irq_line);
+		else
+			snprintf(irqs, sizeof(irqs), "%s interrupts off", a->spins ? ";" : " with");
+	}
+	dmamap_report(m ? m : report_machine(), DMAMAP_REPORT_SLEEP_IN_ATOMIC, NULL, file, line,
+		      "BUG: sleeping function called from invalid context: %s()%s%s", what, held, irqs);
+}
+
+DMAMAP_API void dmamap_might_sleep_at(const char *what, const char *file, int line)
+{
+	dm_might_sleep(NULL, what ? what : "might_sleep", file, line);
+}
+
 /* ---------------------------------------------------------------- locks */
 
 DMAMAP_API void dmamap_lock_init(struct dmamap_lock *lk, unsigned int kind, const char *name)
@@ -390,6 +425,7 @@ DMAMAP_API void dmamap_mutex_lock_at(struct dmamap_lock *lk, const char *file, i
 
 	if (!lock_ok(lk, "mutex_lock", file, line))
 		return;
+	dm_might_sleep(NULL, "mutex_lock", file, line);
 	if (take(lk, DMAMAP_LOCK_MUTEX, true, "mutex_lock", file, line, &at_file, &at_line) == RECURSION)
 		report_recursion(lk, "mutex_lock", file, line, at_file, at_line);
 }
@@ -553,9 +589,7 @@ DMAMAP_API unsigned long dmamap_completion_wait_at(struct dmamap_completion *c, 
 	s64 end = 0, left;
 	unsigned long ret;
 
-	(void)how;
-	(void)file;
-	(void)line;
+	dm_might_sleep(NULL, how ? how : "wait_for_completion", file, line);
 	if (!forever)
 		end = mono_ns() +
 		      (timeout > (unsigned long)(INT64_MAX / 4 / NSEC_PER_JIFFY) ? INT64_MAX / 4

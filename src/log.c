@@ -41,6 +41,7 @@ static const char *const kind_names[DMAMAP_REPORT_KIND_NR] = {
 	[DMAMAP_REPORT_FREE_MAPPED] = "free-while-mapped",
 	[DMAMAP_REPORT_ATTR_MISMATCH] = "attrs-mismatch",
 	[DMAMAP_REPORT_LOCK_MISUSE] = "lock-misuse",
+	[DMAMAP_REPORT_SLEEP_IN_ATOMIC] = "sleep-in-atomic",
 };
 
 /* The category of each fine-grained kind; categories (and NONE) map to themselves. */
@@ -66,6 +67,7 @@ static const enum dmamap_report_kind kind_category[DMAMAP_REPORT_KIND_NR] = {
 	[DMAMAP_REPORT_FREE_MAPPED] = DMAMAP_REPORT_PAGE_MISUSE,
 	[DMAMAP_REPORT_ATTR_MISMATCH] = DMAMAP_REPORT_API_MISUSE,
 	[DMAMAP_REPORT_LOCK_MISUSE] = DMAMAP_REPORT_API_MISUSE,
+	[DMAMAP_REPORT_SLEEP_IN_ATOMIC] = DMAMAP_REPORT_API_MISUSE,
 };
 
 _Thread_local struct dm_call dmamap_call_now DM_TLS_MODEL;

@@ -336,6 +336,12 @@ static long zone_take(struct dmamap_machine *m, struct dmamap_zone_state *z, uns
 
 DMAMAP_API struct page *dmamap_alloc_pages(struct dmamap_machine *m, gfp_t gfp, unsigned order)
 {
+	dm_might_alloc(m, gfp, "alloc_pages", NULL, 0);
+	return dm_alloc_pages(m, gfp, order);
+}
+
+struct page *dm_alloc_pages(struct dmamap_machine *m, gfp_t gfp, unsigned order)
+{
 	struct dmamap_page_alloc *pa;
 	long idx = -1;
 

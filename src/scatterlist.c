@@ -191,7 +191,8 @@ DMAMAP_API int sg_alloc_table(struct sg_table *table, unsigned int nents, gfp_t 
 	unsigned long nchunks = 0;
 	unsigned int left = nents;
 
-	(void)gfp; /* host memory: never sleeps, no zone */
+	/* host memory, no zone: the gfp says only whether the kernel's kmalloc of the table could sleep */
+	dm_might_alloc(NULL, gfp, "sg_alloc_table", NULL, 0);
 	if (!table) {
 		dmamap_report(NULL, DMAMAP_REPORT_BAD_INPUT, NULL, NULL, 0, "sg_alloc_table: NULL table");
 		return -EINVAL;
@@ -544,6 +545,7 @@ DMAMAP_API struct scatterlist *sgl_alloc_order(unsigned long long length, unsign
 			      : "more than the machine's RAM", length, order);
 		return NULL;
 	}
+	dm_might_alloc(m, gfp, "sgl_alloc", NULL, 0);
 	block = (unsigned long long)PAGE_SIZE << order;
 	nent = (length + block - 1) / block;
 	if (nent + chainable > UINT_MAX)
@@ -555,7 +557,7 @@ DMAMAP_API struct scatterlist *sgl_alloc_order(unsigned long long length, unsign
 	sg_init_table(sgl, nalloc);
 	for (s = sgl; length; s = sg_next(s)) {
 		unsigned int len = (unsigned int)(length < block ? length : block);
-		struct page *page = dmamap_alloc_pages(m, gfp, order);
+		struct page *page = dm_alloc_pages(m, gfp, order);
 
 		if (!page) {
 			/* the entries after this one have no page yet: the walk passes them over */

@@ -185,7 +185,7 @@ static struct slab *slab_new(struct dmamap_machine *m, struct kcache *c, size_t 
 
 	if (!s)
 		return NULL;
-	page = dmamap_alloc_pages(m, (gfp & (__GFP_DMA | __GFP_WAIT | __GFP_HIGH | __GFP_IO | __GFP_FS | __GFP_NOWARN)),
+	page = dm_alloc_pages(m, (gfp & (__GFP_DMA | __GFP_WAIT | __GFP_HIGH | __GFP_IO | __GFP_FS | __GFP_NOWARN)),
 				  order);
 	if (!page) {
 		dmamap_free(s);
@@ -420,6 +420,7 @@ DMAMAP_API void *dmamap_kmalloc(struct dmamap_machine *m, size_t size, gfp_t gfp
 		m = dmamap_machine_current();
 	if (!m)
 		return NULL;
+	dm_might_alloc(m, gfp, "kmalloc", file, line);
 	if (!size)
 		return ZERO_SIZE_PTR;
 	if ((gfp & ~DM_GFP_KNOWN) || size > KMALLOC_MAX_SIZE) {

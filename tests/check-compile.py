@@ -948,7 +948,7 @@ int f(void)
     ('PIO beside DMA: readq(), ioread32be(), readsl(), memcpy_toio()...', KERNEL + PIO, True, None),
     ('EPROBE_DEFER from <linux/errno.h> alone',
      '#include <linux/errno.h>\nint f(void);\nint f(void) { return -EPROBE_DEFER - ENOTSUPP - EINVAL; }\n', True, None),
-    ('ARRAY_SIZE(), min() and pr_err() from <linux/kernel.h> alone', '''
+    ('ARRAY_SIZE(), min(), pr_err() and might_sleep() from <linux/kernel.h> alone', '''
 #include <linux/kernel.h>
 int f(const int *v, unsigned int n);
 int f(const int *v, unsigned int n)
@@ -956,6 +956,8 @@ int f(const int *v, unsigned int n)
 	static const int t[] = { 1, 2, 3 };
 
 	pr_err("n %u\\n", n);
+	might_sleep();
+	might_sleep_if(n > 1);
 	return min(v[0], t[ARRAY_SIZE(t) - 1]) + (int)DIV_ROUND_UP(n, 4u) + (int)ALIGN(n, 8u) - EPROBE_DEFER;
 }
 ''', True, None),

@@ -60,6 +60,7 @@
 #pragma weak dmamap_irqs_disabled
 #pragma weak dmamap_irqs_assert_at
 #pragma weak dmamap_in_atomic
+#pragma weak dmamap_might_sleep_at
 #pragma weak dmamap_completion_init
 #pragma weak dmamap_completion_reinit
 #pragma weak dmamap_complete
@@ -380,6 +381,7 @@ static const struct export functions[] = {
 	F(dmamap_irqs_disabled),
 	F(dmamap_irqs_assert_at),
 	F(dmamap_in_atomic),
+	F(dmamap_might_sleep_at),
 	F(dmamap_completion_init),
 	F(dmamap_completion_reinit),
 	F(dmamap_complete),

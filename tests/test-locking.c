@@ -2,7 +2,8 @@
 /*
  * What Linux 6.x drivers lock, time and wait with, through the kernel's
  * include names: spinlocks, mutexes and completions shared by threads, the
- * interrupt state, the lock misuse the kernel's lock debugging reports;
+ * interrupt state, the lock misuse the kernel's lock debugging reports,
+ * the calls that may sleep made holding a spinlock (CONFIG_DEBUG_ATOMIC_SLEEP);
  * jiffies and their conversions and comparisons, ktime, the delays and
  * sleeps of <linux/delay.h>, the polling loops of <linux/iopoll.h>.
  * Durations are asserted from below only: a busy host makes every wait
@@ -10,6 +11,10 @@
  */
 #include <linux/completion.h>
 #include <linux/delay.h>
+#include <linux/device.h>
+#include <linux/dma-mapping.h>
+#include <linux/dmapool.h>
+#include <linux/gfp.h>
 #include <linux/iopoll.h>
 #include <linux/irqflags.h>
 #include <linux/jiffies.h>
@@ -17,6 +22,7 @@
 #include <linux/ktime.h>
 #include <linux/lockdep.h>
 #include <linux/mutex.h>
+#include <linux/slab.h>
 #include <linux/spinlock.h>
 
 #include <limits.h>
@@ -60,14 +66,14 @@ static int teardown(void **state)
 	return ret;
 }
 
-/* The one report the test expects: its kind, the line it names, and a word of its message; then forgotten. */
+/* The one report the test expects: its kind, the line it names (0: none), words of its message; then forgotten. */
 static void assert_one_report(struct fx *f, enum dmamap_report_kind kind, int line, const char *words)
 {
 	if (f->c.reports != 1)
 		fail_msg("%lu reports, expected one (last: %s)", f->c.reports, f->c.last);
 	assert_int_equal(f->c.rec[0].kind, kind);
 	assert_int_equal(f->c.rec[0].category, DMAMAP_REPORT_API_MISUSE);
-	assert_string_equal(f->c.rec[0].file, __FILE__);
+	assert_string_equal(f->c.rec[0].file, line ? __FILE__ : ""); /* 0: a call that carries no line */
 	assert_int_equal(f->c.rec[0].line, line);
 	if (words && !strstr(f->c.rec[0].message, words))
 		fail_msg("the report says \"%s\", not \"%s\"", f->c.rec[0].message, words);
@@ -197,7 +203,9 @@ static void *holder_thread(void *arg)
 	else
 		mutex_lock(h->mutex);
 	complete(&h->taken);
-	wait_for_completion(&h->release);
+	/* a spinlock's holder may not sleep: it spins until told */
+	while (!try_wait_for_completion(&h->release))
+		udelay(20);
 	if (h->spin)
 		spin_unlock(h->spin);
 	else
@@ -577,6 +585,205 @@ static void test_false_lock_assertions_are_reported(void **state)
 	holder_stop(&h, t);
 }
 
+/* ------------------------------------------------- sleeping in atomic */
+
+/* The report of a sleep in atomic context: its line, the call it names, where the lock was taken. */
+static void assert_sleep_report(struct fx *f, int line, const char *call, const char *taken)
+{
+	if (f->c.reports != 1)
+		fail_msg("%lu reports, expected one (last: %s)", f->c.reports, f->c.last);
+	if (!strstr(f->c.rec[0].message, "sleeping function called from invalid context") ||
+	    !strstr(f->c.rec[0].message, call) || (taken && !strstr(f->c.rec[0].message, taken)))
+		fail_msg("the report says \"%s\", not %s and %s", f->c.rec[0].message, call, taken ? taken : "");
+	assert_one_report(f, DMAMAP_REPORT_SLEEP_IN_ATOMIC, line, NULL);
+}
+
+static void test_sleeping_under_a_spinlock_is_reported(void **state)
+{
+	struct fx *f = *state;
+	spinlock_t l;
+	struct mutex m;
+	struct completion c;
+	u32 reg = 1, val;
+	char taken[300];
+	int line, at;
+
+	spin_lock_init(&l);
+	mutex_init(&m);
+	init_completion(&c);
+	spin_lock(&l); at = __LINE__;
+	snprintf(taken, sizeof(taken), "taken by spin_lock() at %s:%d", __FILE__, at);
+	msleep(1); line = __LINE__;
+	assert_sleep_report(f, line, "msleep()", taken);
+	usleep_range(100, 200); line = __LINE__;
+	assert_sleep_report(f, line, "usleep_range()", taken);
+	fsleep(50); line = __LINE__;
+	assert_sleep_report(f, line, "fsleep()", taken);
+	mutex_lock(&m); line = __LINE__;
+	assert_sleep_report(f, line, "mutex_lock()", taken);
+	assert_true(mutex_is_locked(&m)); /* then taken all the same */
+	mutex_unlock(&m);
+	complete(&c);
+	assert_int_not_equal(wait_for_completion_timeout(&c, HZ), 0); line = __LINE__;
+	assert_sleep_report(f, line, "wait_for_completion_timeout()", taken);
+	might_sleep(); line = __LINE__;
+	assert_sleep_report(f, line, "might_sleep()", taken);
+	/* a sleeping poll: once, whatever its reads */
+	assert_int_equal(readl_poll_timeout(&reg, val, val == 2, 100, 1000), -ETIMEDOUT); line = __LINE__;
+	assert_sleep_report(f, line, "read_poll_timeout()", taken);
+
+	/* what spins is what a spinlock's holder may do */
+	udelay(5);
+	mdelay(1);
+	ndelay(10);
+	fsleep(5);
+	assert_int_equal(readl_poll_timeout_atomic(&reg, val, val == 1, 1, 100), 0);
+	assert_int_equal(readl_poll_timeout(&reg, val, val == 1, 0, 100), 0); /* no sleep between reads */
+	assert_true(mutex_trylock(&m));
+	mutex_unlock(&m);
+	complete(&c);
+	assert_true(try_wait_for_completion(&c));
+	assert_int_equal(f->c.reports, 0);
+
+	/* nested: the report names the innermost lock */
+	{
+		spinlock_t inner;
+		unsigned long flags;
+
+		spin_lock_init(&inner);
+		spin_lock_irqsave(&inner, flags); at = __LINE__;
+		snprintf(taken, sizeof(taken),
+			 "2 spinlocks held, the last taken by spin_lock_irqsave() at %s:%d; interrupts off since "
+			 "spin_lock_irqsave() at %s:%d", __FILE__, at, __FILE__, at);
+		msleep(1); line = __LINE__;
+		assert_sleep_report(f, line, "msleep()", taken);
+		spin_unlock_irqrestore(&inner, flags);
+	}
+	spin_unlock(&l);
+	/* let go: the same calls are silent */
+	msleep(1);
+	mutex_lock(&m);
+	might_sleep();
+	mutex_unlock(&m);
+	assert_int_equal(f->c.reports, 0);
+}
+
+static void test_sleeping_with_interrupts_off_is_reported(void **state)
+{
+	struct fx *f = *state;
+	unsigned long flags;
+	char off[160];
+	int line, at;
+
+	local_irq_save(flags); at = __LINE__;
+	snprintf(off, sizeof(off), "interrupts off since local_irq_save() at %s:%d", __FILE__, at);
+	msleep(1); line = __LINE__;
+	assert_sleep_report(f, line, "msleep()", off);
+	local_irq_restore(flags);
+	local_irq_disable();
+	might_sleep_if(1); line = __LINE__;
+	assert_sleep_report(f, line, "might_sleep()", "interrupts off");
+	local_irq_enable();
+	might_sleep_if(1);
+	msleep(1);
+	assert_int_equal(f->c.reports, 0);
+}
+
+/* The atomic context is each thread's: another thread holding a spinlock does not make this one atomic. */
+static void test_atomic_context_is_per_thread(void **state)
+{
+	struct fx *f = *state;
+	struct holder h;
+	pthread_t t;
+	spinlock_t l;
+	void *p;
+
+	spin_lock_init(&l);
+	holder_start(&h, &t, &l, NULL);
+	assert_false(in_atomic());
+	msleep(1);
+	p = kmalloc(64, GFP_KERNEL);
+	assert_non_null(p);
+	kfree(p);
+	holder_stop(&h, t);
+	assert_int_equal(f->c.reports, 0);
+}
+
+/* Allocations that may sleep (GFP_KERNEL), under a spinlock: each reported once, at its line; GFP_ATOMIC ones never. */
+static void test_blocking_allocations_under_a_spinlock_are_reported(void **state)
+{
+	struct fx *f = *state;
+	struct device dev;
+	struct dma_pool *pool;
+	spinlock_t l;
+	unsigned long flags;
+	dma_addr_t h1, h2, h3, h4;
+	void *k1, *k2, *k3, *d1, *d2, *c1, *c2, *p1, *p2;
+	struct page *pg1, *pg2;
+	struct scatterlist *sgl;
+	unsigned int nents;
+	char taken[160];
+	int line, at;
+
+	memset(&dev, 0, sizeof(dev));
+	assert_int_equal(dmamap_device_init(&dev, f->m, "lk"), 0);
+	pool = dma_pool_create("lk-pool", &dev, 64, 64, 0);
+	assert_non_null(pool);
+	spin_lock_init(&l);
+	spin_lock_irqsave(&l, flags); at = __LINE__;
+	snprintf(taken, sizeof(taken), "taken by spin_lock_irqsave() at %s:%d", __FILE__, at);
+
+	k1 = kmalloc(64, GFP_KERNEL); line = __LINE__;
+	assert_sleep_report(f, line, "kmalloc()", taken);
+	k3 = kzalloc(3 * PAGE_SIZE, GFP_KERNEL); line = __LINE__; /* whole pages: still one report */
+	assert_sleep_report(f, line, "kmalloc()", taken);
+	d1 = devm_kzalloc(&dev, 64, GFP_KERNEL); line = __LINE__;
+	assert_sleep_report(f, line, "kmalloc()", taken);
+	c1 = dma_alloc_coherent(&dev, PAGE_SIZE, &h1, GFP_KERNEL); line = __LINE__;
+	assert_sleep_report(f, line, "dma_alloc_attrs()", taken);
+	p1 = dma_pool_alloc(pool, GFP_KERNEL, &h3); line = __LINE__; /* the pool grows: one report, the pool's */
+	assert_sleep_report(f, line, "dma_pool_alloc()", taken);
+	pg1 = alloc_pages(GFP_KERNEL, 1);
+	assert_sleep_report(f, 0, "alloc_pages()", taken);
+	sgl = sgl_alloc(2 * PAGE_SIZE, GFP_KERNEL, &nents);
+	assert_sleep_report(f, 0, "sgl_alloc()", taken);
+
+	/* GFP_ATOMIC never sleeps: nothing said */
+	k2 = kmalloc(64, GFP_ATOMIC);
+	d2 = devm_kmalloc(&dev, 32, GFP_ATOMIC);
+	c2 = dma_alloc_coherent(&dev, PAGE_SIZE, &h2, GFP_ATOMIC);
+	p2 = dma_pool_zalloc(pool, GFP_ATOMIC, &h4);
+	pg2 = alloc_pages(GFP_ATOMIC | __GFP_ZERO, 0);
+	assert_int_equal(f->c.reports, 0);
+	spin_unlock_irqrestore(&l, flags);
+
+	assert_non_null(k1);
+	assert_non_null(k2);
+	assert_non_null(k3);
+	assert_non_null(d1);
+	assert_non_null(d2);
+	assert_non_null(c1);
+	assert_non_null(c2);
+	assert_non_null(p1);
+	assert_non_null(p2);
+	assert_non_null(pg1);
+	assert_non_null(pg2);
+	assert_non_null(sgl);
+	kfree(k1);
+	kfree(k2);
+	kfree(k3);
+	dma_free_coherent(&dev, PAGE_SIZE, c1, h1);
+	dma_free_coherent(&dev, PAGE_SIZE, c2, h2);
+	dma_pool_free(pool, p1, h3);
+	dma_pool_free(pool, p2, h4);
+	dma_pool_destroy(pool);
+	__free_pages(pg1, 1);
+	__free_pages(pg2, 0);
+	sgl_free(sgl);
+	dmamap_device_release(&dev); /* the managed memory with it */
+	assert_int_equal(f->c.reports, 0);
+}
+
 /* ------------------------------------------------------------ jiffies */
 
 static void test_jiffies_tick_at_hz(void **state)
@@ -868,6 +1075,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_recursion_is_reported_not_a_deadlock, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_uninitialised_and_destroyed_locks_are_reported, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_false_lock_assertions_are_reported, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sleeping_under_a_spinlock_is_reported, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sleeping_with_interrupts_off_is_reported, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_atomic_context_is_per_thread, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_blocking_allocations_under_a_spinlock_are_reported, setup, teardown),
 		cmocka_unit_test(test_jiffies_tick_at_hz),
 		cmocka_unit_test(test_jiffies_conversions),
 		cmocka_unit_test(test_time_after_across_the_wrap),

@@ -497,6 +497,7 @@ static void test_report_kind_names(void **state)
 		[DMAMAP_REPORT_FREE_MAPPED] = "free-while-mapped",
 		[DMAMAP_REPORT_ATTR_MISMATCH] = "attrs-mismatch",
 		[DMAMAP_REPORT_LOCK_MISUSE] = "lock-misuse",
+		[DMAMAP_REPORT_SLEEP_IN_ATOMIC] = "sleep-in-atomic",
 	};
 	(void)state;
 

@@ -9,8 +9,10 @@
  * the kernel's INITIAL_JIFFIES as if the machine had booted with the host.
  * The delays (ndelay(), udelay(), mdelay()) busy-wait on that clock, as the
  * kernel's spin without sleeping; the sleeps (msleep(), usleep_range(),
- * fsleep()) put the calling thread to sleep for at least the time asked.
- * Every call here is thread-safe and touches no machine.
+ * fsleep()) put the calling thread to sleep for at least the time asked,
+ * and are the calls that may sleep: made while the thread holds a spinlock
+ * or has its interrupts off (<dmamap/locking.h>) they are reported. Every
+ * call here is thread-safe.
  */
 #ifndef DMAMAP_CLOCK_H
 #define DMAMAP_CLOCK_H
@@ -95,12 +97,15 @@ DMAMAP_API void dmamap_delay_ns(u64 ns);
 /**
  * dmamap_sleep_us() - sleep at least @us microseconds: msleep(), usleep_range(), ssleep()
  * @us: microseconds; 0 yields the processor and returns
- * @what: the kernel call ("msleep"...), or NULL
+ * @what: the kernel call, for a report ("msleep"...); NULL when the caller
+ *        has already checked its context (the polling loops of <linux/iopoll.h>)
  * @file: the caller's source file, or NULL
  * @line: the caller's source line
  *
  * The thread sleeps on the host's monotonic clock, resuming after a signal
- * until the time is up.
+ * until the time is up. A call made while the thread holds a spinlock or has
+ * interrupts off is reported (DMAMAP_REPORT_SLEEP_IN_ATOMIC, at @file:@line,
+ * see dmamap_might_sleep_at()) and then sleeps all the same.
  */
 DMAMAP_API void dmamap_sleep_us(u64 us, const char *what, const char *file, int line);
 
@@ -112,7 +117,8 @@ DMAMAP_API void dmamap_sleep_us(u64 us, const char *what, const char *file, int 
  *
  * As the kernel's: up to 10 microseconds it busy-waits (as udelay()), and
  * does not sleep; longer, it sleeps (as usleep_range() up to 20 ms, as
- * msleep() beyond).
+ * msleep() beyond), and is then reported as dmamap_sleep_us() is when the
+ * thread may not sleep.
  */
 DMAMAP_API void dmamap_fsleep(unsigned long us, const char *file, int line);
 

@@ -32,7 +32,8 @@
  * (with where each was taken) and whether it has interrupts off
  * (spin_lock_irqsave(), local_irq_save()...). The interrupt state is the
  * thread's own, as a CPU's is: it excludes nothing, and only tells what the
- * thread may do.
+ * thread may do. A call that may sleep made in atomic context is reported
+ * (see dmamap_might_sleep_at()).
  */
 #ifndef DMAMAP_LOCKING_H
 #define DMAMAP_LOCKING_H
@@ -150,7 +151,8 @@ DMAMAP_API void dmamap_spin_unlock_at(struct dmamap_lock *lk, int mode, unsigned
  *
  * Sleeps while another thread holds it. A mutex the thread already holds is
  * reported (DMAMAP_REPORT_LOCK_MISUSE: a deadlock on a kernel) and not
- * taken again.
+ * taken again. A call made in atomic context is reported as
+ * dmamap_might_sleep_at() says, then waits all the same.
  */
 DMAMAP_API void dmamap_mutex_lock_at(struct dmamap_lock *lk, const char *file, int line);
 
@@ -256,6 +258,29 @@ DMAMAP_API void dmamap_irqs_assert_at(bool off, const char *file, int line);
  */
 DMAMAP_API bool dmamap_in_atomic(void);
 
+/**
+ * dmamap_might_sleep_at() - might_sleep(): the caller may sleep here
+ * @what: the call, for the report ("might_sleep", "read_poll_timeout"...);
+ *        NULL for "might_sleep"
+ * @file: the caller's source file, or NULL
+ * @line: the caller's source line
+ *
+ * When the calling thread holds a spinlock or has its interrupts off, this
+ * is reported as DMAMAP_REPORT_SLEEP_IN_ATOMIC ("BUG: sleeping function
+ * called from invalid context", as the kernel's CONFIG_DEBUG_ATOMIC_SLEEP
+ * says), at @file:@line, naming the last spinlock taken and where, on the
+ * current machine (process-wide when there is none). The library's calls
+ * that may sleep check the same way: mutex_lock(), wait_for_completion()
+ * and its forms, msleep(), usleep_range(), fsleep() beyond 10 us, the
+ * sleeping polls of <linux/iopoll.h>, and every allocation whose gfp allows
+ * blocking (GFP_KERNEL; GFP_ATOMIC never): kmalloc() and its family,
+ * devm_kmalloc(), alloc_pages(), dma_alloc_coherent() and dma_alloc_attrs()
+ * with their managed and 6.x forms, dma_pool_alloc(), sg_alloc_table(),
+ * sgl_alloc(). Each such call is reported once, by its outermost entry; it
+ * then goes on (and sleeps, if it must), as the kernel's does.
+ */
+DMAMAP_API void dmamap_might_sleep_at(const char *what, const char *file, int line);
+
 /* A kernel completion: an event counted, and the threads waiting for it. */
 struct dmamap_completion {
 	pthread_mutex_t guard; /* guards @done */
@@ -304,7 +329,8 @@ DMAMAP_API void dmamap_complete_all(struct dmamap_completion *c);
  * @line: the caller's source line
  *
  * Sleeps until @c is completed and consumes one completion (none after
- * complete_all()).
+ * complete_all()). A call made in atomic context is reported as
+ * dmamap_might_sleep_at() says, then waits all the same.
  * Return: 0 when @timeout jiffies passed first (nothing consumed);
  * otherwise the jiffies left of @timeout, at least 1, as the kernel's.
  */

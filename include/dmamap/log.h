@@ -75,6 +75,8 @@ enum dmamap_report_kind {
 	DMAMAP_REPORT_LOCK_MISUSE,    /* [api-misuse] a spinlock or mutex misused: unlocked when not held or by another
 				       * thread, taken twice by one, never initialised, a lockdep assertion false
 				       * (<dmamap/locking.h>) */
+	DMAMAP_REPORT_SLEEP_IN_ATOMIC, /* [api-misuse] a call that may sleep made holding a spinlock or with interrupts
+					* off: the kernel's "sleeping function called from invalid context" */
 	DMAMAP_REPORT_KIND_NR
 };
 

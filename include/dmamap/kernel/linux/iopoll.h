@@ -11,7 +11,10 @@
  *    and -ETIMEDOUT when it still does not after @timeout_us (0: never): the
  *    read that decides is made after the time is up, so a condition that
  *    became true while the poller slept is seen, and @val holds the last
- *    value read either way. @cond is evaluated once per read.
+ *    value read either way. @cond is evaluated once per read. With a
+ *    @sleep_us it may sleep: called holding a spinlock it is reported
+ *    once, at its line (DMAMAP_REPORT_SLEEP_IN_ATOMIC), as the kernel's
+ *    might_sleep_if() does.
  *  - read_poll_timeout_atomic() busy-waits @delay_us between reads (as
  *    udelay()) and never sleeps: the form for a caller holding a spinlock.
  *  - readx_poll_timeout(op, addr, ...) polls op(addr); readl_poll_timeout(),
@@ -30,6 +33,7 @@
 #include <linux/errno.h>
 #include <linux/io.h>
 #include <linux/ktime.h>
+#include <linux/preempt.h>
 
 #define DMAMAP_POLL_(op, val, cond, wait_us, timeout_us, wait_before_read, sleeps, ...)                          \
 	__extension__({                                                                                        \
@@ -37,6 +41,8 @@
 		u64 dmamap_poll_wait_ = (wait_us);                                                             \
 		ktime_t dmamap_poll_end_ = ktime_add_us(ktime_get(), dmamap_poll_timeout_);                    \
 		int dmamap_poll_ret_;                                                                          \
+		if ((sleeps) && dmamap_poll_wait_)                                                             \
+			dmamap_might_sleep_at(DMAMAP_POLL_HOW_, __FILE__, __LINE__);                           \
 		if ((wait_before_read) && dmamap_poll_wait_)                                                   \
 			DMAMAP_POLL_WAIT_(sleeps, dmamap_poll_wait_);                                          \
 		for (;;) {                                                                                     \
@@ -58,6 +64,7 @@
 		}                                                                                              \
 		dmamap_poll_ret_;                                                                              \
 	})
+#define DMAMAP_POLL_HOW_ "read_poll_timeout"
 /* Between reads: usleep_range((us >> 2) + 1, us) for the sleeping form, udelay(us) for the atomic one. */
 #define DMAMAP_POLL_WAIT_(sleeps, us) \
 	((sleeps) ? dmamap_sleep_us(((us) >> 2) + 1, NULL, __FILE__, __LINE__) : dmamap_delay_ns((us) * 1000u))

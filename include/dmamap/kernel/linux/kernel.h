@@ -6,7 +6,8 @@
  * <linux/align.h>, DIV_ROUND_UP() and the rest of <linux/math.h>, min() and
  * the rest of <linux/minmax.h>, is_power_of_2() and ilog2(), the kernel's
  * U32_MAX and other limits, pr_err() and its relatives, READ_ONCE() and
- * WRITE_ONCE(), scnprintf() and the rest of <linux/sprintf.h>, and <linux/types.h>, <linux/bits.h>, <linux/bitops.h>,
+ * WRITE_ONCE(), scnprintf() and the rest of <linux/sprintf.h>, might_sleep()
+ * and in_atomic() of <linux/preempt.h>, and <linux/types.h>, <linux/bits.h>, <linux/bitops.h>,
  * <linux/bug.h> and <linux/errno.h> (all but <linux/bitops.h> from
  * <dmamap/linux-api.h>). The system's userspace
  * <linux/kernel.h> (struct sysinfo, which libc's <sys/sysinfo.h> takes from
@@ -30,6 +31,7 @@
 #include <linux/log2.h>
 #include <linux/math.h>
 #include <linux/minmax.h>
+#include <linux/preempt.h>
 #include <linux/printk.h>
 #include <linux/sprintf.h>
 #include <linux/types.h>
