@@ -19,15 +19,27 @@
  * changes; device reads at any bus address; device writes the hardware would
  * fault (beyond RAM or the IOMMU window); misuse: unmaps and frees twice,
  * with the wrong size, handle, direction or device, sizes near SIZE_MAX,
- * unknown gfp bits. At the end one machine may be destroyed before the pool
- * and mapping handles held on it are released, which must be harmless.
+ * unknown gfp bits. The Linux 6.x calls too: dma_alloc_pages() and
+ * dma_free_pages() (freed with the allocation's direction or another, by
+ * dma_free_noncoherent(), with another size, handle or pages never
+ * allocated), dma_free_attrs() and dma_free_noncoherent() of a coherent
+ * buffer with other attrs than the allocation's, lists of fresh pages from
+ * sgl_alloc_order()/sgl_alloc() mapped and freed by sgl_free*(), append
+ * tables grown a batch at a time by sg_alloc_append_table_from_pages() from
+ * a harness buffer's pages, mapped and freed by sg_free_append_table(), and
+ * the refusals of each; IOMMU mappings, domains, pools and vmas freed twice.
+ * At the end one machine may be destroyed before the pool and mapping
+ * handles held on it are released, which must be harmless.
  *
  * The checks, after each call: every live mapping and buffer still carries
  * the data last put in it (the device reads what the CPU wrote to a
  * TO_DEVICE or coherent buffer; what the device writes into a FROM_DEVICE
  * or BIDIRECTIONAL mapping is what the CPU reads after the sync or unmap);
  * the calls meant to succeed succeed; and dmamap_machine_check() finds
- * nothing on either machine. Device writes go only where nothing the harness
+ * nothing on either machine. The Linux 6.x calls above are held to their
+ * reports as well: a valid use raises none, a misuse exactly the report
+ * (kind) it earns, and at teardown nothing is reported leaked (but on a
+ * machine destroyed with handles held). Device writes go only where nothing the harness
  * holds could be hit: real hardware writing into live memory it was not
  * given is the driver's bug, which the checker reports but cannot undo.
  */
@@ -47,7 +59,10 @@
 #define WIN_BASE 0x80000000ULL
 #define WIN_SIZE (16u << 20)
 
-enum kind { K_SINGLE, K_PAGE, K_SG, K_COHERENT, K_POOL };
+enum kind { K_SINGLE, K_PAGE, K_SG, K_COHERENT, K_POOL, K_PAGES };
+
+/* Whose list a K_SG mapping is: the harness's three entries, sgl_alloc_order()'s, an append table's. */
+enum list { L_HARNESS, L_SGL, L_APPEND };
 
 struct live {
 	enum kind kind;
@@ -56,9 +71,13 @@ struct live {
 	u8 *cpu;
 	dma_addr_t h;
 	size_t size;
-	int buf;                 /* streaming: the harness buffer, busy while mapped */
-	struct scatterlist *sg;  /* the list stays where it was mapped: w->sgl of the buffer */
+	int buf;                 /* streaming: the harness buffer, busy while mapped (-1: none) */
+	struct scatterlist *sg;  /* the list stays where it was mapped: w->sgl of the buffer, or its own */
 	int nents, mapped;
+	enum list list;          /* K_SG: whose list */
+	unsigned order;          /* L_SGL: the order it was allocated with */
+	struct sg_append_table app; /* L_APPEND: the table */
+	struct page *page;       /* K_PAGES: what dma_alloc_pages() returned */
 	unsigned attr;           /* coherent: 0 plain, 1 WC, 2 non-consistent, 3 no kernel mapping */
 	struct dma_pool *pool;
 	unsigned seed;
@@ -83,6 +102,55 @@ struct world {
 
 static bool tracing;
 #define TRACE(...) do { if (tracing) fprintf(stderr, "[fuzz] " __VA_ARGS__); } while (0)
+
+/* The reports the library raised during the input, every machine's and the process-wide ones. */
+struct heard {
+	unsigned long total, by_kind[DMAMAP_REPORT_KIND_NR];
+	unsigned long leaks;     /* DMAMAP_REPORT_LEAK but on the machine destroyed with handles held */
+	char last[200];          /* the last report's kind and message */
+	char last_leak[200];     /* the last leak's counted */
+};
+
+static struct heard heard;
+static struct dmamap_machine *orphan_machine;
+
+static void count_report(const struct dmamap_log_record *rec, void *ctx)
+{
+	(void)ctx;
+	if (rec->kind == DMAMAP_REPORT_NONE)
+		return;
+	heard.total++;
+	if ((unsigned)rec->kind < DMAMAP_REPORT_KIND_NR)
+		heard.by_kind[rec->kind]++;
+	snprintf(heard.last, sizeof(heard.last), "%s: %s", dmamap_report_kind_name(rec->kind), rec->message);
+	if (rec->kind == DMAMAP_REPORT_LEAK && (!orphan_machine || rec->machine != orphan_machine)) {
+		heard.leaks++;
+		memcpy(heard.last_leak, heard.last, sizeof(heard.last));
+	}
+	if (getenv("DMAMAP_FUZZ_VERBOSE"))
+		fprintf(stderr, "[report] %s\n", heard.last);
+}
+
+/* A valid call: nothing reported since @was. */
+static void expect_quiet(const struct heard *was, const char *what)
+{
+	FUZZ_CHECK(heard.total == was->total, "%s raised %lu report(s), the last %s", what, heard.total - was->total,
+		   heard.last);
+}
+
+/* A misuse: exactly one report since @was, of @kind. */
+static void expect_one(const struct heard *was, enum dmamap_report_kind kind, const char *what)
+{
+	FUZZ_CHECK(heard.total == was->total + 1 && heard.by_kind[kind] == was->by_kind[kind] + 1,
+		   "%s raised %lu report(s), not one %s; the last %s", what, heard.total - was->total,
+		   dmamap_report_kind_name(kind), heard.last);
+}
+
+/* A misuse some layer refuses (the checker, or the ops' own records with it off): reported. */
+static void expect_refused(const struct heard *was, const char *what)
+{
+	FUZZ_CHECK(heard.total > was->total, "%s was not reported", what);
+}
 
 static const int dev_mach[NDEV] = { 0, 0, 0, 0, 1, 1 };
 enum { D_DIRECT = 0, D_BOUNCE = 1, D_IOMMU_A = 2, D_IOMMU_B = 3, D_DIRECT1 = 4, D_IOMMU1 = 5 };
@@ -140,7 +208,7 @@ static void world_init(struct world *w, bool checker)
 	FUZZ_CHECK(w->m[0] && w->m[1], "machines");
 	w->checker = checker;
 	for (int i = 0; i < NMACH; i++) {
-		dmamap_set_log_handler(w->m[i], getenv("DMAMAP_FUZZ_VERBOSE") ? NULL : fuzz_drop_report, NULL);
+		dmamap_set_log_handler(w->m[i], count_report, NULL);
 		FUZZ_CHECK(dmamap_checker_enable(w->m[i], checker) == 0, "checker");
 		for (int b = 0; b < NBUF; b++) {
 			struct page *p = dmamap_alloc_pages(w->m[i], GFP_KERNEL, 2);
@@ -171,7 +239,7 @@ static struct live *add_live(struct world *w)
 
 static void drop_live(struct world *w, struct live *l)
 {
-	if (l->kind <= K_SG)
+	if (l->kind <= K_SG && l->buf >= 0)
 		w->busy[w->mach[l->dev]][l->buf] = false;
 	*l = w->live[--w->nlive];
 }
@@ -218,11 +286,28 @@ static void device_sees(struct world *w, struct live *l)
 /* The bytes of @l's CPU side, gathered. */
 static const u8 *cpu_side(struct world *w, struct live *l)
 {
+	struct scatterlist *s;
+	size_t done = 0;
+	int i;
+
 	if (l->kind != K_SG)
 		return l->cpu;
-	for (size_t i = 0, done = 0; i < 3; done += l->sg[i].length, i++)
-		memcpy(w->scratch + done, sg_virt(&l->sg[i]), l->sg[i].length);
+	for_each_sg(l->sg, s, l->nents, i) {
+		memcpy(w->scratch + done, sg_virt(s), s->length);
+		done += s->length;
+	}
+	FUZZ_CHECK(done == l->size, "the list holds %zu bytes, not %zu", done, l->size);
 	return w->scratch;
+}
+
+/* Whether what the device reads of @l is known: the CPU's bytes, handed over. */
+static bool device_view_known(const struct live *l)
+{
+	if (l->kind == K_COHERENT)
+		return l->attr == 0;
+	if (l->kind == K_POOL)
+		return true;
+	return l->dir != DMA_FROM_DEVICE && l->defined;
 }
 
 /* ---------------------------------------------------------- the calls */
@@ -352,11 +437,60 @@ static void device_writes(struct world *w, struct fuzz_input *in, struct live *l
 		device_sees(w, l);
 }
 
-static void release_live(struct world *w, struct live *l)
+static void set_buffer_attr(struct dma_attrs *attrs, unsigned attr)
+{
+	if (attr == 1)
+		dma_set_attr(DMA_ATTR_WRITE_COMBINE, attrs);
+	else if (attr == 2)
+		dma_set_attr(DMA_ATTR_NON_CONSISTENT, attrs);
+	else if (attr == 3)
+		dma_set_attr(DMA_ATTR_NO_KERNEL_MAPPING, attrs);
+}
+
+/* Give back the pages and arrays of a list of its own, after its unmap. */
+static void free_own_list(struct fuzz_input *in, struct live *l)
+{
+	struct scatterlist *s;
+	int i, keep;
+
+	if (l->list == L_APPEND) {
+		sg_free_append_table(&l->app);
+		FUZZ_CHECK(!l->app.sgt.sgl && !l->app.prv && !l->app.total_nents, "sg_free_append_table left the table set");
+		return;
+	}
+	switch (fuzz_u8(in) % 3) {
+	case 0:
+		if (l->order == 0)
+			sgl_free(l->sg);
+		else
+			sgl_free_order(l->sg, (int)l->order);
+		return;
+	case 1: /* the last entries' pages given back by hand, the first ones by sgl_free_n_order() */
+		keep = fuzz_u8(in) % (l->nents + 1);
+		for_each_sg(l->sg, s, l->nents, i)
+			if (i >= keep)
+				dmamap_free_pages(sg_page(s), l->order);
+		sgl_free_n_order(l->sg, keep, (int)l->order);
+		return;
+	default:
+		sgl_free_n_order(l->sg, l->nents + fuzz_u8(in) % 4, (int)l->order); /* the walk stops at the end */
+		return;
+	}
+}
+
+/*
+ * Release @l as its driver would; the first time (@again false) with
+ * variants a driver may get wrong but the library copes with, each held to
+ * its reports. @again: the release once more, refused.
+ */
+static void release_live(struct world *w, struct fuzz_input *in, struct live *l, bool again)
 {
 	struct device *dev = &w->dev[l->dev];
+	struct heard was = heard;
+	unsigned how = again ? 0 : fuzz_u8(in) % 8;
 
-	TRACE("release kind %d on %s: %#llx+%#zx\n", l->kind, dev_name(dev), (unsigned long long)l->h, l->size);
+	TRACE("release%s kind %d on %s: %#llx+%#zx (%u)\n", again ? " again" : "", l->kind, dev_name(dev),
+	      (unsigned long long)l->h, l->size, how);
 	switch (l->kind) {
 	case K_SINGLE:
 		dma_unmap_single(dev, l->h, l->size, l->dir);
@@ -365,27 +499,72 @@ static void release_live(struct world *w, struct live *l)
 		dma_unmap_page(dev, l->h, l->size, l->dir);
 		break;
 	case K_SG:
+		if (again && l->list != L_HARNESS)
+			return; /* its list is gone */
 		dma_unmap_sg(dev, l->sg, l->nents, l->dir);
 		break;
 	case K_COHERENT: {
 		DEFINE_DMA_ATTRS(attrs);
+		unsigned other = (l->attr + 1 + fuzz_u8(in) % 3) % 4;
 
-		if (l->attr == 1)
-			dma_set_attr(DMA_ATTR_WRITE_COMBINE, &attrs);
-		else if (l->attr == 2)
-			dma_set_attr(DMA_ATTR_NON_CONSISTENT, &attrs);
-		else if (l->attr == 3)
-			dma_set_attr(DMA_ATTR_NO_KERNEL_MAPPING, &attrs);
-		dma_free_attrs(dev, l->size, l->cpu, l->h, &attrs);
+		if (how == 1 && w->checker) { /* attrs that are not the allocation's: reported, freed as allocated */
+			set_buffer_attr(&attrs, other);
+			dma_free_attrs(dev, l->size, l->cpu, l->h, &attrs);
+			expect_one(&was, DMAMAP_REPORT_ATTR_MISMATCH, "dma_free_attrs with other attrs");
+		} else if (how == 2 && l->attr == 2) { /* a non-consistent buffer is what dma_free_noncoherent() frees */
+			dmamap_linux_free_noncoherent(dev, l->size, l->cpu, l->h, (enum dma_data_direction)(fuzz_u8(in) % 3),
+						      __FILE__, __LINE__);
+			expect_quiet(&was, "dma_free_noncoherent of a non-consistent buffer");
+		} else if (how == 2 && w->checker) {
+			dmamap_linux_free_noncoherent(dev, l->size, l->cpu, l->h, DMA_BIDIRECTIONAL, __FILE__, __LINE__);
+			expect_one(&was, DMAMAP_REPORT_ATTR_MISMATCH, "dma_free_noncoherent of a coherent buffer");
+		} else {
+			set_buffer_attr(&attrs, l->attr);
+			dma_free_attrs(dev, l->size, l->cpu, l->h, &attrs);
+			if (again)
+				expect_refused(&was, "dma_free_attrs of a freed buffer");
+			else
+				expect_quiet(&was, "dma_free_attrs");
+		}
 		break;
 	}
 	case K_POOL:
 		dma_pool_free(l->pool, l->cpu, l->h);
 		break;
+	case K_PAGES:
+		if (!again) {
+			dma_sync_single_for_cpu(dev, l->h, l->size, l->dir);
+			if (l->defined)
+				FUZZ_CHECK(matches(l->cpu, l->size, l->seed),
+					   "after sync_for_cpu the CPU reads other bytes than were in the dma_alloc_pages() block (%s, dir %d)",
+					   dev_name(dev), l->dir);
+		}
+		if (how == 1) { /* another direction: said, freed all the same */
+			dmamap_linux_free_pages(dev, l->size, l->page, l->h, (enum dma_data_direction)((l->dir + 1) % 3),
+						__FILE__, __LINE__);
+			if (w->checker)
+				expect_one(&was, DMAMAP_REPORT_DIR_MISMATCH, "dma_free_pages with another direction");
+			else
+				expect_quiet(&was, "dma_free_pages with another direction, the checker off");
+		} else if (how == 2 && w->checker) { /* not the allocation's attrs: said, freed as allocated */
+			dmamap_linux_free_noncoherent(dev, l->size, l->cpu, l->h, l->dir, __FILE__, __LINE__);
+			expect_one(&was, DMAMAP_REPORT_ATTR_MISMATCH, "dma_free_noncoherent of a dma_alloc_pages() block");
+		} else {
+			dmamap_linux_free_pages(dev, l->size, l->page, l->h, l->dir, __FILE__, __LINE__);
+			if (again)
+				expect_refused(&was, "dma_free_pages of a freed block");
+			else
+				expect_quiet(&was, "dma_free_pages");
+		}
+		break;
 	}
 	if (l->kind <= K_SG && l->dir != DMA_TO_DEVICE && l->defined)
 		FUZZ_CHECK(matches(cpu_side(w, l), l->size, l->seed), "after unmap the CPU reads other bytes than were in the mapping (%s, kind %d, dir %d)",
 			   dev_name(dev), l->kind, l->dir);
+	if (l->kind == K_SG && l->list != L_HARNESS) {
+		free_own_list(in, l);
+		expect_quiet(&was, "the unmap and free of a list of its own");
+	}
 }
 
 /*
@@ -424,6 +603,46 @@ static bool same_pages(dma_addr_t h, size_t a, size_t b)
 	       (off + a + PAGE_SIZE - 1) >> PAGE_SHIFT == (off + b + PAGE_SIZE - 1) >> PAGE_SHIFT;
 }
 
+/* A refused dma_free_pages() of a live dma_alloc_pages() block: reported, the block stays the driver's. */
+static void misuse_pages(struct world *w, struct fuzz_input *in, struct live *l, unsigned how)
+{
+	struct device *dev = &w->dev[l->dev];
+	struct heard was = heard;
+	int mi = w->mach[l->dev];
+
+	switch (how % 4) {
+	case 0: /* another size, in pages */
+		dmamap_linux_free_pages(dev, l->size + PAGE_SIZE * (1 + fuzz_u8(in) % 4), l->page, l->h, l->dir, __FILE__,
+					__LINE__);
+		if (w->checker)
+			expect_one(&was, DMAMAP_REPORT_SIZE_MISMATCH, "dma_free_pages with another size");
+		else
+			expect_refused(&was, "dma_free_pages with another size");
+		break;
+	case 1: /* a handle where the block does not start */
+		dmamap_linux_free_pages(dev, l->size, l->page, l->h + PAGE_SIZE * (1 + fuzz_u8(in) % 4), l->dir, __FILE__,
+					__LINE__);
+		expect_refused(&was, "dma_free_pages of another handle");
+		break;
+	case 2: /* pages that are not the block at that handle: a harness buffer's */
+		dmamap_linux_free_pages(dev, l->size, virt_to_page(w->buf[mi][fuzz_u8(in) % NBUF]), l->h, l->dir, __FILE__,
+					__LINE__);
+		if (w->checker)
+			expect_one(&was, DMAMAP_REPORT_ADDR_MISMATCH, "dma_free_pages of other pages");
+		else
+			expect_refused(&was, "dma_free_pages of other pages");
+		break;
+	default: /* what the call refuses before anything: no page, no direction */
+		if (fuzz_bool(in))
+			dmamap_linux_free_pages(dev, l->size, NULL, l->h, l->dir, __FILE__, __LINE__);
+		else
+			dmamap_linux_free_pages(dev, l->size, l->page, l->h, (enum dma_data_direction)(3 + fuzz_u8(in) % 4),
+						__FILE__, __LINE__);
+		expect_one(&was, DMAMAP_REPORT_BAD_INPUT, "dma_free_pages of no page or in no direction");
+		break;
+	}
+}
+
 /* A misuse of a live object: refused, it stays live and intact. */
 static void misuse(struct world *w, struct fuzz_input *in, struct live *l)
 {
@@ -432,6 +651,10 @@ static void misuse(struct world *w, struct fuzz_input *in, struct live *l)
 	u64 odd;
 
 	TRACE("misuse %u of kind %d on %s: %#llx+%#zx\n", how, l->kind, dev_name(dev), (unsigned long long)l->h, l->size);
+	if (l->kind == K_PAGES) {
+		misuse_pages(w, in, l, how);
+		return;
+	}
 	if (l->kind <= K_SG && !w->checker && mapping_of(l->dev) < 0 && l->dev != D_BOUNCE)
 		return; /* the direct ops keep no records: only the checker can refuse these */
 	if (l->kind == K_POOL) {
@@ -510,6 +733,306 @@ static void do_coherent(struct world *w, struct fuzz_input *in, int d)
 	}
 }
 
+/* The order of the block of pages @bytes take. */
+static unsigned order_of(size_t bytes)
+{
+	unsigned order = 0;
+
+	while (((size_t)PAGE_SIZE << order) < bytes)
+		order++;
+	return order;
+}
+
+/* Whether the page allocator of @m has a free block of @order pages (in the DMA zone with @zone): a probe. */
+static bool pages_room(struct dmamap_machine *m, unsigned order, bool zone)
+{
+	struct page *p = order < MAX_ORDER ? dmamap_alloc_pages(m, zone ? GFP_DMA : GFP_KERNEL, order) : NULL;
+
+	if (!p)
+		return false;
+	dmamap_free_pages(p, order);
+	return true;
+}
+
+/* Whether the bounce device could take a buffer of @bytes (its safe buffers come from its coherent allocations). */
+static bool bounce_room(struct device *dev, size_t bytes)
+{
+	dma_addr_t h;
+	void *p = dma_alloc_coherent(dev, bytes, &h, GFP_KERNEL);
+
+	if (!p)
+		return false;
+	dma_free_coherent(dev, bytes, p, h);
+	return true;
+}
+
+/* Why @bytes for @d may lack room: false when a failure to allocate or map them is a defect. */
+static bool short_of_room(struct world *w, int d, size_t bytes)
+{
+	struct device *dev = &w->dev[d];
+
+	if (mapping_of(d) >= 0 && !window_has_room(dev, bytes))
+		return true;
+	if (d == D_BOUNCE && !bounce_room(dev, 2 * bytes))
+		return true;
+	return !pages_room(w->m[w->mach[d]], order_of(bytes), d == D_BOUNCE);
+}
+
+/* dma_alloc_pages(): a block the CPU fills and hands to the device; or a call refused. */
+static void do_pages(struct world *w, struct fuzz_input *in, int d)
+{
+	struct device *dev = &w->dev[d];
+	unsigned how = fuzz_u8(in) % 8;
+	enum dma_data_direction dir = (enum dma_data_direction)(fuzz_u8(in) % 3);
+	size_t size = 1 + fuzz_u16(in) % (6 * PAGE_SIZE);
+	gfp_t gfp = fuzz_bool(in) ? GFP_ATOMIC : GFP_KERNEL;
+	struct heard was = heard;
+	struct page *page;
+	struct live *l;
+	dma_addr_t h = 0;
+
+	if (!can_map(w, d) || w->nlive >= MAXLIVE)
+		return;
+	if (how == 0) { /* a zone in gfp, or no direction: refused, nothing allocated */
+		if (fuzz_bool(in))
+			page = dmamap_linux_alloc_pages(dev, size, &h, dir, gfp | (fuzz_bool(in) ? __GFP_DMA : __GFP_HIGHMEM),
+							__FILE__, __LINE__);
+		else
+			page = dmamap_linux_alloc_pages(dev, size, &h, (enum dma_data_direction)(3 + fuzz_u8(in) % 4), gfp,
+							__FILE__, __LINE__);
+		FUZZ_CHECK(!page && h == DMA_MAPPING_ERROR, "a refused dma_alloc_pages gave a block");
+		expect_one(&was, DMAMAP_REPORT_BAD_INPUT, "a refused dma_alloc_pages");
+		return;
+	}
+	page = dmamap_linux_alloc_pages(dev, size, &h, dir, gfp, __FILE__, __LINE__);
+	if (!page) {
+		FUZZ_CHECK(h == DMA_MAPPING_ERROR, "a failed dma_alloc_pages left the handle %#llx", (unsigned long long)h);
+		expect_quiet(&was, "a failed dma_alloc_pages");
+		FUZZ_CHECK(short_of_room(w, d, size), "dma_alloc_pages of %#zx bytes on %s failed", size, dev_name(dev));
+		return;
+	}
+	l = add_live(w);
+	l->kind = K_PAGES;
+	l->dev = d;
+	l->dir = dir;
+	l->page = page;
+	l->cpu = page_address(page);
+	l->h = h;
+	l->size = size;
+	l->buf = -1;
+	l->seed = fuzz_u16(in);
+	TRACE("dma_alloc_pages dir %d on %s: %#zx bytes -> %p %#llx\n", dir, dev_name(dev), size, (void *)l->cpu,
+	      (unsigned long long)h);
+	FUZZ_CHECK(h != DMA_MAPPING_ERROR, "dma_alloc_pages gave a block without a handle");
+	memset(w->want, 0, size);
+	FUZZ_CHECK(!memcmp(l->cpu, w->want, size), "a dma_alloc_pages block is not zeroed");
+	l->defined = dir != DMA_FROM_DEVICE;
+	if (l->defined)
+		pattern(l->cpu, size, l->seed);
+	dma_sync_single_for_device(dev, h, size, dir);
+	if (l->defined)
+		device_sees(w, l);
+	expect_quiet(&was, "dma_alloc_pages and its hand-over");
+}
+
+/* A list of fresh pages from sgl_alloc_order(), mapped; or the allocation refused. */
+static void do_sgl(struct world *w, struct fuzz_input *in, int d)
+{
+	struct device *dev = &w->dev[d];
+	int mi = w->mach[d];
+	unsigned how = fuzz_u8(in) % 8, order = fuzz_u8(in) % 3, nent = 12345, n;
+	bool chainable = fuzz_bool(in);
+	unsigned long long length = 1 + fuzz_u16(in) % sizeof(w->want), block;
+	enum dma_data_direction dir = (enum dma_data_direction)(fuzz_u8(in) % 3);
+	struct heard was = heard;
+	struct scatterlist *sgl, *s;
+	struct dmamap_machine_config cfg;
+	struct live *l;
+	int i;
+
+	if (!can_map(w, d) || w->nlive >= MAXLIVE)
+		return;
+	dmamap_machine_set_current(w->m[mi]);
+	if (how == 0) { /* no length, no such order, more than RAM: refused, nothing allocated */
+		dmamap_machine_get_config(w->m[mi], &cfg);
+		switch (fuzz_u8(in) % 3) {
+		case 0: sgl = sgl_alloc_order(0, order, chainable, GFP_KERNEL, &nent); break;
+		case 1: sgl = sgl_alloc_order(length, MAX_ORDER + fuzz_u8(in) % 8, chainable, GFP_KERNEL, &nent); break;
+		default: sgl = sgl_alloc_order(cfg.ram_size + 1 + fuzz_u16(in), order, chainable, GFP_KERNEL, &nent); break;
+		}
+		FUZZ_CHECK(!sgl && nent == 12345, "a refused sgl_alloc_order gave a list or a count");
+		expect_one(&was, DMAMAP_REPORT_BAD_INPUT, "a refused sgl_alloc_order");
+		return;
+	}
+	if (how == 1) {
+		order = 0;
+		chainable = false;
+		sgl = sgl_alloc(length, GFP_KERNEL, &nent);
+	} else {
+		sgl = sgl_alloc_order(length, order, chainable, fuzz_bool(in) ? GFP_KERNEL | __GFP_ZERO : GFP_KERNEL, &nent);
+	}
+	block = (unsigned long long)PAGE_SIZE << order;
+	n = (unsigned)((length + block - 1) / block);
+	if (!sgl) {
+		FUZZ_CHECK(nent == 12345, "a failed sgl_alloc_order gave a count");
+		FUZZ_CHECK(!pages_room(w->m[mi], order, false), "sgl_alloc_order of %#llx bytes failed", length);
+		expect_quiet(&was, "a failed sgl_alloc_order");
+		return;
+	}
+	FUZZ_CHECK(nent == n, "sgl_alloc_order of %#llx bytes in blocks of %#llx: %u entries", length, block, nent);
+	for (i = 0, s = sgl; i < (int)n; i++, s = sg_next(s)) {
+		FUZZ_CHECK(s && sg_page(s) && s->offset == 0 &&
+			   s->length == (i + 1 < (int)n ? block : length - (unsigned long long)i * block),
+			   "sgl_alloc_order entry %d of %u", i, n);
+		FUZZ_CHECK(sg_is_last(s) == (i + 1 == (int)n && !chainable), "sgl_alloc_order: the end mark of entry %d", i);
+	}
+	FUZZ_CHECK(!chainable || (sg_is_last(s) && !sg_page(s)), "sgl_alloc_order: the spare entry of a chainable list");
+	l = add_live(w);
+	l->kind = K_SG;
+	l->list = L_SGL;
+	l->order = order;
+	l->dev = d;
+	l->dir = dir;
+	l->buf = -1;
+	l->sg = sgl;
+	l->nents = (int)n;
+	l->size = (size_t)length;
+	l->seed = fuzz_u16(in);
+	l->defined = dir != DMA_FROM_DEVICE;
+	if (l->defined) {
+		pattern(w->want, l->size, l->seed);
+		FUZZ_CHECK(sg_copy_from_buffer(sgl, n, w->want, l->size) == l->size, "sg_copy_from_buffer into the list");
+	}
+	l->mapped = dma_map_sg(dev, sgl, (int)n, dir);
+	TRACE("sgl order %u of %#llx bytes on %s: %u entries, %d mapped\n", order, length, dev_name(dev), n, l->mapped);
+	if (l->mapped <= 0) {
+		FUZZ_CHECK(short_of_room(w, d, l->size), "dma_map_sg of an sgl_alloc_order list on %s failed", dev_name(dev));
+		sgl_free_order(sgl, (int)order);
+		drop_live(w, l);
+		expect_quiet(&was, "a failed map of an sgl_alloc_order list");
+		return;
+	}
+	if (l->defined)
+		device_sees(w, l);
+	expect_quiet(&was, "sgl_alloc_order and dma_map_sg");
+}
+
+/* The current page of an append table's pages, in one of four orders of a harness buffer's. */
+static struct page *append_page(struct world *w, int mi, int b, unsigned perm, unsigned i)
+{
+	static const unsigned char orders[4][4] = { { 0, 1, 2, 3 }, { 2, 3, 0, 1 }, { 3, 2, 1, 0 }, { 0, 2, 1, 3 } };
+
+	return virt_to_page(w->buf[mi][b] + orders[perm][i] * PAGE_SIZE);
+}
+
+/*
+ * An append table of a harness buffer's pages, grown in one to three calls,
+ * mapped; along the way perhaps a call the table refuses, which changes
+ * nothing.
+ */
+static void do_append(struct world *w, struct fuzz_input *in, int d)
+{
+	struct device *dev = &w->dev[d];
+	int mi = w->mach[d], b = fuzz_u8(in) % NBUF;
+	unsigned perm = fuzz_u8(in) % 4, npages = 1 + fuzz_u8(in) % 4, calls, bad = fuzz_u8(in) % 12, done = 0;
+	unsigned max_segment = fuzz_bool(in) ? (unsigned)PAGE_SIZE << (fuzz_u8(in) % 3) : 65536u + fuzz_u16(in);
+	enum dma_data_direction dir = (enum dma_data_direction)(fuzz_u8(in) % 3);
+	struct heard was = heard;
+	struct sg_append_table app, before;
+	struct page *pages[4];
+	struct scatterlist *s;
+	size_t total = 0, sum = 0;
+	struct live *l;
+	int i;
+
+	if (w->busy[mi][b] || !can_map(w, d) || w->nlive >= MAXLIVE)
+		return;
+	for (unsigned p = 0; p < 4; p++)
+		pages[p] = append_page(w, mi, b, perm, p);
+	memset(&app, 0, sizeof(app));
+	calls = 1 + fuzz_u8(in) % (npages < 3 ? npages : 3);
+	for (unsigned c = 0; c < calls; c++) {
+		unsigned n = c + 1 == calls ? npages - done : 1 + fuzz_u8(in) % (npages - done - (calls - c - 1));
+		unsigned offset = c == 0 ? fuzz_u16(in) % PAGE_SIZE : 0, left = npages - done - n;
+		unsigned long room = n * PAGE_SIZE - offset;
+		unsigned long size = fuzz_bool(in) ? room : room - fuzz_u16(in) % (room < PAGE_SIZE ? room : PAGE_SIZE);
+		int r;
+
+		if (left && fuzz_bool(in))
+			left = 1 + left / 2; /* underestimated: more arrays are chained later */
+		if (bad == c + 1) { /* a call the table refuses: nothing changes */
+			unsigned how = fuzz_u8(in) % 4;
+
+			before = app;
+			if (how == 0 && c > 0)
+				r = sg_alloc_append_table_from_pages(&app, pages + done, n, 1 + fuzz_u16(in) % (PAGE_SIZE - 1), size,
+								     max_segment, left, GFP_KERNEL);
+			else if (how == 1)
+				r = sg_alloc_append_table_from_pages(&app, pages + done, n, offset, size,
+								     PAGE_SIZE - 1 - fuzz_u16(in) % (PAGE_SIZE - 1), left, GFP_KERNEL);
+			else if (how == 2)
+				r = sg_alloc_append_table_from_pages(&app, pages + done, n, offset, room + 1 + fuzz_u16(in) % PAGE_SIZE,
+								     max_segment, left, GFP_KERNEL);
+			else
+				r = sg_alloc_append_table_from_pages(&app, pages + done, n, offset, 0, max_segment, left, GFP_KERNEL);
+			FUZZ_CHECK(r == -EINVAL, "a refused sg_alloc_append_table_from_pages returned %d", r);
+			FUZZ_CHECK(!memcmp(&before, &app, sizeof(app)), "a refused sg_alloc_append_table_from_pages changed the table");
+			expect_one(&was, DMAMAP_REPORT_BAD_INPUT, "a refused sg_alloc_append_table_from_pages");
+			was = heard;
+		}
+		r = sg_alloc_append_table_from_pages(&app, pages + done, n, offset, size, max_segment, left, GFP_KERNEL);
+		FUZZ_CHECK(r == 0, "sg_alloc_append_table_from_pages of %u pages, offset %u, %#lx bytes: %d", n, offset, size, r);
+		done += n;
+		total += size;
+	}
+	if (bad == calls + 1) { /* the table's end is marked: it grows no more */
+		before = app;
+		FUZZ_CHECK(sg_alloc_append_table_from_pages(&app, pages, 1, 0, PAGE_SIZE, max_segment, 0, GFP_KERNEL) == -EINVAL,
+			   "an ended append table grew");
+		FUZZ_CHECK(!memcmp(&before, &app, sizeof(app)), "a refused sg_alloc_append_table_from_pages changed the table");
+		expect_one(&was, DMAMAP_REPORT_BAD_INPUT, "growing an ended append table");
+		was = heard;
+	}
+	FUZZ_CHECK(app.sgt.nents && app.sgt.nents == app.sgt.orig_nents && app.sgt.orig_nents <= app.total_nents,
+		   "append table: %u entries, %u slots", app.sgt.orig_nents, app.total_nents);
+	for_each_sg(app.sgt.sgl, s, (int)app.sgt.orig_nents, i) {
+		FUZZ_CHECK(s->length && s->length <= (max_segment & PAGE_MASK), "append table entry %d of %u bytes (max %u)", i,
+			   s->length, max_segment);
+		sum += s->length;
+	}
+	FUZZ_CHECK(sum == total && sg_is_last(app.prv), "append table: %zu bytes of %zu", sum, total);
+	l = add_live(w);
+	l->kind = K_SG;
+	l->list = L_APPEND;
+	l->app = app;
+	l->sg = app.sgt.sgl;
+	l->nents = (int)app.sgt.orig_nents;
+	l->dev = d;
+	l->dir = dir;
+	l->buf = b;
+	l->size = total;
+	l->seed = fuzz_u16(in);
+	l->defined = dir != DMA_FROM_DEVICE;
+	if (l->defined) {
+		pattern(w->want, total, l->seed);
+		FUZZ_CHECK(sg_copy_from_buffer(l->sg, (unsigned)l->nents, w->want, total) == total, "sg_copy_from_buffer into the table");
+	}
+	l->mapped = dma_map_sg(dev, l->sg, l->nents, dir);
+	TRACE("append table of %u pages (%u) in %u calls on %s: %d entries, %d mapped\n", npages, perm, calls, dev_name(dev),
+	      l->nents, l->mapped);
+	if (l->mapped <= 0) {
+		FUZZ_CHECK(short_of_room(w, d, 4 * PAGE_SIZE), "dma_map_sg of an append table on %s failed", dev_name(dev));
+		sg_free_append_table(&l->app);
+		drop_live(w, l);
+		expect_quiet(&was, "a failed map of an append table");
+		return;
+	}
+	w->busy[mi][b] = true;
+	if (l->defined)
+		device_sees(w, l);
+	expect_quiet(&was, "sg_alloc_append_table_from_pages and dma_map_sg");
+}
+
 static void do_pool(struct world *w, struct fuzz_input *in, int d)
 {
 	struct live *l;
@@ -548,7 +1071,7 @@ static void do_config(struct world *w, struct fuzz_input *in)
 {
 	int d = fuzz_u8(in) % NDEV, mi = w->mach[d], mp = mapping_of(d);
 
-	switch (fuzz_u8(in) % 6) {
+	switch (fuzz_u8(in) % 7) {
 	case 0: /* attach or detach */
 		if (mp < 0 || dev_busy(w, d))
 			return;
@@ -564,8 +1087,17 @@ static void do_config(struct world *w, struct fuzz_input *in)
 		if (mp < 0)
 			return;
 		if (w->map[mp]) {
-			arm_iommu_release_mapping(w->map[mp]);
+			struct dma_iommu_mapping *gone = w->map[mp];
+			bool held = mp == 0 ? w->attached[D_IOMMU_A] || w->attached[D_IOMMU_B] : w->attached[D_IOMMU1];
+
+			arm_iommu_release_mapping(gone);
 			w->map[mp] = NULL;
+			if (!held && fuzz_u8(in) % 2) { /* freed: once more is refused, nothing read */
+				struct heard was = heard;
+
+				arm_iommu_release_mapping(gone);
+				expect_one(&was, DMAMAP_REPORT_BAD_INPUT, "arm_iommu_release_mapping of a freed mapping");
+			}
 		} else if (w->attached[d]) {
 			arm_iommu_release_mapping(w->dev[d].archdata.mapping); /* refused: attached */
 		} else if (!w->attached[D_IOMMU_A] && !w->attached[D_IOMMU_B] && !w->attached[D_IOMMU1]) {
@@ -619,8 +1151,35 @@ static void do_config(struct world *w, struct fuzz_input *in)
 			if (w->live[i].kind == K_POOL && w->live[i].pool == w->pool[d])
 				return;
 		dma_pool_destroy(w->pool[d]);
+		if (fuzz_u8(in) % 2) { /* once more: refused */
+			struct heard was = heard;
+
+			dma_pool_destroy(w->pool[d]);
+			expect_one(&was, DMAMAP_REPORT_BAD_INPUT, "dma_pool_destroy of a destroyed pool");
+		}
 		w->pool[d] = NULL;
 		return;
+	case 6: { /* a domain of its own: a few pages mapped, looked up, freed with them (and once more) */
+		struct iommu_domain *dom = iommu_domain_alloc(w->m[mi]);
+		unsigned long iova = 0x10000000ul + (fuzz_u16(in) << PAGE_SHIFT);
+		unsigned n = 1 + fuzz_u8(in) % 4;
+		phys_addr_t pa = virt_to_phys(w->buf[mi][fuzz_u8(in) % NBUF]);
+		struct heard was = heard;
+
+		FUZZ_CHECK(dom, "iommu_domain_alloc");
+		FUZZ_CHECK(iommu_map(dom, iova, pa, n * PAGE_SIZE, IOMMU_READ | IOMMU_WRITE) == 0, "iommu_map");
+		for (unsigned i = 0; i < n; i++)
+			FUZZ_CHECK(iommu_iova_to_phys(dom, iova + i * PAGE_SIZE + 8) == pa + i * PAGE_SIZE + 8, "iommu_iova_to_phys");
+		if (fuzz_bool(in))
+			FUZZ_CHECK(iommu_unmap(dom, iova, PAGE_SIZE) == PAGE_SIZE, "iommu_unmap");
+		iommu_domain_free(dom);
+		expect_quiet(&was, "a domain's life");
+		if (fuzz_bool(in)) {
+			iommu_domain_free(dom);
+			expect_one(&was, DMAMAP_REPORT_BAD_INPUT, "iommu_domain_free of a freed domain");
+		}
+		return;
+	}
 	default:
 		return;
 	}
@@ -665,6 +1224,12 @@ static void do_mmap(struct world *w, struct fuzz_input *in, struct live *l)
 	FUZZ_CHECK(r == 0 || size > DM_ALIGN_UP(l->size, PAGE_SIZE), "mmap of %zu bytes of a %zu-byte buffer: %d",
 		   size, l->size, r);
 	dmamap_vma_destroy(vma);
+	if (fuzz_u8(in) % 4 == 0) { /* once more: refused */
+		struct heard was = heard;
+
+		dmamap_vma_destroy(vma);
+		expect_one(&was, DMAMAP_REPORT_BAD_INPUT, "dmamap_vma_destroy of a destroyed vma");
+	}
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
@@ -675,15 +1240,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	bool orphan;
 
 	fuzz_quiet();
+	dmamap_set_log_handler(NULL, count_report, NULL);
+	memset(&heard, 0, sizeof(heard));
+	orphan_machine = NULL;
 	tracing = getenv("DMAMAP_FUZZ_TRACE") != NULL;
 	world_init(w, !(fuzz_u8(&in) & 1));
 	orphan = fuzz_u8(&in) % 4 == 0;
+	if (orphan)
+		orphan_machine = w->m[1];
 	w->attached[D_IOMMU_A] = arm_iommu_attach_device(&w->dev[D_IOMMU_A], w->map[0]) == 0;
 	w->attached[D_IOMMU1] = arm_iommu_attach_device(&w->dev[D_IOMMU1], w->map[1]) == 0;
 	check_machines(w, "setup");
 
 	for (unsigned step = 0; step < 200 && in.len; step++) {
-		unsigned op = fuzz_u8(&in) % 16;
+		unsigned byte = fuzz_u8(&in), op = byte < 208 ? byte % 16 : 16 + (byte - 208) % 4;
 		int d = fuzz_u8(&in) % NDEV;
 		struct live *l = w->nlive ? &w->live[fuzz_u8(&in) % w->nlive] : NULL;
 
@@ -700,9 +1270,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 			break;
 		case 7: case 8:
 			if (l) {
-				release_live(w, l);
+				release_live(w, &in, l, false);
 				if (fuzz_u8(&in) % 4 == 0) /* and again: refused */
-					release_live(w, l);
+					release_live(w, &in, l, true);
 				drop_live(w, l);
 			}
 			break;
@@ -724,8 +1294,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 			if (l)
 				do_mmap(w, &in, l);
 			break;
+		case 16: case 17:
+			do_pages(w, &in, d);
+			break;
+		case 18:
+			do_sgl(w, &in, d);
+			break;
+		case 19:
+			do_append(w, &in, d);
+			break;
 		default: /* a live object is still what it was */
-			if (l && (l->kind >= K_COHERENT ? l->attr == 0 || l->kind == K_POOL : l->dir != DMA_FROM_DEVICE))
+			if (l && device_view_known(l))
 				device_sees(w, l);
 			break;
 		}
@@ -733,7 +1312,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	}
 
 	while (w->nlive)
-		release_live(w, &w->live[0]), drop_live(w, &w->live[0]);
+		release_live(w, &in, &w->live[0], false), drop_live(w, &w->live[0]);
 	check_machines(w, "releasing everything");
 	if (w->bounce)
 		FUZZ_CHECK(dmabounce_unregister_dev(&w->dev[D_BOUNCE]) == 0, "dmabounce unregister");
@@ -760,6 +1339,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	check_machines(w, "teardown");
 	dmamap_machine_destroy(w->m[0]);
 	dmamap_machine_destroy(w->m[1]);
+	FUZZ_CHECK(!heard.leaks, "%lu leak(s) reported at teardown, the last %s", heard.leaks, heard.last_leak);
 	if (orphan) { /* handles that outlived machine 1: refused, harmless */
 		for (int d = 0; d < NDEV; d++)
 			if (w->pool[d])
