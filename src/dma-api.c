@@ -225,7 +225,8 @@ DMAMAP_API void *dmamap_linux_alloc_noncoherent(struct device *dev, size_t size,
 		return NULL;
 	cpu = dmamap_alloc_attrs(dev, size, dma_handle, gfp, &a, file, line);
 	if (cpu && dma_handle && dmamap_debug_on(dm_dev_machine(dev)))
-		dmamap_debug_noncoherent(dev, cpu, *dma_handle, (int)dir, false, "dma_alloc_noncoherent");
+		dmamap_debug_noncoherent(dev, cpu, *dma_handle, (int)dir, false, "dma_alloc_noncoherent",
+					 "dma_free_noncoherent");
 	return cpu;
 }
 
@@ -240,9 +241,9 @@ DMAMAP_API void dmamap_linux_free_noncoherent(struct device *dev, size_t size, v
 	if (dm_dev_live(dev) && dmamap_debug_on(dm_dev_machine(dev))) {
 		DM_CALL();
 
-		dmamap_debug_noncoherent(dev, vaddr, dma_handle, (int)dir, true, "dma_free_noncoherent");
+		dmamap_debug_noncoherent(dev, vaddr, dma_handle, (int)dir, true, "dma_free_noncoherent", NULL);
 	}
-	dmamap_free_attrs(dev, size, vaddr, dma_handle, &a, file, line);
+	dm_free_attrs_as(dev, size, vaddr, dma_handle, &a, "dma_free_noncoherent", file, line);
 }
 
 /*
@@ -288,7 +289,7 @@ DMAMAP_API struct page *dmamap_linux_alloc_pages(struct device *dev, size_t size
 		return NULL;
 	}
 	if (dmamap_debug_on(m))
-		dmamap_debug_noncoherent(dev, cpu, h, (int)dir, false, "dma_alloc_pages");
+		dmamap_debug_noncoherent(dev, cpu, h, (int)dir, false, "dma_alloc_pages", "dma_free_pages");
 	return dmamap_phys_to_page(m, dm_virt_to_phys(m, cpu));
 }
 
@@ -316,9 +317,9 @@ DMAMAP_API void dmamap_linux_free_pages(struct device *dev, size_t size, struct 
 	if (dmamap_debug_on(m)) {
 		DM_CALL();
 
-		dmamap_debug_noncoherent(dev, cpu, dma_handle, (int)dir, true, "dma_free_pages");
+		dmamap_debug_noncoherent(dev, cpu, dma_handle, (int)dir, true, "dma_free_pages", NULL);
 	}
-	dmamap_free_attrs(dev, size, cpu, dma_handle, &a, file, line);
+	dm_free_attrs_as(dev, size, cpu, dma_handle, &a, "dma_free_pages", file, line);
 }
 
 /* ------------------------------------------------------------- resources */

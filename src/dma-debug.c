@@ -119,6 +119,8 @@ struct dm_map {
 	unsigned long attrs;
 	bool noncoherent;              /* a dma_alloc_noncoherent() buffer, allocated for nc_dir */
 	int nc_dir;
+	const char *alloc_call;        /* the call that made it and the one that releases it, when not its kind's */
+	const char *free_call;
 	dma_addr_t bus;                /* the handle (a list: its first segment's) */
 	size_t size;                   /* bytes mapped (a list: the sum of its entries) */
 	phys_addr_t phys;              /* the buffer (a list: its first entry) */
@@ -148,6 +150,7 @@ struct dm_tomb {
 	int dir;
 	enum dm_kind kind;
 	int nents, mapped;             /* a list's */
+	const char *alloc_call;        /* the call that made it, when not its kind's */
 	const char *file, *gone_file;  /* where it was made, and released */
 	int line, gone_line;
 };
@@ -554,6 +557,17 @@ static const char *const kind_map_call[DK_NR] = { "dma_map_single", "dma_map_pag
 static const char *const kind_unmap_call[DK_NR] = { "dma_unmap_single", "dma_unmap_page", "dma_unmap_sg",
 						    "dma_free_attrs", "dma_pool_free" };
 
+/* The call that made @map, and the one that releases it: its kind's, or the 6.x call's that made a buffer. */
+static const char *map_call(const struct dm_map *map)
+{
+	return map->alloc_call ? map->alloc_call : kind_map_call[map->kind];
+}
+
+static const char *unmap_call(const struct dm_map *map)
+{
+	return map->free_call ? map->free_call : kind_unmap_call[map->kind];
+}
+
 #define DBG_MAX_REPORTS 4
 
 /* Reports found under the lock, delivered after it is dropped. */
@@ -574,10 +588,10 @@ static int describe(const struct dm_map *map, char *buf, size_t n)
 		return snprintf(buf, n, "dma_map_sg(%s) of %d entries (%d segments) at bus %#llx",
 				dmamap_dir_name(map->dir), map->nents, map->mapped, (unsigned long long)map->bus);
 	if ((map->kind == DK_COHERENT || map->kind == DK_POOL) && map->cpu)
-		return snprintf(buf, n, "%s of %#zx bytes at bus %#llx (cpu %p)", kind_map_call[map->kind], map->size,
+		return snprintf(buf, n, "%s of %#zx bytes at bus %#llx (cpu %p)", map_call(map), map->size,
 				(unsigned long long)map->bus, map->cpu);
 	if (map->kind == DK_COHERENT || map->kind == DK_POOL)
-		return snprintf(buf, n, "%s of %#zx bytes at bus %#llx", kind_map_call[map->kind], map->size,
+		return snprintf(buf, n, "%s of %#zx bytes at bus %#llx", map_call(map), map->size,
 				(unsigned long long)map->bus);
 	return snprintf(buf, n, "%s(%s) of %#zx bytes at bus %#llx", kind_map_call[map->kind],
 			dmamap_dir_name(map->dir), map->size, (unsigned long long)map->bus);
@@ -722,7 +736,7 @@ static bool buried(struct dmamap_debug *dbg, const struct device *dev, dma_addr_
 static struct dm_map tomb_ghost(const struct dm_tomb *t)
 {
 	struct dm_map ghost = { .kind = t->kind, .dir = t->dir, .bus = t->bus, .size = t->size, .file = t->file,
-				.line = t->line, .nents = t->nents, .mapped = t->mapped };
+				.line = t->line, .nents = t->nents, .mapped = t->mapped, .alloc_call = t->alloc_call };
 
 	return ghost;
 }
@@ -743,6 +757,7 @@ static void bury(struct dmamap_debug *dbg, const struct dm_map *map, const char 
 	t->kind = map->kind;
 	t->nents = map->nents;
 	t->mapped = map->mapped;
+	t->alloc_call = map->alloc_call;
 	t->file = map->file;
 	t->line = map->line;
 	t->gone_file = file;
@@ -1467,7 +1482,7 @@ bool dmamap_debug_unmap(struct device *dev, bool page_call, dma_addr_t addr, siz
 	} else if (map->kind != DK_SINGLE && map->kind != DK_PAGE) {
 		rep_add(&rs, DMAMAP_REPORT_KIND_MISMATCH, map, addr, size, dir,
 			"%s of bus %#llx: it is a buffer from %s, released by %s; refused", what,
-			(unsigned long long)addr, kind_map_call[map->kind], kind_unmap_call[map->kind]);
+			(unsigned long long)addr, map_call(map), unmap_call(map));
 	} else {
 		ok = true;
 		if (size != map->size) {
@@ -1843,8 +1858,7 @@ static struct dm_map *buffer_lookup(struct dmamap_debug *dbg, struct dm_reports 
 	if (map->kind != kind || map->internal != library_call()) {
 		rep_add(rs, DMAMAP_REPORT_KIND_MISMATCH, map, handle, size, DMA_NONE,
 			"%s of bus %#llx: %s %s, whose pair is %s; refused", what, (unsigned long long)handle,
-			map->internal ? "the library holds it, through" : "it was made by", kind_map_call[map->kind],
-			kind_unmap_call[map->kind]);
+			map->internal ? "the library holds it, through" : "it was made by", map_call(map), unmap_call(map));
 		return NULL;
 	}
 	if (map->cpu != cpu) {
@@ -1899,10 +1913,10 @@ static const char *buffer_attrs_name(unsigned long flags, char *buf, size_t n)
 	return used ? buf : "none";
 }
 
-/* A coherent or pool release: checked, and on success taken out for the caller to hold. */
+/* A coherent or pool release by @what: checked, and on success taken out for the caller to hold. */
 static bool buffer_release(struct device *dev, enum dm_kind kind, struct dma_pool *pool, size_t size, const void *cpu,
-			   dma_addr_t handle, struct dma_attrs **attrs, struct dma_attrs *made, const char *file,
-			   int line, struct dm_map **hold)
+			   dma_addr_t handle, struct dma_attrs **attrs, struct dma_attrs *made, const char *what,
+			   const char *file, int line, struct dm_map **hold)
 {
 	struct dmamap_debug *dbg = dbg_of(dm_dev_machine(dev));
 	struct dm_reports rs;
@@ -1914,13 +1928,13 @@ static bool buffer_release(struct device *dev, enum dm_kind kind, struct dma_poo
 	if (!dbg)
 		return true;
 	pthread_spin_lock(&dbg->lock);
-	map = buffer_lookup(dbg, &rs, dev, kind, pool, cpu, handle, size, kind_unmap_call[kind]);
+	map = buffer_lookup(dbg, &rs, dev, kind, pool, cpu, handle, size, what);
 	if (map && attrs && ((*attrs ? (*attrs)->flags : 0) ^ map->attrs) & DBG_BUFFER_ATTRS) {
 		char given[128], was[128];
 
 		rep_add(&rs, DMAMAP_REPORT_ATTR_MISMATCH, map, handle, size, DMA_NONE,
 			"%s of bus %#llx with attrs %s: the buffer was allocated with %s; freed as it was allocated",
-			kind_unmap_call[kind], (unsigned long long)handle,
+			what, (unsigned long long)handle,
 			buffer_attrs_name(*attrs ? (*attrs)->flags : 0, given, sizeof(given)),
 			buffer_attrs_name(map->attrs, was, sizeof(was)));
 		made->flags = map->attrs;
@@ -1934,9 +1948,9 @@ static bool buffer_release(struct device *dev, enum dm_kind kind, struct dma_poo
 }
 
 bool dmamap_debug_free(struct device *dev, size_t size, const void *cpu, dma_addr_t handle, struct dma_attrs **attrs,
-		       struct dma_attrs *made, const char *file, int line, struct dm_map **hold)
+		       struct dma_attrs *made, const char *what, const char *file, int line, struct dm_map **hold)
 {
-	return buffer_release(dev, DK_COHERENT, NULL, size, cpu, handle, attrs, made, file, line, hold);
+	return buffer_release(dev, DK_COHERENT, NULL, size, cpu, handle, attrs, made, what, file, line, hold);
 }
 
 bool dmamap_debug_buffer_use(struct device *dev, const void *cpu, dma_addr_t handle, size_t size, const char *what)
@@ -1983,7 +1997,8 @@ void dmamap_debug_pool_alloc_done(struct dm_map *map, struct device *dev, struct
 bool dmamap_debug_pool_free(struct device *dev, struct dma_pool *pool, size_t size, const void *cpu,
 			    dma_addr_t handle, const char *file, int line, struct dm_map **hold)
 {
-	return buffer_release(dev, DK_POOL, pool, size, cpu, handle, NULL, NULL, file, line, hold);
+	return buffer_release(dev, DK_POOL, pool, size, cpu, handle, NULL, NULL, kind_unmap_call[DK_POOL], file, line,
+			      hold);
 }
 
 /* ------------------------------------------------------------ the bus side */
@@ -2244,7 +2259,7 @@ void dmamap_debug_device_leaks(struct device *dev)
 }
 
 void dmamap_debug_noncoherent(struct device *dev, const void *cpu, dma_addr_t handle, int dir, bool freeing,
-			      const char *what)
+			      const char *what, const char *pair)
 {
 	struct dmamap_debug *dbg = dbg_of(dm_dev_machine(dev));
 	struct dm_want w = { DK_COHERENT, 0, DMA_NONE, NULL };
@@ -2261,6 +2276,8 @@ void dmamap_debug_noncoherent(struct device *dev, const void *cpu, dma_addr_t ha
 		if (!freeing) {
 			map->noncoherent = true;
 			map->nc_dir = dir;
+			map->alloc_call = what;
+			map->free_call = pair;
 		} else if (map->noncoherent && map->nc_dir != dir) {
 			rep_add(&rs, DMAMAP_REPORT_DIR_MISMATCH, map, handle, map->size, dir,
 				"%s of bus %#llx with %s: the buffer was allocated for %s", what,

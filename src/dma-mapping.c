@@ -432,32 +432,32 @@ DMAMAP_API void *dmamap_alloc_attrs(struct device *dev, size_t size, dma_addr_t 
 	return cpu;
 }
 
-DMAMAP_API void dmamap_free_attrs(struct device *dev, size_t size, void *cpu_addr, dma_addr_t dma_handle,
-				  struct dma_attrs *attrs, const char *file, int line)
+void dm_free_attrs_as(struct device *dev, size_t size, void *cpu_addr, dma_addr_t dma_handle, struct dma_attrs *attrs,
+		      const char *what, const char *file, int line)
 {
 	DM_CALL();
-	const struct dma_map_ops *ops = OPS(dev, "dma_free_attrs", free);
+	const struct dma_map_ops *ops = OPS(dev, what, free);
 	struct dma_attrs made;
 	struct dm_map *map = NULL;
 	unsigned long reports;
 	bool checked;
 
-	if (!ops || !size_ok(dev, size, "dma_free_attrs", WHERE))
+	if (!ops || !size_ok(dev, size, what, WHERE))
 		return;
 	if (!cpu_addr) {
-		refuse(dev, DMAMAP_REPORT_BAD_INPUT, WHERE, "dma_free_attrs: NULL cpu_addr");
+		refuse(dev, DMAMAP_REPORT_BAD_INPUT, WHERE, "%s: NULL cpu_addr", what);
 		return;
 	}
 	if (dmamap_devres_holds_coherent(dev, cpu_addr)) {
 		refuse(dev, DMAMAP_REPORT_API_MISUSE, WHERE,
-		       "dma_free_attrs(%p): a buffer from dmam_alloc_coherent goes with its device, or with "
+		       "%s(%p): a buffer from dmam_alloc_coherent goes with its device, or with "
 		       "dmam_free_coherent; refused",
-		       cpu_addr);
+		       what, cpu_addr);
 		return;
 	}
 	checked = dmamap_debug_on(dm_dev_machine(dev));
 	/* attrs that are not the buffer's are reported, and the ops free it with the buffer's own */
-	if (checked && !dmamap_debug_free(dev, size, cpu_addr, dma_handle, &attrs, &made, WHERE, &map))
+	if (checked && !dmamap_debug_free(dev, size, cpu_addr, dma_handle, &attrs, &made, what, WHERE, &map))
 		return;
 	enter(dev);
 	reports = dm_reports_now();
@@ -465,6 +465,12 @@ DMAMAP_API void dmamap_free_attrs(struct device *dev, size_t size, void *cpu_add
 	if (!checked)
 		untracked_released(dm_dev_machine(dev), reports);
 	dmamap_debug_put(map, dev);
+}
+
+DMAMAP_API void dmamap_free_attrs(struct device *dev, size_t size, void *cpu_addr, dma_addr_t dma_handle,
+				  struct dma_attrs *attrs, const char *file, int line)
+{
+	dm_free_attrs_as(dev, size, cpu_addr, dma_handle, attrs, "dma_free_attrs", WHERE);
 }
 
 DMAMAP_API int dmamap_mmap_attrs(struct device *dev, struct vm_area_struct *vma, void *cpu_addr, dma_addr_t dma_addr,

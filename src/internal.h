@@ -881,6 +881,14 @@ static inline bool dm_dev_coherent(const struct device *dev)
 	return dev->dma_coherent || dev->dmamap.machine->cfg.coherent;
 }
 
+/*
+ * dmamap_free_attrs() made by the driver's call @what (dma_free_attrs, or a
+ * 6.x free built on it, dma_free_noncoherent or dma_free_pages): every
+ * report of the free names @what.
+ */
+void dm_free_attrs_as(struct device *dev, size_t size, void *cpu_addr, dma_addr_t dma_handle, struct dma_attrs *attrs,
+		      const char *what, const char *file, int line);
+
 /* The machine-wide DMA-zone rule behind dma_supported(). */
 bool dmamap_mask_covers_zone(struct device *dev, u64 mask);
 /* Whether @mask reaches every byte of RAM on the device's bus. */
@@ -1080,11 +1088,12 @@ void dmamap_debug_untracked(struct dmamap_machine *m, long delta);
 void dmamap_debug_device_leaks(struct device *dev);
 /*
  * A dma_alloc_noncoherent() or dma_alloc_pages() buffer at @cpu/@handle:
- * note its direction (@freeing false), or report a release (@what: its
- * call's name) naming another.
+ * note its direction and the calls that made it (@what) and free it (@pair),
+ * which the reports about it name (@freeing false); or report a release
+ * (@what: its call's name, @pair unused) naming another direction.
  */
 void dmamap_debug_noncoherent(struct device *dev, const void *cpu, dma_addr_t handle, int dir, bool freeing,
-			      const char *what);
+			      const char *what, const char *pair);
 /* The device leaves its IOMMU mapping: what its driver still has live through it is reported and forgotten. */
 void dmamap_debug_detach_leaks(struct device *dev);
 
@@ -1124,12 +1133,13 @@ struct dm_map *dmamap_debug_alloc_prepare(struct device *dev, size_t size);
 void dmamap_debug_alloc_done(struct dm_map *map, struct device *dev, size_t size, const void *cpu, dma_addr_t handle,
 			     struct dma_attrs *attrs, const char *file, int line);
 /*
- * A coherent free: as a pool free, and when *@attrs (NULL: none) differs from
+ * A coherent free by the driver's call @what (dma_free_attrs, or a 6.x free
+ * built on it): as a pool free, and when *@attrs (NULL: none) differs from
  * the allocation's attrs in one that decides what the buffer is (reported),
  * *@attrs is pointed at @made, filled with the allocation's, for the ops.
  */
 bool dmamap_debug_free(struct device *dev, size_t size, const void *cpu, dma_addr_t handle, struct dma_attrs **attrs,
-		       struct dma_attrs *made, const char *file, int line, struct dm_map **hold);
+		       struct dma_attrs *made, const char *what, const char *file, int line, struct dm_map **hold);
 /* dma_mmap_attrs()/dma_get_sgtable() of (@cpu, @handle, @size): false when it names no live buffer (reported). */
 bool dmamap_debug_buffer_use(struct device *dev, const void *cpu, dma_addr_t handle, size_t size, const char *what);
 struct dm_map *dmamap_debug_pool_prepare(struct device *dev, size_t size);

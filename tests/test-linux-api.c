@@ -671,6 +671,70 @@ static void test_alloc_pages_checked(void **state)
 	f->c.by_kind[DMAMAP_REPORT_API_MISUSE] = 0;
 }
 
+/* A report of the last capture, at @line, naming @call and saying @why. */
+static void assert_said(const struct fx *f, enum dmamap_report_kind kind, int line, const char *call, const char *why)
+{
+	assert_int_equal(f->c.last_kind, kind);
+	assert_int_equal(f->c.last_line, line);
+	if (strncmp(f->c.last, call, strlen(call)) || !strstr(f->c.last, why))
+		fail_msg("report \"%s\" does not name %s and say \"%s\"", f->c.last, call, why);
+}
+
+/*
+ * A refused dma_free_pages() or dma_free_noncoherent() names the driver's
+ * own call, not dma_free_attrs() it is built on; and what the reports say
+ * of the buffer names the call that made it and the one that frees it.
+ */
+static void test_refused_frees_name_the_call(void **state)
+{
+	struct fx *f = *state;
+	struct page *page, *other;
+	dma_addr_t h, nh;
+	unsigned long free_before;
+	void *nc;
+	int line;
+
+	other = alloc_pages(GFP_KERNEL, 0); /* pages never allocated by dma_alloc_pages() */
+	assert_non_null(other);
+	free_before = test_free_pages(f->m);
+	dma_free_pages(&f->dev, SZ_4K, other, page_to_phys(other), DMA_TO_DEVICE); line = __LINE__;
+	assert_said(f, DMAMAP_REPORT_NOT_MAPPED, line, "dma_free_pages of bus", "no live mapping there");
+	dma_free_noncoherent(&f->dev, SZ_4K, page_address(other), page_to_phys(other), DMA_TO_DEVICE); line = __LINE__;
+	assert_said(f, DMAMAP_REPORT_NOT_MAPPED, line, "dma_free_noncoherent of bus", "no live mapping there");
+
+	/* another size: refused, naming the call, the allocation and its pair */
+	page = dma_alloc_pages(&f->dev, SZ_4K, &h, DMA_TO_DEVICE, GFP_KERNEL);
+	assert_non_null(page);
+	nc = dma_alloc_noncoherent(&f->dev, SZ_4K, &nh, DMA_FROM_DEVICE, GFP_KERNEL);
+	assert_non_null(nc);
+	dma_free_pages(&f->dev, SZ_8K, page, h, DMA_TO_DEVICE); line = __LINE__;
+	assert_said(f, DMAMAP_REPORT_SIZE_MISMATCH, line, "dma_free_pages of bus", "[dma_alloc_pages of 0x1000 bytes");
+	dma_free_noncoherent(&f->dev, SZ_8K, nc, nh, DMA_FROM_DEVICE); line = __LINE__;
+	assert_said(f, DMAMAP_REPORT_SIZE_MISMATCH, line, "dma_free_noncoherent of bus",
+		    "[dma_alloc_noncoherent of 0x1000 bytes");
+	/* released by the wrong call: the message names the right one */
+	dma_unmap_single(&f->dev, h, SZ_4K, DMA_TO_DEVICE); line = __LINE__;
+	assert_said(f, DMAMAP_REPORT_KIND_MISMATCH, line, "dma_unmap_single of bus",
+		    "a buffer from dma_alloc_pages, released by dma_free_pages");
+	dma_free_coherent(&f->dev, SZ_4K, nc, nh); line = __LINE__;
+	assert_said(f, DMAMAP_REPORT_ATTR_MISMATCH, line, "dma_free_attrs of bus", "[dma_alloc_noncoherent of");
+	/* and the other's buffer, by the other call: its attrs are not the buffer's */
+	dma_free_noncoherent(&f->dev, SZ_4K, page_address(page), h, DMA_TO_DEVICE); line = __LINE__;
+	assert_said(f, DMAMAP_REPORT_ATTR_MISMATCH, line, "dma_free_noncoherent of bus",
+		    "the buffer was allocated with DMA_ATTR_NON_CONSISTENT|DMA_ATTR_FORCE_CONTIGUOUS");
+	assert_int_equal(f->c.reports, 7);
+	assert_int_equal(test_free_pages(f->m), free_before); /* the two freed as they were allocated */
+
+	/* freed already: said, naming the call and the buffer's */
+	dma_free_pages(&f->dev, SZ_4K, page, h, DMA_TO_DEVICE); line = __LINE__;
+	assert_said(f, DMAMAP_REPORT_DOUBLE_UNMAP, line, "dma_free_pages of bus", "[dma_alloc_pages of");
+	assert_int_equal(f->c.reports, 8);
+	assert_int_equal(test_free_pages(f->m), free_before);
+	__free_pages(other, 0);
+	assert_int_equal(test_free_pages(f->m), f->base_free);
+	f->c.reports = 0;
+}
+
 /* Refusals change nothing; a failed allocation leaves nothing. */
 static void test_alloc_pages_refused_and_failing(void **state)
 {
@@ -2640,6 +2704,7 @@ int main(void)
 		cmocka_unit_test(test_kconfig_options),
 		cmocka_unit_test_setup_teardown(test_alloc_pages_cpu_owned, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_alloc_pages_checked, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_refused_frees_name_the_call, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_alloc_pages_refused_and_failing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_alloc_pages_behind_iommu, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_alloc_pages_not_from_declared_memory, setup, teardown),
