@@ -1953,7 +1953,15 @@ bool dmamap_debug_free(struct device *dev, size_t size, const void *cpu, dma_add
 	return buffer_release(dev, DK_COHERENT, NULL, size, cpu, handle, attrs, made, what, file, line, hold);
 }
 
-bool dmamap_debug_buffer_use(struct device *dev, const void *cpu, dma_addr_t handle, size_t size, const char *what)
+/*
+ * The attributes that decide the page protection a buffer's user mapping
+ * gets (cached for a non-consistent buffer, write-combining, or the
+ * coherent one): dma_mmap_attrs() must name them as the allocation did.
+ */
+#define DBG_MMAP_ATTRS (1UL << DMA_ATTR_WRITE_COMBINE | 1UL << DMA_ATTR_NON_CONSISTENT)
+
+bool dmamap_debug_buffer_use(struct device *dev, const void *cpu, dma_addr_t handle, size_t size,
+			     struct dma_attrs **attrs, struct dma_attrs *made, const char *what)
 {
 	struct dmamap_debug *dbg = dbg_of(dm_dev_machine(dev));
 	struct dm_want w = { DK_COHERENT, size, DMA_NONE, NULL };
@@ -1978,6 +1986,16 @@ bool dmamap_debug_buffer_use(struct device *dev, const void *cpu, dma_addr_t han
 			"%s of %#zx bytes: the buffer is %#zx bytes; refused", what, size, map->size);
 	else
 		ok = true;
+	if (ok && attrs && ((*attrs ? (*attrs)->flags : 0) ^ map->attrs) & DBG_MMAP_ATTRS) {
+		char given[128], was[128];
+
+		rep_add(&rs, DMAMAP_REPORT_ATTR_MISMATCH, map, handle, size, DMA_NONE,
+			"%s of bus %#llx with attrs %s: the buffer was allocated with %s; mapped as it was allocated",
+			what, (unsigned long long)handle, buffer_attrs_name(*attrs ? (*attrs)->flags : 0, given, sizeof(given)),
+			buffer_attrs_name(map->attrs, was, sizeof(was)));
+		made->flags = map->attrs;
+		*attrs = made;
+	}
 	pthread_spin_unlock(&dbg->lock);
 	rep_flush(dev, &rs);
 	return ok;

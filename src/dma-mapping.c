@@ -478,6 +478,7 @@ DMAMAP_API int dmamap_mmap_attrs(struct device *dev, struct vm_area_struct *vma,
 {
 	DM_CALL();
 	const struct dma_map_ops *ops = OPS(dev, "dma_mmap_attrs", mmap);
+	struct dma_attrs made;
 
 	if (!ops || !size_ok(dev, size, "dma_mmap_attrs", WHERE))
 		return -EINVAL;
@@ -487,7 +488,7 @@ DMAMAP_API int dmamap_mmap_attrs(struct device *dev, struct vm_area_struct *vma,
 		return -EINVAL;
 	}
 	if (dmamap_debug_on(dm_dev_machine(dev)) &&
-	    !dmamap_debug_buffer_use(dev, cpu_addr, dma_addr, size, "dma_mmap_attrs"))
+	    !dmamap_debug_buffer_use(dev, cpu_addr, dma_addr, size, &attrs, &made, "dma_mmap_attrs"))
 		return -ENXIO;
 	enter(dev);
 	return ops->mmap(dev, vma, cpu_addr, dma_addr, size, attrs);
@@ -506,7 +507,7 @@ DMAMAP_API int dmamap_get_sgtable_attrs(struct device *dev, struct sg_table *sgt
 		return -EINVAL;
 	}
 	if (dmamap_debug_on(dm_dev_machine(dev)) &&
-	    !dmamap_debug_buffer_use(dev, cpu_addr, dma_addr, size, "dma_get_sgtable"))
+	    !dmamap_debug_buffer_use(dev, cpu_addr, dma_addr, size, NULL, NULL, "dma_get_sgtable"))
 		return -ENXIO;
 	enter(dev);
 	return ops->get_sgtable(dev, sgt, cpu_addr, dma_addr, size, attrs);

@@ -1140,8 +1140,15 @@ void dmamap_debug_alloc_done(struct dm_map *map, struct device *dev, size_t size
  */
 bool dmamap_debug_free(struct device *dev, size_t size, const void *cpu, dma_addr_t handle, struct dma_attrs **attrs,
 		       struct dma_attrs *made, const char *what, const char *file, int line, struct dm_map **hold);
-/* dma_mmap_attrs()/dma_get_sgtable() of (@cpu, @handle, @size): false when it names no live buffer (reported). */
-bool dmamap_debug_buffer_use(struct device *dev, const void *cpu, dma_addr_t handle, size_t size, const char *what);
+/*
+ * dma_mmap_attrs()/dma_get_sgtable() of (@cpu, @handle, @size): false when
+ * it names no live buffer (reported). With @attrs (dma_mmap_attrs()), when
+ * *@attrs (NULL: none) differs from the allocation's in one that decides the
+ * user mapping's protection (reported), *@attrs is pointed at @made, filled
+ * with the allocation's, for the ops.
+ */
+bool dmamap_debug_buffer_use(struct device *dev, const void *cpu, dma_addr_t handle, size_t size,
+			     struct dma_attrs **attrs, struct dma_attrs *made, const char *what);
 struct dm_map *dmamap_debug_pool_prepare(struct device *dev, size_t size);
 void dmamap_debug_pool_alloc_done(struct dm_map *map, struct device *dev, struct dma_pool *pool, size_t size,
 				  const void *cpu, dma_addr_t handle, const char *file, int line);

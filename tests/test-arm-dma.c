@@ -384,15 +384,15 @@ static void test_alloc_attrs_effects(void **state)
 	fx_free(f);
 }
 
-/* mmap: the user sees the buffer's bytes, from vm_pgoff; a vma past the end is refused. */
+/* mmap: the user sees the buffer's bytes, from vm_pgoff, with the buffer's protection; a vma past the end is refused. */
 static void test_mmap_coherent(void **state)
 {
 	struct fx *f = fx_new(NULL);
 	struct vm_area_struct *vma;
 	unsigned long pfn;
 	pgprot_t prot;
-	dma_addr_t h;
-	u8 *cpu;
+	dma_addr_t h, hwc;
+	u8 *cpu, *wc;
 
 	(void)state;
 	cpu = dma_alloc_coherent(&f->dev, 4 * PAGE_SIZE, &h, GFP_KERNEL);
@@ -410,13 +410,29 @@ static void test_mmap_coherent(void **state)
 	assert_int_equal(cpu[5], 0xee);
 	dmamap_vma_destroy(vma);
 
+	/* a coherent buffer mapped as write-combining: said, and mapped as it was allocated */
 	vma = dmamap_vma_create(f->m, 2 * PAGE_SIZE);
 	vma->vm_pgoff = 2;
 	assert_int_equal(dma_mmap_writecombine(&f->dev, vma, cpu, h, 4 * PAGE_SIZE), 0);
+	assert_int_equal(f->cap.by_kind[DMAMAP_REPORT_ATTR_MISMATCH], 1);
 	assert_memory_equal((void *)vma->vm_start, cpu + 2 * PAGE_SIZE, 2 * PAGE_SIZE);
+	assert_int_equal(dmamap_vma_pte(vma, vma->vm_start, NULL, &prot), 0);
+	assert_int_equal(pgprot_memtype(prot), DMAMAP_MT_DMACOHERENT);
+	dmamap_vma_destroy(vma);
+
+	/* a write-combining buffer's mapping is write-combining */
+	wc = dma_alloc_writecombine(&f->dev, 4 * PAGE_SIZE, &hwc, GFP_KERNEL);
+	assert_non_null(wc);
+	fill_pattern(wc, 4 * PAGE_SIZE, 71);
+	vma = dmamap_vma_create(f->m, 2 * PAGE_SIZE);
+	vma->vm_pgoff = 2;
+	assert_int_equal(dma_mmap_writecombine(&f->dev, vma, wc, hwc, 4 * PAGE_SIZE), 0);
+	assert_memory_equal((void *)vma->vm_start, wc + 2 * PAGE_SIZE, 2 * PAGE_SIZE);
 	assert_int_equal(dmamap_vma_pte(vma, vma->vm_start, NULL, &prot), 0);
 	assert_int_equal(pgprot_memtype(prot), DMAMAP_MT_WRITECOMBINE);
 	dmamap_vma_destroy(vma);
+	dma_free_writecombine(&f->dev, 4 * PAGE_SIZE, wc, hwc);
+	assert_int_equal(f->cap.reports, 1);
 
 	vma = dmamap_vma_create(f->m, 3 * PAGE_SIZE);
 	vma->vm_pgoff = 2;

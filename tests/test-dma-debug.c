@@ -1054,6 +1054,135 @@ static void test_pool_free_mismatches(void **state)
 	assert_int_equal(F.cap.reports, n + 4);
 }
 
+/* The memory type of @vma's first page. */
+static int vma_memtype(struct vm_area_struct *vma)
+{
+	pgprot_t prot;
+
+	assert_int_equal(dmamap_vma_pte(vma, vma->vm_start, NULL, &prot), 0);
+	return pgprot_memtype(prot);
+}
+
+/*
+ * dma_mmap_attrs() naming other attrs than the buffer's in one that decides
+ * the user mapping's protection (write-combining, cached): reported at the
+ * mmap's line, naming the allocation's line and attrs, and mapped as the
+ * buffer was allocated. The other attrs may differ.
+ */
+static void test_mmap_attrs_mismatch(void **state)
+{
+	struct vm_area_struct *vma = dmamap_vma_create(F.m, PAGE_SIZE);
+	DEFINE_DMA_ATTRS(nokmap);
+	const struct captured *r;
+	unsigned long n;
+	dma_addr_t h;
+	int lm, l;
+	u8 *p;
+
+	(void)state;
+	assert_non_null(vma);
+	/* a write-combining buffer mapped as coherent: write-combining all the same */
+	p = dma_alloc_writecombine(&F.dev, 3000, &h, GFP_KERNEL); lm = __LINE__;
+	assert_non_null(p);
+	p[7] = 0x5a;
+	n = F.cap.reports;
+	assert_int_equal(dma_mmap_coherent(&F.dev, vma, p, h, 3000), 0); l = __LINE__;
+	r = expect_report(n, DMAMAP_REPORT_ATTR_MISMATCH, l, lm);
+	assert_non_null(strstr(r->message, "dma_mmap_attrs of bus"));
+	assert_non_null(strstr(r->message, "with attrs none: the buffer was allocated with DMA_ATTR_WRITE_COMBINE; "
+					   "mapped as it was allocated"));
+	assert_true(r->bus_addr == h);
+	assert_int_equal(vma_memtype(vma), DMAMAP_MT_WRITECOMBINE);
+	assert_int_equal(((u8 *)vma->vm_start)[7], 0x5a);
+	dmamap_vma_destroy(vma);
+	vma = dmamap_vma_create(F.m, PAGE_SIZE);
+	assert_non_null(vma);
+	assert_int_equal(dma_mmap_writecombine(&F.dev, vma, p, h, 3000), 0); /* its own: nothing to say */
+	assert_int_equal(F.cap.reports, n + 1);
+	assert_int_equal(vma_memtype(vma), DMAMAP_MT_WRITECOMBINE);
+	dmamap_vma_destroy(vma);
+	dma_free_writecombine(&F.dev, 3000, p, h);
+
+	/* a coherent buffer mapped as write-combining: the coherent protection */
+	p = dma_alloc_coherent(&F.dev, PAGE_SIZE, &h, GFP_KERNEL); lm = __LINE__;
+	assert_non_null(p);
+	vma = dmamap_vma_create(F.m, PAGE_SIZE);
+	assert_non_null(vma);
+	n = F.cap.reports;
+	assert_int_equal(dma_mmap_writecombine(&F.dev, vma, p, h, PAGE_SIZE), 0); l = __LINE__;
+	r = expect_report(n, DMAMAP_REPORT_ATTR_MISMATCH, l, lm);
+	assert_non_null(strstr(r->message, "with attrs DMA_ATTR_WRITE_COMBINE: the buffer was allocated with none;"));
+	assert_int_equal(vma_memtype(vma), DMAMAP_MT_DMACOHERENT);
+	dmamap_vma_destroy(vma);
+	dma_free_coherent(&F.dev, PAGE_SIZE, p, h);
+
+	/* cached memory mapped as coherent: cached, as allocated */
+	p = dma_alloc_noncoherent(&F.dev, PAGE_SIZE, &h, GFP_KERNEL); lm = __LINE__;
+	assert_non_null(p);
+	vma = dmamap_vma_create(F.m, PAGE_SIZE);
+	assert_non_null(vma);
+	n = F.cap.reports;
+	assert_int_equal(dma_mmap_coherent(&F.dev, vma, p, h, PAGE_SIZE), 0); l = __LINE__;
+	r = expect_report(n, DMAMAP_REPORT_ATTR_MISMATCH, l, lm);
+	assert_non_null(strstr(r->message, "with attrs none: the buffer was allocated with DMA_ATTR_NON_CONSISTENT;"));
+	assert_int_equal(vma_memtype(vma), DMAMAP_MT_CACHED);
+	dmamap_vma_destroy(vma);
+	dma_free_noncoherent(&F.dev, PAGE_SIZE, p, h);
+
+	/* attrs that decide no protection may differ: no kernel mapping, hints */
+	dma_set_attr(DMA_ATTR_NO_KERNEL_MAPPING, &nokmap);
+	p = dma_alloc_attrs(&F.dev, PAGE_SIZE, &h, GFP_KERNEL, &nokmap);
+	assert_non_null(p);
+	vma = dmamap_vma_create(F.m, PAGE_SIZE);
+	assert_non_null(vma);
+	n = F.cap.reports;
+	assert_int_equal(dma_mmap_coherent(&F.dev, vma, p, h, PAGE_SIZE), 0);
+	assert_int_equal(vma_memtype(vma), DMAMAP_MT_DMACOHERENT);
+	dmamap_vma_destroy(vma);
+	dma_free_attrs(&F.dev, PAGE_SIZE, p, h, &nokmap);
+	p = dma_alloc_coherent(&F.dev, PAGE_SIZE, &h, GFP_KERNEL);
+	assert_non_null(p);
+	vma = dmamap_vma_create(F.m, PAGE_SIZE);
+	assert_non_null(vma);
+	assert_int_equal(dma_mmap_attrs(&F.dev, vma, p, h, PAGE_SIZE, DMAMAP_ATTR_ONE(DMA_ATTR_SKIP_CPU_SYNC)), 0);
+	assert_int_equal(vma_memtype(vma), DMAMAP_MT_DMACOHERENT);
+	dmamap_vma_destroy(vma);
+	dma_free_coherent(&F.dev, PAGE_SIZE, p, h);
+	assert_int_equal(F.cap.reports, n);
+	assert_int_equal(stats().live_coherent, 0);
+}
+
+/* Behind an IOMMU: a write-combining buffer mapped as coherent, reported, write-combining. */
+static void test_mmap_attrs_mismatch_behind_iommu(void **state)
+{
+	struct dma_iommu_mapping *map = arm_iommu_create_mapping(F.m, 0x80000000ULL, 16u << 20, 0);
+	struct vm_area_struct *vma = dmamap_vma_create(F.m, 2 * PAGE_SIZE);
+	const struct captured *r;
+	unsigned long n;
+	dma_addr_t h;
+	int lm, l;
+	u8 *p;
+
+	(void)state;
+	assert_false(IS_ERR(map));
+	assert_non_null(vma);
+	assert_int_equal(arm_iommu_attach_device(&F.dev, map), 0);
+	p = dma_alloc_writecombine(&F.dev, 2 * PAGE_SIZE, &h, GFP_KERNEL); lm = __LINE__;
+	assert_non_null(p);
+	p[PAGE_SIZE + 3] = 0xa7;
+	n = F.cap.reports;
+	assert_int_equal(dma_mmap_coherent(&F.dev, vma, p, h, 2 * PAGE_SIZE), 0); l = __LINE__;
+	r = expect_report(n, DMAMAP_REPORT_ATTR_MISMATCH, l, lm);
+	assert_non_null(strstr(r->message, "with attrs none: the buffer was allocated with DMA_ATTR_WRITE_COMBINE;"));
+	assert_int_equal(vma_memtype(vma), DMAMAP_MT_WRITECOMBINE);
+	assert_int_equal(((u8 *)vma->vm_start)[PAGE_SIZE + 3], 0xa7);
+	dmamap_vma_destroy(vma);
+	dma_free_writecombine(&F.dev, 2 * PAGE_SIZE, p, h);
+	assert_int_equal(F.cap.reports, n + 1);
+	arm_iommu_detach_device(&F.dev);
+	arm_iommu_release_mapping(map);
+}
+
 /* dma_mmap_attrs()/dma_get_sgtable() of something that is not a live buffer: refused. */
 static void test_mmap_of_no_buffer(void **state)
 {
@@ -2404,6 +2533,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_unchecked_mapping_error, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_coherent_free_mismatches, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_coherent_free_attrs_mismatch, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mmap_attrs_mismatch, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mmap_attrs_mismatch_behind_iommu, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_coherent_free_attrs_mismatch_behind_iommu, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pool_free_mismatches, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mmap_of_no_buffer, setup, teardown),

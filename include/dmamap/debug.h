@@ -92,7 +92,16 @@
  *                                   DMA_ATTR_ALLOC_SINGLE_PAGES,
  *                                   DMA_ATTR_PRIVILEGED). dmam_free_coherent()
  *                                   and a managed buffer's release use its
- *                                   allocation's attrs: never reported
+ *                                   allocation's attrs: never reported.
+ *                                   So is dma_mmap_attrs() (and
+ *                                   dma_mmap_coherent(), dma_mmap_wc()...)
+ *                                   naming another DMA_ATTR_WRITE_COMBINE or
+ *                                   DMA_ATTR_NON_CONSISTENT than the
+ *                                   allocation, which decide the user
+ *                                   mapping's page protection (the kernel
+ *                                   would map the memory with a second,
+ *                                   conflicting memory type): the buffer is
+ *                                   mapped as it was allocated
  *     DMAMAP_REPORT_UNCHECKED_ERROR a sync or unmap of a handle
  *                                   dma_mapping_error() was never asked
  *                                   about (once per mapping)

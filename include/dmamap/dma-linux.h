@@ -238,6 +238,10 @@ DMAMAP_API void dmamap_linux_free(struct device *dev, size_t size, void *cpu_add
  * @file: the caller's source file, or NULL
  * @line: the caller's source line
  *
+ * The 2012 API's dma_mmap_attrs(), with its checks: DMA_ATTR_WRITE_COMBINE
+ * must be the allocation's (dma_mmap_coherent() of a dma_alloc_wc() buffer,
+ * dma_mmap_wc() of a coherent one, either of a dma_alloc_noncoherent() one
+ * is reported as DMAMAP_REPORT_ATTR_MISMATCH and mapped as allocated).
  * Return: 0, -EINVAL (bad arguments or attrs), -ENXIO (the vma is larger than
  * the buffer), or another -errno from the mapping.
  */

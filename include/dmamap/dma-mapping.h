@@ -289,7 +289,15 @@ static inline void dma_free_attrs(struct device *dev, size_t size, void *cpu_add
  * dma_mmap_attrs() - map a dma_alloc_attrs() buffer into a user vma
  *
  * vma->vm_pgoff pages into the buffer are mapped at vm_start, with the
- * protection the attrs imply.
+ * protection the attrs imply: cached for DMA_ATTR_NON_CONSISTENT (or a
+ * coherent device), write-combining for DMA_ATTR_WRITE_COMBINE, else the
+ * coherent (non-cacheable) type. So @attrs must set the same
+ * DMA_ATTR_WRITE_COMBINE and DMA_ATTR_NON_CONSISTENT as the allocation
+ * (dma_mmap_coherent() of a dma_alloc_writecombine() buffer is a misuse);
+ * the others may differ. With the checker on, other ones are reported
+ * (DMAMAP_REPORT_ATTR_MISMATCH, at the call's line, naming the
+ * allocation's) and the buffer is mapped as it was allocated, the ops given
+ * the allocation's attrs.
  * Return: 0; -ENXIO when the vma (from vm_pgoff) is larger than the buffer,
  * or when @cpu_addr and @dma_addr are not a live buffer of @dev at least
  * @size long (reported); another -errno from the mapping.

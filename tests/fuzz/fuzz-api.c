@@ -23,7 +23,8 @@
  * dma_free_pages() (freed with the allocation's direction or another, by
  * dma_free_noncoherent(), with another size, handle or pages never
  * allocated), dma_free_attrs() and dma_free_noncoherent() of a coherent
- * buffer with other attrs than the allocation's, lists of fresh pages from
+ * buffer with other attrs than the allocation's, dma_mmap_attrs() with the
+ * other protection than the buffer's, lists of fresh pages from
  * sgl_alloc_order()/sgl_alloc() mapped and freed by sgl_free*(), append
  * tables grown a batch at a time by sg_alloc_append_table_from_pages() from
  * a harness buffer's pages, mapped and freed by sg_free_append_table(), and
@@ -1213,6 +1214,9 @@ static void do_mmap(struct world *w, struct fuzz_input *in, struct live *l)
 {
 	struct vm_area_struct *vma;
 	size_t size = (1 + fuzz_u8(in) % 4) * PAGE_SIZE;
+	bool other = w->checker && fuzz_u8(in) % 4 == 0;
+	DEFINE_DMA_ATTRS(attrs);
+	struct heard was;
 	int r;
 
 	if (l->kind != K_COHERENT || l->attr >= 2)
@@ -1220,13 +1224,29 @@ static void do_mmap(struct world *w, struct fuzz_input *in, struct live *l)
 	vma = dmamap_vma_create(w->m[w->mach[l->dev]], size);
 	if (!vma)
 		return;
-	r = dma_mmap_coherent(&w->dev[l->dev], vma, l->cpu, l->h, l->size);
+	/* the buffer's own protection; or the other one, reported, and mapped with its own all the same */
+	set_buffer_attr(&attrs, other ? !l->attr : l->attr);
+	was = heard;
+	r = dma_mmap_attrs(&w->dev[l->dev], vma, l->cpu, l->h, l->size, &attrs);
 	FUZZ_CHECK(r == 0 || size > DM_ALIGN_UP(l->size, PAGE_SIZE), "mmap of %zu bytes of a %zu-byte buffer: %d",
 		   size, l->size, r);
+	if (other)
+		expect_one(&was, DMAMAP_REPORT_ATTR_MISMATCH, "dma_mmap_attrs with the other protection");
+	else
+		expect_quiet(&was, "dma_mmap_attrs");
+	if (!r) {
+		pgprot_t prot;
+
+		struct page *decl = w->declared[l->dev];
+		bool declared = decl && l->h - page_to_phys(decl) < 16 * PAGE_SIZE; /* always mapped coherent */
+
+		FUZZ_CHECK(!dmamap_vma_pte(vma, vma->vm_start, NULL, &prot) &&
+			   pgprot_memtype(prot) == (l->attr && !declared ? DMAMAP_MT_WRITECOMBINE : DMAMAP_MT_DMACOHERENT),
+			   "the user mapping of a buffer of attr %u has another memory type", l->attr);
+	}
 	dmamap_vma_destroy(vma);
 	if (fuzz_u8(in) % 4 == 0) { /* once more: refused */
-		struct heard was = heard;
-
+		was = heard;
 		dmamap_vma_destroy(vma);
 		expect_one(&was, DMAMAP_REPORT_BAD_INPUT, "dmamap_vma_destroy of a destroyed vma");
 	}
