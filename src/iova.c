@@ -171,6 +171,7 @@ struct dmamap_iova {
 	bool caching;                  /* per-thread caches in front (dmamap_iova_set_cache()) */
 	u64 id;                        /* unique, never reused: what a thread's cache names */
 	struct iova_tcache *caches;    /* every thread's cache of this allocator */
+	struct dmamap_obj obj;         /* owned by its pointer until destroyed: a second destroy is refused */
 };
 
 /* ------------------------------------------------------------ locking */
@@ -1922,6 +1923,7 @@ DMAMAP_API struct dmamap_iova *dmamap_iova_create(dma_addr_t base, size_t size, 
 		errno = ENOMEM;
 		return NULL;
 	}
+	dmamap_obj_own(&a->obj, a);
 	return a;
 }
 
@@ -1966,12 +1968,16 @@ void dmamap_iova_destroy_in(struct dmamap_iova *a, struct dmamap_machine *m)
 			      "iova space %#llx+%#zx destroyed with %lu allocation%s (%lu granule%s) outstanding",
 			      (unsigned long long)a->base, a->size, live, live == 1 ? "" : "s", granules,
 			      granules == 1 ? "" : "s");
+	dmamap_obj_disown(&a->obj);
 	free_maps(a);
 	free(a);
 }
 
 DMAMAP_API void dmamap_iova_destroy(struct dmamap_iova *a)
 {
+	/* a pointer destroyed already is compared, never read through */
+	if (a && !dmamap_obj_owned(a, "dmamap_iova_destroy", "IOVA allocator", NULL, 0))
+		return;
 	dmamap_iova_destroy_in(a, NULL);
 }
 

@@ -54,7 +54,9 @@ DMAMAP_API struct dmamap_iova *dmamap_iova_create(dma_addr_t base, size_t size, 
  * dmamap_iova_destroy() - free the allocator; NULL is ignored
  *
  * Ranges still allocated are reported (DMAMAP_REPORT_LEAK, process-wide log)
- * and forgotten.
+ * and forgotten. A pointer that names no live allocator (destroyed already)
+ * is reported process-wide (DMAMAP_REPORT_BAD_INPUT) and nothing is done:
+ * the pointer is compared, never read through.
  */
 DMAMAP_API void dmamap_iova_destroy(struct dmamap_iova *a);
 
