@@ -89,7 +89,11 @@
  * locked code changes used bits atomically too, every bitmap read is an
  * atomic load, and the bitmaps never grow (they cover the whole space) and
  * never move. Before an allocation fails, every thread's cache is emptied
- * into the bitmaps and the search runs again.
+ * into the bitmaps and the search runs again. A thread's miss passes over
+ * the bitmap lines where other threads' last misses landed (the tree answers
+ * a search from the next line on, once per such line): a hit writes its
+ * range's word, and two threads writing one line would pass it between
+ * their cores at every hit. The bitmaps start on a line boundary.
  *
  * Locking: one spin lock per allocator (iova_lock()) guards the bitmaps,
  * summaries and counters, and its list of thread caches. Each thread cache's
@@ -137,6 +141,15 @@
  * Word w of either bitmap is at index MW(w) of its pointer (head = used + 1).
  */
 #define MW(w) (2 * (w))
+/*
+ * The bitmaps' lines, as the host's caches share them between cores: 128
+ * bytes (two 64-byte lines, which an adjacent-line prefetcher pairs) hold
+ * 8 words of each bitmap, LINE_GRANULES granules.
+ */
+#define LINE_BYTES 128u
+#define LINE_SHIFT 9u
+#define LINE_GRANULES (1UL << LINE_SHIFT)
+_Static_assert(LINE_GRANULES == LINE_BYTES / (2 * sizeof(u64)) * WBITS, "a line holds LINE_GRANULES granules");
 
 struct dmamap_iova {
 	unsigned char lock;            /* iova_lock() */
@@ -153,7 +166,8 @@ struct dmamap_iova {
 	unsigned long pend;            /* a word whose change its node has not seen yet (NOT_FOUND: none) */
 	u32 low1[L1_CLASSES];          /* [c]: no first-level node below this one has class c or more */
 	unsigned long nwords;          /* 64-bit words per bitmap, for ext */
-	u64 *used;                     /* 1: granule allocated; word w at used[MW(w)] */
+	u64 *used;                     /* 1: granule allocated; word w at used[MW(w)] (LINE_BYTES aligned) */
+	void *used_mem;                /* what holds the bitmaps: used, moved up to LINE_BYTES */
 	u64 *head;                     /* 1: first granule of an allocation; used + 1 */
 	u64 *nib;                      /* word classes, 16 per u64 */
 	unsigned nlev;                 /* node levels above the words (>= 1) */
@@ -1188,7 +1202,7 @@ static unsigned long find_capped(struct dmamap_iova *a, unsigned long n, unsigne
 
 static void free_maps(struct dmamap_iova *a)
 {
-	free(a->used);
+	free(a->used_mem);
 	free(a->nib);
 	for (unsigned k = 1; k <= a->nlev; k++) {
 		free(a->cls[k]);
@@ -1208,6 +1222,7 @@ static int resize(struct dmamap_iova *a, unsigned long ext)
 	void *fx[MAX_LEVELS + 1] = { 0 }, *pre[MAX_LEVELS + 1] = { 0 };
 	unsigned nlev = 0;
 	u64 *used, *head, *nib;
+	void *used_mem;
 	size_t meta = sizeof(*a);
 
 	/* the nodes are made again below, but the first level's hints must see a class that rose */
@@ -1220,7 +1235,9 @@ static int resize(struct dmamap_iova *a, unsigned long ext)
 			break;
 	}
 	/* bytes: the last level's group is read 8 at a time by nothing; exact sizes suffice */
-	used = calloc(nwords * 2, sizeof(u64));
+	/* calloc() keeps a large bitmap's pages untouched until used; the line alignment is by hand */
+	used_mem = calloc(nwords * 2 * sizeof(u64) + LINE_BYTES, 1);
+	used = used_mem ? (u64 *)DM_ALIGN_UP((uintptr_t)used_mem, (uintptr_t)LINE_BYTES) : NULL;
 	nib = calloc(nnibw, sizeof(u64));
 	bool ok = used && nib;
 	for (unsigned k = 1; ok && k <= nlev; k++) {
@@ -1233,7 +1250,7 @@ static int resize(struct dmamap_iova *a, unsigned long ext)
 		meta += DM_ALIGN_UP(nn[k], 64UL) + 8 + ((k == 1 ? DM_ALIGN_UP(nn[k], 64UL) + 4 : nn[k]) + nn[k]) * val_size(k);
 	}
 	if (!ok) {
-		free(used);
+		free(used_mem);
 		free(nib);
 		for (unsigned k = 1; k <= nlev; k++) {
 			free(cls[k]);
@@ -1255,6 +1272,7 @@ static int resize(struct dmamap_iova *a, unsigned long ext)
 		head[MW(nwords - 1)] |= pad & -pad;
 	}
 	free_maps(a);
+	a->used_mem = used_mem;
 	a->used = used;
 	a->head = head;
 	a->nib = nib;
@@ -1267,7 +1285,7 @@ static int resize(struct dmamap_iova *a, unsigned long ext)
 		a->fx[k] = fx[k];
 		a->pre[k] = pre[k];
 	}
-	a->meta_bytes = meta + nwords * 2 * sizeof(u64) + nnibw * sizeof(u64);
+	a->meta_bytes = meta + nwords * 2 * sizeof(u64) + LINE_BYTES + nnibw * sizeof(u64);
 	/* new words are free: classes of every new word, then every node from scratch */
 	for (unsigned long w = old ? old - 1 : 0; w < nwords; w++)
 		nib_set(a, w, word_code(occ_word(a, w)));
@@ -1516,6 +1534,7 @@ struct iova_tcache {
 	struct dmamap_iova *owner;     /* NULL once the allocator is destroyed */
 	struct iova_tcache *next, **pprev; /* owner->caches */
 	struct iova_tcache *tnext;     /* the thread's caches */
+	unsigned long home;            /* the bitmap line of the thread's last miss (NOT_FOUND: none); lock */
 	unsigned char n[TC_MAX];       /* [count - 1]: ranges cached */
 	u32 slot[TC_MAX][TC_SLOTS];    /* [count - 1]: their first granules (caching needs bits <= 2^32) */
 };
@@ -1749,6 +1768,7 @@ static __attribute__((noinline)) struct iova_tcache *tc_find(struct dmamap_iova 
 	c->id = a->id;
 	c->owner = a;
 	c->thread = &tc_self;
+	c->home = NOT_FOUND;
 	c->refs = 2;
 	c->tnext = tc_list;
 	if (pthread_setspecific(tc_key, c)) {
@@ -1776,13 +1796,12 @@ static inline struct iova_tcache *tc_get(struct dmamap_iova *a, bool create)
 	return c && c->id == a->id ? c : tc_find(a, create);
 }
 
-/* A cache hit: a cached range of @count granules, live again; NOT_FOUND on a miss. */
-static unsigned long tc_alloc(struct dmamap_iova *a, unsigned long count)
+/* A hit in this thread's cache @c: a cached range of @count granules, live again; NOT_FOUND on a miss. */
+static unsigned long tc_alloc(struct dmamap_iova *a, struct iova_tcache *c, unsigned long count)
 {
-	struct iova_tcache *c = tc_get(a, false);
 	unsigned long first = NOT_FOUND;
 
-	if (!c || !tc_enter(c))
+	if (!tc_enter(c))
 		return NOT_FOUND;
 	if (c->n[count - 1]) {
 		first = c->slot[count - 1][--c->n[count - 1]];
@@ -2046,8 +2065,43 @@ static unsigned long search_locked(struct dmamap_iova *a, unsigned long count, u
 	}
 }
 
-/* dmamap_iova_alloc() past the caches. */
-static dma_addr_t alloc_locked(struct dmamap_iova *a, unsigned long count, size_t size)
+/*
+ * A miss of thread cache @self (caches on) found @first: the first fit
+ * outside the bitmap lines where other threads' misses last placed a range,
+ * or @first when there is none. A thread's hits and frees write the bitmap
+ * words of its own ranges; kept a line apart, two threads' ranges never make
+ * their cores pass a line back and forth. Lock held.
+ */
+static unsigned long apart_locked(struct dmamap_iova *a, struct iova_tcache *self, unsigned long first,
+				  unsigned long count, unsigned lg)
+{
+	unsigned long at = first;
+	unsigned k = ceil_log2(count);
+
+	/* a capped alignment searches differently; such ranges are rare in a cache */
+	if ((a->caches != self || self->next) && lg >= k) {
+		settle(a);
+		for (;;) {
+			unsigned long line = at >> LINE_SHIFT, next = (line + 1) << LINE_SHIFT;
+			const struct iova_tcache *d = a->caches;
+
+			while (d && (d == self || d->home != line))
+				d = d->next;
+			if (!d)
+				break;
+			at = next < a->ext ? find_natural(a, count, k, next) : NOT_FOUND;
+			if (at == NOT_FOUND) {
+				at = first;
+				break;
+			}
+		}
+	}
+	self->home = at >> LINE_SHIFT;
+	return at;
+}
+
+/* dmamap_iova_alloc() past the caches; @c: the thread's cache when caches are on and the size is cached. */
+static dma_addr_t alloc_locked(struct dmamap_iova *a, unsigned long count, size_t size, struct iova_tcache *c)
 {
 	unsigned lg = align_order_for(a, size);
 	unsigned long first;
@@ -2062,6 +2116,8 @@ static dma_addr_t alloc_locked(struct dmamap_iova *a, unsigned long count, size_
 		iova_unlock(a);
 		return DMA_MAPPING_ERROR;
 	}
+	if (c && a->caching)
+		first = apart_locked(a, c, first, count, lg);
 	mark_locked(a, first, count);
 	iova_unlock(a);
 
@@ -2070,17 +2126,19 @@ static dma_addr_t alloc_locked(struct dmamap_iova *a, unsigned long count, size_
 
 DMAMAP_API dma_addr_t dmamap_iova_alloc(struct dmamap_iova *a, size_t size)
 {
+	struct iova_tcache *c = NULL;
 	unsigned long count, first;
 
 	if (!a || size == 0)
 		return DMA_MAPPING_ERROR;
 	count = granules_for(a, size);
 	if (count <= TC_MAX && __atomic_load_n(&a->caching, __ATOMIC_RELAXED)) {
-		first = tc_alloc(a, count);
+		c = tc_get(a, true);
+		first = c ? tc_alloc(a, c, count) : NOT_FOUND;
 		if (first != NOT_FOUND)
 			return a->base + ((dma_addr_t)first << a->gshift);
 	}
-	return alloc_locked(a, count, size);
+	return alloc_locked(a, count, size, c);
 }
 
 /*

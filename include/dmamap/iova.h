@@ -109,6 +109,12 @@ DMAMAP_API DMAMAP_MUST_CHECK int dmamap_iova_set_max_align(struct dmamap_iova *a
  * stats, turning caches off) costs a membarrier() call. Semantics then:
  *  - placement is first fit modulo cached ranges: a cached range is not free
  *    to other sizes or threads until it goes back to the bitmaps;
+ *  - a thread's miss of a cached size passes over the bitmap lines (512
+ *    granules each) where other threads' misses last placed a range, and
+ *    takes the first fit after them; only when nothing fits elsewhere does it
+ *    go there. A thread's hits and frees write the bitmap words of its own
+ *    ranges: this keeps two threads from writing one host cache line. With
+ *    one thread, first fit holds as above;
  *  - DMA_MAPPING_ERROR still means no aligned free run exists: before an
  *    allocation fails, every thread's cache is emptied and the search runs
  *    again;
