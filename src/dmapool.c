@@ -40,7 +40,11 @@
  *   address to correspond (dma - page_dma == vaddr - page_vaddr), the offset
  *   to be a block start, and the block to be in use: double frees, pointers
  *   inside a block, foreign pointers and mismatched handles are reported
- *   (DMAMAP_REPORT_API_MISUSE) and refused with nothing changed.
+ *   (DMAMAP_REPORT_API_MISUSE) and refused with nothing changed. Before
+ *   anything else, every call taking a pool looks its pointer up in the
+ *   process-wide table of owned objects (comparing pointers only): a pool
+ *   destroyed already is reported (DMAMAP_REPORT_BAD_INPUT) and the call does
+ *   nothing, its machine destroyed in between or not.
  *
  * Memory tracking
  *
@@ -656,6 +660,12 @@ DMAMAP_API void *dmamap_dma_pool_alloc(struct dma_pool *pool, gfp_t mem_flags, d
 	struct dm_map *map = NULL;
 	void *va;
 
+	/* a destroyed pool is compared, never read through */
+	if (pool && !dmamap_obj_owned(pool, "dma_pool_alloc", "dma_pool", file, line)) {
+		if (handle)
+			*handle = DMA_MAPPING_ERROR;
+		return NULL;
+	}
 	if (handle && checked(pool)) {
 		map = dmamap_debug_pool_prepare(pool->dev, pool->size);
 		if (!map) {
@@ -685,8 +695,11 @@ DMAMAP_API void dmamap_dma_pool_free(struct dma_pool *pool, void *vaddr, dma_add
 {
 	DM_CALL();
 	struct dm_map *map = NULL;
-	bool counted = unchecked(pool);
+	bool counted;
 
+	if (pool && !dmamap_obj_owned(pool, "dma_pool_free", "dma_pool", file, line))
+		return;
+	counted = unchecked(pool);
 	if (!counted && checked(pool) &&
 	    !dmamap_debug_pool_free(pool->dev, pool, pool->size, vaddr, dma, file, line, &map))
 		return;
@@ -732,6 +745,11 @@ DMAMAP_API void (dma_pool_destroy)(struct dma_pool *pool)
 
 DMAMAP_API void dmamap_dma_pool_stats(struct dma_pool *pool, struct dmamap_dma_pool_stats *st)
 {
+	if (pool && !dmamap_obj_owned(pool, "dmamap_dma_pool_stats", "dma_pool", NULL, 0)) {
+		if (st)
+			memset(st, 0, sizeof(*st));
+		return;
+	}
 	if (!pool || !st) {
 		if (st)
 			memset(st, 0, sizeof(*st));

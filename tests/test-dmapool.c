@@ -1306,6 +1306,146 @@ static void test_pool_destroyed_twice_refused(void **state)
 	capture_stop(NULL);
 }
 
+/* One call of each kind on @pool, which is no live pool: each is one process-wide report, and does nothing. */
+static void assert_calls_refused(struct capture *cg, struct dma_pool *pool, void *blk, dma_addr_t hblk)
+{
+	struct dmamap_dma_pool_stats st;
+	unsigned long before = cg->reports;
+	dma_addr_t h;
+	int l;
+
+	h = 0;
+	assert_null(dma_pool_alloc(pool, GFP_KERNEL, &h)); l = __LINE__;
+	assert_int_equal(h, DMA_MAPPING_ERROR);
+	assert_int_equal(cg->reports, before + 1);
+	assert_int_equal(cg->last_kind, DMAMAP_REPORT_BAD_INPUT);
+	assert_non_null(strstr(cg->last, "dma_pool_alloc("));
+	assert_non_null(strstr(cg->last, "): no live dma_pool (freed already?): nothing done"));
+	assert_non_null(strstr(cg->last_file, "test-dmapool.c"));
+	assert_int_equal(cg->last_line, l);
+
+	h = 0;
+	assert_null(dma_pool_zalloc(pool, GFP_KERNEL, &h)); l = __LINE__;
+	assert_int_equal(h, DMA_MAPPING_ERROR);
+	assert_int_equal(cg->reports, before + 2);
+	assert_int_equal(cg->last_kind, DMAMAP_REPORT_BAD_INPUT);
+	assert_non_null(strstr(cg->last, "dma_pool_alloc("));
+	assert_int_equal(cg->last_line, l);
+
+	/* the plain functions, as a caller that does not see the macros reaches them */
+	h = 0;
+	assert_null((dma_pool_alloc)(pool, GFP_ATOMIC, &h));
+	assert_int_equal(h, DMA_MAPPING_ERROR);
+	assert_null((dma_pool_zalloc)(pool, GFP_ATOMIC, NULL));
+	(dma_pool_free)(pool, blk, hblk);
+	assert_int_equal(cg->reports, before + 5);
+	assert_int_equal(cg->last_kind, DMAMAP_REPORT_BAD_INPUT);
+
+	dma_pool_free(pool, blk, hblk); l = __LINE__;
+	assert_int_equal(cg->reports, before + 6);
+	assert_int_equal(cg->last_kind, DMAMAP_REPORT_BAD_INPUT);
+	assert_non_null(strstr(cg->last, "dma_pool_free("));
+	assert_non_null(strstr(cg->last, "): no live dma_pool (freed already?): nothing done"));
+	assert_int_equal(cg->last_line, l);
+
+	memset(&st, 0xff, sizeof(st));
+	dmamap_dma_pool_stats(pool, &st);
+	assert_int_equal(cg->reports, before + 7);
+	assert_int_equal(cg->last_kind, DMAMAP_REPORT_BAD_INPUT);
+	assert_non_null(strstr(cg->last, "dmamap_dma_pool_stats("));
+	assert_int_equal(st.block_size, 0);
+	assert_int_equal(st.blocks_in_use, 0);
+	assert_int_equal(st.blocks_total, 0);
+	assert_int_equal(st.pages, 0);
+	assert_int_equal(st.high_water, 0);
+	assert_int_equal(cg->by_kind[DMAMAP_REPORT_BAD_INPUT], cg->reports); /* nothing else said */
+}
+
+/*
+ * dma_pool_alloc(), dma_pool_zalloc(), dma_pool_free() and the stats of a
+ * pool destroyed already -- by dma_pool_destroy(), dmam_pool_destroy() or
+ * its device's release, on a live machine or with the machine destroyed
+ * in between -- are each one process-wide report naming the call and its
+ * line; nothing of the pool is read, and nothing else changes: another pool
+ * and its block, the free pages, the machine's reports.
+ */
+static void test_pool_used_after_destroy_refused(void **state)
+{
+	struct dmamap_machine *m = test_machine(RAM_MIB, NULL);
+	struct dmamap_dma_pool_stats kst0, kst1;
+	struct device dev = { 0 }, mdev = { 0 };
+	struct dma_pool *keep, *gone, *managed, *held;
+	dma_addr_t hk, hg, hm, hh;
+	unsigned long free0;
+	struct capture c, cg;
+	void *kblk, *gblk, *mblk, *hblk;
+
+	(void)state;
+	assert_int_equal(dmamap_device_init(&dev, m, "dev"), 0);
+	assert_int_equal(dmamap_device_init(&mdev, m, "mdev"), 0);
+	capture_start(&c, m);
+	keep = dma_pool_create("keep", &dev, 64, 8, 0);
+	gone = dma_pool_create("gone", &dev, 64, 8, 0);
+	managed = dmam_pool_create("managed", &dev, 128, 8, 0);
+	held = dmam_pool_create("held", &mdev, 32, 8, 0);
+	assert_non_null(keep);
+	assert_non_null(gone);
+	assert_non_null(managed);
+	assert_non_null(held);
+	kblk = xalloc(keep, GFP_KERNEL, &hk);
+	fill_pattern(kblk, 64, 31);
+	gblk = xalloc(gone, GFP_KERNEL, &hg);
+	dma_pool_free(gone, gblk, hg);
+	mblk = xalloc(managed, GFP_KERNEL, &hm);
+	dma_pool_free(managed, mblk, hm);
+	hblk = xalloc(held, GFP_KERNEL, &hh);
+	dma_pool_free(held, hblk, hh);
+	dma_pool_destroy(gone);
+	dmam_pool_destroy(managed);
+	dmamap_device_release(&mdev); /* its managed pool goes with it */
+	assert_int_equal(c.reports, 0);
+	free0 = nfree_pages(m);
+	kst0 = stats_of(keep);
+
+	/* a live machine */
+	capture_start(&cg, NULL);
+	assert_calls_refused(&cg, gone, gblk, hg);
+	assert_calls_refused(&cg, managed, mblk, hm);
+	assert_calls_refused(&cg, held, hblk, hh);
+	capture_stop(NULL);
+	assert_int_equal(c.reports, 0);
+	assert_int_equal(nfree_pages(m), free0);
+	kst1 = stats_of(keep);
+	assert_stats_equal(&kst0, &kst1);
+	assert_int_equal(check_pattern(kblk, 64, 31), 0);
+	{
+		unsigned char buf[64];
+
+		assert_int_equal(dmamap_dev_read(&dev, hk, buf, sizeof(buf)), 0);
+		assert_int_equal(check_pattern(buf, sizeof(buf), 31), 0);
+	}
+	assert_machine_consistent(m);
+
+	/* the same pools once their machine is gone, and a pool destroyed after its machine */
+	dma_pool_free(keep, kblk, hk);
+	dma_pool_destroy(keep);
+	keep = dma_pool_create("dies", &dev, 64, 8, 0);
+	assert_non_null(keep);
+	test_machine_destroy(m);
+	assert_true(c.by_kind[DMAMAP_REPORT_LEAK] >= 1); /* the pool left alive */
+	capture_start(&cg, NULL);
+	dma_pool_destroy(keep);
+	assert_int_equal(cg.reports, 1);
+	assert_int_equal(cg.last_kind, DMAMAP_REPORT_API_MISUSE);
+	capture_start(&cg, NULL);
+	assert_calls_refused(&cg, gone, gblk, hg);
+	assert_calls_refused(&cg, managed, mblk, hm);
+	assert_calls_refused(&cg, held, hblk, hh);
+	assert_calls_refused(&cg, keep, kblk, hk);
+	assert_int_equal(cg.reports, 28);
+	capture_stop(NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1335,6 +1475,7 @@ int main(void)
 		cmocka_unit_test(test_pool_outlives_its_device),
 		cmocka_unit_test(test_pool_outlives_its_machine),
 		cmocka_unit_test(test_pool_destroyed_twice_refused),
+		cmocka_unit_test(test_pool_used_after_destroy_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -60,13 +60,25 @@ DMAMAP_API void dma_pool_destroy(struct dma_pool *pool);
  *             __GFP_ZERO to zero the block
  * @handle: receives the block's bus address
  *
+ * The block is the caller's until dma_pool_free() (or the pool's destroy,
+ * which reports it). A pointer that is no live pool -- one destroyed
+ * already with dma_pool_destroy() or dmam_pool_destroy(), or with its
+ * device's release, before or after its machine was destroyed -- is
+ * reported process-wide (DMAMAP_REPORT_BAD_INPUT, "dma_pool_alloc(...): no
+ * live dma_pool", at the caller's file:line through the macro) and nothing
+ * changes: the pointer is compared, never read through.
  * Return: the block's CPU address, or NULL (and *handle = DMA_MAPPING_ERROR)
- * for no memory, or a pool whose device was released or whose machine was
- * destroyed (both reported).
+ * for no memory, a pool destroyed already, or a pool whose device was
+ * released or whose machine was destroyed (all three reported).
  */
 DMAMAP_API void *dma_pool_alloc(struct dma_pool *pool, gfp_t mem_flags, dma_addr_t *handle);
 
-/** dma_pool_zalloc() - dma_pool_alloc() of a zeroed block. */
+/**
+ * dma_pool_zalloc() - dma_pool_alloc() of a zeroed block: as dma_pool_alloc()
+ * with __GFP_ZERO (which the kernel's is), the same errors and the same
+ * reports (naming dma_pool_alloc, a pool destroyed already included); the
+ * block is the caller's until dma_pool_free().
+ */
 DMAMAP_API void *dma_pool_zalloc(struct dma_pool *pool, gfp_t mem_flags, dma_addr_t *handle);
 
 /**
@@ -74,10 +86,14 @@ DMAMAP_API void *dma_pool_zalloc(struct dma_pool *pool, gfp_t mem_flags, dma_add
  * @vaddr: what dma_pool_alloc() returned
  * @dma: its bus address
  *
- * A block not from this pool, already free, or whose @dma does not match is
- * reported (category DMAMAP_REPORT_API_MISUSE; with the checker on, as
+ * The block goes back to the pool, which keeps its memory. A block not from
+ * this pool, already free, or whose @dma does not match is reported
+ * (category DMAMAP_REPORT_API_MISUSE; with the checker on, as
  * DMAMAP_REPORT_DOUBLE_UNMAP, DMAMAP_REPORT_NOT_MAPPED or
- * DMAMAP_REPORT_ADDR_MISMATCH) and refused: nothing changes.
+ * DMAMAP_REPORT_ADDR_MISMATCH) and refused: nothing changes. A pointer that
+ * is no live pool (destroyed already, before or after its machine was
+ * destroyed) is reported process-wide (DMAMAP_REPORT_BAD_INPUT) and nothing
+ * is done: the pointer is compared, never read through.
  */
 DMAMAP_API void dma_pool_free(struct dma_pool *pool, void *vaddr, dma_addr_t dma);
 
@@ -111,7 +127,13 @@ struct dmamap_dma_pool_stats {
 	unsigned long high_water;     /* most blocks in use at once */
 };
 
-/** dmamap_dma_pool_stats() - read @pool's counters into @st (a NULL pool is reported and @st zeroed). */
+/**
+ * dmamap_dma_pool_stats() - read @pool's counters into @st (the caller's)
+ *
+ * A NULL pool is reported and @st zeroed; so is a pointer that is no live
+ * pool (destroyed already: reported process-wide, DMAMAP_REPORT_BAD_INPUT,
+ * the pointer never read through).
+ */
 DMAMAP_API void dmamap_dma_pool_stats(struct dma_pool *pool, struct dmamap_dma_pool_stats *st);
 
 DMAMAP_END_DECLS
