@@ -1164,8 +1164,10 @@ static void check_stores(struct dmamap_machine *m, struct dm_reports *rs, struct
 /* Whether @dev reaches bus @bus at the buffer byte @phys itself (not a bounce copy of it). */
 static bool sees_buffer(struct device *dev, dma_addr_t bus, phys_addr_t phys)
 {
+	phys_addr_t pa;
+
 	if (dev->dmamap.iommu_domain)
-		return iommu_iova_to_phys(dev->dmamap.iommu_domain, (unsigned long)bus) == phys;
+		return !dmamap_iommu_lookup(dev->dmamap.iommu_domain, bus, &pa, NULL) && pa == phys;
 	return dm_dma_to_phys(dev, bus) == phys;
 }
 

@@ -121,7 +121,7 @@ static dma_addr_t iommu_map_page(struct device *dev, struct page *page, unsigned
 		dmamap_log(mapping->machine, DMAMAP_LOG_WARN, dev->dmamap.name, "IOVA space exhausted (%#zx bytes)", len);
 		return DMA_MAPPING_ERROR;
 	}
-	if (iommu_map(mapping->domain, (unsigned long)iova, page_to_phys(page), len, dir_prot((int)dir))) {
+	if (dmamap_iommu_map_held(mapping->domain, (unsigned long)iova, page_to_phys(page), len, dir_prot((int)dir))) {
 		dmamap_iova_free(mapping->iova, iova, len);
 		return DMA_MAPPING_ERROR;
 	}
@@ -133,7 +133,7 @@ static dma_addr_t iommu_map_page(struct device *dev, struct page *page, unsigned
 /* Tear down the IOVA range of a streaming mapping or segment: page tables, then the IOVA. */
 static void remove_mapping(struct dma_iommu_mapping *mapping, dma_addr_t iova, size_t len)
 {
-	iommu_unmap(mapping->domain, (unsigned long)iova, len);
+	dmamap_iommu_unmap_held(mapping->domain, (unsigned long)iova, len);
 	dmamap_iova_free(mapping->iova, iova, len);
 }
 
@@ -238,12 +238,12 @@ static int map_chunk(struct device *dev, struct scatterlist *start, int n, size_
 		unsigned long off;
 		struct page *page = sg_first_page(s, &off);
 		size_t plen = PAGE_ALIGN(off + s->length);
-		int err = iommu_map(mapping->domain, (unsigned long)(iova + mapped), page_to_phys(page), plen,
-				    dir_prot(dir));
+		int err = dmamap_iommu_map_held(mapping->domain, (unsigned long)(iova + mapped), page_to_phys(page),
+						plen, dir_prot(dir));
 
 		if (err) {
 			if (mapped)
-				iommu_unmap(mapping->domain, (unsigned long)iova, mapped);
+				dmamap_iommu_unmap_held(mapping->domain, (unsigned long)iova, mapped);
 			dmamap_iova_free(mapping->iova, iova, len);
 			return err;
 		}
@@ -495,7 +495,7 @@ static int map_pages(struct dma_iommu_mapping *mapping, dma_addr_t iova, struct 
 					      IOMMU_READ | IOMMU_WRITE | DM_IOMMU_TAG);
 		if (err) {
 			if (done)
-				iommu_unmap(mapping->domain, (unsigned long)iova, done << PAGE_SHIFT);
+				dmamap_iommu_unmap_held(mapping->domain, (unsigned long)iova, done << PAGE_SHIFT);
 			return err;
 		}
 		done += run;
@@ -577,7 +577,7 @@ static void *iommu_alloc(struct device *dev, size_t size, dma_addr_t *handle, gf
 	return buf->cpu_addr;
 
 fail_map:
-	iommu_unmap(mapping->domain, (unsigned long)iova, size);
+	dmamap_iommu_unmap_held(mapping->domain, (unsigned long)iova, size);
 fail_iova:
 	dmamap_iova_free(mapping->iova, iova, size);
 fail_pages:

@@ -1048,9 +1048,17 @@ void dmamap_iommu_domain_census(struct iommu_domain *domain, struct dm_census *c
 /* Free the domain's empty tables (kept after unmap as a cache): what a shrink under memory pressure gives back. */
 void dmamap_iommu_domain_shrink(struct iommu_domain *domain);
 /*
+ * iommu_map() and iommu_unmap() of a domain the caller holds for as long as
+ * it uses it (the mapper's own): the same, without the lookup of the
+ * pointer in the table of owned objects that the public calls make first.
+ */
+int dmamap_iommu_map_held(struct iommu_domain *domain, unsigned long iova, phys_addr_t paddr, size_t size, int prot);
+size_t dmamap_iommu_unmap_held(struct iommu_domain *domain, unsigned long iova, size_t size);
+/*
  * An IOMMU permission bit the hardware ignores, kept in the entry for the
  * mapper: its coherent buffers carry it, its streaming mappings do not.
- * iommu_map() refuses it; dmamap_iommu_map_tagged() is iommu_map() allowing it.
+ * iommu_map() refuses it; dmamap_iommu_map_tagged() is dmamap_iommu_map_held()
+ * allowing it.
  */
 #define DM_IOMMU_TAG (1 << 2)
 int dmamap_iommu_map_tagged(struct iommu_domain *domain, unsigned long iova, phys_addr_t paddr, size_t size, int prot);

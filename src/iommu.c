@@ -37,6 +37,13 @@
  * them. One mutex per domain guards its tables and stats; translations take
  * it too. Lock order: obj_lock, then the domain lock. Fault handlers and
  * reports run with no lock held.
+ *
+ * Every public call taking a domain first looks its pointer up in the
+ * process-wide table of owned objects (comparing pointers, never reading
+ * through them): a domain freed already -- its machine destroyed in between
+ * or not -- is reported (DMAMAP_REPORT_BAD_INPUT) and the call does nothing.
+ * The mapper, which holds its own domain for as long as it uses it, maps and
+ * unmaps through the *_held() forms, which skip the lookup.
  */
 #include <stdlib.h>
 
@@ -380,6 +387,23 @@ static bool domain_usable(const struct iommu_domain *d, const char *what)
 	return false;
 }
 
+/*
+ * Whether @d, given to the public call @what, names a domain not freed yet;
+ * if not, that is reported process-wide and the call must do nothing.
+ */
+static bool domain_owned(const struct iommu_domain *d, const char *what)
+{
+	return dmamap_obj_owned(d, what, "IOMMU domain", NULL, 0);
+}
+
+/* Read @d's counters (a live domain's, or one whose machine is gone). */
+static void stats_read(struct iommu_domain *d, struct dmamap_iommu_stats *st)
+{
+	pthread_mutex_lock(&d->lock);
+	*st = d->st;
+	pthread_mutex_unlock(&d->lock);
+}
+
 /* Where a bad attach/detach is reported: the domain's machine, else the device's. */
 static struct dmamap_machine *report_machine(const struct iommu_domain *d, const struct device *dev)
 {
@@ -429,7 +453,7 @@ static void domain_machine_gone(struct dmamap_obj *o)
 	struct iommu_domain *d = container_of(o, struct iommu_domain, obj);
 	struct dmamap_iommu_stats st;
 
-	dmamap_iommu_stats(d, &st);
+	stats_read(d, &st);
 	dmamap_report(o->machine, DMAMAP_REPORT_LEAK, NULL, NULL, 0,
 		      "IOMMU domain (%lu bytes mapped) still allocated at machine destroy; its tables are freed "
 		      "(iommu_domain_free() it to free it)", st.mapped_bytes);
@@ -508,7 +532,7 @@ void dmamap_iommu_domain_kill(struct iommu_domain *d)
 
 DMAMAP_API void iommu_domain_free(struct iommu_domain *d)
 {
-	if (!d || !dmamap_obj_owned(d, "iommu_domain_free", "IOMMU domain", NULL, 0))
+	if (!d || !domain_owned(d, "iommu_domain_free"))
 		return;
 	if (dmamap_obj_dead(&d->obj)) {
 		/* torn down with its machine: only the struct is left */
@@ -529,6 +553,8 @@ DMAMAP_API int iommu_attach_device(struct iommu_domain *d, struct device *dev)
 	struct dmamap_machine *m;
 	int err = 0;
 
+	if (d && !domain_owned(d, "iommu_attach_device"))
+		return -EINVAL;
 	if (d && !domain_usable(d, "iommu_attach_device"))
 		return -ENODEV;
 	if (!d || !dm_dev_live(dev) || dev->dmamap.machine != d->obj.machine) {
@@ -559,6 +585,8 @@ DMAMAP_API void iommu_detach_device(struct iommu_domain *d, struct device *dev)
 	struct dmamap_machine *m;
 	bool attached = false;
 
+	if (d && !domain_owned(d, "iommu_detach_device"))
+		return;
 	if (d && !domain_usable(d, "iommu_detach_device"))
 		return;
 	if (!d || !dm_dev_live(dev)) {
@@ -636,6 +664,13 @@ static int domain_map(struct iommu_domain *d, unsigned long iova, phys_addr_t pa
 
 DMAMAP_API int iommu_map(struct iommu_domain *d, unsigned long iova, phys_addr_t paddr, size_t size, int prot)
 {
+	if (d && !domain_owned(d, "iommu_map"))
+		return -EINVAL;
+	return domain_map(d, iova, paddr, size, prot, IOMMU_READ | IOMMU_WRITE);
+}
+
+int dmamap_iommu_map_held(struct iommu_domain *d, unsigned long iova, phys_addr_t paddr, size_t size, int prot)
+{
 	return domain_map(d, iova, paddr, size, prot, IOMMU_READ | IOMMU_WRITE);
 }
 
@@ -644,7 +679,7 @@ int dmamap_iommu_map_tagged(struct iommu_domain *d, unsigned long iova, phys_add
 	return domain_map(d, iova, paddr, size, prot, IOMMU_READ | IOMMU_WRITE | DM_IOMMU_TAG);
 }
 
-DMAMAP_API size_t iommu_unmap(struct iommu_domain *d, unsigned long iova, size_t size)
+static size_t domain_unmap(struct iommu_domain *d, unsigned long iova, size_t size)
 {
 	u64 start = iova, cur = iova, end;
 
@@ -700,6 +735,18 @@ DMAMAP_API size_t iommu_unmap(struct iommu_domain *d, unsigned long iova, size_t
 	return (size_t)(cur - start);
 }
 
+DMAMAP_API size_t iommu_unmap(struct iommu_domain *d, unsigned long iova, size_t size)
+{
+	if (d && !domain_owned(d, "iommu_unmap"))
+		return 0;
+	return domain_unmap(d, iova, size);
+}
+
+size_t dmamap_iommu_unmap_held(struct iommu_domain *d, unsigned long iova, size_t size)
+{
+	return domain_unmap(d, iova, size);
+}
+
 DMAMAP_API phys_addr_t iommu_iova_to_phys(struct iommu_domain *d, unsigned long iova)
 {
 	phys_addr_t pa = 0;
@@ -710,7 +757,7 @@ DMAMAP_API phys_addr_t iommu_iova_to_phys(struct iommu_domain *d, unsigned long 
 		dmamap_report(NULL, DMAMAP_REPORT_BAD_INPUT, NULL, NULL, 0, "iommu_iova_to_phys: NULL domain");
 		return 0;
 	}
-	if (!domain_usable(d, "iommu_iova_to_phys"))
+	if (!domain_owned(d, "iommu_iova_to_phys") || !domain_usable(d, "iommu_iova_to_phys"))
 		return 0;
 	pthread_mutex_lock(&d->lock);
 	e = walk(d, iova, NULL, &lvl);
@@ -728,7 +775,7 @@ DMAMAP_API void iommu_set_fault_handler(struct iommu_domain *d, iommu_fault_hand
 		dmamap_report(NULL, DMAMAP_REPORT_BAD_INPUT, NULL, NULL, 0, "iommu_set_fault_handler: NULL domain");
 		return;
 	}
-	if (!domain_usable(d, "iommu_set_fault_handler"))
+	if (!domain_owned(d, "iommu_set_fault_handler") || !domain_usable(d, "iommu_set_fault_handler"))
 		return;
 	pthread_mutex_lock(&d->lock);
 	d->handler = handler;
@@ -740,13 +787,11 @@ DMAMAP_API void dmamap_iommu_stats(struct iommu_domain *d, struct dmamap_iommu_s
 {
 	if (!st)
 		return;
-	if (!d) {
+	if (!d || !domain_owned(d, "dmamap_iommu_stats")) {
 		memset(st, 0, sizeof(*st));
 		return;
 	}
-	pthread_mutex_lock(&d->lock);
-	*st = d->st;
-	pthread_mutex_unlock(&d->lock);
+	stats_read(d, st);
 }
 
 struct dmamap_machine *dmamap_iommu_machine(const struct iommu_domain *d)

@@ -1285,6 +1285,109 @@ static void test_release_of_a_freed_mapping_refused(void **state)
 	capture_stop(NULL);
 }
 
+/* The last report, one more than @n before, refuses @call of a pointer that names no live IOMMU domain. */
+static void assert_domain_refused(const struct capture *cg, unsigned long n, const char *call)
+{
+	assert_int_equal(cg->reports, n + 1);
+	assert_int_equal(cg->last_kind, DMAMAP_REPORT_BAD_INPUT);
+	assert_non_null(strstr(cg->last, call));
+	assert_non_null(strstr(cg->last, "): no live IOMMU domain (freed already?): nothing done"));
+}
+
+/* The domain calls a driver may make on @dom, no live domain: refused, each reported; @dev is left as it was. */
+static void assert_dead_domain_refused(struct capture *cg, struct iommu_domain *dom, struct device *dev, phys_addr_t pa)
+{
+	unsigned long n = cg->reports;
+
+	assert_int_equal(iommu_iova_to_phys(dom, WIN_BASE), 0);
+	assert_domain_refused(cg, n++, "iommu_iova_to_phys(");
+	assert_int_equal(iommu_map(dom, WIN_BASE, pa, PAGE_SIZE, IOMMU_READ), -EINVAL);
+	assert_domain_refused(cg, n++, "iommu_map(");
+	assert_int_equal(iommu_unmap(dom, WIN_BASE, PAGE_SIZE), 0);
+	assert_domain_refused(cg, n++, "iommu_unmap(");
+	assert_int_equal(iommu_attach_device(dom, dev), -EINVAL);
+	assert_domain_refused(cg, n++, "iommu_attach_device(");
+	iommu_detach_device(dom, dev);
+	assert_domain_refused(cg, n++, "iommu_detach_device(");
+	iommu_domain_free(dom);
+	assert_domain_refused(cg, n++, "iommu_domain_free(");
+}
+
+/*
+ * A mapping's domain, kept by the driver (iommu_get_domain_for_dev()) past
+ * the mapping's last reference -- its machine destroyed in between, before
+ * or after the release, or not -- names no live domain: each call on it is
+ * one process-wide report and does nothing. Another mapping, its device's
+ * streaming mapping and what the device reads through it are untouched.
+ */
+static void test_domain_of_a_released_mapping_refused(void **state)
+{
+	struct fx *f = fx_new(with_spec);
+	struct dma_iommu_mapping *gone = arm_iommu_create_mapping(f->m, WIN_BASE, 1u << 20, 0), *map2, *map3;
+	struct dmamap_machine *m2;
+	struct iommu_domain *dom, *dom2, *dom3;
+	struct device dev = { 0 };
+	u8 *buf = kbuf(f, 0), got[256];
+	struct capture cg, c2;
+	unsigned long used;
+	dma_addr_t h;
+
+	(void)state;
+	assert_false(IS_ERR(gone));
+	assert_int_equal(dmamap_device_init(&dev, f->m, "gone-dev"), 0);
+	assert_int_equal(arm_iommu_attach_device(&dev, gone), 0);
+	dom = iommu_get_domain_for_dev(&dev);
+	assert_ptr_equal(dom, gone->domain);
+	arm_iommu_release_mapping(gone);
+	arm_iommu_detach_device(&dev); /* the last reference: the mapping goes, its domain with it */
+	assert_ptr_equal(get_dma_ops(&dev), &arm_dma_ops);
+	fill_pattern(buf, sizeof(got), 9);
+	h = dma_map_single(&f->dev, buf, sizeof(got), DMA_TO_DEVICE);
+	assert_false(dma_mapping_error(&f->dev, h));
+	used = iova_used(f);
+
+	capture_start(&cg, NULL);
+	assert_dead_domain_refused(&cg, dom, &dev, virt_to_phys(buf));
+	assert_int_equal(cg.reports, 6);
+	capture_stop(NULL);
+	assert_null(iommu_get_domain_for_dev(&dev));
+	assert_null(dev.archdata.mapping);
+	assert_ptr_equal(get_dma_ops(&dev), &arm_dma_ops);
+	assert_int_equal(f->cap.reports, 0);
+	assert_int_equal(iova_used(f), used);
+	assert_int_equal(iommu_iova_to_phys(f->map->domain, (unsigned long)(h & PAGE_MASK)), virt_to_phys(buf));
+	assert_int_equal(dmamap_dev_read(&f->dev, h, got, sizeof(got)), 0);
+	assert_int_equal(check_pattern(got, sizeof(got), 9), 0);
+	assert_machine_consistent(f->m);
+	dma_unmap_single(&f->dev, h, sizeof(got), DMA_TO_DEVICE);
+	dmamap_device_release(&dev);
+	kfree_buf(buf, 0);
+	assert_int_equal(f->cap.reports, 0);
+	fx_free(f);
+
+	/* a mapping released before its machine is destroyed, and one released after */
+	m2 = test_machine(16, NULL);
+	map2 = arm_iommu_create_mapping(m2, WIN_BASE, 1u << 20, 0);
+	map3 = arm_iommu_create_mapping(m2, WIN_BASE, 1u << 20, 0);
+	assert_false(IS_ERR(map2));
+	assert_false(IS_ERR(map3));
+	dom2 = map2->domain;
+	dom3 = map3->domain;
+	capture_start(&c2, m2);
+	arm_iommu_release_mapping(map3);
+	assert_int_equal(c2.reports, 0);
+	test_machine_destroy(m2);
+	assert_int_equal(c2.by_kind[DMAMAP_REPORT_LEAK], 1); /* map2 */
+	capture_start(&cg, NULL);
+	arm_iommu_release_mapping(map2); /* the machine is gone: said, and freed with its domain */
+	assert_int_equal(cg.reports, 1);
+	assert_int_equal(cg.last_kind, DMAMAP_REPORT_API_MISUSE);
+	assert_dead_domain_refused(&cg, dom2, &dev, 0x40000000);
+	assert_dead_domain_refused(&cg, dom3, &dev, 0x40000000);
+	assert_int_equal(cg.reports, 13);
+	capture_stop(NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1314,6 +1417,7 @@ int main(void)
 		cmocka_unit_test(test_concurrent_double_free_one_wins),
 		cmocka_unit_test(test_mapping_outlives_its_machine),
 		cmocka_unit_test(test_release_of_a_freed_mapping_refused),
+		cmocka_unit_test(test_domain_of_a_released_mapping_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1266,6 +1266,135 @@ static void test_domain_freed_twice_refused(void **state)
 	capture_stop(NULL);
 }
 
+/* The last report, one more than @n before, is the refusal of @call on a pointer that names no live domain. */
+static void assert_refused_freed(const struct capture *cg, unsigned long n, const char *call)
+{
+	char want[64];
+
+	snprintf(want, sizeof(want), "%s(", call);
+	assert_int_equal(cg->reports, n + 1);
+	assert_int_equal(cg->last_kind, DMAMAP_REPORT_BAD_INPUT);
+	assert_non_null(strstr(cg->last, want));
+	assert_non_null(strstr(cg->last, "): no live IOMMU domain (freed already?): nothing done"));
+}
+
+/*
+ * Every call taking a domain, given @d that is no live domain: one
+ * process-wide report each, naming the call, and the kernel's failure
+ * value; @dev (not attached) stays unattached, @attached stays attached to
+ * its domain.
+ */
+static void assert_domain_calls_refused(struct capture *cg, struct iommu_domain *d, struct device *dev,
+					struct device *attached, struct iommu_domain *attached_to)
+{
+	struct fault_rec rec = { 0 };
+	struct dmamap_iommu_stats st;
+	unsigned long n = cg->reports;
+
+	assert_int_equal(iommu_map(d, 0x300000, RAM, PG, IOMMU_READ), -EINVAL);
+	assert_refused_freed(cg, n++, "iommu_map");
+	assert_int_equal(iommu_unmap(d, 0x100000, PG), 0);
+	assert_refused_freed(cg, n++, "iommu_unmap");
+	assert_int_equal(iommu_iova_to_phys(d, 0x100000), 0);
+	assert_refused_freed(cg, n++, "iommu_iova_to_phys");
+	assert_int_equal(iommu_attach_device(d, dev), -EINVAL);
+	assert_refused_freed(cg, n++, "iommu_attach_device");
+	iommu_detach_device(d, attached);
+	assert_refused_freed(cg, n++, "iommu_detach_device");
+	iommu_set_fault_handler(d, record_fault, &rec);
+	assert_refused_freed(cg, n++, "iommu_set_fault_handler");
+	memset(&st, 0x5a, sizeof(st));
+	dmamap_iommu_stats(d, &st);
+	assert_refused_freed(cg, n++, "dmamap_iommu_stats");
+	assert_int_equal(st.table_pages, 0);
+	assert_int_equal(st.mapped_bytes, 0);
+	assert_int_equal(st.attached_devices, 0);
+	iommu_domain_free(d);
+	assert_refused_freed(cg, n++, "iommu_domain_free");
+	assert_int_equal(rec.calls, 0);
+	assert_int_equal(cg->by_kind[DMAMAP_REPORT_BAD_INPUT], cg->reports); /* nothing else said */
+	if (attached_to) {
+		assert_ptr_equal(dev->dmamap.iommu_domain, NULL);
+		assert_ptr_equal(iommu_get_domain_for_dev(attached), attached_to);
+	}
+}
+
+/*
+ * Each call on a domain freed already -- its machine destroyed in between,
+ * before the free or after it, or not -- is refused with one process-wide
+ * report naming it, returns what the kernel's callers expect of a failure,
+ * and reads nothing of the domain: another domain, its mappings, the device
+ * attached to it and the machine's reports stay as they were.
+ */
+static void test_domain_used_after_free_refused(void **state)
+{
+	struct dmamap_machine *m = test_machine(16, simple_machine);
+	struct iommu_domain *other = iommu_domain_alloc(m), *d = iommu_domain_alloc(m), *d2, *d3;
+	struct dmamap_iommu_stats before, after;
+	struct device a = { 0 }, b = { 0 };
+	struct page *p = dmamap_alloc_pages(m, GFP_KERNEL, 0);
+	struct capture c, cg;
+	u8 buf[64];
+
+	(void)state;
+	assert_non_null(other);
+	assert_non_null(d);
+	assert_non_null(p);
+	assert_int_equal(dmamap_device_init(&a, m, "a"), 0);
+	assert_int_equal(dmamap_device_init(&b, m, "b"), 0);
+	memset(page_address(p), 0x6b, PG);
+	dmamap_cache_clean(m, DMAMAP_CACHE_INNER, page_to_phys(p), PAGE_SIZE);
+	assert_int_equal(iommu_map(other, 0x100000, page_to_phys(p), PG, IOMMU_READ), 0);
+	assert_int_equal(iommu_attach_device(other, &a), 0);
+	assert_int_equal(iommu_map(d, 0x100000, RAM, 2 * PG, IOMMU_READ | IOMMU_WRITE), 0);
+	assert_int_equal(iommu_attach_device(d, &b), 0);
+	capture_start(&c, m);
+	iommu_domain_free(d); /* b still attached: said, and detached */
+	assert_int_equal(c.reports, 1);
+	assert_null(b.dmamap.iommu_domain);
+	before = stats(other);
+
+	capture_start(&cg, NULL);
+	assert_domain_calls_refused(&cg, d, &b, &a, other);
+	capture_stop(NULL);
+	assert_int_equal(c.reports, 1);
+	after = stats(other);
+	assert_stats_equal(&before, &after);
+	assert_int_equal(iommu_iova_to_phys(other, 0x100000 + 5), page_to_phys(p) + 5);
+	memset(buf, 0, sizeof(buf));
+	assert_int_equal(dmamap_dev_read(&a, 0x100000, buf, sizeof(buf)), 0);
+	for (size_t i = 0; i < sizeof(buf); i++)
+		assert_int_equal(buf[i], 0x6b);
+	assert_int_equal(c.reports, 1);
+	assert_machine_consistent(m);
+
+	/* freed before its machine is destroyed, and after (the free only said the machine is gone) */
+	iommu_detach_device(other, &a);
+	assert_int_equal(iommu_unmap(other, 0x100000, PG), PG);
+	iommu_domain_free(other);
+	dmamap_device_release(&a);
+	dmamap_device_release(&b);
+	dmamap_free_pages(p, 0);
+	d2 = iommu_domain_alloc(m);
+	d3 = iommu_domain_alloc(m);
+	assert_non_null(d2);
+	assert_non_null(d3);
+	assert_int_equal(iommu_map(d3, 0x100000, RAM, PG, IOMMU_READ), 0);
+	iommu_domain_free(d2);
+	assert_int_equal(c.reports, 1);
+	test_machine_destroy(m);
+	assert_int_equal(c.by_kind[DMAMAP_REPORT_LEAK], 1); /* d3 */
+	capture_start(&cg, NULL);
+	iommu_domain_free(d3);
+	assert_int_equal(cg.reports, 1);
+	assert_int_equal(cg.last_kind, DMAMAP_REPORT_API_MISUSE);
+	capture_start(&cg, NULL);
+	assert_domain_calls_refused(&cg, d2, &a, &b, NULL);
+	assert_domain_calls_refused(&cg, d3, &a, &b, NULL);
+	assert_int_equal(cg.reports, 16);
+	capture_stop(NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1296,6 +1425,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_two_threads_map_unmap_disjoint_ranges, setup, teardown),
 		cmocka_unit_test(test_domain_outlives_its_machine),
 		cmocka_unit_test(test_domain_freed_twice_refused),
+		cmocka_unit_test(test_domain_used_after_free_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

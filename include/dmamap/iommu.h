@@ -51,12 +51,31 @@ DMAMAP_API void iommu_domain_free(struct iommu_domain *domain);
 
 /**
  * iommu_attach_device() - route @dev's bus accesses through @domain
+ *
+ * The device stays the caller's; the domain records it until
+ * iommu_detach_device(), the domain's free or the device's release. A pointer
+ * that is no live domain -- one freed already, before or after its machine was
+ * destroyed (the domain of an arm_iommu mapping goes with the mapping's last
+ * reference) -- is reported process-wide (DMAMAP_REPORT_BAD_INPUT,
+ * "iommu_attach_device(...): no live IOMMU domain") and nothing is done: the
+ * pointer is compared, never read through.
  * Return: 0; -EINVAL (NULL or uninitialised device, a device of another
- * machine), -EBUSY (already attached to a domain).
+ * machine, a domain freed already), -ENODEV (the domain's machine was
+ * destroyed), -EBUSY (already attached to a domain).
  */
 DMAMAP_API DMAMAP_MUST_CHECK int iommu_attach_device(struct iommu_domain *domain, struct device *dev);
 
-/** iommu_detach_device() - undo iommu_attach_device(); a device not attached to @domain is reported. */
+/**
+ * iommu_detach_device() - undo iommu_attach_device()
+ *
+ * The device reaches memory directly again. A device not attached to @domain
+ * is reported (DMAMAP_REPORT_API_MISUSE) and nothing changes. A pointer that
+ * is no live domain -- one freed already, before or after its machine was
+ * destroyed (the domain of an arm_iommu mapping goes with the mapping's last
+ * reference) -- is reported process-wide (DMAMAP_REPORT_BAD_INPUT,
+ * "iommu_detach_device(...): no live IOMMU domain") and nothing is done: the
+ * pointer is compared, never read through.
+ */
 DMAMAP_API void iommu_detach_device(struct iommu_domain *domain, struct device *dev);
 
 /**
@@ -69,10 +88,16 @@ DMAMAP_API void iommu_detach_device(struct iommu_domain *domain, struct device *
  *
  * Blocks are used where iova and paddr are aligned to them and the range
  * covers them (a block takes the place of an empty table there). The table
- * pages the map needs are all allocated before anything changes. Return: 0;
- * -EINVAL (bad alignment, range or prot), -EEXIST (some page of the range is
- * already mapped), -ENOMEM (a table page could not be allocated). On error
- * nothing is mapped and the tables are as they were.
+ * pages the map needs are all allocated before anything changes; they are the
+ * domain's, freed with it. A pointer that is no live domain -- one freed
+ * already, before or after its machine was destroyed (the domain of an
+ * arm_iommu mapping goes with the mapping's last reference) -- is reported
+ * process-wide (DMAMAP_REPORT_BAD_INPUT, "iommu_map(...): no live IOMMU
+ * domain") and nothing is done: the pointer is compared, never read through.
+ * Return: 0; -EINVAL (bad alignment, range or prot, or a domain freed
+ * already), -EEXIST (some page of the range is already mapped), -ENOMEM (a
+ * table page could not be allocated), -ENODEV (the domain's machine was
+ * destroyed). On error nothing is mapped and the tables are as they were.
  */
 DMAMAP_API DMAMAP_MUST_CHECK int iommu_map(struct iommu_domain *domain, unsigned long iova, phys_addr_t paddr,
 					    size_t size, int prot);
@@ -84,19 +109,45 @@ DMAMAP_API DMAMAP_MUST_CHECK int iommu_map(struct iommu_domain *domain, unsigned
  * nothing). A block only partly covered is split, so the rest stays mapped.
  * Page-table pages stay when the mappings under them go, as the kernel's
  * io-pgtable keeps them, so that mapping there again costs no allocation; a
- * table whose whole span the unmap covers is freed with it. Return: bytes unmapped (0 for a hole at @iova, misaligned arguments, or when
- * splitting a block needs a table page that cannot be had).
+ * table whose whole span the unmap covers is freed with it. A pointer that is
+ * no live domain -- one freed already, before or after its machine was
+ * destroyed (the domain of an arm_iommu mapping goes with the mapping's last
+ * reference) -- is reported process-wide (DMAMAP_REPORT_BAD_INPUT,
+ * "iommu_unmap(...): no live IOMMU domain") and nothing is done: the pointer
+ * is compared, never read through.
+ * Return: bytes unmapped (0 for a hole at @iova, misaligned arguments, when
+ * splitting a block needs a table page that cannot be had, or for a domain
+ * freed already or whose machine was destroyed).
  */
 DMAMAP_API size_t iommu_unmap(struct iommu_domain *domain, unsigned long iova, size_t size);
 
-/** iommu_iova_to_phys() - the physical address @iova translates to, or 0 when unmapped. */
+/**
+ * iommu_iova_to_phys() - the physical address @iova translates to in @domain
+ *
+ * Reads the domain's tables and changes nothing. A pointer that is no live
+ * domain -- one freed already, before or after its machine was destroyed (the
+ * domain of an arm_iommu mapping goes with the mapping's last reference) -- is
+ * reported process-wide (DMAMAP_REPORT_BAD_INPUT, "iommu_iova_to_phys(...): no
+ * live IOMMU domain") and nothing is done: the pointer is compared, never read
+ * through.
+ * Return: the physical address, or 0 when @iova is unmapped, or for a NULL
+ * domain, a domain freed already or one whose machine was destroyed (the
+ * last three reported).
+ */
 DMAMAP_API phys_addr_t iommu_iova_to_phys(struct iommu_domain *domain, unsigned long iova);
 
 /**
  * iommu_set_fault_handler() - call @handler on each fault in @domain
  * @handler: called with the faulting device, iova and IOMMU_FAULT_READ/WRITE;
  *           NULL removes it. Its return value is ignored: the access fails.
- * @token: passed to @handler
+ * @token: passed to @handler (the caller's; never dereferenced)
+ *
+ * A NULL domain, or one whose machine was destroyed, is reported and nothing
+ * changes. A pointer that is no live domain -- one freed already, before or
+ * after its machine was destroyed (the domain of an arm_iommu mapping goes
+ * with the mapping's last reference) -- is reported process-wide
+ * (DMAMAP_REPORT_BAD_INPUT, "iommu_set_fault_handler(...): no live IOMMU
+ * domain") and nothing is done: the pointer is compared, never read through.
  */
 DMAMAP_API void iommu_set_fault_handler(struct iommu_domain *domain, iommu_fault_handler_t handler, void *token);
 
@@ -120,7 +171,17 @@ struct dmamap_iommu_stats {
 	unsigned long attached_devices;
 };
 
-/** dmamap_iommu_stats() - read @domain's counters into @st. */
+/**
+ * dmamap_iommu_stats() - read @domain's counters into @st (the caller's)
+ *
+ * A NULL @st is ignored and a NULL @domain zeroes @st; a domain whose machine
+ * was destroyed still has its last counts. A pointer that is no live domain --
+ * one freed already, before or after its machine was destroyed (the domain of
+ * an arm_iommu mapping goes with the mapping's last reference) -- is reported
+ * process-wide (DMAMAP_REPORT_BAD_INPUT, "dmamap_iommu_stats(...): no live
+ * IOMMU domain") and nothing is done: the pointer is compared, never read
+ * through. @st is zeroed then.
+ */
 DMAMAP_API void dmamap_iommu_stats(struct iommu_domain *domain, struct dmamap_iommu_stats *st);
 
 DMAMAP_END_DECLS
