@@ -316,14 +316,16 @@ static bool buffer_ok(struct device *dev, void *cpu_addr, dma_addr_t handle, siz
 
 static void arm_dma_free(struct device *dev, size_t size, void *cpu_addr, dma_addr_t handle, struct dma_attrs *attrs)
 {
+	const char *what = dm_free_call("dma_free");
+
 	(void)attrs;
-	size = coherent_size(dev, size, "dma_free");
+	size = coherent_size(dev, size, what);
 	if (!size || dmamap_declared_release(dev, cpu_addr, size, handle))
 		return;
-	if (!buffer_ok(dev, cpu_addr, handle, size, true, "dma_free"))
+	if (!buffer_ok(dev, cpu_addr, handle, size, true, what))
 		return;
 	if (!dmamap_atomic_pool_contains(dm_dev_machine(dev), cpu_addr))
-		release_buffer(dev, handle_pages(dev, handle, size, "dma_free"), size >> PAGE_SHIFT, cpu_addr);
+		release_buffer(dev, handle_pages(dev, handle, size, what), size >> PAGE_SHIFT, cpu_addr);
 }
 
 static int arm_dma_mmap(struct device *dev, struct vm_area_struct *vma, void *cpu_addr, dma_addr_t dma_addr,

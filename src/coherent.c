@@ -719,8 +719,8 @@ bool dmamap_declared_release(struct device *dev, void *vaddr, size_t size, dma_a
 	pthread_mutex_unlock(&mem->lock);
 	if (why)
 		dmamap_report(dm_dev_machine(dev), DMAMAP_REPORT_API_MISUSE, dev->dmamap.name, NULL, 0,
-			      "dma_free: %p+%#zx (handle %#llx) of the device's declared memory %s; not freed", vaddr,
-			      size, (unsigned long long)handle, why);
+			      "%s: %p+%#zx (handle %#llx) of the device's declared memory %s; not freed",
+			      dm_free_call("dma_free"), vaddr, size, (unsigned long long)handle, why);
 	return true;
 }
 

@@ -637,7 +637,7 @@ static struct iommu_buffer *buffer_of(struct device *dev, dma_addr_t iova, const
 static void iommu_free(struct device *dev, size_t size, void *cpu_addr, dma_addr_t handle, struct dma_attrs *attrs)
 {
 	struct dma_iommu_mapping *mapping = dev_mapping(dev);
-	struct iommu_buffer *buf = buffer_of(dev, handle, cpu_addr, size, true, "dma_free");
+	struct iommu_buffer *buf = buffer_of(dev, handle, cpu_addr, size, true, dm_free_call("dma_free"));
 
 	(void)attrs;
 	if (!buf)

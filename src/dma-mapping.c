@@ -440,6 +440,7 @@ void dm_free_attrs_as(struct device *dev, size_t size, void *cpu_addr, dma_addr_
 	struct dma_attrs made;
 	struct dm_map *map = NULL;
 	unsigned long reports;
+	const char *outer;
 	bool checked;
 
 	if (!ops || !size_ok(dev, size, what, WHERE))
@@ -461,7 +462,11 @@ void dm_free_attrs_as(struct device *dev, size_t size, void *cpu_addr, dma_addr_
 		return;
 	enter(dev);
 	reports = dm_reports_now();
+	/* the ops' own refusals name the driver's call, not theirs */
+	outer = dmamap_call_now.free_call;
+	dmamap_call_now.free_call = what;
 	ops->free(dev, size, cpu_addr, dma_handle, attrs);
+	dmamap_call_now.free_call = outer;
 	if (!checked)
 		untracked_released(dm_dev_machine(dev), reports);
 	dmamap_debug_put(map, dev);

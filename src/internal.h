@@ -59,6 +59,7 @@ struct dm_call {
 	int line;
 	int depth;                     /* calls this thread is in; 0: none */
 	unsigned long reports;         /* reports raised on this thread, ever (see dm_reports_now()) */
+	const char *free_call;         /* the driver's free an ops free serves (see dm_free_call()), or NULL */
 };
 
 #if defined(__PIC__) || defined(__pic__)
@@ -103,6 +104,17 @@ static inline bool dm_in_call(void)
 static inline unsigned long dm_reports_now(void)
 {
 	return dmamap_call_now.reports;
+}
+
+/*
+ * The name an ops set's free gives the call in its refusals: the driver's
+ * call the core is serving (dma_free_attrs, dma_free_pages,
+ * dma_free_noncoherent), whatever ops set it reaches, or @op when the ops
+ * free is reached some other way.
+ */
+static inline const char *dm_free_call(const char *op)
+{
+	return dmamap_call_now.free_call ? dmamap_call_now.free_call : op;
 }
 
 /* Whether the call this thread is in was made from within another one (by the library itself). */

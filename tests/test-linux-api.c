@@ -52,6 +52,7 @@
 struct fx {
 	struct dmamap_machine *m;
 	struct device dev;
+	struct device dev2;  /* a second device a test may initialise: the teardown releases it */
 	struct capture c;
 	unsigned long base_free;
 };
@@ -92,6 +93,8 @@ static int teardown(void **state)
 
 	if (dmamap_dev_machine(&f->dev))
 		dmamap_device_release(&f->dev);
+	if (dmamap_dev_machine(&f->dev2))
+		dmamap_device_release(&f->dev2);
 	/* every page is back, but for those kmalloc's quarantine still holds */
 	dmamap_kmalloc_stats(f->m, &ks);
 	if (ks.live_objects || test_free_pages(f->m) + ks.slab_pages != f->base_free) {
@@ -732,6 +735,89 @@ static void test_refused_frees_name_the_call(void **state)
 	assert_int_equal(test_free_pages(f->m), free_before);
 	__free_pages(other, 0);
 	assert_int_equal(test_free_pages(f->m), f->base_free);
+	f->c.reports = 0;
+}
+
+/*
+ * With the checker off the ops refuse a bad free themselves, and their
+ * report names the driver's call as well, at its line: dma_free_pages,
+ * dma_free_noncoherent, and dma_free_attrs for dma_free_coherent(), on the
+ * default ops, for declared memory and behind the IOMMU mapper; nothing is
+ * freed by a refusal.
+ */
+static void test_refused_frees_name_the_call_checker_off(void **state)
+{
+	struct fx *f = *state;
+	struct dma_iommu_mapping *map = arm_iommu_create_mapping(f->m, 0x80000000, SZ_1M, 0);
+	struct page *decl = alloc_pages(GFP_KERNEL, 2);
+	struct device *idev = &f->dev2;
+	struct page *page, *other, *ipage;
+	dma_addr_t h, nh, ch, dh, ih;
+	unsigned long free_before;
+	void *nc, *cpu, *dnc;
+	int line;
+
+	assert_false(IS_ERR(map));
+	assert_non_null(decl);
+	assert_int_equal(dmamap_device_init(idev, f->m, "lx-iommu"), 0);
+	assert_int_equal(arm_iommu_attach_device(idev, map), 0);
+	arm_iommu_release_mapping(map); /* the device's reference keeps it */
+	assert_int_equal(dmamap_checker_enable(f->m, false), 0);
+	other = alloc_pages(GFP_KERNEL, 0); /* pages never allocated by dma_alloc_pages() */
+	assert_non_null(other);
+	page = dma_alloc_pages(&f->dev, SZ_4K, &h, DMA_TO_DEVICE, GFP_KERNEL);
+	nc = dma_alloc_noncoherent(&f->dev, SZ_4K, &nh, DMA_FROM_DEVICE, GFP_KERNEL);
+	cpu = dma_alloc_coherent(&f->dev, SZ_4K, &ch, GFP_KERNEL);
+	ipage = dma_alloc_pages(idev, SZ_4K, &ih, DMA_BIDIRECTIONAL, GFP_KERNEL);
+	assert_non_null(page);
+	assert_non_null(nc);
+	assert_non_null(cpu);
+	assert_non_null(ipage);
+	assert_int_equal(dma_declare_coherent_memory(&f->dev, page_to_phys(decl), 0x10000000, 4 * SZ_4K), 0);
+	dnc = dma_alloc_noncoherent(&f->dev, SZ_4K, &dh, DMA_TO_DEVICE, GFP_KERNEL);
+	assert_non_null(dnc);
+	assert_true(dh == 0x10000000); /* from the declared memory */
+	free_before = test_free_pages(f->m);
+
+	dma_free_pages(&f->dev, SZ_4K, other, page_to_phys(other), DMA_TO_DEVICE); line = __LINE__;
+	assert_said(f, DMAMAP_REPORT_API_MISUSE, line, "dma_free_pages of ", "refused: ");
+	dma_free_noncoherent(&f->dev, SZ_4K, page_address(other), page_to_phys(other), DMA_TO_DEVICE); line = __LINE__;
+	assert_said(f, DMAMAP_REPORT_API_MISUSE, line, "dma_free_noncoherent of ", "refused: ");
+	dma_free_pages(&f->dev, SZ_8K, page, h, DMA_TO_DEVICE); line = __LINE__;
+	assert_said(f, DMAMAP_REPORT_API_MISUSE, line, "dma_free_pages of ", "refused: ");
+	dma_free_noncoherent(&f->dev, SZ_8K, nc, nh, DMA_FROM_DEVICE); line = __LINE__;
+	assert_said(f, DMAMAP_REPORT_API_MISUSE, line, "dma_free_noncoherent of ", "refused: ");
+	dma_free_coherent(&f->dev, SZ_8K, cpu, ch); line = __LINE__;
+	assert_said(f, DMAMAP_REPORT_API_MISUSE, line, "dma_free_attrs of ", "refused: ");
+	dma_free_noncoherent(&f->dev, SZ_8K, dnc, dh, DMA_TO_DEVICE); line = __LINE__;
+	assert_said(f, DMAMAP_REPORT_API_MISUSE, line, "dma_free_noncoherent: ", "of the device's declared memory");
+	dma_free_pages(idev, SZ_8K, ipage, ih, DMA_BIDIRECTIONAL); line = __LINE__;
+	assert_said(f, DMAMAP_REPORT_API_MISUSE, line, "dma_free_pages of ", "refused: ");
+	assert_int_equal(f->c.reports, 7);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_API_MISUSE], 7);
+	assert_int_equal(test_free_pages(f->m), free_before); /* nothing freed */
+
+	/* freed as allocated: silent; then freed again, named as well */
+	dma_free_pages(&f->dev, SZ_4K, page, h, DMA_TO_DEVICE);
+	dma_free_noncoherent(&f->dev, SZ_4K, nc, nh, DMA_FROM_DEVICE);
+	dma_free_coherent(&f->dev, SZ_4K, cpu, ch);
+	dma_free_noncoherent(&f->dev, SZ_4K, dnc, dh, DMA_TO_DEVICE);
+	dma_free_pages(idev, SZ_4K, ipage, ih, DMA_BIDIRECTIONAL);
+	assert_int_equal(f->c.reports, 7);
+	dma_free_pages(&f->dev, SZ_4K, page, h, DMA_TO_DEVICE); line = __LINE__;
+	assert_said(f, DMAMAP_REPORT_API_MISUSE, line, "dma_free_pages of ", "refused: ");
+	dma_free_pages(idev, SZ_4K, ipage, ih, DMA_BIDIRECTIONAL); line = __LINE__;
+	assert_said(f, DMAMAP_REPORT_API_MISUSE, line, "dma_free_pages of ", "refused: ");
+	assert_int_equal(f->c.reports, 9);
+
+	assert_int_equal(dmamap_checker_enable(f->m, true), 0); /* everything freed: nothing untracked is live */
+	arm_iommu_detach_device(idev);
+	dmamap_device_release(idev);
+	dma_release_declared_memory(&f->dev);
+	__free_pages(decl, 2);
+	__free_pages(other, 0);
+	assert_int_equal(test_free_pages(f->m), f->base_free);
+	assert_int_equal(f->c.reports, 9);
 	f->c.reports = 0;
 }
 
@@ -2705,6 +2791,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_alloc_pages_cpu_owned, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_alloc_pages_checked, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refused_frees_name_the_call, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_refused_frees_name_the_call_checker_off, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_alloc_pages_refused_and_failing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_alloc_pages_behind_iommu, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_alloc_pages_not_from_declared_memory, setup, teardown),

@@ -298,8 +298,8 @@ DMAMAP_API void *dmamap_linux_alloc_noncoherent(struct device *dev, size_t size,
  * Refused as dma_free_attrs() refuses (a buffer never allocated, another
  * size or handle, freed already; reported, nothing freed); a direction
  * other than the allocation's is reported and the buffer freed all the
- * same. The reports are at @file:@line and name dma_free_noncoherent
- * (with the checker off, the ops' own refusal names their dma_free op).
+ * same. The reports are at @file:@line and name dma_free_noncoherent,
+ * the checker's and, with the checker off, the ops' own refusals alike.
  */
 DMAMAP_API void dmamap_linux_free_noncoherent(struct device *dev, size_t size, void *vaddr, dma_addr_t dma_handle,
 					      enum dma_data_direction dir, const char *file, int line);
@@ -348,9 +348,9 @@ DMAMAP_API struct page *dmamap_linux_alloc_pages(struct device *dev, size_t size
  * @dev at @dma_handle, or a size that differs, are reported and not freed,
  * as dma_free_attrs() refuses them. A NULL @page, a page of another machine
  * or an invalid @dir is refused (DMAMAP_REPORT_BAD_INPUT). The reports are
- * at @file:@line and name dma_free_pages, and the checker's name the buffer
- * as dma_alloc_pages' (with the checker off, the ops' own refusal names
- * their dma_free op).
+ * at @file:@line and name dma_free_pages (the checker's and, with the
+ * checker off, the ops' own refusals alike), and the checker's name the
+ * buffer as dma_alloc_pages'.
  */
 DMAMAP_API void dmamap_linux_free_pages(struct device *dev, size_t size, struct page *page, dma_addr_t dma_handle,
 					enum dma_data_direction dir, const char *file, int line);

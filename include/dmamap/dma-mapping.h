@@ -277,7 +277,11 @@ static inline void *dma_alloc_attrs(struct device *dev, size_t size, dma_addr_t 
  * and DMA_ATTR_FORCE_CONTIGUOUS as the allocation did (so dma_free_coherent()
  * does not free a dma_alloc_writecombine() buffer): others are reported
  * (DMAMAP_REPORT_ATTR_MISMATCH) and the buffer is freed as it was allocated,
- * the ops given the allocation's attrs (see <dmamap/debug.h>).
+ * the ops given the allocation's attrs (see <dmamap/debug.h>). The reports
+ * name dma_free_attrs (also those of dma_free_coherent() and
+ * dma_free_writecombine(), which it is), the checker's and, with the checker
+ * off, the ops' own refusals alike. The buffer is the caller's until this
+ * call frees it.
  */
 static inline void dma_free_attrs(struct device *dev, size_t size, void *cpu_addr, dma_addr_t dma_handle,
 				  struct dma_attrs *attrs)
