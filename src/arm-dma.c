@@ -341,7 +341,17 @@ static int arm_dma_mmap(struct device *dev, struct vm_area_struct *vma, void *cp
 	size = coherent_size(dev, size, "dma_mmap");
 	if (!size)
 		return -EINVAL;
-	if (dmamap_declared_mmap(dev, vma, cpu_addr, size, &ret))
+	/*
+	 * The type the attrs ask for, whatever memory the buffer came from: the
+	 * kernel's arm_dma_mmap() sets it before dma_mmap_from_coherent() maps
+	 * declared memory with it.
+	 */
+	if (dm_dev_coherent(dev) || dma_get_attr(DMA_ATTR_NON_CONSISTENT, attrs))
+		prot = vma->vm_page_prot;
+	else
+		prot = dma_get_attr(DMA_ATTR_WRITE_COMBINE, attrs) ? pgprot_writecombine(vma->vm_page_prot)
+								    : pgprot_dmacoherent(vma->vm_page_prot);
+	if (dmamap_declared_mmap(dev, vma, cpu_addr, size, prot, &ret))
 		return ret;
 	if (!buffer_ok(dev, cpu_addr, dma_addr, size, false, "dma_mmap"))
 		return -ENXIO;
@@ -349,11 +359,6 @@ static int arm_dma_mmap(struct device *dev, struct vm_area_struct *vma, void *cp
 	phys = dm_dma_to_phys(dev, dma_addr);
 	if (off >= nr_pages || nr_vma > nr_pages - off)
 		return -ENXIO;
-	if (dm_dev_coherent(dev) || dma_get_attr(DMA_ATTR_NON_CONSISTENT, attrs))
-		prot = vma->vm_page_prot;
-	else
-		prot = dma_get_attr(DMA_ATTR_WRITE_COMBINE, attrs) ? pgprot_writecombine(vma->vm_page_prot)
-								    : pgprot_dmacoherent(vma->vm_page_prot);
 	vma->vm_page_prot = prot;
 	return remap_pfn_range(vma, vma->vm_start, PFN_DOWN(phys) + off, nr_vma << PAGE_SHIFT, prot);
 }

@@ -724,7 +724,8 @@ bool dmamap_declared_release(struct device *dev, void *vaddr, size_t size, dma_a
 	return true;
 }
 
-bool dmamap_declared_mmap(struct device *dev, struct vm_area_struct *vma, void *vaddr, size_t size, int *ret)
+bool dmamap_declared_mmap(struct device *dev, struct vm_area_struct *vma, void *vaddr, size_t size, pgprot_t prot,
+			  int *ret)
 {
 	struct dma_coherent_mem *mem = dev->dma_mem;
 	unsigned long off, nr_vma, nr_pages, pfn;
@@ -743,8 +744,8 @@ bool dmamap_declared_mmap(struct device *dev, struct vm_area_struct *vma, void *
 		*ret = -ENXIO;
 		return true;
 	}
-	vma->vm_page_prot = pgprot_dmacoherent(vma->vm_page_prot);
-	*ret = remap_pfn_range(vma, vma->vm_start, pfn + vma->vm_pgoff, nr_vma << PAGE_SHIFT, vma->vm_page_prot);
+	vma->vm_page_prot = prot;
+	*ret = remap_pfn_range(vma, vma->vm_start, pfn + vma->vm_pgoff, nr_vma << PAGE_SHIFT, prot);
 	return true;
 }
 

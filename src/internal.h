@@ -963,11 +963,15 @@ static inline bool dm_attr_no_declared(const struct dma_attrs *attrs)
  * A device's declared memory: alloc returns true when it served the request
  * (*ret set); release/mmap/get_sgtable return true when @vaddr belongs to it
  * (a release or get_sgtable that does not name one live allocation with its
- * handle is reported and refused). Sizes are page aligned.
+ * handle is reported and refused). Sizes are page aligned. The mmap maps
+ * with @prot, what the ops chose from the attrs (as the kernel's
+ * dma_mmap_from_dev_coherent() takes the vma's protection as its caller
+ * set it).
  */
 bool dmamap_declared_alloc(struct device *dev, size_t size, dma_addr_t *handle, void **ret);
 bool dmamap_declared_release(struct device *dev, void *vaddr, size_t size, dma_addr_t handle);
-bool dmamap_declared_mmap(struct device *dev, struct vm_area_struct *vma, void *vaddr, size_t size, int *ret);
+bool dmamap_declared_mmap(struct device *dev, struct vm_area_struct *vma, void *vaddr, size_t size, pgprot_t prot,
+			  int *ret);
 bool dmamap_declared_get_sgtable(struct device *dev, struct sg_table *sgt, void *vaddr, dma_addr_t handle,
 				 size_t size, int *ret);
 /* Whether bus [@addr, @addr + @len) lies in @dev's declared memory (no IOMMU): true with *@phys its start. */

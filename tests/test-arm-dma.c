@@ -446,6 +446,119 @@ static void test_mmap_coherent(void **state)
 	fx_free(f);
 }
 
+/* Map @size bytes of the buffer at @cpu/@h into a new vma; return it, with the type and frame of its first page. */
+static struct vm_area_struct *mmap_buffer(struct fx *f, struct device *dev, void *cpu, dma_addr_t h, size_t size,
+					  bool wc, int *memtype, unsigned long *pfn)
+{
+	struct vm_area_struct *vma = dmamap_vma_create(f->m, size);
+	pgprot_t prot;
+
+	assert_non_null(vma);
+	if (wc)
+		assert_int_equal(dma_mmap_writecombine(dev, vma, cpu, h, size), 0);
+	else
+		assert_int_equal(dma_mmap_coherent(dev, vma, cpu, h, size), 0);
+	assert_int_equal(dmamap_vma_pte(vma, vma->vm_start, pfn, &prot), 0);
+	*memtype = pgprot_memtype(prot);
+	return vma;
+}
+
+/*
+ * A buffer from the device's declared memory is user-mapped with the type
+ * its attrs ask for, as any other buffer is: the kernel's arm_dma_mmap()
+ * sets the vma's protection from the attrs before dma_mmap_from_coherent()
+ * maps declared memory with it, and arm_coherent_dma_mmap() leaves a
+ * coherent device's as the caller made it. So a write-combining buffer's
+ * mapping is write-combining and a coherent one's non-cacheable, both onto
+ * the buffer's frames, showing its bytes and storing straight to it. With
+ * the checker off other attrs than the allocation's are followed; with it
+ * on they are reported and the buffer is mapped as allocated.
+ */
+static void test_mmap_declared_follows_attrs(void **state)
+{
+	struct fx *f = fx_new(NULL);
+	struct page *decl = dmamap_alloc_pages(f->m, GFP_KERNEL, 2);
+	struct dmamap_coherent_stats cs;
+	struct device cdev = { 0 };
+	struct vm_area_struct *vma;
+	unsigned long pfn;
+	dma_addr_t hc, hw, hd;
+	u8 *coh, *wc, *cd;
+	int mt;
+
+	(void)state;
+	assert_non_null(decl);
+	assert_int_equal(dma_declare_coherent_memory(&f->dev, page_to_phys(decl), 0x10000000, 4 * PAGE_SIZE), 0);
+	coh = dma_alloc_coherent(&f->dev, PAGE_SIZE, &hc, GFP_KERNEL);
+	wc = dma_alloc_writecombine(&f->dev, 2 * PAGE_SIZE, &hw, GFP_KERNEL);
+	assert_non_null(coh);
+	assert_non_null(wc);
+	dmamap_coherent_stats(f->m, &cs);
+	assert_int_equal(cs.from_declared, 2);
+	assert_true(hc >= 0x10000000 && hc < 0x10000000 + 4 * PAGE_SIZE);
+	assert_true(hw >= 0x10000000 && hw < 0x10000000 + 4 * PAGE_SIZE);
+	fill_pattern(coh, PAGE_SIZE, 81);
+	fill_pattern(wc, 2 * PAGE_SIZE, 82);
+
+	vma = mmap_buffer(f, &f->dev, wc, hw, 2 * PAGE_SIZE, true, &mt, &pfn);
+	assert_int_equal(mt, DMAMAP_MT_WRITECOMBINE);
+	assert_int_equal(pfn, PFN_DOWN(page_to_phys(decl) + (hw - 0x10000000)));
+	assert_memory_equal((void *)vma->vm_start, wc, 2 * PAGE_SIZE);
+	((u8 *)vma->vm_start)[PAGE_SIZE + 7] = 0xa5; /* the user's store reaches the buffer at once */
+	assert_int_equal(wc[PAGE_SIZE + 7], 0xa5);
+	dmamap_vma_destroy(vma);
+	vma = mmap_buffer(f, &f->dev, coh, hc, PAGE_SIZE, false, &mt, &pfn);
+	assert_int_equal(mt, DMAMAP_MT_DMACOHERENT);
+	assert_int_equal(pfn, PFN_DOWN(page_to_phys(decl) + (hc - 0x10000000)));
+	assert_memory_equal((void *)vma->vm_start, coh, PAGE_SIZE);
+	dmamap_vma_destroy(vma);
+	assert_int_equal(f->cap.reports, 0);
+
+	/* the checker on: other attrs are said, and the buffer is mapped as it was allocated */
+	vma = mmap_buffer(f, &f->dev, wc, hw, 2 * PAGE_SIZE, false, &mt, &pfn);
+	assert_int_equal(f->cap.by_kind[DMAMAP_REPORT_ATTR_MISMATCH], 1);
+	assert_int_equal(mt, DMAMAP_MT_WRITECOMBINE);
+	dmamap_vma_destroy(vma);
+	vma = mmap_buffer(f, &f->dev, coh, hc, PAGE_SIZE, true, &mt, &pfn);
+	assert_int_equal(f->cap.by_kind[DMAMAP_REPORT_ATTR_MISMATCH], 2);
+	assert_int_equal(mt, DMAMAP_MT_DMACOHERENT);
+	dmamap_vma_destroy(vma);
+
+	/* the checker off: the attrs given are followed, as for a buffer of pages */
+	assert_int_equal(dmamap_checker_enable(f->m, false), 0);
+	vma = mmap_buffer(f, &f->dev, coh, hc, PAGE_SIZE, true, &mt, &pfn);
+	assert_int_equal(mt, DMAMAP_MT_WRITECOMBINE);
+	assert_memory_equal((void *)vma->vm_start, coh, PAGE_SIZE);
+	dmamap_vma_destroy(vma);
+	vma = mmap_buffer(f, &f->dev, wc, hw, 2 * PAGE_SIZE, false, &mt, &pfn);
+	assert_int_equal(mt, DMAMAP_MT_DMACOHERENT);
+	dmamap_vma_destroy(vma);
+	assert_int_equal(f->cap.reports, 2);
+	dma_free_coherent(&f->dev, PAGE_SIZE, coh, hc);
+	dma_free_writecombine(&f->dev, 2 * PAGE_SIZE, wc, hw);
+	assert_int_equal(dmamap_checker_enable(f->m, true), 0);
+	dma_release_declared_memory(&f->dev);
+
+	/* a coherent device's mapping keeps the vma's own type, as its ops do for any buffer */
+	assert_int_equal(dmamap_device_init(&cdev, f->m, "coherent"), 0);
+	cdev.dma_coherent = true;
+	assert_int_equal(dma_declare_coherent_memory(&cdev, page_to_phys(decl), 0x10000000, 4 * PAGE_SIZE), 0);
+	cd = dma_alloc_coherent(&cdev, PAGE_SIZE, &hd, GFP_KERNEL);
+	assert_non_null(cd);
+	assert_true(hd == 0x10000000);
+	vma = mmap_buffer(f, &cdev, cd, hd, PAGE_SIZE, false, &mt, &pfn);
+	assert_int_equal(mt, pgprot_memtype(vma->vm_page_prot));
+	assert_int_equal(mt, DMAMAP_MT_CACHED);
+	assert_int_equal(pfn, PFN_DOWN(page_to_phys(decl)));
+	dmamap_vma_destroy(vma);
+	dma_free_coherent(&cdev, PAGE_SIZE, cd, hd);
+	dma_release_declared_memory(&cdev);
+	dmamap_device_release(&cdev);
+	dmamap_free_pages(decl, 2);
+	assert_int_equal(f->cap.reports, 2);
+	fx_free(f);
+}
+
 static void zone_machine(struct dmamap_machine_config *c)
 {
 	c->ram_base = 0;
@@ -1164,6 +1277,7 @@ int main(void)
 		cmocka_unit_test(test_alloc_failures_unwind),
 		cmocka_unit_test(test_free_mismatch_refused),
 		cmocka_unit_test(test_get_sgtable),
+		cmocka_unit_test(test_mmap_declared_follows_attrs),
 		cmocka_unit_test(test_get_sgtable_declared),
 		cmocka_unit_test(test_declare_bus_range_at_the_top),
 		cmocka_unit_test(test_pfn_offset),

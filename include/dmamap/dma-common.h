@@ -160,7 +160,9 @@ DMAMAP_API int dma_set_seg_boundary(struct device *dev, unsigned long mask);
  *
  * The memory gets an uncached mapping in the consistent region, and
  * dma_alloc_attrs() serves the device from it first, falling through to the
- * other sources when it is full. The caller keeps ownership of the memory.
+ * other sources when it is full; dma_mmap_attrs() maps its buffers into user
+ * space with the type the attrs ask for, as any other buffer. The caller
+ * keeps ownership of the memory.
  * Return: 0; -EINVAL (a bad range, reported: nothing changed), -EBUSY
  * (already declared), -ENOMEM.
  */

@@ -301,7 +301,10 @@ static inline void dma_free_attrs(struct device *dev, size_t size, void *cpu_add
  * the others may differ. With the checker on, other ones are reported
  * (DMAMAP_REPORT_ATTR_MISMATCH, at the call's line, naming the
  * allocation's) and the buffer is mapped as it was allocated, the ops given
- * the allocation's attrs.
+ * the allocation's attrs. A buffer from the device's declared memory is
+ * mapped by the same rule, as the kernel's arm_dma_mmap() sets the vma's
+ * protection before dma_mmap_from_coherent() maps declared memory with it.
+ * The vma stays the caller's (dmamap_vma_destroy() unmaps it).
  * Return: 0; -ENXIO when the vma (from vm_pgoff) is larger than the buffer,
  * or when @cpu_addr and @dma_addr are not a live buffer of @dev at least
  * @size long (reported); another -errno from the mapping.
