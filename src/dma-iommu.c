@@ -960,7 +960,7 @@ static void put_mapping(struct dma_iommu_mapping *mapping, bool detach)
 		dmamap_obj_del(&mp->obj);
 		free_leftover_buffers(mp, "released");
 	}
-	iommu_domain_free(mapping->domain);
+	dmamap_iommu_domain_destroy(mapping->domain);
 	/* a mapping that outlived its machine reports to the process-wide log */
 	dmamap_iova_destroy_in(mapping->iova, dmamap_obj_dead(&mp->obj) ? NULL : mapping->machine);
 	pthread_mutex_destroy(&mp->lock);

@@ -1057,8 +1057,10 @@ int dmamap_iommu_translate(struct iommu_domain *domain, struct device *dev, unsi
 struct dmamap_machine *dmamap_iommu_machine(const struct iommu_domain *domain);
 /* A domain for a mapper's own use: not on the machine's object list (its mapping is). */
 struct iommu_domain *dmamap_iommu_domain_create(struct dmamap_machine *m);
-/* A mapper's domain, when its machine goes: tables freed, dead (iommu_domain_free() frees the rest). */
+/* A mapper's domain, when its machine goes: tables freed, dead (dmamap_iommu_domain_destroy() frees the rest). */
 void dmamap_iommu_domain_kill(struct iommu_domain *domain);
+/* Free a mapper's domain, as iommu_domain_free() frees one of iommu_domain_alloc() (which refuses this one). */
+void dmamap_iommu_domain_destroy(struct iommu_domain *domain);
 void dmamap_iommu_domain_check(struct iommu_domain *domain, struct dm_check *c);
 void dmamap_iommu_domain_census(struct iommu_domain *domain, struct dm_census *cs);
 /* Free the domain's empty tables (kept after unmap as a cache): what a shrink under memory pressure gives back. */

@@ -530,22 +530,41 @@ void dmamap_iommu_domain_kill(struct iommu_domain *d)
 	__atomic_store_n(&d->obj.machine, NULL, __ATOMIC_RELEASE);
 }
 
-DMAMAP_API void iommu_domain_free(struct iommu_domain *d)
+/* Free @d, for @what: detach the devices left attached (reported), free its tables and the struct. */
+static void domain_free(struct iommu_domain *d, const char *what)
 {
-	if (!d || !domain_owned(d, "iommu_domain_free"))
-		return;
 	if (dmamap_obj_dead(&d->obj)) {
 		/* torn down with its machine: only the struct is left */
 		if (d->registered)
-			dmamap_obj_dead_report(&d->obj, "iommu_domain_free");
+			dmamap_obj_dead_report(&d->obj, what);
 	} else {
 		if (d->registered)
 			dmamap_obj_del(&d->obj);
-		domain_teardown(d, "iommu_domain_free");
+		domain_teardown(d, what);
 	}
 	pthread_mutex_destroy(&d->lock);
 	dmamap_obj_disown(&d->obj);
 	dmamap_free(d);
+}
+
+void dmamap_iommu_domain_destroy(struct iommu_domain *d)
+{
+	domain_free(d, "arm_iommu_release_mapping");
+}
+
+DMAMAP_API void iommu_domain_free(struct iommu_domain *d)
+{
+	if (!d || !domain_owned(d, "iommu_domain_free"))
+		return;
+	if (!d->registered) {
+		/* the mapper would go on using it */
+		dmamap_report(d->obj.machine, DMAMAP_REPORT_API_MISUSE, NULL, NULL, 0,
+			      "iommu_domain_free(%p): the domain of an arm_iommu mapping goes with the mapping's last "
+			      "reference (arm_iommu_release_mapping); refused",
+			      (void *)d);
+		return;
+	}
+	domain_free(d, "iommu_domain_free");
 }
 
 DMAMAP_API int iommu_attach_device(struct iommu_domain *d, struct device *dev)

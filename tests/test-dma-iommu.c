@@ -1388,6 +1388,71 @@ static void test_domain_of_a_released_mapping_refused(void **state)
 	capture_stop(NULL);
 }
 
+/*
+ * iommu_domain_free() of the domain of an arm_iommu mapping, which the
+ * mapping goes on using, is refused with a report and changes nothing: the
+ * device stays attached, its streaming mappings work, and the mapping's
+ * release frees the domain later, once. The same once the machine is gone.
+ */
+static void test_free_of_a_mapping_domain_refused(void **state)
+{
+	struct fx *f = fx_new(with_spec);
+	struct iommu_domain *dom = iommu_get_domain_for_dev(&f->dev);
+	struct dma_iommu_mapping *map2;
+	struct dmamap_iommu_stats before, after;
+	struct dmamap_machine *m2;
+	u8 *buf = kbuf(f, 0), got[128];
+	struct capture c2, cg;
+	dma_addr_t h;
+
+	(void)state;
+	assert_ptr_equal(dom, f->map->domain);
+	fill_pattern(buf, sizeof(got), 12);
+	h = dma_map_single(&f->dev, buf, sizeof(got), DMA_TO_DEVICE);
+	assert_false(dma_mapping_error(&f->dev, h));
+	dmamap_iommu_stats(dom, &before);
+	iommu_domain_free(dom);
+	assert_int_equal(f->cap.reports, 1);
+	assert_int_equal(f->cap.last_kind, DMAMAP_REPORT_API_MISUSE);
+	assert_non_null(strstr(f->cap.last, "iommu_domain_free("));
+	assert_non_null(strstr(f->cap.last, "the domain of an arm_iommu mapping goes with the mapping's last reference"));
+	dmamap_iommu_stats(dom, &after);
+	assert_memory_equal(&before, &after, sizeof(before));
+	assert_ptr_equal(iommu_get_domain_for_dev(&f->dev), dom);
+	assert_int_equal(dmamap_dev_read(&f->dev, h, got, sizeof(got)), 0);
+	assert_int_equal(check_pattern(got, sizeof(got), 12), 0);
+	dma_unmap_single(&f->dev, h, sizeof(got), DMA_TO_DEVICE);
+	/* and the mapper maps through it still */
+	h = dma_map_single(&f->dev, buf, sizeof(got), DMA_TO_DEVICE);
+	assert_false(dma_mapping_error(&f->dev, h));
+	assert_int_equal(iommu_iova_to_phys(dom, (unsigned long)(h & PAGE_MASK)), virt_to_phys(buf));
+	dma_unmap_single(&f->dev, h, sizeof(got), DMA_TO_DEVICE);
+	assert_int_equal(f->cap.reports, 1);
+	assert_machine_consistent(f->m);
+	kfree_buf(buf, 0);
+	fx_free(f);
+
+	/* its machine destroyed: refused all the same (said process-wide); the release frees it */
+	m2 = test_machine(16, NULL);
+	map2 = arm_iommu_create_mapping(m2, WIN_BASE, 1u << 20, 0);
+	assert_false(IS_ERR(map2));
+	capture_start(&c2, m2);
+	iommu_domain_free(map2->domain);
+	assert_int_equal(c2.reports, 1);
+	assert_int_equal(c2.last_kind, DMAMAP_REPORT_API_MISUSE);
+	test_machine_destroy(m2);
+	assert_int_equal(c2.by_kind[DMAMAP_REPORT_LEAK], 1);
+	capture_start(&cg, NULL);
+	iommu_domain_free(map2->domain);
+	assert_int_equal(cg.reports, 1);
+	assert_int_equal(cg.last_kind, DMAMAP_REPORT_API_MISUSE);
+	assert_non_null(strstr(cg.last, "the domain of an arm_iommu mapping"));
+	arm_iommu_release_mapping(map2); /* the machine is gone: said; the mapping and its domain freed */
+	assert_int_equal(cg.reports, 2);
+	assert_int_equal(cg.by_kind[DMAMAP_REPORT_API_MISUSE], 2);
+	capture_stop(NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1418,6 +1483,7 @@ int main(void)
 		cmocka_unit_test(test_mapping_outlives_its_machine),
 		cmocka_unit_test(test_release_of_a_freed_mapping_refused),
 		cmocka_unit_test(test_domain_of_a_released_mapping_refused),
+		cmocka_unit_test(test_free_of_a_mapping_domain_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

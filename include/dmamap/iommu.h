@@ -45,7 +45,11 @@ DMAMAP_API struct iommu_domain *iommu_domain_alloc(struct dmamap_machine *m);
  * (iommu_map() -ENODEV, iommu_unmap() 0...), and this one only frees it.
  * A pointer that is no live domain (freed already, before or after its
  * machine was destroyed) is reported process-wide (DMAMAP_REPORT_BAD_INPUT)
- * and nothing is done: the pointer is compared, never read through.
+ * and nothing is done: the pointer is compared, never read through. The
+ * domain of an arm_iommu mapping (iommu_get_domain_for_dev() of a device
+ * behind one) is the mapping's, freed with its last reference: freeing it
+ * here is refused (DMAMAP_REPORT_API_MISUSE) and changes nothing. Only the
+ * caller of iommu_domain_alloc() owns a domain.
  */
 DMAMAP_API void iommu_domain_free(struct iommu_domain *domain);
 
