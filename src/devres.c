@@ -374,7 +374,7 @@ DMAMAP_API void dmamap_dmam_pool_destroy(struct dma_pool *pool, const char *file
 	struct device *dev;
 	struct devres *r;
 
-	if (!pool || !dmamap_obj_owned(pool, "dmam_pool_destroy", "dma_pool", file, line))
+	if (!pool || !dmamap_obj_owned(pool, "dmam_pool_destroy", DM_OBJ_POOL, file, line))
 		return;
 	dev = dmamap_dma_pool_device(pool);
 	r = dm_dev_live(dev) ? take(dev, match_pool, pool) : NULL;

@@ -921,7 +921,7 @@ DMAMAP_API struct dma_iommu_mapping *arm_iommu_create_mapping(struct dmamap_mach
 	mp->pub.machine = m;
 	mp->pub.kref = 1;
 	dmamap_obj_add(m, &mp->obj, &mapping_obj_ops);
-	dmamap_obj_own(&mp->obj, &mp->pub);
+	dmamap_obj_own(&mp->obj, &mp->pub, DM_OBJ_MAPPING);
 	return &mp->pub;
 
 nomem:
@@ -971,7 +971,7 @@ static void put_mapping(struct dma_iommu_mapping *mapping, bool detach)
 DMAMAP_API void arm_iommu_release_mapping(struct dma_iommu_mapping *mapping)
 {
 	if (IS_ERR_OR_NULL(mapping) ||
-	    !dmamap_obj_owned(mapping, "arm_iommu_release_mapping", "IOMMU mapping", NULL, 0))
+	    !dmamap_obj_owned(mapping, "arm_iommu_release_mapping", DM_OBJ_MAPPING, NULL, 0))
 		return;
 	put_mapping(mapping, false);
 }
@@ -981,7 +981,7 @@ DMAMAP_API int arm_iommu_attach_device(struct device *dev, struct dma_iommu_mapp
 	struct mapping_priv *mp;
 	int err;
 
-	if (!IS_ERR_OR_NULL(mapping) && !dmamap_obj_owned(mapping, "arm_iommu_attach_device", "IOMMU mapping", NULL, 0))
+	if (!IS_ERR_OR_NULL(mapping) && !dmamap_obj_owned(mapping, "arm_iommu_attach_device", DM_OBJ_MAPPING, NULL, 0))
 		return -EINVAL;
 	if (!IS_ERR_OR_NULL(mapping) && dmamap_obj_dead(&priv_of(mapping)->obj)) {
 		dmamap_obj_dead_report(&priv_of(mapping)->obj, "arm_iommu_attach_device");

@@ -273,7 +273,7 @@ DMAMAP_API struct dma_pool *dmamap_dma_pool_create(const char *name, struct devi
 	snprintf(pool->name, sizeof(pool->name), "%s", name ? name : "dma_pool");
 	snprintf(pool->devname, sizeof(pool->devname), "%s", dev->dmamap.name);
 	dmamap_obj_add(m, &pool->obj, &pool_obj_ops);
-	dmamap_obj_own(&pool->obj, pool);
+	dmamap_obj_own(&pool->obj, pool, DM_OBJ_POOL);
 	return pool;
 }
 
@@ -661,7 +661,7 @@ DMAMAP_API void *dmamap_dma_pool_alloc(struct dma_pool *pool, gfp_t mem_flags, d
 	void *va;
 
 	/* a destroyed pool is compared, never read through */
-	if (pool && !dmamap_obj_owned(pool, "dma_pool_alloc", "dma_pool", file, line)) {
+	if (pool && !dmamap_obj_owned(pool, "dma_pool_alloc", DM_OBJ_POOL, file, line)) {
 		if (handle)
 			*handle = DMA_MAPPING_ERROR;
 		return NULL;
@@ -697,7 +697,7 @@ DMAMAP_API void dmamap_dma_pool_free(struct dma_pool *pool, void *vaddr, dma_add
 	struct dm_map *map = NULL;
 	bool counted;
 
-	if (pool && !dmamap_obj_owned(pool, "dma_pool_free", "dma_pool", file, line))
+	if (pool && !dmamap_obj_owned(pool, "dma_pool_free", DM_OBJ_POOL, file, line))
 		return;
 	counted = unchecked(pool);
 	if (!counted && checked(pool) &&
@@ -720,7 +720,7 @@ DMAMAP_API void dmamap_dma_pool_destroy(struct dma_pool *pool, const char *file,
 	DM_CALL();
 	bool listed;
 
-	if (!pool || !dmamap_obj_owned(pool, "dma_pool_destroy", "dma_pool", file, line))
+	if (!pool || !dmamap_obj_owned(pool, "dma_pool_destroy", DM_OBJ_POOL, file, line))
 		return;
 	listed = checked(pool);
 	if (!dmamap_obj_dead(&pool->obj) && pool->dev && dm_dev_live(pool->dev) &&
@@ -745,7 +745,7 @@ DMAMAP_API void (dma_pool_destroy)(struct dma_pool *pool)
 
 DMAMAP_API void dmamap_dma_pool_stats(struct dma_pool *pool, struct dmamap_dma_pool_stats *st)
 {
-	if (pool && !dmamap_obj_owned(pool, "dmamap_dma_pool_stats", "dma_pool", NULL, 0)) {
+	if (pool && !dmamap_obj_owned(pool, "dmamap_dma_pool_stats", DM_OBJ_POOL, NULL, 0)) {
 		if (st)
 			memset(st, 0, sizeof(*st));
 		return;

@@ -366,17 +366,27 @@ void dmamap_obj_dead_report(const struct dmamap_obj *o, const char *what)
 
 static pthread_mutex_t owned_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct dmamap_obj *owned[OWNED_BUCKETS];
+/*
+ * Bumped by every disown: a handle this thread found owned while it read
+ * the same value is owned still, and needs no lookup (calls that check a
+ * domain, a pool or a mapping on every use take no lock for that).
+ */
+static unsigned long owned_gen;
+static _Thread_local const void *owned_seen DM_TLS_MODEL;
+static _Thread_local const char *owned_seen_kind DM_TLS_MODEL;
+static _Thread_local unsigned long owned_seen_gen DM_TLS_MODEL;
 
 static unsigned long owned_bucket(const void *handle)
 {
 	return (unsigned long)((((u64)(uintptr_t)handle >> 4) * 0x9e3779b97f4a7c15ULL) >> 54) & (OWNED_BUCKETS - 1);
 }
 
-void dmamap_obj_own(struct dmamap_obj *o, const void *handle)
+void dmamap_obj_own(struct dmamap_obj *o, const void *handle, const char *kind)
 {
 	unsigned long b = owned_bucket(handle);
 
 	o->handle = handle;
+	o->kind = kind;
 	pthread_mutex_lock(&owned_lock);
 	o->owned_next = owned[b];
 	owned[b] = o;
@@ -392,6 +402,8 @@ void dmamap_obj_disown(struct dmamap_obj *o)
 		;
 	if (*pp)
 		*pp = o->owned_next;
+	/* before the object's memory can go: a thread that sees the old value used it before */
+	__atomic_store_n(&owned_gen, owned_gen + 1, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&owned_lock);
 	o->owned_next = NULL;
 }
@@ -399,15 +411,25 @@ void dmamap_obj_disown(struct dmamap_obj *o)
 bool dmamap_obj_owned(const void *handle, const char *what, const char *name, const char *file, int line)
 {
 	const struct dmamap_obj *o;
+	unsigned long gen;
 
+	if (handle && handle == owned_seen && name == owned_seen_kind &&
+	    __atomic_load_n(&owned_gen, __ATOMIC_ACQUIRE) == owned_seen_gen)
+		return true;
 	pthread_mutex_lock(&owned_lock);
-	for (o = owned[owned_bucket(handle)]; o && o->handle != handle; o = o->owned_next)
+	gen = owned_gen;
+	for (o = owned[owned_bucket(handle)]; o && (o->handle != handle || strcmp(o->kind, name)); o = o->owned_next)
 		;
 	pthread_mutex_unlock(&owned_lock);
-	if (!o)
+	if (!o) {
 		dmamap_report(NULL, DMAMAP_REPORT_BAD_INPUT, NULL, file, line,
 			      "%s(%p): no live %s (freed already?): nothing done", what, handle, name);
-	return o != NULL;
+		return false;
+	}
+	owned_seen = handle;
+	owned_seen_kind = name;
+	owned_seen_gen = gen;
+	return true;
 }
 
 /* ------------------------------------------------- invariant-checker findings */

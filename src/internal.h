@@ -330,6 +330,7 @@ struct dmamap_obj {
 	struct dmamap_machine *machine;              /* NULL once the machine is destroyed */
 	struct dmamap_obj *prev, *next;
 	const void *handle;                          /* what its owner holds it by, while owned */
+	const char *kind;                            /* what it is, as owned() is asked for it */
 	struct dmamap_obj *owned_next;               /* in the process-wide table of owned objects */
 };
 
@@ -356,15 +357,23 @@ void dmamap_obj_dead_report(const struct dmamap_obj *o, const char *what);
  * call that may come after one) first asks whether the pointer it was given
  * still names such an object, comparing pointers only, so that a second
  * free -- a machine destroyed in between or not -- is a report, not a read
- * of freed memory. Process-wide, under its own lock.
+ * of freed memory. Process-wide, under its own lock; a thread asking again
+ * for the handle it found last takes no lock while nothing was disowned.
+ * @kind: what the object is (the DM_OBJ_* names); an owned object of
+ * another kind at the same address (the memory reused) does not count.
  */
-void dmamap_obj_own(struct dmamap_obj *o, const void *handle);
+#define DM_OBJ_DOMAIN "IOMMU domain"
+#define DM_OBJ_MAPPING "IOMMU mapping"
+#define DM_OBJ_POOL "dma_pool"
+#define DM_OBJ_VMA "vma from dmamap_vma_create"
+#define DM_OBJ_IOVA "IOVA allocator"
+void dmamap_obj_own(struct dmamap_obj *o, const void *handle, const char *kind);
 /* Take @o out: its host memory is about to be freed. */
 void dmamap_obj_disown(struct dmamap_obj *o);
 /*
- * Whether @handle names an owned object. If not, @what of it (at
- * @file:@line, if known) is reported process-wide as naming no live @name
- * (DMAMAP_REPORT_BAD_INPUT) and must do nothing.
+ * Whether @handle names an owned object of kind @name. If not, @what of it
+ * (at @file:@line, if known) is reported process-wide as naming no live
+ * @name (DMAMAP_REPORT_BAD_INPUT) and must do nothing.
  */
 bool dmamap_obj_owned(const void *handle, const char *what, const char *name, const char *file, int line);
 

@@ -393,7 +393,7 @@ static bool domain_usable(const struct iommu_domain *d, const char *what)
  */
 static bool domain_owned(const struct iommu_domain *d, const char *what)
 {
-	return dmamap_obj_owned(d, what, "IOMMU domain", NULL, 0);
+	return dmamap_obj_owned(d, what, DM_OBJ_DOMAIN, NULL, 0);
 }
 
 /* Read @d's counters (a live domain's, or one whose machine is gone). */
@@ -510,7 +510,7 @@ static struct iommu_domain *domain_create(struct dmamap_machine *m, bool registe
 		dmamap_obj_add(m, &d->obj, &domain_obj_ops);
 	else
 		d->obj.machine = m;
-	dmamap_obj_own(&d->obj, d);
+	dmamap_obj_own(&d->obj, d, DM_OBJ_DOMAIN);
 	return d;
 }
 

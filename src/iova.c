@@ -1942,7 +1942,7 @@ DMAMAP_API struct dmamap_iova *dmamap_iova_create(dma_addr_t base, size_t size, 
 		errno = ENOMEM;
 		return NULL;
 	}
-	dmamap_obj_own(&a->obj, a);
+	dmamap_obj_own(&a->obj, a, DM_OBJ_IOVA);
 	return a;
 }
 
@@ -1995,7 +1995,7 @@ void dmamap_iova_destroy_in(struct dmamap_iova *a, struct dmamap_machine *m)
 DMAMAP_API void dmamap_iova_destroy(struct dmamap_iova *a)
 {
 	/* a pointer destroyed already is compared, never read through */
-	if (a && !dmamap_obj_owned(a, "dmamap_iova_destroy", "IOVA allocator", NULL, 0))
+	if (a && !dmamap_obj_owned(a, "dmamap_iova_destroy", DM_OBJ_IOVA, NULL, 0))
 		return;
 	dmamap_iova_destroy_in(a, NULL);
 }

@@ -104,7 +104,7 @@ DMAMAP_API struct vm_area_struct *dmamap_vma_create(struct dmamap_machine *m, si
 	vma->vm_flags = VM_READ | VM_WRITE | VM_SHARED;
 	vma->dmamap = priv;
 	dmamap_obj_add(m, &priv->obj, &vma_obj_ops);
-	dmamap_obj_own(&priv->obj, vma);
+	dmamap_obj_own(&priv->obj, vma, DM_OBJ_VMA);
 	return vma;
 
 nomem:
@@ -122,7 +122,7 @@ DMAMAP_API void dmamap_vma_destroy(struct vm_area_struct *vma)
 {
 	struct dmamap_vma_private *priv;
 
-	if (!vma || !dmamap_obj_owned(vma, "dmamap_vma_destroy", "vma from dmamap_vma_create", NULL, 0))
+	if (!vma || !dmamap_obj_owned(vma, "dmamap_vma_destroy", DM_OBJ_VMA, NULL, 0))
 		return;
 	priv = vma->dmamap;
 	if (dmamap_obj_dead(&priv->obj)) {

@@ -1362,6 +1362,59 @@ static void assert_calls_refused(struct capture *cg, struct dma_pool *pool, void
 }
 
 /*
+ * A live object of another kind is no pool, whichever was looked up last:
+ * an IOMMU domain given as a pool is refused as one freed already, and the
+ * domain and the pool stay as they were.
+ */
+static void test_pool_call_on_another_kind_refused(void **state)
+{
+	struct dmamap_machine *m = test_machine(RAM_MIB, NULL);
+	struct device dev = { 0 };
+	struct iommu_domain *d = iommu_domain_alloc(m);
+	struct page *pg = dmamap_alloc_pages(m, GFP_KERNEL, 0);
+	struct dma_pool *pool;
+	struct capture cg;
+	dma_addr_t h, hb;
+	void *blk;
+
+	(void)state;
+	assert_non_null(d);
+	assert_non_null(pg);
+	assert_int_equal(dmamap_device_init(&dev, m, "dev"), 0);
+	pool = dma_pool_create("real", &dev, 64, 8, 0);
+	assert_non_null(pool);
+	blk = dma_pool_alloc(pool, GFP_KERNEL, &hb);
+	assert_non_null(blk);
+	/* the domain was just looked up as a domain, the pool as a pool */
+	assert_int_equal(iommu_map(d, 0x10000, page_to_phys(pg), PAGE_SIZE, IOMMU_READ), 0);
+	capture_start(&cg, NULL);
+	h = 0;
+	assert_null(dma_pool_alloc((struct dma_pool *)d, GFP_KERNEL, &h));
+	assert_int_equal(h, DMA_MAPPING_ERROR);
+	assert_int_equal(cg.reports, 1);
+	assert_int_equal(cg.last_kind, DMAMAP_REPORT_BAD_INPUT);
+	assert_non_null(strstr(cg.last, "): no live dma_pool (freed already?): nothing done"));
+	/* and the other way round, right after the pool's own lookup */
+	assert_int_equal(stats_of(pool).blocks_in_use, 1);
+	assert_int_equal(iommu_map((struct iommu_domain *)pool, 0x20000, page_to_phys(pg), PAGE_SIZE,
+				   IOMMU_READ), -EINVAL);
+	assert_int_equal(cg.reports, 2);
+	assert_non_null(strstr(cg.last, "no live IOMMU domain"));
+	capture_stop(NULL);
+	/* both intact */
+	assert_int_equal(iommu_iova_to_phys(d, 0x10000), page_to_phys(pg));
+	assert_int_equal(iommu_iova_to_phys(d, 0x20000), 0);
+	assert_int_equal(stats_of(pool).blocks_in_use, 1);
+	dma_pool_free(pool, blk, hb);
+	dma_pool_destroy(pool);
+	assert_int_equal(iommu_unmap(d, 0x10000, PAGE_SIZE), PAGE_SIZE);
+	iommu_domain_free(d);
+	dmamap_free_pages(pg, 0);
+	dmamap_device_release(&dev);
+	test_machine_destroy(m);
+}
+
+/*
  * dma_pool_alloc(), dma_pool_zalloc(), dma_pool_free() and the stats of a
  * pool destroyed already -- by dma_pool_destroy(), dmam_pool_destroy() or
  * its device's release, on a live machine or with the machine destroyed
@@ -1475,6 +1528,7 @@ int main(void)
 		cmocka_unit_test(test_pool_outlives_its_device),
 		cmocka_unit_test(test_pool_outlives_its_machine),
 		cmocka_unit_test(test_pool_destroyed_twice_refused),
+		cmocka_unit_test(test_pool_call_on_another_kind_refused),
 		cmocka_unit_test(test_pool_used_after_destroy_refused),
 	};
 
