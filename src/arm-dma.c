@@ -344,15 +344,18 @@ static int arm_dma_mmap(struct device *dev, struct vm_area_struct *vma, void *cp
 	/*
 	 * The type the attrs ask for, whatever memory the buffer came from: the
 	 * kernel's arm_dma_mmap() sets it before dma_mmap_from_coherent() maps
-	 * declared memory with it.
+	 * declared memory with it. Only a non-consistent buffer of pages is
+	 * cached: declared memory is mapped uncached in the kernel whatever the
+	 * attrs, and a cached user mapping of it would alias it with another type.
 	 */
-	if (dm_dev_coherent(dev) || dma_get_attr(DMA_ATTR_NON_CONSISTENT, attrs))
+	prot = dma_get_attr(DMA_ATTR_WRITE_COMBINE, attrs) ? pgprot_writecombine(vma->vm_page_prot)
+							    : pgprot_dmacoherent(vma->vm_page_prot);
+	if (dm_dev_coherent(dev))
 		prot = vma->vm_page_prot;
-	else
-		prot = dma_get_attr(DMA_ATTR_WRITE_COMBINE, attrs) ? pgprot_writecombine(vma->vm_page_prot)
-								    : pgprot_dmacoherent(vma->vm_page_prot);
 	if (dmamap_declared_mmap(dev, vma, cpu_addr, size, prot, &ret))
 		return ret;
+	if (dma_get_attr(DMA_ATTR_NON_CONSISTENT, attrs))
+		prot = vma->vm_page_prot;
 	if (!buffer_ok(dev, cpu_addr, dma_addr, size, false, "dma_mmap"))
 		return -ENXIO;
 	nr_pages = size >> PAGE_SHIFT;

@@ -484,6 +484,7 @@ static void test_mmap_declared_follows_attrs(void **state)
 	unsigned long pfn;
 	dma_addr_t hc, hw, hd;
 	u8 *coh, *wc, *cd;
+	pgprot_t prot_nc;
 	int mt;
 
 	(void)state;
@@ -537,6 +538,26 @@ static void test_mmap_declared_follows_attrs(void **state)
 	dma_free_coherent(&f->dev, PAGE_SIZE, coh, hc);
 	dma_free_writecombine(&f->dev, 2 * PAGE_SIZE, wc, hw);
 	assert_int_equal(dmamap_checker_enable(f->m, true), 0);
+
+	/* a non-consistent buffer from declared memory is uncached memory: mapped non-cacheable, not cached */
+	{
+		DEFINE_DMA_ATTRS(nc);
+		void *buf;
+		dma_addr_t hn;
+
+		dma_set_attr(DMA_ATTR_NON_CONSISTENT, &nc);
+		buf = dma_alloc_attrs(&f->dev, PAGE_SIZE, &hn, GFP_KERNEL, &nc);
+		assert_non_null(buf);
+		assert_true(hn >= 0x10000000 && hn < 0x10000000 + 4 * PAGE_SIZE);
+		vma = dmamap_vma_create(f->m, PAGE_SIZE);
+		assert_non_null(vma);
+		assert_int_equal(dma_mmap_attrs(&f->dev, vma, buf, hn, PAGE_SIZE, &nc), 0);
+		assert_int_equal(dmamap_vma_pte(vma, vma->vm_start, &pfn, &prot_nc), 0);
+		assert_int_equal(pgprot_memtype(prot_nc), DMAMAP_MT_DMACOHERENT);
+		assert_int_equal(pfn, PFN_DOWN(page_to_phys(decl) + (hn - 0x10000000)));
+		dmamap_vma_destroy(vma);
+		dma_free_attrs(&f->dev, PAGE_SIZE, buf, hn, &nc);
+	}
 	dma_release_declared_memory(&f->dev);
 
 	/* a coherent device's mapping keeps the vma's own type, as its ops do for any buffer */

@@ -244,7 +244,9 @@ static inline void dma_unmap_sg(struct device *dev, struct scatterlist *sg, int 
  * @gfp: GFP_KERNEL, or GFP_ATOMIC (served from the machine's atomic pool on a
  *       non-coherent machine: no remapping)
  * @attrs: NULL (uncached, "coherent"), DMA_ATTR_WRITE_COMBINE,
- *         DMA_ATTR_NON_CONSISTENT (cached: the driver syncs),
+ *         DMA_ATTR_NON_CONSISTENT (cached: the driver syncs; from declared
+ *         memory, which the kernel maps uncached whatever the attrs, it is
+ *         uncached),
  *         DMA_ATTR_NO_KERNEL_MAPPING (the return value is a cookie for
  *         dma_free_attrs()/dma_mmap_attrs(), not an address to touch),
  *         DMA_ATTR_FORCE_CONTIGUOUS
@@ -303,7 +305,9 @@ static inline void dma_free_attrs(struct device *dev, size_t size, void *cpu_add
  * allocation's) and the buffer is mapped as it was allocated, the ops given
  * the allocation's attrs. A buffer from the device's declared memory is
  * mapped by the same rule, as the kernel's arm_dma_mmap() sets the vma's
- * protection before dma_mmap_from_coherent() maps declared memory with it.
+ * protection before dma_mmap_from_coherent() maps declared memory with it,
+ * except that DMA_ATTR_NON_CONSISTENT does not make it cached: that memory
+ * is uncached in the kernel's own mapping.
  * The vma stays the caller's (dmamap_vma_destroy() unmaps it).
  * Return: 0; -ENXIO when the vma (from vm_pgoff) is larger than the buffer,
  * or when @cpu_addr and @dma_addr are not a live buffer of @dev at least
