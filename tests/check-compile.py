@@ -46,6 +46,7 @@ KERNEL = '''
 #include <linux/delay.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
+#include <linux/list.h>
 #include <linux/log2.h>
 #include <linux/math.h>
 #include <linux/minmax.h>
@@ -74,6 +75,7 @@ KERNEL = '''
 #include <linux/stddef.h>
 #include <linux/string.h>
 #include <linux/overflow.h>
+#include <linux/poison.h>
 #include <linux/types.h>
 #include <linux/unaligned.h>
 #include <linux/wordpart.h>
@@ -841,6 +843,51 @@ void cmd_init(struct cmd *c)
 }
 '''
 
+# A request queue as drivers keep one: struct list_head in a driver header
+# that has only <linux/types.h>, the calls from <linux/list.h> alone.
+REQ_QUEUE = '''
+#include <linux/types.h>
+struct req {
+	u32 tag;
+	struct list_head node;
+	struct hlist_node hash;
+};
+struct queue {
+	struct list_head pending, done;
+	struct hlist_head by_tag[4];
+};
+#include <linux/list.h>
+static LIST_HEAD(all_queues);
+unsigned int queue_complete(struct queue *q, u32 tag);
+unsigned int queue_complete(struct queue *q, u32 tag)
+{
+	struct req *r, *tmp, *first;
+	struct list_head *pos, *n;
+	struct hlist_node *hn;
+	unsigned int count = 0;
+
+	list_for_each_entry_safe(r, tmp, &q->pending, node) {
+		if (r->tag == tag) {
+			list_move_tail(&r->node, &q->done);
+			hlist_del_init(&r->hash);
+		}
+	}
+	list_for_each_entry_reverse(r, &q->done, node)
+		count += r->tag;
+	hlist_for_each_entry(r, &q->by_tag[tag % 4], hash)
+		count++;
+	hlist_for_each_entry_safe(r, hn, &q->by_tag[0], hash)
+		hlist_del(&r->hash);
+	list_for_each_safe(pos, n, &q->done)
+		list_del(pos);
+	first = list_first_entry_or_null(&q->pending, struct req, node);
+	if (first && !list_is_last(&first->node, &q->pending))
+		count += list_next_entry(first, node)->tag;
+	list_splice_tail_init(&q->pending, &all_queues);
+	return count + (unsigned int)list_count_nodes(&all_queues) + (list_empty(&q->done) ? 1u : 0u);
+}
+'''
+
 SEED = '#include <dmamap/dmamap.h>\n'
 
 CASES = [
@@ -963,6 +1010,8 @@ int f(const int *v, unsigned int n)
 ''', True, None),
     ('probe code sizing its rings: <linux/overflow.h>, <linux/align.h>, <linux/math.h>', KERNEL + HW_HEADER + SIZES,
      True, None),
+    ('a request queue with <linux/list.h> alone', REQ_QUEUE, True, None),
+    ('a request queue with the list calls and the others', KERNEL + REQ_QUEUE, True, None),
     ('the 2012 API after <linux/types.h> and <linux/errno.h>',
      '#include <linux/types.h>\n#include <linux/errno.h>\n' + SEED, True, None),
     ('FIELD_PREP() of a constant too large for the field', KERNEL + '''
@@ -1078,6 +1127,7 @@ CXX_CASES = [
     ('a ring under a spinlock from <linux/spinlock.h> alone in C++', RING_LOCK, True, None),
     ('a configuration under a mutex from <linux/mutex.h> alone in C++', CONFIG_MUTEX, True, None),
     ('a command completed from <linux/completion.h> alone in C++', CMD_DONE, True, None),
+    ('a request queue with <linux/list.h> alone in C++', REQ_QUEUE, True, None),
     ('PIO beside DMA in C++', LIBC + KERNEL + PIO.replace('void __iomem *base', 'u8 __iomem *base'), True, None),
     ('probe code sizing its rings in C++', LIBC + KERNEL + HW_HEADER + SIZES, True, None),
     # (C++ has no arithmetic on void *: the window is a u8 __iomem * there)

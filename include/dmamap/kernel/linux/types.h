@@ -2,9 +2,12 @@
 /*
  * <linux/types.h> of Linux 6.x over libdmamap: what the kernel's gives a
  * driver's header that declares its descriptors and state: u8 to u64, s8 to
- * s64, bool, size_t, dma_addr_t, phys_addr_t, gfp_t (<dmamap/types.h>), and
- * the __le and __be types of the system's userspace <linux/types.h>, which
- * comes first (or the library's own when the system has none).
+ * s64, bool, size_t, dma_addr_t, phys_addr_t, gfp_t (<dmamap/types.h>), the
+ * __le and __be types of the system's userspace <linux/types.h>, which
+ * comes first (or the library's own when the system has none), and the list
+ * links struct list_head, struct hlist_head and struct hlist_node, which a
+ * driver's header embeds in its structures (the calls on them are in
+ * <linux/list.h>).
  *
  * Userspace headers include <linux/types.h> too (libc's <sys/mount.h>
  * through <linux/mount.h>): this one brings nothing of either DMA API, so a
@@ -31,6 +34,27 @@ typedef uint64_t __le64;
 typedef uint16_t __be16;
 typedef uint32_t __be32;
 typedef uint64_t __be64;
+#endif
+
+/*
+ * struct list_head - the links of a circular doubly linked list: a list's
+ * head, or an entry embedded in a structure on it. struct hlist_head and
+ * struct hlist_node - a list whose head is a single pointer (hash buckets);
+ * @pprev points at the pointer that points at the node.
+ */
+#ifndef DMAMAP_HAVE_LIST_HEAD
+#define DMAMAP_HAVE_LIST_HEAD 1
+struct list_head {
+	struct list_head *next, *prev;
+};
+
+struct hlist_node {
+	struct hlist_node *next, **pprev;
+};
+
+struct hlist_head {
+	struct hlist_node *first;
+};
 #endif
 
 #endif /* DMAMAP_KERNEL_LINUX_TYPES_H */

@@ -1,0 +1,441 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The kernel library headers a Linux 6.x driver keeps its state with:
+ * <linux/list.h> (order after each operation, poisoned links after
+ * list_del()), <linux/atomic.h> (return values at the boundaries),
+ * <linux/refcount.h> and <linux/kref.h> (saturation, and the reports it
+ * raises), <linux/module.h> and <linux/init.h> (what a module's boilerplate
+ * leaves: nothing but its functions).
+ */
+#include <linux/list.h>
+#include <linux/poison.h>
+#include <linux/kernel.h>
+
+#include <signal.h>
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "common.h"
+
+struct fx {
+	struct dmamap_machine *m;
+	struct capture c;
+};
+
+static int setup(void **state)
+{
+	struct fx *f = calloc(1, sizeof(*f));
+
+	if (!f)
+		return -1;
+	f->m = test_machine(16, NULL);
+	dmamap_machine_set_current(f->m);
+	capture_start(&f->c, f->m);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fx *f = *state;
+	int ret = 0;
+
+	capture_start(&f->c, f->m);
+	test_machine_destroy(f->m);
+	if (f->c.reports) {
+		fprintf(stderr, "teardown: %lu reports (last: %s)\n", f->c.reports, f->c.last);
+		ret = -1;
+	}
+	free(f);
+	return ret;
+}
+
+/* ---------------------------------------------------------------- lists */
+
+struct item {
+	char name;
+	struct list_head node;
+	struct hlist_node hnode;
+};
+
+/*
+ * The names of the entries of @head front to back, checked against the walk
+ * back to front (every prev link the mirror of a next link).
+ */
+static const char *order(const struct list_head *head)
+{
+	static char fwd[64];
+	char back[64];
+	size_t n = 0, k = 0;
+	const struct list_head *p;
+
+	for (p = head->next; p != head && n < sizeof(fwd) - 1; p = p->next) {
+		assert_ptr_equal(p->next->prev, p);
+		fwd[n++] = list_entry(p, struct item, node)->name;
+	}
+	fwd[n] = '\0';
+	for (p = head->prev; p != head && k < sizeof(back) - 1; p = p->prev)
+		back[k++] = list_entry(p, struct item, node)->name;
+	assert_int_equal(k, n);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(back[i], fwd[n - 1 - i]);
+	assert_int_equal(list_count_nodes(head), n);
+	return fwd;
+}
+
+static void items_init(struct item *it, const char *names)
+{
+	for (size_t i = 0; names[i]; i++) {
+		it[i].name = names[i];
+		INIT_LIST_HEAD(&it[i].node);
+		INIT_HLIST_NODE(&it[i].hnode);
+	}
+}
+
+static LIST_HEAD(static_list);
+
+static void test_list_order_after_each_operation(void **state)
+{
+	struct item it[8];
+	struct item *a = &it[0], *b = &it[1], *c = &it[2], *d = &it[3], *e = &it[4];
+	LIST_HEAD(h);
+
+	(void)state;
+	items_init(it, "abcdexy");
+	assert_true(list_empty(&h));
+	assert_true(list_empty(&static_list));
+	assert_false(list_is_singular(&h));
+	assert_string_equal(order(&h), "");
+	assert_null(list_first_entry_or_null(&h, struct item, node));
+	assert_null(list_last_entry_or_null(&h, struct item, node));
+
+	list_add_tail(&a->node, &h);
+	assert_true(list_is_singular(&h));
+	assert_ptr_equal(list_first_entry_or_null(&h, struct item, node), a);
+	list_add_tail(&b->node, &h);
+	list_add_tail(&c->node, &h);
+	assert_string_equal(order(&h), "abc");
+	assert_false(list_is_singular(&h));
+	list_add(&d->node, &h);
+	assert_string_equal(order(&h), "dabc");
+	assert_ptr_equal(list_first_entry(&h, struct item, node), d);
+	assert_ptr_equal(list_last_entry(&h, struct item, node), c);
+	assert_ptr_equal(list_next_entry(d, node), a);
+	assert_ptr_equal(list_prev_entry(a, node), d);
+	assert_ptr_equal(list_next_entry_circular(c, &h, node), d);
+	assert_ptr_equal(list_prev_entry_circular(d, &h, node), c);
+	assert_true(list_is_first(&d->node, &h));
+	assert_true(list_is_last(&c->node, &h));
+	assert_false(list_is_last(&b->node, &h));
+
+	list_move(&c->node, &h);
+	assert_string_equal(order(&h), "cdab");
+	list_move_tail(&d->node, &h);
+	assert_string_equal(order(&h), "cabd");
+	list_add(&e->node, &a->node); /* after an entry: in the middle */
+	assert_string_equal(order(&h), "caebd");
+	list_add_tail(&it[5].node, &b->node); /* before an entry */
+	assert_string_equal(order(&h), "caexbd");
+
+	list_del(&a->node);
+	assert_string_equal(order(&h), "cexbd");
+	assert_ptr_equal(a->node.next, LIST_POISON1);
+	assert_ptr_equal(a->node.prev, LIST_POISON2);
+	list_del_init(&e->node);
+	assert_string_equal(order(&h), "cxbd");
+	assert_true(list_empty(&e->node));
+	list_del_init(&e->node); /* again: nothing changes */
+	assert_true(list_empty(&e->node));
+	assert_string_equal(order(&h), "cxbd");
+
+	list_replace(&it[5].node, &it[6].node);
+	assert_string_equal(order(&h), "cybd");
+	list_replace_init(&it[6].node, &it[5].node);
+	assert_string_equal(order(&h), "cxbd");
+	assert_true(list_empty(&it[6].node));
+	list_rotate_left(&h);
+	assert_string_equal(order(&h), "xbdc");
+	list_move_tail(&it[5].node, &h);
+	assert_string_equal(order(&h), "bdcx");
+	assert_int_equal(list_count_nodes(&h), 4);
+
+	while (!list_empty(&h))
+		list_del_init(h.next);
+	assert_string_equal(order(&h), "");
+	list_rotate_left(&h); /* an empty list: nothing */
+	assert_true(list_empty(&h));
+}
+
+static void test_list_splice_and_cut(void **state)
+{
+	struct item it[8];
+	LIST_HEAD(h);
+	LIST_HEAD(o);
+	LIST_HEAD(cut);
+
+	(void)state;
+	items_init(it, "abcdxyz");
+	list_add_tail(&it[0].node, &h);
+	list_add_tail(&it[1].node, &h);
+	list_add_tail(&it[4].node, &o);
+	list_add_tail(&it[5].node, &o);
+
+	list_splice_init(&o, &h);
+	assert_string_equal(order(&h), "xyab");
+	assert_true(list_empty(&o));
+	list_splice(&o, &h); /* an empty list: nothing */
+	list_splice_tail(&o, &h);
+	assert_string_equal(order(&h), "xyab");
+
+	list_add_tail(&it[2].node, &o);
+	list_add_tail(&it[3].node, &o);
+	list_splice_tail_init(&o, &h);
+	assert_string_equal(order(&h), "xyabcd");
+	assert_true(list_empty(&o));
+
+	list_add(&it[6].node, &o);
+	list_splice(&o, &h);
+	assert_string_equal(order(&h), "zxyabcd");
+	/* list_splice() left o's head stale: make it a list again before reuse */
+	INIT_LIST_HEAD(&o);
+	list_del(&it[6].node);
+	list_add_tail(&it[6].node, &o);
+	list_splice_tail(&o, &h);
+	assert_string_equal(order(&h), "xyabcdz");
+
+	/* the front of h up to and including 'a' moves to cut */
+	list_cut_position(&cut, &h, &it[0].node);
+	assert_string_equal(order(&cut), "xya");
+	assert_string_equal(order(&h), "bcdz");
+	list_cut_position(&cut, &h, &h); /* up to the head: cut made empty */
+	assert_true(list_empty(&cut));
+	assert_string_equal(order(&h), "bcdz");
+}
+
+static void test_list_iterators(void **state)
+{
+	struct item it[8], *pos, *n, *start = NULL;
+	struct list_head *p, *q;
+	char seen[16];
+	size_t k;
+	LIST_HEAD(h);
+
+	(void)state;
+	items_init(it, "abcdef");
+	for (int i = 0; i < 6; i++)
+		list_add_tail(&it[i].node, &h);
+
+	k = 0;
+	list_for_each(p, &h)
+		seen[k++] = list_entry(p, struct item, node)->name;
+	seen[k] = '\0';
+	assert_string_equal(seen, "abcdef");
+	assert_ptr_equal(p, &h);
+	k = 0;
+	list_for_each_prev(p, &h)
+		seen[k++] = list_entry(p, struct item, node)->name;
+	seen[k] = '\0';
+	assert_string_equal(seen, "fedcba");
+
+	k = 0;
+	list_for_each_entry(pos, &h, node)
+		seen[k++] = pos->name;
+	seen[k] = '\0';
+	assert_string_equal(seen, "abcdef");
+	assert_true(list_entry_is_head(pos, &h, node));
+	k = 0;
+	list_for_each_entry_reverse(pos, &h, node)
+		seen[k++] = pos->name;
+	seen[k] = '\0';
+	assert_string_equal(seen, "fedcba");
+
+	/* continue after 'c', from 'c', backwards after 'c' */
+	pos = &it[2];
+	k = 0;
+	list_for_each_entry_continue(pos, &h, node)
+		seen[k++] = pos->name;
+	seen[k] = '\0';
+	assert_string_equal(seen, "def");
+	pos = &it[2];
+	k = 0;
+	list_for_each_entry_from(pos, &h, node)
+		seen[k++] = pos->name;
+	seen[k] = '\0';
+	assert_string_equal(seen, "cdef");
+	pos = &it[2];
+	k = 0;
+	list_for_each_entry_continue_reverse(pos, &h, node)
+		seen[k++] = pos->name;
+	seen[k] = '\0';
+	assert_string_equal(seen, "ba");
+	/* list_prepare_entry(NULL): a continue walk from the head, the whole list */
+	pos = list_prepare_entry(start, &h, node);
+	k = 0;
+	list_for_each_entry_continue(pos, &h, node)
+		seen[k++] = pos->name;
+	seen[k] = '\0';
+	assert_string_equal(seen, "abcdef");
+
+	/* delete while walking: the _safe forms */
+	list_for_each_entry_safe(pos, n, &h, node)
+		if (pos->name == 'b' || pos->name == 'e')
+			list_del(&pos->node);
+	assert_string_equal(order(&h), "acdf");
+	list_for_each_entry_safe_reverse(pos, n, &h, node)
+		if (pos->name == 'f')
+			list_move(&pos->node, &h);
+	assert_string_equal(order(&h), "facd");
+	list_for_each_safe(p, q, &h)
+		if (list_entry(p, struct item, node)->name == 'a')
+			list_del_init(p);
+	assert_string_equal(order(&h), "fcd");
+	list_for_each_prev_safe(p, q, &h)
+		if (list_entry(p, struct item, node)->name == 'c')
+			list_move_tail(p, &h);
+	assert_string_equal(order(&h), "fdc");
+	pos = &it[3];
+	list_for_each_entry_safe_from(pos, n, &h, node)
+		list_del_init(&pos->node);
+	assert_string_equal(order(&h), "f");
+	list_for_each_entry_safe(pos, n, &h, node)
+		list_del(&pos->node);
+	assert_true(list_empty(&h));
+	assert_ptr_equal(it[5].node.next, LIST_POISON1);
+}
+
+/*
+ * A use after list_del() faults where it happens: a walk on from the deleted
+ * entry, or a second list_del(), dies of SIGSEGV instead of corrupting the
+ * list.
+ */
+static void fault_in_child(int what)
+{
+	struct item it[2];
+	LIST_HEAD(h);
+	pid_t pid;
+	int status, null;
+
+	items_init(it, "ab");
+	list_add_tail(&it[0].node, &h);
+	list_add_tail(&it[1].node, &h);
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		volatile char sink = 0;
+
+		/* the fault is the point: keep the tools' reports of it off the test's output */
+		null = open("/dev/null", O_WRONLY);
+		if (null >= 0)
+			dup2(null, 2);
+		/* die of the fault: neither CMocka's handler nor a sanitizer's catches it */
+		signal(SIGSEGV, SIG_DFL);
+		signal(SIGBUS, SIG_DFL);
+		/* through a pointer the compiler cannot follow: it would warn of the poisoned address */
+		struct list_head *volatile e = &it[0].node;
+
+		list_del(e);
+		if (what == 0)
+			sink = list_entry(e->next, struct item, node)->name;
+		else
+			list_del(e);
+		(void)sink;
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		fail_msg("a use after list_del() (case %d) did not fault", what);
+	assert_true(WIFSIGNALED(status));
+	assert_int_equal(WTERMSIG(status), SIGSEGV);
+}
+
+static void test_list_del_poisons(void **state)
+{
+	struct item it[3];
+	LIST_HEAD(h);
+
+	(void)state;
+	items_init(it, "abc");
+	for (int i = 0; i < 3; i++)
+		list_add_tail(&it[i].node, &h);
+	list_del(&it[1].node);
+	assert_ptr_equal(it[1].node.next, LIST_POISON1);
+	assert_ptr_equal(it[1].node.prev, LIST_POISON2);
+	assert_true((uintptr_t)LIST_POISON1 < 4096 && (uintptr_t)LIST_POISON2 < 4096);
+	assert_string_equal(order(&h), "ac");
+	fault_in_child(0);
+	fault_in_child(1);
+}
+
+static void test_hlist(void **state)
+{
+	struct item it[5], *pos;
+	struct hlist_node *p, *n;
+	char seen[8];
+	size_t k;
+	HLIST_HEAD(h);
+	struct hlist_head h2 = HLIST_HEAD_INIT;
+
+	(void)state;
+	items_init(it, "abcde");
+	assert_true(hlist_empty(&h));
+	assert_true(hlist_empty(&h2));
+	assert_true(hlist_unhashed(&it[0].hnode));
+	hlist_add_head(&it[0].hnode, &h);
+	hlist_add_head(&it[1].hnode, &h);
+	hlist_add_head(&it[2].hnode, &h);
+	hlist_add_behind(&it[3].hnode, &it[2].hnode);
+	hlist_add_before(&it[4].hnode, &it[0].hnode);
+	assert_false(hlist_unhashed(&it[0].hnode));
+	assert_int_equal(hlist_count_nodes(&h), 5);
+
+	k = 0;
+	hlist_for_each_entry(pos, &h, hnode) {
+		assert_ptr_equal(*pos->hnode.pprev, &pos->hnode);
+		seen[k++] = pos->name;
+	}
+	seen[k] = '\0';
+	assert_string_equal(seen, "cdbea");
+	assert_null(pos);
+
+	hlist_del(&it[1].hnode);
+	assert_ptr_equal(it[1].hnode.next, LIST_POISON1);
+	assert_ptr_equal(it[1].hnode.pprev, LIST_POISON2);
+	hlist_del_init(&it[2].hnode); /* the first: the head moves on */
+	assert_true(hlist_unhashed(&it[2].hnode));
+	hlist_del_init(&it[2].hnode); /* again: nothing */
+	k = 0;
+	hlist_for_each(p, &h)
+		seen[k++] = hlist_entry(p, struct item, hnode)->name;
+	seen[k] = '\0';
+	assert_string_equal(seen, "dea");
+	assert_null(hlist_entry_safe((struct hlist_node *)NULL, struct item, hnode));
+
+	hlist_for_each_entry_safe(pos, n, &h, hnode)
+		if (pos->name != 'e')
+			hlist_del(&pos->hnode);
+	assert_int_equal(hlist_count_nodes(&h), 1);
+	assert_ptr_equal(h.first, &it[4].hnode);
+	assert_ptr_equal(it[4].hnode.pprev, &h.first);
+	hlist_for_each_safe(p, n, &h)
+		hlist_del_init(p);
+	assert_true(hlist_empty(&h));
+	INIT_HLIST_HEAD(&h2);
+	assert_true(hlist_empty(&h2));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_list_order_after_each_operation),
+		cmocka_unit_test(test_list_splice_and_cut),
+		cmocka_unit_test(test_list_iterators),
+		cmocka_unit_test(test_list_del_poisons),
+		cmocka_unit_test(test_hlist),
+	};
+
+	(void)setup;
+	(void)teardown;
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
