@@ -33,6 +33,7 @@ LIBC = '''
 
 KERNEL = '''
 #include <linux/align.h>
+#include <linux/atomic.h>
 #include <linux/array_size.h>
 #include <linux/bitfield.h>
 #include <linux/bitmap.h>
@@ -888,6 +889,34 @@ unsigned int queue_complete(struct queue *q, u32 tag)
 }
 '''
 
+# Counters as drivers keep them: atomic_t in a header with <linux/types.h>
+# alone, the calls from <linux/atomic.h>.
+COUNTERS = '''
+#include <linux/types.h>
+struct chan_stats {
+	atomic_t inflight;
+	atomic64_t bytes;
+};
+#include <linux/atomic.h>
+static atomic_long_t seq = ATOMIC_LONG_INIT(0);
+long chan_submit(struct chan_stats *s, u32 len, unsigned long *owner, unsigned long me);
+long chan_submit(struct chan_stats *s, u32 len, unsigned long *owner, unsigned long me)
+{
+	int busy = 0;
+
+	if (cmpxchg(owner, 0ul, me) != 0ul && !try_cmpxchg(owner, &me, me))
+		return -EBUSY;
+	if (!atomic_inc_not_zero(&s->inflight) && !atomic_try_cmpxchg(&s->inflight, &busy, 1))
+		return -EAGAIN;
+	atomic64_add(len, &s->bytes);
+	smp_mb__after_atomic();
+	if (atomic_dec_and_test(&s->inflight))
+		(void)xchg(owner, 0ul);
+	return atomic_long_inc_return(&seq) + atomic_fetch_add_unless(&s->inflight, 1, 0) +
+	       (long)atomic64_read(&s->bytes);
+}
+'''
+
 SEED = '#include <dmamap/dmamap.h>\n'
 
 CASES = [
@@ -1011,6 +1040,9 @@ int f(const int *v, unsigned int n)
     ('probe code sizing its rings: <linux/overflow.h>, <linux/align.h>, <linux/math.h>', KERNEL + HW_HEADER + SIZES,
      True, None),
     ('a request queue with <linux/list.h> alone', REQ_QUEUE, True, None),
+    ('counters with <linux/atomic.h> alone', COUNTERS, True, None),
+    ("<linux/atomic.h> after C11's <stdatomic.h>", '#include <stdatomic.h>\n' + COUNTERS, False,
+     ['<stdatomic.h>', 'atomic_fetch_add']),
     ('a request queue with the list calls and the others', KERNEL + REQ_QUEUE, True, None),
     ('the 2012 API after <linux/types.h> and <linux/errno.h>',
      '#include <linux/types.h>\n#include <linux/errno.h>\n' + SEED, True, None),
@@ -1128,6 +1160,7 @@ CXX_CASES = [
     ('a configuration under a mutex from <linux/mutex.h> alone in C++', CONFIG_MUTEX, True, None),
     ('a command completed from <linux/completion.h> alone in C++', CMD_DONE, True, None),
     ('a request queue with <linux/list.h> alone in C++', REQ_QUEUE, True, None),
+    ('counters with <linux/atomic.h> alone in C++', COUNTERS, True, None),
     ('PIO beside DMA in C++', LIBC + KERNEL + PIO.replace('void __iomem *base', 'u8 __iomem *base'), True, None),
     ('probe code sizing its rings in C++', LIBC + KERNEL + HW_HEADER + SIZES, True, None),
     # (C++ has no arithmetic on void *: the window is a u8 __iomem * there)

@@ -7,12 +7,15 @@
  * raises), <linux/module.h> and <linux/init.h> (what a module's boilerplate
  * leaves: nothing but its functions).
  */
+#include <linux/atomic.h>
 #include <linux/list.h>
 #include <linux/poison.h>
 #include <linux/kernel.h>
 
-#include <signal.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -425,6 +428,213 @@ static void test_hlist(void **state)
 	assert_true(hlist_empty(&h2));
 }
 
+/* ---------------------------------------------------------------- atomics */
+
+static void test_atomic_return_values_at_boundaries(void **state)
+{
+	atomic_t a = ATOMIC_INIT(INT_MAX);
+	int old;
+
+	(void)state;
+	/* arithmetic wraps, as the kernel's */
+	assert_int_equal(atomic_inc_return(&a), INT_MIN);
+	assert_int_equal(atomic_read(&a), INT_MIN);
+	assert_int_equal(atomic_fetch_dec(&a), INT_MIN);
+	assert_int_equal(atomic_read(&a), INT_MAX);
+	assert_int_equal(atomic_fetch_add(2, &a), INT_MAX);
+	assert_int_equal(atomic_read(&a), INT_MIN + 1);
+	assert_int_equal(atomic_sub_return(2, &a), INT_MAX);
+	assert_int_equal(atomic_add_return_relaxed(1, &a), INT_MIN);
+
+	/* the _and_test calls: true exactly when the new value is 0 */
+	atomic_set(&a, 1);
+	assert_true(atomic_dec_and_test(&a));
+	assert_int_equal(atomic_read(&a), 0);
+	assert_false(atomic_dec_and_test(&a));
+	assert_int_equal(atomic_read(&a), -1);
+	assert_true(atomic_inc_and_test(&a));
+	assert_false(atomic_inc_and_test(&a));
+	atomic_set(&a, 5);
+	assert_false(atomic_sub_and_test(4, &a));
+	assert_true(atomic_sub_and_test(1, &a));
+	assert_true(atomic_add_negative(-1, &a));
+	assert_false(atomic_add_negative(1, &a));
+	assert_int_equal(atomic_read(&a), 0);
+
+	/* the conditional ones: the value before, and no change when refused */
+	assert_false(atomic_inc_not_zero(&a));
+	assert_int_equal(atomic_read(&a), 0);
+	atomic_set(&a, 3);
+	assert_true(atomic_inc_not_zero(&a));
+	assert_int_equal(atomic_read(&a), 4);
+	assert_false(atomic_add_unless(&a, 5, 4));
+	assert_int_equal(atomic_read(&a), 4);
+	assert_int_equal(atomic_fetch_add_unless(&a, 5, 7), 4);
+	assert_int_equal(atomic_read(&a), 9);
+	atomic_set(&a, 1);
+	assert_int_equal(atomic_dec_if_positive(&a), 0);
+	assert_int_equal(atomic_read(&a), 0);
+	assert_int_equal(atomic_dec_if_positive(&a), -1);
+	assert_int_equal(atomic_read(&a), 0);
+	assert_true(atomic_dec_unless_positive(&a));
+	assert_int_equal(atomic_read(&a), -1);
+	assert_false(atomic_inc_unless_negative(&a));
+	assert_int_equal(atomic_read(&a), -1);
+	atomic_set(&a, 1);
+	assert_false(atomic_dec_unless_positive(&a));
+	assert_true(atomic_inc_unless_negative(&a));
+	assert_int_equal(atomic_read(&a), 2);
+
+	/* compare-exchange: the value before; stored only on a match */
+	atomic_set(&a, 9);
+	assert_int_equal(atomic_cmpxchg(&a, 8, 1), 9);
+	assert_int_equal(atomic_read(&a), 9);
+	assert_int_equal(atomic_cmpxchg(&a, 9, 1), 9);
+	assert_int_equal(atomic_read(&a), 1);
+	old = 5;
+	assert_false(atomic_try_cmpxchg(&a, &old, 2));
+	assert_int_equal(old, 1); /* the value it found */
+	assert_int_equal(atomic_read(&a), 1);
+	assert_true(atomic_try_cmpxchg_acquire(&a, &old, 2));
+	assert_int_equal(atomic_read(&a), 2);
+	assert_int_equal(atomic_xchg(&a, 7), 2);
+	assert_int_equal(atomic_xchg_release(&a, 0xf0), 7);
+
+	/* bit operations */
+	assert_int_equal(atomic_fetch_or(0x0f, &a), 0xf0);
+	assert_int_equal(atomic_fetch_andnot(0x0f, &a), 0xff);
+	assert_int_equal(atomic_fetch_xor(0xff, &a), 0xf0);
+	assert_int_equal(atomic_fetch_and(0x3, &a), 0x0f);
+	assert_int_equal(atomic_read(&a), 3);
+	atomic_or(0x10, &a);
+	atomic_andnot(0x1, &a);
+	atomic_xor(0x3, &a);
+	atomic_and(0x11, &a);
+	assert_int_equal(atomic_read_acquire(&a), 0x11);
+	atomic_set_release(&a, 0);
+	atomic_inc(&a);
+	atomic_add(3, &a);
+	atomic_sub(1, &a);
+	atomic_dec(&a);
+	assert_int_equal(atomic_read(&a), 2);
+	assert_int_equal(atomic_fetch_inc_relaxed(&a), 2);
+	assert_int_equal(atomic_dec_return_release(&a), 2);
+	assert_int_equal(atomic_inc_return_acquire(&a), 3);
+}
+
+static void test_atomic64_and_long(void **state)
+{
+	atomic64_t b = ATOMIC64_INIT(S64_MAX);
+	atomic_long_t c = ATOMIC_LONG_INIT(LONG_MAX);
+	s64 o64 = 0;
+
+	(void)state;
+	assert_true(atomic64_inc_return(&b) == S64_MIN);
+	assert_true(atomic64_fetch_sub(1, &b) == S64_MIN);
+	assert_true(atomic64_read(&b) == S64_MAX);
+	/* beyond 32 bits: nothing is cut to an int */
+	atomic64_set(&b, 1LL << 40);
+	assert_true(atomic64_add_return(1, &b) == (1LL << 40) + 1);
+	assert_false(atomic64_try_cmpxchg(&b, &o64, 5));
+	assert_true(o64 == (1LL << 40) + 1);
+	assert_true(atomic64_cmpxchg(&b, o64, 1) == o64);
+	assert_true(atomic64_dec_and_test(&b));
+	assert_false(atomic64_inc_not_zero(&b));
+	assert_true(atomic64_dec_if_positive(&b) == -1);
+	assert_true(atomic64_read(&b) == 0);
+
+	assert_true(atomic_long_add_return(1, &c) == LONG_MIN);
+	assert_true(atomic_long_dec_return(&c) == LONG_MAX);
+	assert_true(atomic_long_xchg(&c, 1) == LONG_MAX);
+	assert_true(atomic_long_dec_and_test(&c));
+	assert_true(atomic_long_fetch_add_unless(&c, 1, 0) == 0);
+	assert_true(atomic_long_read(&c) == 0);
+}
+
+static void test_cmpxchg_on_plain_variables(void **state)
+{
+	unsigned long w = 10, ow = 3;
+	int x = 1, y = 2, *p = &x, *op = &y;
+	u8 small = 0xff;
+
+	(void)state;
+	assert_int_equal(cmpxchg(&w, 3, 4), 10);
+	assert_int_equal(w, 10);
+	assert_int_equal(cmpxchg(&w, 10, 4), 10);
+	assert_int_equal(w, 4);
+	assert_false(try_cmpxchg(&w, &ow, 5));
+	assert_int_equal(ow, 4);
+	assert_true(try_cmpxchg_relaxed(&w, &ow, 5));
+	assert_int_equal(w, 5);
+	assert_int_equal(xchg(&w, 6), 5);
+	assert_int_equal(xchg_acquire(&w, 7), 6);
+	assert_int_equal(cmpxchg_release(&w, 7, 8), 7);
+	assert_int_equal(smp_load_acquire(&w), 8);
+	smp_store_release(&w, 9);
+	assert_int_equal(w, 9);
+	assert_false(try_cmpxchg(&p, &op, &y));
+	assert_ptr_equal(op, &x);
+	assert_true(try_cmpxchg(&p, &op, &y));
+	assert_ptr_equal(p, &y);
+	assert_ptr_equal(xchg(&p, NULL), &y);
+	/* in the variable's own width: a u8 wraps at 8 bits */
+	assert_int_equal(cmpxchg(&small, 0xff, 0x100 + 1), 0xff);
+	assert_int_equal(small, 1);
+}
+
+#define HAMMER_THREADS 4
+
+struct hammer {
+	atomic_t count;
+	atomic64_t sum;
+	unsigned long plain_claims;
+	atomic_t claimed;
+	int rounds;
+	pthread_barrier_t start;
+};
+
+static void *hammer_thread(void *arg)
+{
+	struct hammer *h = arg;
+
+	pthread_barrier_wait(&h->start);
+	for (int i = 0; i < 10 * h->rounds; i++) {
+		atomic_inc(&h->count);
+		atomic64_add(i, &h->sum);
+	}
+	for (int i = 0; i < h->rounds; i++) {
+		/* one thread of all claims the slot each round: the one whose cmpxchg found 0 */
+		if (atomic_cmpxchg(&h->claimed, 2 * i, 2 * i + 1) == 2 * i) {
+			h->plain_claims++;
+			atomic_set_release(&h->claimed, 2 * i + 2);
+		} else {
+			while (atomic_read_acquire(&h->claimed) < 2 * i + 2)
+				cpu_relax();
+		}
+	}
+	return NULL;
+}
+
+/* Every increment counted, every round claimed once, across threads. */
+static void test_atomic_across_threads(void **state)
+{
+	pthread_t t[HAMMER_THREADS];
+	struct hammer h = { .count = ATOMIC_INIT(0), .sum = ATOMIC64_INIT(0), .claimed = ATOMIC_INIT(0) };
+
+	(void)state;
+	h.rounds = under_valgrind() ? 2000 : 50000;
+	assert_int_equal(pthread_barrier_init(&h.start, NULL, HAMMER_THREADS), 0);
+	for (int i = 0; i < HAMMER_THREADS; i++)
+		assert_int_equal(pthread_create(&t[i], NULL, hammer_thread, &h), 0);
+	for (int i = 0; i < HAMMER_THREADS; i++)
+		pthread_join(t[i], NULL);
+	pthread_barrier_destroy(&h.start);
+	assert_int_equal(atomic_read(&h.count), HAMMER_THREADS * 10 * h.rounds);
+	assert_true(atomic64_read(&h.sum) == (s64)HAMMER_THREADS * 10 * h.rounds * (10 * h.rounds - 1) / 2);
+	assert_int_equal(h.plain_claims, h.rounds);
+	assert_int_equal(atomic_read(&h.claimed), 2 * h.rounds);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -433,6 +643,10 @@ int main(void)
 		cmocka_unit_test(test_list_iterators),
 		cmocka_unit_test(test_list_del_poisons),
 		cmocka_unit_test(test_hlist),
+		cmocka_unit_test(test_atomic_return_values_at_boundaries),
+		cmocka_unit_test(test_atomic64_and_long),
+		cmocka_unit_test(test_cmpxchg_on_plain_variables),
+		cmocka_unit_test(test_atomic_across_threads),
 	};
 
 	(void)setup;

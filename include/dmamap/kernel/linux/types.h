@@ -4,10 +4,10 @@
  * driver's header that declares its descriptors and state: u8 to u64, s8 to
  * s64, bool, size_t, dma_addr_t, phys_addr_t, gfp_t (<dmamap/types.h>), the
  * __le and __be types of the system's userspace <linux/types.h>, which
- * comes first (or the library's own when the system has none), and the list
- * links struct list_head, struct hlist_head and struct hlist_node, which a
- * driver's header embeds in its structures (the calls on them are in
- * <linux/list.h>).
+ * comes first (or the library's own when the system has none), the list
+ * links struct list_head, struct hlist_head and struct hlist_node, and the
+ * counters atomic_t and atomic64_t, which a driver's header embeds in its
+ * structures (the calls on them are in <linux/list.h> and <linux/atomic.h>).
  *
  * Userspace headers include <linux/types.h> too (libc's <sys/mount.h>
  * through <linux/mount.h>): this one brings nothing of either DMA API, so a
@@ -55,6 +55,18 @@ struct hlist_node {
 struct hlist_head {
 	struct hlist_node *first;
 };
+#endif
+
+/* atomic_t, atomic64_t - an int and an s64 changed only by the calls of <linux/atomic.h>. */
+#ifndef DMAMAP_HAVE_ATOMIC_T
+#define DMAMAP_HAVE_ATOMIC_T 1
+typedef struct {
+	int counter;
+} atomic_t;
+
+typedef struct {
+	s64 counter;
+} atomic64_t;
 #endif
 
 #endif /* DMAMAP_KERNEL_LINUX_TYPES_H */
