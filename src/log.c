@@ -42,6 +42,7 @@ static const char *const kind_names[DMAMAP_REPORT_KIND_NR] = {
 	[DMAMAP_REPORT_ATTR_MISMATCH] = "attrs-mismatch",
 	[DMAMAP_REPORT_LOCK_MISUSE] = "lock-misuse",
 	[DMAMAP_REPORT_SLEEP_IN_ATOMIC] = "sleep-in-atomic",
+	[DMAMAP_REPORT_REFCOUNT] = "refcount-saturated",
 };
 
 /* The category of each fine-grained kind; categories (and NONE) map to themselves. */
@@ -68,6 +69,7 @@ static const enum dmamap_report_kind kind_category[DMAMAP_REPORT_KIND_NR] = {
 	[DMAMAP_REPORT_ATTR_MISMATCH] = DMAMAP_REPORT_API_MISUSE,
 	[DMAMAP_REPORT_LOCK_MISUSE] = DMAMAP_REPORT_API_MISUSE,
 	[DMAMAP_REPORT_SLEEP_IN_ATOMIC] = DMAMAP_REPORT_API_MISUSE,
+	[DMAMAP_REPORT_REFCOUNT] = DMAMAP_REPORT_API_MISUSE,
 };
 
 _Thread_local struct dm_call dmamap_call_now DM_TLS_MODEL;
@@ -363,6 +365,20 @@ DMAMAP_API void dmamap_warn_at(const char *file, int line, const char *fmt, ...)
 	}
 	dmamap_log(dmamap_machine_peek_current(), DMAMAP_LOG_WARN, NULL, "WARNING: at %s:%d%s%s", file ? file : "?",
 		   line, n ? ": " : "", msg);
+}
+
+DMAMAP_API void dmamap_refcount_report_at(int what, const void *r, const char *file, int line)
+{
+	static const char *const why[] = {
+		[DMAMAP_REFCOUNT_ADD_NOT_ZERO_OVF] = "saturated; leaking memory",
+		[DMAMAP_REFCOUNT_ADD_OVF] = "saturated; leaking memory",
+		[DMAMAP_REFCOUNT_ADD_UAF] = "addition on 0; use-after-free",
+		[DMAMAP_REFCOUNT_SUB_UAF] = "underflow; use-after-free",
+		[DMAMAP_REFCOUNT_DEC_LEAK] = "decrement hit 0; leaking memory",
+	};
+
+	dmamap_report(dmamap_machine_peek_current(), DMAMAP_REPORT_REFCOUNT, NULL, file, line, "refcount_t: %s (%p)",
+		      (unsigned)what < ARRAY_SIZE(why) ? why[what] : "saturated", r);
 }
 
 /* Whether @m's messages reach a handler of the caller's (not the default one, which prints them). */

@@ -47,11 +47,13 @@ KERNEL = '''
 #include <linux/delay.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
+#include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/log2.h>
 #include <linux/math.h>
 #include <linux/minmax.h>
 #include <linux/printk.h>
+#include <linux/refcount.h>
 #include <linux/dma-direction.h>
 #include <linux/dma-mapping.h>
 #include <linux/dmapool.h>
@@ -917,6 +919,54 @@ long chan_submit(struct chan_stats *s, u32 len, unsigned long *owner, unsigned l
 }
 '''
 
+# An object shared by lookups and users: a kref, and a refcount_t whose last
+# put takes the lock, from <linux/kref.h> and <linux/refcount.h> alone.
+SHARED_OBJ = '''
+#include <linux/kref.h>
+#include <linux/spinlock.h>
+#include <linux/mutex.h>
+struct buf {
+	struct kref ref;
+	refcount_t users;
+	int id;
+};
+static DEFINE_SPINLOCK(table_lock);
+static DEFINE_MUTEX(table_mutex);
+static void buf_release(struct kref *kref)
+{
+	struct buf *b = container_of(kref, struct buf, ref);
+
+	b->id = -1;
+}
+static void buf_release_locked(struct kref *kref)
+{
+	buf_release(kref);
+	mutex_unlock(&table_mutex);
+}
+int buf_use(struct buf *b);
+int buf_use(struct buf *b)
+{
+	unsigned long flags;
+	int ret = 0;
+
+	kref_init(&b->ref);
+	refcount_set(&b->users, 1);
+	if (!kref_get_unless_zero(&b->ref))
+		return -ENOENT;
+	refcount_inc(&b->users);
+	if (refcount_inc_not_zero(&b->users))
+		refcount_dec(&b->users);
+	if (refcount_dec_and_lock(&b->users, &table_lock))
+		spin_unlock(&table_lock);
+	if (refcount_dec_and_lock_irqsave(&b->users, &table_lock, &flags))
+		spin_unlock_irqrestore(&table_lock, flags);
+	if (refcount_dec_and_test(&b->users))
+		ret = 1;
+	ret += kref_put(&b->ref, buf_release);
+	return ret + kref_put_mutex(&b->ref, buf_release_locked, &table_mutex) + (int)kref_read(&b->ref);
+}
+'''
+
 SEED = '#include <dmamap/dmamap.h>\n'
 
 CASES = [
@@ -1041,6 +1091,7 @@ int f(const int *v, unsigned int n)
      True, None),
     ('a request queue with <linux/list.h> alone', REQ_QUEUE, True, None),
     ('counters with <linux/atomic.h> alone', COUNTERS, True, None),
+    ('a shared object with <linux/kref.h> and <linux/refcount.h>', SHARED_OBJ, True, None),
     ("<linux/atomic.h> after C11's <stdatomic.h>", '#include <stdatomic.h>\n' + COUNTERS, False,
      ['<stdatomic.h>', 'atomic_fetch_add']),
     ('a request queue with the list calls and the others', KERNEL + REQ_QUEUE, True, None),
@@ -1161,6 +1212,7 @@ CXX_CASES = [
     ('a command completed from <linux/completion.h> alone in C++', CMD_DONE, True, None),
     ('a request queue with <linux/list.h> alone in C++', REQ_QUEUE, True, None),
     ('counters with <linux/atomic.h> alone in C++', COUNTERS, True, None),
+    ('a shared object with <linux/kref.h> and <linux/refcount.h> in C++', SHARED_OBJ, True, None),
     ('PIO beside DMA in C++', LIBC + KERNEL + PIO.replace('void __iomem *base', 'u8 __iomem *base'), True, None),
     ('probe code sizing its rings in C++', LIBC + KERNEL + HW_HEADER + SIZES, True, None),
     # (C++ has no arithmetic on void *: the window is a u8 __iomem * there)

@@ -35,6 +35,7 @@
 #pragma weak dmamap_printk
 #pragma weak dmamap_warn_at
 #pragma weak dmamap_bug_at
+#pragma weak dmamap_refcount_report_at
 #pragma weak vscnprintf
 #pragma weak scnprintf
 /* <dmamap/machine.h> */
@@ -352,6 +353,7 @@ static const struct export functions[] = {
 	F(dmamap_printk),
 	F(dmamap_warn_at),
 	F(dmamap_bug_at),
+	F(dmamap_refcount_report_at),
 	F(vscnprintf),
 	F(scnprintf),
 	/* <dmamap/machine.h> */

@@ -8,7 +8,11 @@
  * leaves: nothing but its functions).
  */
 #include <linux/atomic.h>
+#include <linux/kref.h>
 #include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/refcount.h>
+#include <linux/spinlock.h>
 #include <linux/poison.h>
 #include <linux/kernel.h>
 
@@ -635,6 +639,195 @@ static void test_atomic_across_threads(void **state)
 	assert_int_equal(atomic_read(&h.claimed), 2 * h.rounds);
 }
 
+/* ------------------------------------------------------------ refcounts */
+
+/* The last report captured is a refcount report at @line of this file, saying @why; the count of them is @n. */
+static void assert_refcount_report(struct fx *f, unsigned long n, int line, const char *why)
+{
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_REFCOUNT], n);
+	assert_int_equal(dmamap_report_count_kind(f->m, DMAMAP_REPORT_REFCOUNT), n);
+	assert_int_equal(f->c.reports, n);
+	assert_int_equal(f->c.rec_last.kind, DMAMAP_REPORT_REFCOUNT);
+	assert_int_equal(f->c.rec_last.category, DMAMAP_REPORT_API_MISUSE);
+	assert_string_equal(f->c.rec_last.file, __FILE__);
+	assert_int_equal(f->c.rec_last.line, line);
+	if (!strstr(f->c.rec_last.message, why))
+		fail_msg("report \"%s\" does not say \"%s\"", f->c.rec_last.message, why);
+}
+
+static void test_refcount_counts(void **state)
+{
+	struct fx *f = *state;
+	refcount_t r = REFCOUNT_INIT(1);
+	int old = -7;
+	DEFINE_SPINLOCK(lock);
+	DEFINE_MUTEX(mtx);
+
+	refcount_inc(&r);
+	refcount_add(3, &r);
+	assert_int_equal(refcount_read(&r), 5);
+	__refcount_inc(&r, &old);
+	assert_int_equal(old, 5);
+	refcount_dec(&r);
+	assert_false(refcount_sub_and_test(3, &r));
+	assert_int_equal(refcount_read(&r), 2);
+	assert_false(refcount_dec_if_one(&r));
+	assert_true(refcount_dec_not_one(&r));
+	assert_int_equal(refcount_read(&r), 1);
+	assert_false(refcount_dec_not_one(&r)); /* the last: left to the caller */
+	assert_int_equal(refcount_read(&r), 1);
+	assert_true(refcount_inc_not_zero(&r));
+	assert_true(refcount_add_not_zero(2, &r));
+	assert_true(__refcount_inc_not_zero(&r, &old));
+	assert_int_equal(old, 4);
+	refcount_set(&r, 1);
+	assert_true(refcount_dec_if_one(&r));
+	assert_int_equal(refcount_read(&r), 0);
+	/* 0: the object is going; no reference is taken, and that is no misuse */
+	assert_false(refcount_inc_not_zero(&r));
+	assert_false(refcount_add_not_zero(4, &r));
+	assert_int_equal(refcount_read(&r), 0);
+	refcount_set(&r, 1);
+	assert_true(refcount_dec_and_test(&r));
+	assert_int_equal(refcount_read(&r), 0);
+
+	/* the last reference dropped holding the lock */
+	refcount_set(&r, 2);
+	assert_false(refcount_dec_and_lock(&r, &lock));
+	assert_false(spin_is_locked(&lock));
+	assert_true(refcount_dec_and_lock(&r, &lock));
+	assert_true(spin_is_locked(&lock));
+	spin_unlock(&lock);
+	refcount_set(&r, 2);
+	assert_false(refcount_dec_and_mutex_lock(&r, &mtx));
+	assert_false(mutex_is_locked(&mtx));
+	assert_true(refcount_dec_and_mutex_lock(&r, &mtx));
+	assert_true(mutex_is_locked(&mtx));
+	mutex_unlock(&mtx);
+	assert_int_equal(f->c.reports, 0);
+}
+
+static void test_refcount_saturates_and_reports(void **state)
+{
+	struct fx *f = *state;
+	refcount_t r = REFCOUNT_INIT(1);
+	unsigned long n = 0;
+	int line;
+
+	assert_true(refcount_dec_and_test(&r));
+	/* a reference taken on a released object: saturated, reported */
+	refcount_inc(&r); line = __LINE__;
+	assert_int_equal(refcount_read(&r), (unsigned int)REFCOUNT_SATURATED);
+	assert_refcount_report(f, ++n, line, "addition on 0; use-after-free");
+	/* saturated it stays, whatever follows, and quiet */
+	refcount_inc(&r);
+	assert_false(refcount_dec_and_test(&r));
+	refcount_dec(&r);
+	assert_true(refcount_inc_not_zero(&r));
+	assert_int_equal(refcount_read(&r), (unsigned int)REFCOUNT_SATURATED);
+	assert_int_equal(f->c.reports, n);
+
+	/* past INT_MAX */
+	refcount_set(&r, REFCOUNT_MAX);
+	refcount_inc(&r); line = __LINE__;
+	assert_int_equal(refcount_read(&r), (unsigned int)REFCOUNT_SATURATED);
+	assert_refcount_report(f, ++n, line, "saturated; leaking memory");
+	refcount_set(&r, REFCOUNT_MAX - 1);
+	refcount_add(2, &r); line = __LINE__;
+	assert_int_equal(refcount_read(&r), (unsigned int)REFCOUNT_SATURATED);
+	assert_refcount_report(f, ++n, line, "saturated; leaking memory");
+	refcount_set(&r, REFCOUNT_MAX);
+	assert_true(refcount_inc_not_zero(&r)); line = __LINE__;
+	assert_int_equal(refcount_read(&r), (unsigned int)REFCOUNT_SATURATED);
+	assert_refcount_report(f, ++n, line, "saturated; leaking memory");
+	refcount_set(&r, REFCOUNT_MAX - 1);
+	refcount_inc(&r); /* INT_MAX itself is a count */
+	assert_int_equal(refcount_read(&r), (unsigned int)REFCOUNT_MAX);
+	assert_int_equal(f->c.reports, n);
+
+	/* one put too many */
+	refcount_set(&r, 0);
+	assert_false(refcount_dec_and_test(&r)); line = __LINE__;
+	assert_int_equal(refcount_read(&r), (unsigned int)REFCOUNT_SATURATED);
+	assert_refcount_report(f, ++n, line, "underflow; use-after-free");
+	refcount_set(&r, 1);
+	assert_false(refcount_sub_and_test(2, &r)); line = __LINE__;
+	assert_int_equal(refcount_read(&r), (unsigned int)REFCOUNT_SATURATED);
+	assert_refcount_report(f, ++n, line, "underflow; use-after-free");
+
+	/* refcount_dec() of the last reference: nothing would release the object */
+	refcount_set(&r, 1);
+	refcount_dec(&r); line = __LINE__;
+	assert_int_equal(refcount_read(&r), (unsigned int)REFCOUNT_SATURATED);
+	assert_refcount_report(f, ++n, line, "decrement hit 0; leaking memory");
+
+	/* refcount_dec_not_one() of 0: reported, left at 0, as the kernel's */
+	refcount_set(&r, 0);
+	assert_true(refcount_dec_not_one(&r)); line = __LINE__;
+	assert_int_equal(refcount_read(&r), 0);
+	assert_refcount_report(f, ++n, line, "underflow; use-after-free");
+}
+
+struct obj {
+	struct kref ref;
+	int released;
+	struct mutex *lock;
+};
+
+static void obj_release(struct kref *kref)
+{
+	container_of(kref, struct obj, ref)->released++;
+}
+
+static void obj_release_unlock(struct kref *kref)
+{
+	struct obj *o = container_of(kref, struct obj, ref);
+
+	o->released++;
+	mutex_unlock(o->lock);
+}
+
+static void test_kref_releases_once(void **state)
+{
+	struct fx *f = *state;
+	struct obj o = { KREF_INIT(1), 0, NULL };
+	DEFINE_MUTEX(mtx);
+	int line;
+
+	kref_get(&o.ref);
+	assert_int_equal(kref_read(&o.ref), 2);
+	assert_int_equal(kref_put(&o.ref, obj_release), 0);
+	assert_int_equal(o.released, 0);
+	assert_int_equal(kref_put(&o.ref, obj_release), 1);
+	assert_int_equal(o.released, 1);
+	/* a lookup that finds the object on its way out takes no reference */
+	assert_int_equal(kref_get_unless_zero(&o.ref), 0);
+	assert_int_equal(kref_read(&o.ref), 0);
+	assert_int_equal(f->c.reports, 0);
+	/* one put too many: reported, never a second release */
+	assert_int_equal(kref_put(&o.ref, obj_release), 0); line = __LINE__;
+	assert_int_equal(o.released, 1);
+	assert_refcount_report(f, 1, line, "underflow; use-after-free");
+	/* and a get after the release */
+	kref_init(&o.ref);
+	assert_int_equal(kref_put(&o.ref, obj_release), 1);
+	kref_get(&o.ref); line = __LINE__;
+	assert_refcount_report(f, 2, line, "addition on 0; use-after-free");
+	assert_int_equal(kref_put(&o.ref, obj_release), 0);
+	assert_int_equal(o.released, 2);
+
+	/* the last put under the lock, which release drops */
+	o.lock = &mtx;
+	kref_init(&o.ref);
+	kref_get(&o.ref);
+	assert_int_equal(kref_put_mutex(&o.ref, obj_release_unlock, &mtx), 0);
+	assert_false(mutex_is_locked(&mtx));
+	assert_int_equal(kref_put_mutex(&o.ref, obj_release_unlock, &mtx), 1);
+	assert_int_equal(o.released, 3);
+	assert_false(mutex_is_locked(&mtx));
+	assert_int_equal(f->c.reports, 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -647,9 +840,10 @@ int main(void)
 		cmocka_unit_test(test_atomic64_and_long),
 		cmocka_unit_test(test_cmpxchg_on_plain_variables),
 		cmocka_unit_test(test_atomic_across_threads),
+		cmocka_unit_test_setup_teardown(test_refcount_counts, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_refcount_saturates_and_reports, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_kref_releases_once, setup, teardown),
 	};
 
-	(void)setup;
-	(void)teardown;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -498,6 +498,7 @@ static void test_report_kind_names(void **state)
 		[DMAMAP_REPORT_ATTR_MISMATCH] = "attrs-mismatch",
 		[DMAMAP_REPORT_LOCK_MISUSE] = "lock-misuse",
 		[DMAMAP_REPORT_SLEEP_IN_ATOMIC] = "sleep-in-atomic",
+		[DMAMAP_REPORT_REFCOUNT] = "refcount-saturated",
 	};
 	(void)state;
 
@@ -535,6 +536,7 @@ static void test_kind_categories(void **state)
 	}
 	assert_int_equal(dmamap_report_kind_category(DMAMAP_REPORT_KIND_NR), DMAMAP_REPORT_NONE);
 	assert_int_equal(dmamap_report_kind_category(DMAMAP_REPORT_DOUBLE_UNMAP), DMAMAP_REPORT_API_MISUSE);
+	assert_int_equal(dmamap_report_kind_category(DMAMAP_REPORT_REFCOUNT), DMAMAP_REPORT_API_MISUSE);
 
 	capture_start(&c, m);
 	dmamap_report_detail(m, DMAMAP_REPORT_SIZE_MISMATCH, "dev0", &d, "size %d", 64);

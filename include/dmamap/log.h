@@ -77,6 +77,8 @@ enum dmamap_report_kind {
 				       * (<dmamap/locking.h>) */
 	DMAMAP_REPORT_SLEEP_IN_ATOMIC, /* [api-misuse] a call that may sleep made holding a spinlock or with interrupts
 					* off: the kernel's "sleeping function called from invalid context" */
+	DMAMAP_REPORT_REFCOUNT,       /* [api-misuse] a refcount_t (or kref) saturated: incremented from 0 (a use after
+				       * free), decremented below 1, or past INT_MAX (<linux/refcount.h>) */
 	DMAMAP_REPORT_KIND_NR
 };
 
@@ -225,6 +227,30 @@ DMAMAP_API void dmamap_warn_at(const char *file, int line, const char *fmt, ...)
  * returns.
  */
 DMAMAP_API void dmamap_bug_at(const char *file, int line) __attribute__((noreturn));
+
+/* What a refcount_t of the Linux 6.x headers found wrong when it saturated (the kernel's enum refcount_saturation_type). */
+enum dmamap_refcount_saturation {
+	DMAMAP_REFCOUNT_ADD_NOT_ZERO_OVF, /* refcount_inc_not_zero() past INT_MAX */
+	DMAMAP_REFCOUNT_ADD_OVF,          /* refcount_inc() past INT_MAX */
+	DMAMAP_REFCOUNT_ADD_UAF,          /* refcount_inc() of 0: the object was already released */
+	DMAMAP_REFCOUNT_SUB_UAF,          /* refcount_dec_and_test() below 0 */
+	DMAMAP_REFCOUNT_DEC_LEAK,         /* refcount_dec() to 0, where nothing releases the object */
+};
+
+/**
+ * dmamap_refcount_report_at() - report the refcount_t at @r saturated at @file:@line
+ * @what: an enum dmamap_refcount_saturation
+ * @r: the counter (named in the message only)
+ * @file: the refcount_*() or kref_*() call's source file, or NULL
+ * @line: its line
+ *
+ * What <linux/refcount.h> calls where the kernel's refcount_warn_saturate()
+ * warns: a DMAMAP_REPORT_REFCOUNT report ("refcount_t: addition on 0;
+ * use-after-free"...) on the current machine, or process-wide when no
+ * machine is current (none is created). The header has already set the
+ * counter to REFCOUNT_SATURATED.
+ */
+DMAMAP_API void dmamap_refcount_report_at(int what, const void *r, const char *file, int line);
 
 /**
  * vscnprintf() - format @fmt and @ap into @buf of @size bytes, as the kernel's
