@@ -61,6 +61,7 @@ KERNEL = '''
 #include <linux/err.h>
 #include <linux/gfp.h>
 #include <linux/highmem.h>
+#include <linux/init.h>
 #include <linux/io.h>
 #include <linux/iommu.h>
 #include <linux/iopoll.h>
@@ -68,6 +69,7 @@ KERNEL = '''
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
 #include <linux/lockdep.h>
+#include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/mm.h>
 #include <linux/scatterlist.h>
@@ -967,6 +969,54 @@ int buf_use(struct buf *b)
 }
 '''
 
+# A module's boilerplate, from <linux/module.h> alone: parameters of each
+# kind, a device table, exports, init and exit, the MODULE_*() strings.
+MODULE_BOILERPLATE = '''
+#include <linux/module.h>
+static int debug = 1;
+module_param(debug, int, 0644);
+MODULE_PARM_DESC(debug, "debug level (0-3)");
+static bool fast;
+module_param_named(turbo, fast, bool, 0444);
+static char name_buf[] = "rx";
+static char *name = name_buf;
+module_param(name, charp, 0);
+static unsigned int chans[4];
+static int nchans;
+module_param_array(chans, uint, &nchans, 0444);
+static unsigned long quirks[2];
+module_param_array(quirks, ulong, NULL, 0444);
+struct toy_id {
+	const char *compatible;
+};
+static const struct toy_id toy_ids[] = { { "vendor,toy" }, { NULL } };
+MODULE_DEVICE_TABLE(of, toy_ids);
+int toy_helper(int x);
+int toy_helper(int x)
+{
+	return x + debug;
+}
+EXPORT_SYMBOL_GPL(toy_helper);
+EXPORT_SYMBOL_NS_GPL(toy_helper, "TOY");
+static int __init toy_init(void)
+{
+	return try_module_get(THIS_MODULE) ? 0 : -ENODEV;
+}
+static void __exit toy_exit(void)
+{
+	module_put(THIS_MODULE);
+}
+module_init(toy_init);
+module_exit(toy_exit);
+MODULE_LICENSE("GPL");
+MODULE_AUTHOR("A. Developer <a@example.com>");
+MODULE_DESCRIPTION("toy " KBUILD_MODNAME " driver");
+MODULE_VERSION("1.0");
+MODULE_ALIAS("platform:toy");
+MODULE_FIRMWARE("toy/fw.bin");
+MODULE_IMPORT_NS(DMA_BUF);
+'''
+
 SEED = '#include <dmamap/dmamap.h>\n'
 
 CASES = [
@@ -1091,6 +1141,14 @@ int f(const int *v, unsigned int n)
      True, None),
     ('a request queue with <linux/list.h> alone', REQ_QUEUE, True, None),
     ('counters with <linux/atomic.h> alone', COUNTERS, True, None),
+    ("a module's boilerplate with <linux/module.h> alone", MODULE_BOILERPLATE, True, None),
+    ("a module's boilerplate with the others", KERNEL + MODULE_BOILERPLATE, True, None),
+    ('module_param() of a variable of another type',
+     '#include <linux/module.h>\nstatic long dbg;\nmodule_param(dbg, int, 0644);\n', False, ['incompatible']),
+    ('module_init() of a function that returns nothing',
+     '#include <linux/init.h>\nstatic void f(void)\n{\n}\nmodule_init(f);\n', False, ['incompatible']),
+    ('MODULE_LICENSE() of something else than a string literal',
+     '#include <linux/module.h>\nstatic const char *lic = "GPL";\nMODULE_LICENSE(lic);\n', False, ['lic']),
     ('a shared object with <linux/kref.h> and <linux/refcount.h>', SHARED_OBJ, True, None),
     ("<linux/atomic.h> after C11's <stdatomic.h>", '#include <stdatomic.h>\n' + COUNTERS, False,
      ['<stdatomic.h>', 'atomic_fetch_add']),
@@ -1212,6 +1270,7 @@ CXX_CASES = [
     ('a command completed from <linux/completion.h> alone in C++', CMD_DONE, True, None),
     ('a request queue with <linux/list.h> alone in C++', REQ_QUEUE, True, None),
     ('counters with <linux/atomic.h> alone in C++', COUNTERS, True, None),
+    ("a module's boilerplate with <linux/module.h> alone in C++", MODULE_BOILERPLATE, True, None),
     ('a shared object with <linux/kref.h> and <linux/refcount.h> in C++', SHARED_OBJ, True, None),
     ('PIO beside DMA in C++', LIBC + KERNEL + PIO.replace('void __iomem *base', 'u8 __iomem *base'), True, None),
     ('probe code sizing its rings in C++', LIBC + KERNEL + HW_HEADER + SIZES, True, None),

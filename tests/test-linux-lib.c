@@ -9,7 +9,9 @@
  */
 #include <linux/atomic.h>
 #include <linux/kref.h>
+#include <linux/init.h>
 #include <linux/list.h>
+#include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/refcount.h>
 #include <linux/spinlock.h>
@@ -828,6 +830,47 @@ static void test_kref_releases_once(void **state)
 	assert_int_equal(f->c.reports, 2);
 }
 
+/* --------------------------------------------------------------- modules */
+
+static int toy_param = 3;
+module_param(toy_param, int, 0644);
+MODULE_PARM_DESC(toy_param, "what toy_mod_init() returns");
+static int toy_loaded;
+
+static int __init toy_mod_init(void)
+{
+	toy_loaded++;
+	return toy_param;
+}
+
+static void __exit toy_mod_exit(void)
+{
+	toy_loaded--;
+}
+
+module_init(toy_mod_init);
+module_exit(toy_mod_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("a module in a test");
+
+/* The boilerplate runs nothing: the test calls init and exit, and sets parameters by assignment. */
+static void test_module_init_is_the_tests_to_call(void **state)
+{
+	(void)state;
+	assert_int_equal(toy_loaded, 0);
+	assert_int_equal(toy_mod_init(), 3);
+	toy_param = -19;
+	assert_int_equal(toy_mod_init(), -19);
+	assert_int_equal(toy_loaded, 2);
+	toy_mod_exit();
+	toy_mod_exit();
+	assert_int_equal(toy_loaded, 0);
+	assert_string_equal(KBUILD_MODNAME, "dmamap_module");
+	assert_null(THIS_MODULE);
+	assert_true(try_module_get(THIS_MODULE));
+	module_put(THIS_MODULE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -843,6 +886,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_refcount_counts, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refcount_saturates_and_reports, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kref_releases_once, setup, teardown),
+		cmocka_unit_test(test_module_init_is_the_tests_to_call),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
