@@ -124,6 +124,171 @@ DMAMAP_API void dmamap_device_release(struct device *dev)
 	platform_release(dev);
 }
 
+/* ------------------------------------------------------- platform devices */
+
+#ifndef EPROBE_DEFER
+#define EPROBE_DEFER 517
+#endif
+
+/* struct platform_device.dmamap.magic of a device dmamap_platform_device_create() made */
+#define DM_PDEV_MAGIC 0x706c6174666f726dUL
+
+/* The ids PLATFORM_DEVID_AUTO hands out, in the process. */
+static atomic_int pdev_auto_ids;
+
+static bool pdev_live(const struct platform_device *pdev)
+{
+	return pdev && pdev->dmamap.magic == DM_PDEV_MAGIC;
+}
+
+static bool pdev_check(struct platform_device *pdev, const char *what)
+{
+	if (pdev_live(pdev))
+		return true;
+	dmamap_report(NULL, DMAMAP_REPORT_BAD_INPUT, NULL, NULL, 0, "%s: %s", what,
+		      pdev ? "not a live platform device" : "NULL platform device");
+	return false;
+}
+
+static const char *drv_name(const struct platform_driver *drv)
+{
+	return drv->driver.name ? drv->driver.name : "(unnamed)";
+}
+
+DMAMAP_API struct platform_device *dmamap_platform_device_create(struct dmamap_machine *m, const char *name, int id)
+{
+	struct platform_device *pdev;
+	char devname[DMAMAP_DEV_NAME_MAX];
+	size_t len = name ? strlen(name) : 0;
+
+	if (!len || len >= PLATFORM_NAME_SIZE || id < PLATFORM_DEVID_AUTO) {
+		dmamap_report(m, DMAMAP_REPORT_BAD_INPUT, NULL, NULL, 0, "dmamap_platform_device_create: %s",
+			      !name ? "NULL name" : !len ? "empty name" : len >= PLATFORM_NAME_SIZE ? "name too long"
+										    : "bad id");
+		return ERR_PTR(-EINVAL);
+	}
+	if (!m)
+		m = dmamap_machine_current();
+	if (!m)
+		return ERR_PTR(-ENOMEM);
+	pdev = dmamap_zalloc(m, sizeof(*pdev));
+	if (!pdev)
+		return ERR_PTR(-ENOMEM);
+	memcpy(pdev->dmamap.name, name, len + 1);
+	pdev->name = pdev->dmamap.name;
+	if (id == PLATFORM_DEVID_AUTO) {
+		pdev->id = atomic_fetch_add(&pdev_auto_ids, 1);
+		pdev->id_auto = true;
+		snprintf(devname, sizeof(devname), "%s.%d.auto", name, pdev->id);
+	} else {
+		pdev->id = id;
+		if (id == PLATFORM_DEVID_NONE)
+			snprintf(devname, sizeof(devname), "%s", name);
+		else
+			snprintf(devname, sizeof(devname), "%s.%d", name, id);
+	}
+	if (dmamap_device_init(&pdev->dev, m, devname)) {
+		dmamap_free(pdev);
+		return ERR_PTR(-ENOMEM);
+	}
+	pdev->dmamap.magic = DM_PDEV_MAGIC;
+	return pdev;
+}
+
+/* The entry of @drv's id_table named as @pdev, or NULL. */
+static const struct platform_device_id *id_match(const struct platform_driver *drv, const struct platform_device *pdev)
+{
+	for (const struct platform_device_id *e = drv->id_table; e && e->name[0]; e++)
+		if (!strcmp(e->name, pdev->name))
+			return e;
+	return NULL;
+}
+
+/* What the driver core does after a failed probe or a remove: managed resources, then the driver's traces. */
+static void pdev_unbind_cleanup(struct platform_device *pdev)
+{
+	dmamap_devres_release_all(&pdev->dev);
+	pdev->dev.driver_data = NULL;
+	pdev->id_entry = NULL;
+	pdev->dmamap.driver = NULL;
+}
+
+DMAMAP_API int dmamap_platform_bind(struct platform_device *pdev, struct platform_driver *drv)
+{
+	struct dmamap_machine *m;
+	int ret;
+
+	if (!pdev_check(pdev, "dmamap_platform_bind"))
+		return -EINVAL;
+	m = pdev->dev.dmamap.machine;
+	if (!drv) {
+		dmamap_report(m, DMAMAP_REPORT_BAD_INPUT, dev_name(&pdev->dev), NULL, 0,
+			      "dmamap_platform_bind: NULL driver");
+		return -EINVAL;
+	}
+	if (pdev->dmamap.driver) {
+		dmamap_report(m, DMAMAP_REPORT_BAD_INPUT, dev_name(&pdev->dev), NULL, 0,
+			      "dmamap_platform_bind: driver %s is bound already; unbind it first",
+			      drv_name(pdev->dmamap.driver));
+		return -EBUSY;
+	}
+	pdev->dmamap.driver = drv;
+	pdev->id_entry = id_match(drv, pdev);
+	/* no call context: what the probe calls reports at the probe's lines */
+	ret = drv->probe ? drv->probe(pdev) : 0;
+	if (!ret)
+		return 0;
+	pdev_unbind_cleanup(pdev);
+	if (ret == -EPROBE_DEFER)
+		dmamap_log(m, DMAMAP_LOG_DEBUG, dev_name(&pdev->dev), "Driver %s requests probe deferral", drv_name(drv));
+	else if (ret == -ENODEV || ret == -ENXIO)
+		dmamap_log(m, DMAMAP_LOG_DEBUG, dev_name(&pdev->dev), "probe with driver %s rejects match %d", drv_name(drv),
+			   ret);
+	else
+		dmamap_log(m, DMAMAP_LOG_ERR, dev_name(&pdev->dev), "probe with driver %s failed with error %d",
+			   drv_name(drv), ret);
+	return ret;
+}
+
+DMAMAP_API void dmamap_platform_unbind(struct platform_device *pdev)
+{
+	struct platform_driver *drv;
+
+	if (!pdev_check(pdev, "dmamap_platform_unbind"))
+		return;
+	drv = pdev->dmamap.driver;
+	if (!drv) {
+		dmamap_report(pdev->dev.dmamap.machine, DMAMAP_REPORT_BAD_INPUT, dev_name(&pdev->dev), NULL, 0,
+			      "dmamap_platform_unbind: no driver is bound");
+		return;
+	}
+	if (drv->dmamap_remove_void) {
+		drv->dmamap_remove_void(pdev);
+	} else if (drv->dmamap_remove_int) {
+		int ret = drv->dmamap_remove_int(pdev);
+
+		if (ret)
+			dmamap_report(pdev->dev.dmamap.machine, DMAMAP_REPORT_API_MISUSE, dev_name(&pdev->dev), NULL, 0,
+				      "driver %s: remove callback returned a non-zero value (%d). This will be ignored.",
+				      drv_name(drv), ret);
+	}
+	pdev_unbind_cleanup(pdev);
+}
+
+DMAMAP_API void dmamap_platform_device_destroy(struct platform_device *pdev)
+{
+	if (!pdev)
+		return;
+	if (!pdev_check(pdev, "dmamap_platform_device_destroy"))
+		return;
+	if (pdev->dmamap.driver)
+		dmamap_platform_unbind(pdev);
+	if (dm_dev_live(&pdev->dev))
+		dmamap_device_release(&pdev->dev);
+	pdev->dmamap.magic = 0;
+	dmamap_free(pdev);
+}
+
 /* ---------------------------------------------------------------- the bus */
 
 /* At most this many physical pieces per access; longer accesses are done in turns. */

@@ -72,6 +72,8 @@ KERNEL = '''
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/mm.h>
+#include <linux/mod_devicetable.h>
+#include <linux/platform_device.h>
 #include <linux/scatterlist.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
@@ -1017,6 +1019,126 @@ MODULE_FIRMWARE("toy/fw.bin");
 MODULE_IMPORT_NS(DMA_BUF);
 '''
 
+# A platform driver of Linux 6.x as it is written: probe with managed
+# resources, a void .remove, an of_match_table and an id_table,
+# module_platform_driver(). OLD_REMOVE: the int-returning .remove of kernels
+# before 6.11 and the .remove_new of 6.3 to 6.10, in that layout.
+PLATFORM_DRIVER = '''
+#include <linux/module.h>
+#include <linux/platform_device.h>
+#include <linux/sizes.h>
+#include <linux/dma-mapping.h>
+#include <linux/list.h>
+struct toy {
+	struct device *dev;
+	void *ring;
+	dma_addr_t ring_dma;
+	struct list_head pending;
+};
+static int toy_probe(struct platform_device *pdev)
+{
+	struct device *dev = &pdev->dev;
+	const struct platform_device_id *id = platform_get_device_id(pdev);
+	struct toy *t = devm_kzalloc(dev, sizeof(*t), GFP_KERNEL);
+	int ret;
+
+	if (!t)
+		return -ENOMEM;
+	ret = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(32));
+	if (ret)
+		return dev_err_probe(dev, ret, "no DMA\\n");
+	t->ring = dmam_alloc_coherent(dev, SZ_4K, &t->ring_dma, GFP_KERNEL);
+	if (!t->ring)
+		return -ENOMEM;
+	t->dev = dev;
+	INIT_LIST_HEAD(&t->pending);
+	platform_set_drvdata(pdev, t);
+	return id ? (int)id->driver_data - 1 : 0;
+}
+static void toy_remove(struct platform_device *pdev)
+{
+	struct toy *t = platform_get_drvdata(pdev);
+
+	WARN_ON(!list_empty(&t->pending));
+	WARN_ON(to_platform_device(t->dev) != pdev);
+}
+static const struct of_device_id toy_of_match[] = {
+	{ .compatible = "vendor,toy" },
+	{ }
+};
+MODULE_DEVICE_TABLE(of, toy_of_match);
+static const struct platform_device_id toy_ids[] = {
+	{ "toy", 1 },
+	{ }
+};
+MODULE_DEVICE_TABLE(platform, toy_ids);
+static struct platform_driver toy_driver = {
+	.probe = toy_probe,
+	.remove = toy_remove,
+	.driver = {
+		.name = "toy",
+		.of_match_table = toy_of_match,
+	},
+	.id_table = toy_ids,
+};
+module_platform_driver(toy_driver);
+MODULE_LICENSE("GPL");
+'''
+
+OLD_REMOVE = '''
+#define DMAMAP_PLATFORM_REMOVE_RETURNS_INT 1
+#include <linux/module.h>
+#include <linux/platform_device.h>
+static int old_probe(struct platform_device *pdev)
+{
+	return pdev->id;
+}
+static int old_remove(struct platform_device *pdev)
+{
+	platform_set_drvdata(pdev, NULL);
+	return 0;
+}
+static void newer_remove(struct platform_device *pdev)
+{
+	platform_set_drvdata(pdev, NULL);
+}
+static struct platform_driver old_driver = {
+	.probe = old_probe,
+	.remove = old_remove,
+	.driver = { .name = "old", .owner = THIS_MODULE },
+};
+static struct platform_driver newer_driver = {
+	.probe = old_probe,
+	.remove_new = newer_remove,
+	.driver = { .name = "newer" },
+};
+module_platform_driver(old_driver);
+builtin_platform_driver(newer_driver);
+'''
+
+# The same structures filled in by C++ code (C++ has C's designated
+# initialisers only in order and in full): either remove layout.
+PLATFORM_CXX = '''
+#include <linux/platform_device.h>
+static int cxx_probe(struct platform_device *pdev)
+{
+	return platform_get_drvdata(pdev) ? 0 : -ENODEV;
+}
+static REMOVE_T cxx_remove(struct platform_device *pdev)
+{
+	platform_set_drvdata(pdev, NULL);
+	REMOVE_RET
+}
+int cxx_register(struct platform_driver *drv, struct platform_device *pdev);
+int cxx_register(struct platform_driver *drv, struct platform_device *pdev)
+{
+	drv->probe = cxx_probe;
+	drv->remove = cxx_remove;
+	drv->driver.name = "cxx";
+	return platform_driver_register(drv) + (to_platform_device(&pdev->dev) == pdev ? 0 : 1);
+}
+'''
+
 SEED = '#include <dmamap/dmamap.h>\n'
 
 CASES = [
@@ -1141,6 +1263,11 @@ int f(const int *v, unsigned int n)
      True, None),
     ('a request queue with <linux/list.h> alone', REQ_QUEUE, True, None),
     ('counters with <linux/atomic.h> alone', COUNTERS, True, None),
+    ('a platform driver of Linux 6.11 and later', PLATFORM_DRIVER, True, None),
+    ('a platform driver of Linux 6.11 and later with the others', KERNEL + PLATFORM_DRIVER, True, None),
+    ('platform drivers of Linux 6.3 to 6.10: int .remove, .remove_new', OLD_REMOVE, True, None),
+    ('an int-returning .remove without DMAMAP_PLATFORM_REMOVE_RETURNS_INT',
+     OLD_REMOVE.replace('#define DMAMAP_PLATFORM_REMOVE_RETURNS_INT 1\n', ''), False, ['incompatible']),
     ("a module's boilerplate with <linux/module.h> alone", MODULE_BOILERPLATE, True, None),
     ("a module's boilerplate with the others", KERNEL + MODULE_BOILERPLATE, True, None),
     ('module_param() of a variable of another type',
@@ -1270,6 +1397,10 @@ CXX_CASES = [
     ('a command completed from <linux/completion.h> alone in C++', CMD_DONE, True, None),
     ('a request queue with <linux/list.h> alone in C++', REQ_QUEUE, True, None),
     ('counters with <linux/atomic.h> alone in C++', COUNTERS, True, None),
+    ('a platform driver of Linux 6.11 and later in C++',
+     '#define REMOVE_T void\n#define REMOVE_RET\n' + PLATFORM_CXX, True, None),
+    ('a platform driver of Linux 6.3 to 6.10 in C++', '#define DMAMAP_PLATFORM_REMOVE_RETURNS_INT 1\n'
+     '#define REMOVE_T int\n#define REMOVE_RET return 0;\n' + PLATFORM_CXX, True, None),
     ("a module's boilerplate with <linux/module.h> alone in C++", MODULE_BOILERPLATE, True, None),
     ('a shared object with <linux/kref.h> and <linux/refcount.h> in C++', SHARED_OBJ, True, None),
     ('PIO beside DMA in C++', LIBC + KERNEL + PIO.replace('void __iomem *base', 'u8 __iomem *base'), True, None),

@@ -38,6 +38,11 @@
 #pragma weak dmamap_refcount_report_at
 #pragma weak vscnprintf
 #pragma weak scnprintf
+/* <dmamap/platform.h> */
+#pragma weak dmamap_platform_device_create
+#pragma weak dmamap_platform_bind
+#pragma weak dmamap_platform_unbind
+#pragma weak dmamap_platform_device_destroy
 /* <dmamap/machine.h> */
 #pragma weak dmamap_machine_current
 #pragma weak dmamap_machine_set_current
@@ -356,6 +361,11 @@ static const struct export functions[] = {
 	F(dmamap_refcount_report_at),
 	F(vscnprintf),
 	F(scnprintf),
+	/* <dmamap/platform.h> */
+	F(dmamap_platform_device_create),
+	F(dmamap_platform_bind),
+	F(dmamap_platform_unbind),
+	F(dmamap_platform_device_destroy),
 	/* <dmamap/machine.h> */
 	F(dmamap_machine_config_init),
 	F(dmamap_machine_create),

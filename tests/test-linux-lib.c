@@ -5,7 +5,9 @@
  * list_del()), <linux/atomic.h> (return values at the boundaries),
  * <linux/refcount.h> and <linux/kref.h> (saturation, and the reports it
  * raises), <linux/module.h> and <linux/init.h> (what a module's boilerplate
- * leaves: nothing but its functions).
+ * leaves: nothing but its functions), <linux/platform_device.h> (probe and
+ * remove in the kernel's order, the managed resources released at unbind
+ * and after a failed probe).
  */
 #include <linux/atomic.h>
 #include <linux/kref.h>
@@ -13,6 +15,8 @@
 #include <linux/list.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/dma-mapping.h>
+#include <linux/platform_device.h>
 #include <linux/refcount.h>
 #include <linux/spinlock.h>
 #include <linux/poison.h>
@@ -26,6 +30,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "platform-old-remove.h"
 
 struct fx {
 	struct dmamap_machine *m;
@@ -871,6 +876,259 @@ static void test_module_init_is_the_tests_to_call(void **state)
 	module_put(THIS_MODULE);
 }
 
+/* ------------------------------------------------------ platform devices */
+
+/* Pages free on @m, counting those kmalloc keeps in its slabs as free (they hold no live object then). */
+static unsigned long pages_free(struct dmamap_machine *m)
+{
+	struct dmamap_kmalloc_stats ks;
+
+	dmamap_kmalloc_stats(m, &ks);
+	return test_free_pages(m) + ks.slab_pages;
+}
+
+/* No kmalloc object live on @m. */
+static unsigned long kmalloc_live(struct dmamap_machine *m)
+{
+	struct dmamap_kmalloc_stats ks;
+
+	dmamap_kmalloc_stats(m, &ks);
+	return ks.live_objects;
+}
+
+struct toyp {
+	u8 *ring;
+	dma_addr_t ring_dma;
+	struct platform_device *pdev;
+};
+
+static char events[64];
+
+static void event(char c)
+{
+	size_t n = strlen(events);
+
+	if (n < sizeof(events) - 1) {
+		events[n] = c;
+		events[n + 1] = '\0';
+	}
+}
+
+static void action_a(void *data)
+{
+	(void)data;
+	event('A');
+}
+
+static void action_b(void *data)
+{
+	struct toyp *t = data;
+
+	/* managed resources go newest first: the ring, taken before, is still there */
+	assert_non_null(t->ring);
+	event('B');
+}
+
+static int toyp_probe(struct platform_device *pdev)
+{
+	struct toyp *t = devm_kzalloc(&pdev->dev, sizeof(*t), GFP_KERNEL);
+	int ret;
+
+	event('p');
+	if (!t)
+		return -ENOMEM;
+	ret = devm_add_action_or_reset(&pdev->dev, action_a, t);
+	if (ret)
+		return ret;
+	t->ring = dmam_alloc_coherent(&pdev->dev, 2 * PAGE_SIZE, &t->ring_dma, GFP_KERNEL);
+	if (!t->ring)
+		return -ENOMEM;
+	ret = devm_add_action_or_reset(&pdev->dev, action_b, t);
+	if (ret)
+		return ret;
+	t->pdev = pdev;
+	platform_set_drvdata(pdev, t);
+	return 0;
+}
+
+static void toyp_remove(struct platform_device *pdev)
+{
+	struct toyp *t = platform_get_drvdata(pdev);
+
+	/* the driver's data and its managed resources are all there during remove */
+	assert_non_null(t);
+	assert_ptr_equal(t->pdev, pdev);
+	assert_ptr_equal(to_platform_device(&pdev->dev), pdev);
+	t->ring[0] = 1;
+	event('r');
+}
+
+static int toyp_probe_fails(struct platform_device *pdev)
+{
+	int ret = toyp_probe(pdev);
+
+	return ret ? ret : -EIO;
+}
+
+static const struct platform_device_id toyp_ids[] = {
+	{ "toyp", 1 },
+	{ "toyp-v2", 2 },
+	{ "", 0 },
+};
+
+static struct platform_driver toyp_driver = {
+	.probe = toyp_probe,
+	.remove = toyp_remove,
+	.driver = { .name = "toyp", .owner = THIS_MODULE },
+	.id_table = toyp_ids,
+};
+
+static struct platform_driver toyp_failing_driver = {
+	.probe = toyp_probe_fails,
+	.remove_new = toyp_remove,
+	.driver = { .name = "toyp-failing" },
+};
+
+/* Probe, remove, then the managed resources newest first, then the driver data: the kernel's order. */
+static void test_platform_probe_remove_order(void **state)
+{
+	struct fx *f = *state;
+	struct platform_device *pdev = dmamap_platform_device_create(f->m, "toyp", 0), *p2;
+	unsigned long free0 = pages_free(f->m); /* after the machine's first device took its pools */
+	struct toyp *t;
+
+	assert_false(IS_ERR(pdev));
+	assert_string_equal(dev_name(&pdev->dev), "toyp.0");
+	assert_string_equal(pdev->name, "toyp");
+	assert_int_equal(pdev->id, 0);
+	assert_ptr_equal(dmamap_dev_machine(&pdev->dev), f->m);
+	assert_true(*pdev->dev.dma_mask == DMA_BIT_MASK(32));
+	events[0] = '\0';
+
+	assert_int_equal(dmamap_platform_bind(pdev, &toyp_driver), 0);
+	assert_string_equal(events, "p");
+	t = platform_get_drvdata(pdev);
+	assert_non_null(t);
+	assert_non_null(t->ring);
+	assert_ptr_equal(platform_get_device_id(pdev), &toyp_ids[0]);
+	assert_int_equal(platform_get_device_id(pdev)->driver_data, 1);
+	assert_true(pages_free(f->m) < free0);
+	/* bound twice: refused, nothing called */
+	assert_int_equal(dmamap_platform_bind(pdev, &toyp_driver), -EBUSY);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_BAD_INPUT], 1);
+	assert_string_equal(events, "p");
+
+	dmamap_platform_unbind(pdev);
+	assert_string_equal(events, "prBA");
+	assert_null(platform_get_drvdata(pdev));
+	assert_null(platform_get_device_id(pdev));
+	assert_int_equal(pages_free(f->m), free0);
+	assert_int_equal(kmalloc_live(f->m), 0);
+
+	/* bound again, and destroyed bound: remove runs, then the resources go */
+	events[0] = '\0';
+	assert_int_equal(dmamap_platform_bind(pdev, &toyp_driver), 0);
+	dmamap_platform_device_destroy(pdev);
+	assert_string_equal(events, "prBA");
+	assert_int_equal(pages_free(f->m), free0);
+	assert_int_equal(kmalloc_live(f->m), 0);
+
+	/* names as the kernel's: no id, an automatic one; an id_table entry of another name */
+	pdev = dmamap_platform_device_create(NULL, "toyp-v2", PLATFORM_DEVID_NONE);
+	p2 = dmamap_platform_device_create(f->m, "toyp", PLATFORM_DEVID_AUTO);
+	assert_false(IS_ERR(pdev));
+	assert_false(IS_ERR(p2));
+	assert_ptr_equal(dmamap_dev_machine(&pdev->dev), f->m); /* the current machine */
+	assert_string_equal(dev_name(&pdev->dev), "toyp-v2");
+	assert_true(p2->id_auto);
+	assert_non_null(strstr(dev_name(&p2->dev), ".auto"));
+	assert_int_equal(dmamap_platform_bind(pdev, &toyp_driver), 0);
+	assert_int_equal(platform_get_device_id(pdev)->driver_data, 2);
+	dmamap_platform_device_destroy(p2);
+	dmamap_platform_device_destroy(pdev);
+	assert_int_equal(f->c.reports, 1);
+	assert_int_equal(pages_free(f->m), free0);
+	assert_int_equal(kmalloc_live(f->m), 0);
+}
+
+/* A failed probe: its managed resources released, the device left unbound, the kernel's message logged. */
+static void test_platform_failed_probe_unwinds(void **state)
+{
+	struct fx *f = *state;
+	struct platform_device *pdev = dmamap_platform_device_create(f->m, "toyp", 3);
+	unsigned long free0 = pages_free(f->m); /* after the machine's first device took its pools */
+	struct capture g;
+	char want[128];
+
+	assert_false(IS_ERR(pdev));
+	events[0] = '\0';
+	assert_int_equal(dmamap_platform_bind(pdev, &toyp_failing_driver), -EIO);
+	assert_string_equal(events, "pBA");
+	assert_null(platform_get_drvdata(pdev));
+	assert_int_equal(pages_free(f->m), free0);
+	assert_int_equal(kmalloc_live(f->m), 0);
+	assert_int_equal(f->c.reports, 0);
+	assert_int_equal(f->c.last_level, DMAMAP_LOG_ERR);
+	snprintf(want, sizeof(want), "probe with driver toyp-failing failed with error %d", -EIO);
+	if (!strstr(f->c.last, want))
+		fail_msg("no \"%s\" in the last message: %s", want, f->c.last);
+	assert_string_equal(f->c.last_device, "toyp.3");
+
+	/* unbound: unbinding it is refused; another driver binds */
+	dmamap_platform_unbind(pdev);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_BAD_INPUT], 1);
+	assert_int_equal(dmamap_platform_bind(pdev, &toyp_driver), 0);
+	assert_string_equal(events, "pBAp");
+	dmamap_platform_device_destroy(pdev);
+	assert_string_equal(events, "pBAprBA");
+	assert_int_equal(pages_free(f->m), free0);
+	assert_int_equal(kmalloc_live(f->m), 0);
+
+	/* refused arguments */
+	assert_int_equal(PTR_ERR(dmamap_platform_device_create(f->m, "a-name-longer-than-19", 0)), -EINVAL);
+	assert_int_equal(PTR_ERR(dmamap_platform_device_create(f->m, NULL, 0)), -EINVAL);
+	assert_int_equal(PTR_ERR(dmamap_platform_device_create(f->m, "x", -3)), -EINVAL);
+	capture_start(&g, NULL); /* a NULL device belongs to no machine */
+	assert_int_equal(dmamap_platform_bind(NULL, &toyp_driver), -EINVAL);
+	dmamap_platform_device_destroy(NULL); /* ignored, as kfree(NULL) */
+	capture_stop(NULL);
+	assert_int_equal(g.by_kind[DMAMAP_REPORT_BAD_INPUT], 1);
+	assert_int_equal(g.reports, 1);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_BAD_INPUT], 4);
+	f->c.reports = 0;
+}
+
+/* The int-returning .remove of kernels before 6.11, and their .remove_new, from a file in that layout. */
+static void test_platform_remove_before_6_11(void **state)
+{
+	struct fx *f = *state;
+	struct platform_device *pdev = dmamap_platform_device_create(f->m, "old", 0);
+
+	assert_false(IS_ERR(pdev));
+	old_remove_calls = 0;
+	old_remove_result = 0;
+	assert_int_equal(dmamap_platform_bind(pdev, &old_int_remove_driver), 0);
+	assert_non_null(platform_get_drvdata(pdev));
+	dmamap_platform_unbind(pdev);
+	assert_int_equal(old_remove_calls, 1);
+	assert_null(platform_get_drvdata(pdev));
+	assert_int_equal(f->c.reports, 0);
+
+	/* a non-zero return is reported and ignored: the driver is unbound all the same */
+	old_remove_result = -EBUSY;
+	assert_int_equal(dmamap_platform_bind(pdev, &old_int_remove_driver), 0);
+	dmamap_platform_unbind(pdev);
+	assert_int_equal(old_remove_calls, 2);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_API_MISUSE], 1);
+	assert_non_null(strstr(f->c.rec_last.message, "remove callback returned a non-zero value"));
+	assert_null(platform_get_drvdata(pdev));
+
+	assert_int_equal(dmamap_platform_bind(pdev, &old_remove_new_driver), 0);
+	dmamap_platform_device_destroy(pdev);
+	assert_int_equal(old_remove_calls, 102);
+	f->c.reports = 0;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -887,6 +1145,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_refcount_saturates_and_reports, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kref_releases_once, setup, teardown),
 		cmocka_unit_test(test_module_init_is_the_tests_to_call),
+		cmocka_unit_test_setup_teardown(test_platform_probe_remove_order, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_platform_failed_probe_unwinds, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_platform_remove_before_6_11, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -20,6 +20,7 @@
 #include <dmamap/slab.h>
 #include <dmamap/mm.h>
 #include <dmamap/device.h>
+#include <dmamap/platform.h>
 #include <dmamap/iova.h>
 #include <dmamap/dma-attrs.h>
 #include <dmamap/scatterlist.h>

@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * <linux/platform_device.h> of Linux 6.x over libdmamap, minimal: struct
+ * platform_device (the library's struct device embedded as .dev), struct
+ * platform_driver with probe() and both removes of 6.x (see
+ * <dmamap/platform.h>: from 6.11 .remove returns void and .remove_new is
+ * another name for it; a driver file for an earlier kernel, whose .remove
+ * returns int, defines DMAMAP_PLATFORM_REMOVE_RETURNS_INT before its first
+ * include), platform_get_drvdata(), platform_set_drvdata(),
+ * to_platform_device(), platform_get_device_id(), and the registration
+ * boilerplate, which compiles: platform_driver_register() and
+ * platform_driver_unregister() do nothing (there is no bus to match on),
+ * and module_platform_driver() defines the init and exit functions that
+ * call them.
+ *
+ * A test creates the device and binds the driver itself:
+ *
+ *	pdev = dmamap_platform_device_create(m, "toy", 0);
+ *	ret = dmamap_platform_bind(pdev, &toy_driver);     (probe)
+ *	...
+ *	dmamap_platform_device_destroy(pdev);               (remove, devres, release)
+ *
+ * Not provided: resources and interrupts (platform_get_resource(),
+ * platform_get_irq(), devm_platform_ioremap_resource()), platform data,
+ * device-tree matching and the device registration calls.
+ */
+#ifndef _LINUX_PLATFORM_DEVICE_H
+#define _LINUX_PLATFORM_DEVICE_H
+
+#include <dmamap/linux-api.h>
+#include <linux/device.h>
+#include <linux/init.h>
+#include <linux/mod_devicetable.h>
+#include <dmamap/platform.h>
+
+DMAMAP_BEGIN_DECLS
+
+/* to_platform_device() - the platform device whose .dev is @x. */
+#define to_platform_device(x) container_of((x), struct platform_device, dev)
+
+/** platform_get_drvdata() - the driver's pointer platform_set_drvdata() attached to @pdev, or NULL. */
+static inline void *platform_get_drvdata(const struct platform_device *pdev)
+{
+	return dev_get_drvdata(&pdev->dev);
+}
+
+/** platform_set_drvdata() - attach the driver's private pointer @data to @pdev (not owned by the library). */
+static inline void platform_set_drvdata(struct platform_device *pdev, void *data)
+{
+	dev_set_drvdata(&pdev->dev, data);
+}
+
+/** platform_get_device_id() - the entry of the bound driver's id_table that matched @pdev's name, or NULL. */
+static inline const struct platform_device_id *platform_get_device_id(const struct platform_device *pdev)
+{
+	return pdev->id_entry;
+}
+
+/** platform_driver_register() - register @drv with the bus: nothing to do, no bus matches here; 0. */
+static inline int platform_driver_register(struct platform_driver *drv)
+{
+	(void)drv;
+	return 0;
+}
+
+/** platform_driver_unregister() - the counterpart of platform_driver_register(): nothing to do. */
+static inline void platform_driver_unregister(struct platform_driver *drv)
+{
+	(void)drv;
+}
+
+/*
+ * module_platform_driver(@drv) - the init and exit functions of a module
+ * that only registers the platform driver @drv, with module_init() and
+ * module_exit(); builtin_platform_driver(@drv) - the init function alone.
+ * They compile; the test binds @drv itself (dmamap_platform_bind()).
+ */
+#define module_platform_driver(drv)                                  \
+	static int __init DMAMAP_PASTE(drv, _dmamap_init)(void)      \
+	{                                                            \
+		return platform_driver_register(&(drv));             \
+	}                                                            \
+	module_init(DMAMAP_PASTE(drv, _dmamap_init));                \
+	static void __exit DMAMAP_PASTE(drv, _dmamap_exit)(void)     \
+	{                                                            \
+		platform_driver_unregister(&(drv));                  \
+	}                                                            \
+	module_exit(DMAMAP_PASTE(drv, _dmamap_exit))
+#define builtin_platform_driver(drv)                                 \
+	static int __init DMAMAP_PASTE(drv, _dmamap_init)(void)      \
+	{                                                            \
+		return platform_driver_register(&(drv));             \
+	}                                                            \
+	device_initcall(DMAMAP_PASTE(drv, _dmamap_init))
+
+DMAMAP_END_DECLS
+
+#endif /* _LINUX_PLATFORM_DEVICE_H */

@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Platform devices and drivers: what <linux/platform_device.h> of the Linux
+ * 6.x headers is made of, and the calls a test binds a driver with.
+ *
+ * A platform device (struct platform_device) embeds the library's struct
+ * device as .dev: dmamap_platform_device_create() makes one on a machine and
+ * initialises .dev as dmamap_device_init() does. No bus matches drivers to
+ * devices: the test binds the driver it tests with dmamap_platform_bind(),
+ * which calls its probe() as the kernel's driver core does, and unbinds it
+ * with dmamap_platform_unbind(): remove(), then the managed resources the
+ * driver took (devm_*(), dmam_*()) are released newest first, then the
+ * driver data is cleared, in the kernel's order. A probe that fails is
+ * unwound the same way (its managed resources released) and logged with
+ * the kernel's message; the device stays, unbound. dmamap_platform_device_destroy()
+ * unbinds a bound driver, releases the device (reporting what the driver
+ * left, as dmamap_device_release() does) and frees it.
+ *
+ * struct platform_driver has both removes of Linux 6.x: from 6.11,
+ * .remove returns void, and .remove_new (6.3 to 6.12) is another name for it;
+ * before 6.11, .remove returned int and .remove_new was a separate member.
+ * A file of a driver written for a kernel before 6.11 defines
+ * DMAMAP_PLATFORM_REMOVE_RETURNS_INT before its first include to get that
+ * layout; both layouts are the same in memory, so either may be bound.
+ *
+ * Calls on one platform device are not to be made concurrently (the kernel
+ * holds the device lock around probe and remove).
+ */
+#ifndef DMAMAP_PLATFORM_H
+#define DMAMAP_PLATFORM_H
+
+#include <dmamap/types.h>
+#include <dmamap/device.h>
+
+DMAMAP_BEGIN_DECLS
+
+struct module;
+
+#ifndef DMAMAP_HAVE_KERNEL_ULONG_T
+#define DMAMAP_HAVE_KERNEL_ULONG_T 1
+typedef unsigned long kernel_ulong_t;
+#endif
+
+/* <linux/mod_devicetable.h>: the ID tables drivers list the devices they handle in. */
+#define PLATFORM_NAME_SIZE 20
+struct platform_device_id {
+	char name[PLATFORM_NAME_SIZE];
+	kernel_ulong_t driver_data;
+};
+
+struct of_device_id {
+	char name[32];
+	char type[32];
+	char compatible[128];
+	const void *data;
+};
+
+/* A platform device's id: none (the device's name is its base name alone), or one the bus picks. */
+#define PLATFORM_DEVID_NONE (-1)
+#define PLATFORM_DEVID_AUTO (-2)
+
+/* What a driver tells the driver core about itself (only .name is read here). */
+struct device_driver {
+	const char *name;
+	struct module *owner;
+	const struct of_device_id *of_match_table;
+	const void *acpi_match_table;
+	const void *pm;
+	bool suppress_bind_attrs;
+	int probe_type;
+};
+
+struct platform_device {
+	const char *name;  /* the base name given at creation */
+	int id;            /* the id given, or the one picked for PLATFORM_DEVID_AUTO */
+	bool id_auto;
+	struct device dev;
+	const struct platform_device_id *id_entry; /* the bound driver's id_table entry of this name, or NULL */
+	/* library-private */
+	struct {
+		struct platform_driver *driver; /* bound driver, or NULL */
+		char name[PLATFORM_NAME_SIZE];
+		unsigned long magic;
+	} dmamap;
+};
+
+struct platform_driver {
+	int (*probe)(struct platform_device *pdev);
+#ifdef DMAMAP_PLATFORM_REMOVE_RETURNS_INT
+	union {
+		int (*remove)(struct platform_device *pdev);
+		int (*dmamap_remove_int)(struct platform_device *pdev);
+	};
+	union {
+		void (*remove_new)(struct platform_device *pdev);
+		void (*dmamap_remove_void)(struct platform_device *pdev);
+	};
+#else
+	int (*dmamap_remove_int)(struct platform_device *pdev); /* the int-returning .remove before 6.11 */
+	union {
+		void (*remove)(struct platform_device *pdev);
+		void (*remove_new)(struct platform_device *pdev);
+		void (*dmamap_remove_void)(struct platform_device *pdev);
+	};
+#endif
+	void (*shutdown)(struct platform_device *pdev);
+	struct device_driver driver;
+	const struct platform_device_id *id_table;
+	bool prevent_deferred_probe;
+	bool driver_managed_dma;
+};
+
+/**
+ * dmamap_platform_device_create() - a new platform device on machine @m, no driver bound
+ * @m: the machine, or NULL for the current machine
+ * @name: the device's base name (copied; at most 19 bytes, as the kernel's
+ *        PLATFORM_NAME_SIZE), matched against a driver's id_table at bind
+ * @id: the device's id: >= 0, PLATFORM_DEVID_NONE or PLATFORM_DEVID_AUTO
+ *
+ * The device is named as the kernel names it: "name.id", "name" for
+ * PLATFORM_DEVID_NONE, "name.N.auto" for PLATFORM_DEVID_AUTO (N counted
+ * from 0 in the process). Its .dev is initialised as dmamap_device_init()
+ * does (32-bit masks, the default DMA ops). The device is the library's:
+ * free it with dmamap_platform_device_destroy().
+ * Return: the device; ERR_PTR(-EINVAL) for a NULL, empty or too long @name
+ * or an @id below PLATFORM_DEVID_AUTO (reported as DMAMAP_REPORT_BAD_INPUT),
+ * ERR_PTR(-ENOMEM) when memory or a machine cannot be had
+ * (DMAMAP_FAULT_HOST_ALLOC).
+ */
+DMAMAP_API struct platform_device *dmamap_platform_device_create(struct dmamap_machine *m, const char *name, int id);
+
+/**
+ * dmamap_platform_bind() - bind @drv to @pdev: call its probe(), as the driver core does
+ * @pdev: a device dmamap_platform_device_create() made, no driver bound
+ * @drv: the driver (the caller's; it must outlive the binding); a NULL
+ *       probe binds without a call, as in the kernel
+ *
+ * Before the probe, pdev->id_entry is set to @drv's id_table entry named as
+ * @pdev (NULL when none is, or there is no table). The probe runs in the
+ * calling thread; what it calls reports at its own lines. When it fails,
+ * the managed resources it took are released newest first, the driver data
+ * is cleared, @drv is not bound, and the failure is logged as the kernel
+ * logs it, a plain message on @pdev: "probe with driver NAME failed with
+ * error E" at DMAMAP_LOG_ERR; for -ENODEV and -ENXIO ("rejects match") and
+ * -EPROBE_DEFER ("requests probe deferral") at DMAMAP_LOG_DEBUG.
+ * Return: 0 once bound, or the probe's error; -EINVAL for a NULL @drv or a
+ * @pdev that is no live platform device, -EBUSY when a driver is bound
+ * already (each reported as DMAMAP_REPORT_BAD_INPUT, nothing called).
+ */
+DMAMAP_API int dmamap_platform_bind(struct platform_device *pdev, struct platform_driver *drv);
+
+/**
+ * dmamap_platform_unbind() - unbind the driver of @pdev: remove(), then its managed resources
+ * @pdev: a device with a driver bound
+ *
+ * Calls the driver's remove (the void one, or the int-returning one of
+ * kernels before 6.11, whose non-zero return is reported as
+ * DMAMAP_REPORT_API_MISUSE and ignored, as the kernel warns and ignores
+ * it), then releases the managed resources of .dev newest first, then
+ * clears the driver data and pdev->id_entry. The device stays, and may be
+ * bound again. A device with no driver bound, or no live platform device,
+ * is reported (DMAMAP_REPORT_BAD_INPUT) and nothing is done.
+ */
+DMAMAP_API void dmamap_platform_unbind(struct platform_device *pdev);
+
+/**
+ * dmamap_platform_device_destroy() - unbind, release and free @pdev
+ * @pdev: a device dmamap_platform_device_create() made; NULL is ignored
+ *
+ * Unbinds a bound driver as dmamap_platform_unbind() does, releases .dev as
+ * dmamap_device_release() does (reporting what the driver left behind), and
+ * frees the device. A pointer that is no live platform device is reported
+ * (DMAMAP_REPORT_BAD_INPUT) and left alone.
+ */
+DMAMAP_API void dmamap_platform_device_destroy(struct platform_device *pdev);
+
+DMAMAP_END_DECLS
+
+#endif /* DMAMAP_PLATFORM_H */
