@@ -567,6 +567,7 @@ static void test_cmpxchg_on_plain_variables(void **state)
 	unsigned long w = 10, ow = 3;
 	int x = 1, y = 2, *p = &x, *op = &y;
 	u8 small = 0xff;
+	int wide = 0x101;
 
 	(void)state;
 	assert_int_equal(cmpxchg(&w, 3, 4), 10);
@@ -589,7 +590,7 @@ static void test_cmpxchg_on_plain_variables(void **state)
 	assert_ptr_equal(p, &y);
 	assert_ptr_equal(xchg(&p, NULL), &y);
 	/* in the variable's own width: a u8 wraps at 8 bits */
-	assert_int_equal(cmpxchg(&small, 0xff, 0x100 + 1), 0xff);
+	assert_int_equal(cmpxchg(&small, 0xff, wide), 0xff);
 	assert_int_equal(small, 1);
 }
 
