@@ -1,48 +1,118 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The kernel's spinlocks, mutexes and completions over POSIX threads, and
- * each thread's atomic context.
+ * The kernel's spinlocks, mutexes and completions over POSIX threads, each
+ * thread's atomic context, and the lock order checker (the kernel's lockdep).
  *
  * A lock's state (held, owner, where taken) lives under its guard, a host
  * mutex held only for the few instructions that read or change it; a
  * waiter sleeps on the lock's condition variable. Reports are raised after
  * the guard is let go, so a handler may do anything, take the lock included.
  *
- * The atomic context is thread-local: the spinlocks the thread holds, with
- * where it took the innermost few, and its interrupt state. Only the thread
- * itself reads or changes it.
+ * The atomic context is thread-local: the locks the thread holds, with
+ * where it took the innermost DMAMAP_LOCKDEP_DEPTH, and its interrupt
+ * state. Only the thread itself reads or changes it, with one exception
+ * made safe by a hand-over: a mutex unlocked by another thread than its
+ * holder is posted to the holder (foreign[]), which forgets it at its next
+ * lock call. A thread's owner token, a number never reused,
+ * names it in the locks it holds, so that a lock held by a thread that
+ * ended is nobody's.
+ *
+ * Lock order. Each lock has a class (struct ld_class), found in a hash of
+ * its key (the init site, the DEFINE_*() site, or a name)
+ * when the lock is initialised or first used, and cached in the lock. A
+ * class and a subclass make a *node* (class * DMAMAP_LOCK_SUBCLASSES +
+ * subclass) of the dependency graph; each held lock remembers its node. An
+ * edge A -> B means B was taken (waited for) while A was held; edges are
+ * only ever added, each looked up by its pair in an open-addressed hash and
+ * chained from its source node for the walk. Taking B while holding A adds
+ * A -> B (and T -> B for each trylocked T held above A): before the edge
+ * goes in, a breadth-first walk from B looking for A tells whether it closes
+ * a cycle; the shortest such path is what the report shows. An edge that
+ * closes a cycle is added all the same, so that it is never reported
+ * again. Everything of the graph lives in fixed tables under ld.lock; when
+ * one is full, checking stops for good (ld_off), as the kernel's lockdep
+ * turns itself off. ld_off, a class id cached in a lock and the class count
+ * are read without ld.lock (atomically); nothing else is.
  */
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <time.h>
 
 #include "internal.h"
 
-#define HELD_MAX 16
+/* ------------------------------------------------------------ held locks */
 
+#define HELD_MAX DMAMAP_LOCKDEP_DEPTH
+
+/* The call that took a lock, for reports: an index in how_names[]. */
+enum how {
+	HOW_SPIN = 0,        /* + an enum dmamap_spin_mode */
+	HOW_SPIN_NESTED = 4, /* + mode */
+	HOW_SPIN_TRY = 8,    /* + mode */
+	HOW_MUTEX = 12,
+	HOW_MUTEX_NESTED,
+	HOW_MUTEX_TRY,
+	HOW_NR
+};
+
+static const char *const how_names[HOW_NR] = {
+	[HOW_SPIN + DMAMAP_SPIN_PLAIN] = "spin_lock",
+	[HOW_SPIN + DMAMAP_SPIN_BH] = "spin_lock_bh",
+	[HOW_SPIN + DMAMAP_SPIN_IRQ] = "spin_lock_irq",
+	[HOW_SPIN + DMAMAP_SPIN_IRQSAVE] = "spin_lock_irqsave",
+	[HOW_SPIN_NESTED + DMAMAP_SPIN_PLAIN] = "spin_lock_nested",
+	[HOW_SPIN_NESTED + DMAMAP_SPIN_BH] = "spin_lock_bh_nested",
+	[HOW_SPIN_NESTED + DMAMAP_SPIN_IRQ] = "spin_lock_irq_nested",
+	[HOW_SPIN_NESTED + DMAMAP_SPIN_IRQSAVE] = "spin_lock_irqsave_nested",
+	[HOW_SPIN_TRY + DMAMAP_SPIN_PLAIN] = "spin_trylock",
+	[HOW_SPIN_TRY + DMAMAP_SPIN_BH] = "spin_trylock_bh",
+	[HOW_SPIN_TRY + DMAMAP_SPIN_IRQ] = "spin_trylock_irq",
+	[HOW_SPIN_TRY + DMAMAP_SPIN_IRQSAVE] = "spin_trylock_irqsave",
+	[HOW_MUTEX] = "mutex_lock",
+	[HOW_MUTEX_NESTED] = "mutex_lock_nested",
+	[HOW_MUTEX_TRY] = "mutex_trylock",
+};
+
+#define HELD_SPIN 1u /* a spinlock; else a mutex */
+#define HELD_TRY 2u  /* taken by a trylock */
+
+/* A lock the thread holds, as it was taken. */
 struct held {
 	const struct dmamap_lock *lk;
-	const char *how;
-	const char *file;
+	const char *file;     /* where it was taken */
+	const char *name;     /* the lock's name then: the lock may be gone when a report names it */
 	int line;
+	unsigned short node;  /* its lock-order node; 0: its order is not checked */
+	unsigned char how;    /* an enum how */
+	unsigned char flags;  /* HELD_* */
 };
 
 struct dm_atomic {
+	unsigned long token;          /* this thread as a lock's owner; 0 until it needs one */
 	unsigned int spins;           /* spinlocks held */
+	unsigned int depth;           /* locks held, spinlocks and mutexes */
 	unsigned int nheld;           /* entries of held[] in use (the innermost HELD_MAX) */
-	struct held held[HELD_MAX];
+	unsigned int foreign_seen;    /* foreign_gen when this thread last looked */
 	bool irqs_off;
 	const char *irq_how;          /* what turned them off, where */
 	const char *irq_file;
 	int irq_line;
+	struct held held[HELD_MAX];
 };
 
 static _Thread_local struct dm_atomic atomic_now DM_TLS_MODEL;
 
-/* This thread, as a lock's owner: its context's address (unique among live threads). */
+static atomic_ulong next_token;
+
+/* This thread, as a lock's owner: a token of its own, never reused by another thread. */
 static const void *self(void)
 {
-	return &atomic_now;
+	struct dm_atomic *a = &atomic_now;
+
+	if (!a->token)
+		a->token = atomic_fetch_add_explicit(&next_token, 1, memory_order_relaxed) + 1;
+	return (const void *)(uintptr_t)a->token;
 }
 
 static struct dmamap_machine *report_machine(void)
@@ -50,14 +120,19 @@ static struct dmamap_machine *report_machine(void)
 	return dmamap_machine_peek_current();
 }
 
-/* "'name' (0x...)" or "0x...": the lock as a report names it. */
+/* "'name' (0x...)" or "0x...": a lock as a report names it, from its name and address. */
+static const char *name_at(const char *name, const void *lk, char *buf, size_t size)
+{
+	if (name)
+		snprintf(buf, size, "'%s' (%p)", name, lk);
+	else
+		snprintf(buf, size, "%p", lk);
+	return buf;
+}
+
 static const char *lock_name(const struct dmamap_lock *lk, char *buf, size_t size)
 {
-	if (lk->name)
-		snprintf(buf, size, "'%s' (%p)", lk->name, (const void *)lk);
-	else
-		snprintf(buf, size, "%p", (const void *)lk);
-	return buf;
+	return name_at(lk->name, (const void *)lk, buf, size);
 }
 
 /* " (taken at file:line)" or "". */
@@ -70,6 +145,31 @@ static const char *taken_at(const char *file, int line, char *buf, size_t size)
 	return buf;
 }
 
+/* "file:line", or "an unknown place". */
+static const char *site(const char *file, int line, char *buf, size_t size)
+{
+	if (file)
+		snprintf(buf, size, "%s:%d", file, line);
+	else
+		snprintf(buf, size, "an unknown place");
+	return buf;
+}
+
+/* Append to the string @buf of @size bytes, @*len long; what does not fit is cut. */
+static void DMAMAP_PRINTF(4, 5) buf_add(char *buf, size_t size, size_t *len, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (*len >= size - 1)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *len, size - *len, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		*len = *len + (size_t)n < size - 1 ? *len + (size_t)n : size - 1;
+}
+
 static bool lock_ok(struct dmamap_lock *lk, const char *how, const char *file, int line)
 {
 	if (lk)
@@ -78,33 +178,502 @@ static bool lock_ok(struct dmamap_lock *lk, const char *how, const char *file, i
 	return false;
 }
 
-/* ------------------------------------------------------ atomic context */
+/* ------------------------------------------------------------ lock order */
 
-static void held_push(const struct dmamap_lock *lk, const char *how, const char *file, int line)
+#define LD_SUB DMAMAP_LOCK_SUBCLASSES
+#define LD_CLASSES (DMAMAP_LOCKDEP_CLASSES + 1)   /* class ids 1..; 0 is none */
+#define LD_NODES (LD_CLASSES * LD_SUB)
+#define LD_EDGES DMAMAP_LOCKDEP_DEPENDENCIES      /* edge ids 1..; 0 is none */
+#define LD_EDGE_BITS 14
+#define LD_EDGE_SLOTS (1u << LD_EDGE_BITS)
+#define LD_CLASS_SLOTS 2048u
+#define LD_NOVALIDATE UINT_MAX                     /* a lock's dep_class: its order is never checked */
+
+_Static_assert(LD_NODES - 1 <= USHRT_MAX, "a node fits a held lock's unsigned short");
+_Static_assert(LD_EDGE_SLOTS >= 2 * LD_EDGES, "the edge hash stays at most half full");
+_Static_assert(LD_CLASS_SLOTS >= 2 * LD_CLASSES, "the class hash stays at most half full");
+
+/* What keys a lock class. */
+enum origin {
+	O_INIT,      /* spin_lock_init()/mutex_init() at file:line, with the lock's name */
+	O_DEFINE,    /* DEFINE_SPINLOCK()/DEFINE_MUTEX() at file:line, with its name */
+	O_NAME,      /* dmamap_lock_init() with no file: the name */
+	O_FIRST_USE, /* a lock never initialised: its first lock call's file:line */
+};
+
+struct ld_class {
+	const char *file;
+	int line;
+	unsigned int origin;  /* an enum origin */
+	char name[64];        /* a copy ("" when none) */
+};
+
+/* A dependency: @to was taken at file:line while @from, taken at from_file:from_line, was held. */
+struct ld_edge {
+	unsigned short from, to;
+	unsigned int next;    /* the next edge out of @from; 0: none */
+	const char *file;
+	int line;
+	const char *from_file;
+	int from_line;
+};
+
+static struct {
+	pthread_mutex_t lock;
+	char off_why[128];
+	unsigned int nclasses;  /* the last class id given; read without the lock atomically */
+	unsigned int nedges;
+	unsigned int gen;       /* the current walk's mark in seen[] */
+	struct ld_class classes[LD_CLASSES];
+	unsigned short class_slot[LD_CLASS_SLOTS];
+	struct ld_edge edges[LD_EDGES + 1];
+	unsigned int edge_slot[LD_EDGE_SLOTS];
+	unsigned int first_out[LD_NODES];
+	unsigned int seen[LD_NODES];
+	unsigned int via[LD_NODES];  /* during a walk: the edge that reached the node */
+	unsigned short queue[LD_NODES];
+} ld = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+static atomic_bool ld_off, ld_off_said;
+
+DMAMAP_API bool dmamap_lockdep_enabled(void)
 {
-	struct dm_atomic *a = &atomic_now;
-
-	a->spins++;
-	if (a->nheld == HELD_MAX) {
-		memmove(&a->held[0], &a->held[1], (HELD_MAX - 1) * sizeof(a->held[0]));
-		a->nheld--;
-	}
-	a->held[a->nheld++] = (struct held){ lk, how, file, line };
+	return !atomic_load(&ld_off);
 }
 
-static void held_pop(const struct dmamap_lock *lk)
+/* Turn lock order checking off for good, because of @why (ld.lock held); ld_say_off() then says it. */
+static void ld_turn_off(const char *why)
 {
-	struct dm_atomic *a = &atomic_now;
+	if (atomic_load(&ld_off))
+		return;
+	snprintf(ld.off_why, sizeof(ld.off_why), "%s", why);
+	atomic_store(&ld_off, true);
+}
 
-	if (a->spins)
-		a->spins--;
+/* Once checking is off, say why, once (ld.lock not held: a handler may take locks). */
+static void ld_say_off(void)
+{
+	char why[sizeof(ld.off_why)];
+
+	if (!atomic_load(&ld_off) || atomic_exchange(&ld_off_said, true))
+		return;
+	pthread_mutex_lock(&ld.lock);
+	memcpy(why, ld.off_why, sizeof(why));
+	pthread_mutex_unlock(&ld.lock);
+	dmamap_log(report_machine(), DMAMAP_LOG_WARN, NULL,
+		   "lockdep: %s: turning off the locking correctness validator; lock order is no longer checked, "
+		   "the other lock checks go on",
+		   why);
+}
+
+static unsigned int str_hash(unsigned int h, const char *s)
+{
+	for (; s && *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+static bool str_same(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/* The id of the class keyed by these, made when there is none; 0 when the table is full (ld.lock held). */
+static unsigned int class_find(unsigned int origin, const char *file, int line, const char *name)
+{
+	char nm[sizeof(ld.classes[0].name)];
+	unsigned int h, i, id;
+	struct ld_class *c;
+
+	snprintf(nm, sizeof(nm), "%s", name ? name : "");
+	h = str_hash(str_hash(2166136261u ^ origin, file), nm);
+	h ^= (unsigned int)line * 0x9e3779b1u;
+	h ^= h >> 15;
+	for (i = h & (LD_CLASS_SLOTS - 1);; i = (i + 1) & (LD_CLASS_SLOTS - 1)) {
+		id = ld.class_slot[i];
+		if (!id)
+			break;
+		c = &ld.classes[id];
+		if (c->origin == origin && c->line == line && str_same(c->file, file) &&
+		    !strcmp(c->name, nm))
+			return id;
+	}
+	if (ld.nclasses + 1 >= LD_CLASSES) {
+		char why[96];
+
+		snprintf(why, sizeof(why), "more than %u lock classes (DMAMAP_LOCKDEP_CLASSES)", DMAMAP_LOCKDEP_CLASSES);
+		ld_turn_off(why);
+		return 0;
+	}
+	id = ld.nclasses + 1;
+	c = &ld.classes[id];
+	c->file = file;
+	c->line = line;
+	c->origin = origin;
+	memcpy(c->name, nm, sizeof(nm));
+	ld.class_slot[i] = (unsigned short)id;
+	__atomic_store_n(&ld.nclasses, id, __ATOMIC_RELEASE);
+	return id;
+}
+
+/* Find (or make) a class for the lock; 0 when checking is off or just turned off. */
+static unsigned int class_of(unsigned int origin, const char *file, int line, const char *name)
+{
+	unsigned int c = 0;
+
+	if (atomic_load(&ld_off))
+		return 0;
+	pthread_mutex_lock(&ld.lock);
+	if (!atomic_load(&ld_off))
+		c = class_find(origin, file, line, name);
+	pthread_mutex_unlock(&ld.lock);
+	ld_say_off();
+	return c;
+}
+
+/* "'name'", "'name'/1" for a subclass, or what keyed a class of no name (ld.lock held). */
+static const char *node_name(unsigned int node, char *buf, size_t size)
+{
+	const struct ld_class *c = &ld.classes[node / LD_SUB];
+	unsigned int sub = node % LD_SUB;
+	char s[16] = "";
+
+	if (sub)
+		snprintf(s, sizeof(s), "/%u", sub);
+	if (c->name[0])
+		snprintf(buf, size, "'%s'%s", c->name, s);
+	else
+		snprintf(buf, size, "the lock first used at %s:%d%s", c->file ? c->file : "?", c->line, s);
+	return buf;
+}
+
+/* How a class is keyed, for a report (ld.lock held). */
+static const char *class_origin(unsigned int node, char *buf, size_t size)
+{
+	const struct ld_class *c = &ld.classes[node / LD_SUB];
+
+	switch (c->origin) {
+	case O_INIT:
+		snprintf(buf, size, "initialised at %s:%d", c->file, c->line);
+		break;
+	case O_DEFINE:
+		snprintf(buf, size, "defined at %s:%d", c->file, c->line);
+		break;
+	case O_FIRST_USE:
+		snprintf(buf, size, "never initialised, first used at %s:%d", c->file ? c->file : "?", c->line);
+		break;
+	default:
+		snprintf(buf, size, "initialised with no file, named '%s'", c->name);
+		break;
+	}
+	return buf;
+}
+
+/*
+ * The lock-order node of @lk taken as @subclass, its class found first if
+ * it is not known yet (a lock of DEFINE_*(), or one never initialised,
+ * whose class is its first lock call at @file:@line). 0: its order is not
+ * checked.
+ */
+static unsigned int ld_node(struct dmamap_lock *lk, unsigned int subclass, const char *file, int line)
+{
+	unsigned int c;
+
+	if (atomic_load_explicit(&ld_off, memory_order_relaxed))
+		return 0;
+	c = __atomic_load_n(&lk->dep_class, __ATOMIC_ACQUIRE);
+	if (c == LD_NOVALIDATE)
+		return 0;
+	if (!c || c > __atomic_load_n(&ld.nclasses, __ATOMIC_ACQUIRE)) {
+		const char *def_file, *name;
+		int def_line;
+		bool valid;
+
+		pthread_mutex_lock(&lk->guard);
+		valid = lk->magic == DMAMAP_LOCK_MAGIC || lk->magic == DMAMAP_LOCK_DEAD;
+		def_file = valid ? lk->init_file : NULL;
+		def_line = valid ? lk->init_line : 0;
+		name = valid ? lk->name : NULL;
+		pthread_mutex_unlock(&lk->guard);
+		if (def_file)
+			c = class_of(O_DEFINE, def_file, def_line, name);
+		else if (file)
+			c = class_of(O_FIRST_USE, file, line, name);
+		else
+			c = LD_NOVALIDATE;
+		if (!c)
+			return 0;
+		__atomic_store_n(&lk->dep_class, c, __ATOMIC_RELEASE);
+		if (c == LD_NOVALIDATE)
+			return 0;
+	}
+	return c * LD_SUB + (subclass < LD_SUB ? subclass : 0);
+}
+
+/* The slot of edge @from -> @to in the hash, or the free slot where it goes (ld.lock held). */
+static unsigned int *edge_slot(unsigned int from, unsigned int to)
+{
+	unsigned int i = ((from << 16 | to) * 0x9e3779b1u) >> (32 - LD_EDGE_BITS), e;
+
+	for (;; i = (i + 1) & (LD_EDGE_SLOTS - 1)) {
+		e = ld.edge_slot[i];
+		if (!e || (ld.edges[e].from == from && ld.edges[e].to == to))
+			return &ld.edge_slot[i];
+	}
+}
+
+/* Record @from -> @to in the free @slot: @to taken at @file:@line holding @prev. False when the table is full. */
+static bool edge_add(unsigned int *slot, unsigned int from, unsigned int to, const struct held *prev, const char *file,
+		     int line)
+{
+	struct ld_edge *e;
+	char why[96];
+
+	if (ld.nedges >= LD_EDGES) {
+		snprintf(why, sizeof(why), "more than %u lock dependencies (DMAMAP_LOCKDEP_DEPENDENCIES)",
+			 DMAMAP_LOCKDEP_DEPENDENCIES);
+		ld_turn_off(why);
+		return false;
+	}
+	*slot = ++ld.nedges;
+	e = &ld.edges[*slot];
+	e->from = (unsigned short)from;
+	e->to = (unsigned short)to;
+	e->file = file;
+	e->line = line;
+	e->from_file = prev->file;
+	e->from_line = prev->line;
+	e->next = ld.first_out[from];
+	ld.first_out[from] = *slot;
+	return true;
+}
+
+/* Whether @dst is reachable from @src (@src != @dst); via[] then holds a shortest path back from @dst. */
+static bool reaches(unsigned int src, unsigned int dst)
+{
+	unsigned int head = 0, tail = 0;
+
+	if (++ld.gen == 0) {
+		memset(ld.seen, 0, sizeof(ld.seen));
+		ld.gen = 1;
+	}
+	ld.seen[src] = ld.gen;
+	ld.queue[tail++] = (unsigned short)src;
+	while (head < tail) {
+		unsigned int n = ld.queue[head++];
+
+		for (unsigned int e = ld.first_out[n]; e; e = ld.edges[e].next) {
+			unsigned int t = ld.edges[e].to;
+
+			if (ld.seen[t] == ld.gen)
+				continue;
+			ld.seen[t] = ld.gen;
+			ld.via[t] = e;
+			if (t == dst)
+				return true;
+			ld.queue[tail++] = (unsigned short)t;
+		}
+	}
+	return false;
+}
+
+#define PATH_SHOWN 6 /* steps of an earlier order a report spells out */
+
+/*
+ * The report of @lk, taken by @how at @file:@line while this thread holds
+ * @prev, closing a cycle: the path reaches() found from the lock's node
+ * @node back to @prev's (ld.lock held).
+ */
+static void cycle_message(char *msg, size_t size, const struct dmamap_lock *lk, unsigned int node,
+			  const struct held *prev, const char *how)
+{
+	unsigned int path[PATH_SHOWN], steps = 0, i;
+	char a[160], b[160], s1[160], s2[160];
+	size_t len = 0;
+
+	/* the path, walked back from @prev: its length, then its first steps in order (no longer than the nodes) */
+	for (unsigned int n = prev->node; n != node && steps < LD_NODES; n = ld.edges[ld.via[n]].from)
+		steps++;
+	i = steps;
+	for (unsigned int n = prev->node; i > 0; n = ld.edges[ld.via[n]].from)
+		if (--i < PATH_SHOWN)
+			path[i] = ld.via[n];
+	buf_add(msg, size, &len, "possible circular locking dependency detected: %s(%s) while holding %s%s, but", how,
+		lock_name(lk, a, sizeof(a)), node_name(prev->node, b, sizeof(b)),
+		taken_at(prev->file, prev->line, s1, sizeof(s1)));
+	for (i = 0; i < steps && i < PATH_SHOWN; i++) {
+		const struct ld_edge *e = &ld.edges[path[i]];
+
+		buf_add(msg, size, &len, "%s %s was taken at %s while holding %s%s", i ? (i + 1 == steps ? ", and" : ",") : "",
+			node_name(e->to, a, sizeof(a)), site(e->file, e->line, s1, sizeof(s1)),
+			node_name(e->from, b, sizeof(b)), taken_at(e->from_file, e->from_line, s2, sizeof(s2)));
+	}
+	if (steps > PATH_SHOWN)
+		buf_add(msg, size, &len, ", and %u steps more", steps - PATH_SHOWN);
+	buf_add(msg, size, &len, ": threads taking them in these orders at once deadlock");
+}
+
+/*
+ * Check the acquisition of @lk as @node by @how at @file:@line against the
+ * locks this thread holds, before it waits; record the dependencies it
+ * makes. A cycle it closes, or a lock of its class already held, is
+ * reported once the graph's lock is let go.
+ */
+static void ld_check(struct dm_atomic *a, const struct dmamap_lock *lk, unsigned int node, const char *how,
+		     const char *file, int line)
+{
+	const struct held *prev[HELD_MAX], *same = NULL;
+	unsigned int np = 0, *slot;
+	char msg[1000];
+	bool report = false;
+
+	if (!node || !a->nheld)
+		return;
+	for (unsigned int i = a->nheld; i-- > 0;) {
+		const struct held *h = &a->held[i];
+
+		if (h->lk == lk)
+			return; /* its own lock again: recursion, which take() reports */
+		if (h->node == node && !same)
+			same = h;
+	}
+	/* the dependencies: on the last lock waited for, and on the trylocked ones taken since */
+	for (unsigned int i = a->nheld; i-- > 0;) {
+		const struct held *h = &a->held[i];
+
+		if (!h->node)
+			continue;
+		if (h->node != node)
+			prev[np++] = h;
+		if (!(h->flags & HELD_TRY))
+			break;
+	}
+
+	pthread_mutex_lock(&ld.lock);
+	if (same && !atomic_load(&ld_off)) {
+		slot = edge_slot(node, node);
+		if (!*slot && edge_add(slot, node, node, same, file, line)) {
+			char x[160], y[160], t[160], o[160];
+
+			snprintf(msg, sizeof(msg),
+				 "possible recursive locking detected: %s(%s) while holding %s%s, a lock of the same class "
+				 "(%s): two threads taking two such locks in opposite orders deadlock; if this nesting is on "
+				 "purpose, take the inner lock with %s() and a subclass",
+				 how, lock_name(lk, x, sizeof(x)), name_at(same->name, (const void *)same->lk, y, sizeof(y)),
+				 taken_at(same->file, same->line, t, sizeof(t)), class_origin(node, o, sizeof(o)),
+				 lk->kind == DMAMAP_LOCK_MUTEX ? "mutex_lock_nested" : "spin_lock_nested");
+			report = true;
+		}
+	}
+	for (unsigned int k = 0; k < np && !atomic_load(&ld_off); k++) {
+		unsigned int from = prev[k]->node;
+
+		slot = edge_slot(from, node);
+		if (*slot)
+			continue;
+		if (reaches(node, from) && !report) {
+			cycle_message(msg, sizeof(msg), lk, node, prev[k], how);
+			report = true;
+		}
+		edge_add(slot, from, node, prev[k], file, line);
+	}
+	pthread_mutex_unlock(&ld.lock);
+	ld_say_off();
+	if (report)
+		dmamap_report(report_machine(), DMAMAP_REPORT_LOCK_ORDER, NULL, file, line, "%s", msg);
+}
+
+/* ------------------------------------------------------ atomic context */
+
+/* Mutexes unlocked by another thread than their holder, for the holder to forget (see the top). */
+#define FOREIGN_MAX 32
+
+static struct {
+	pthread_mutex_t lock;
+	unsigned int next; /* the slot taken when all are in use: the oldest is lost */
+	struct {
+		unsigned long owner; /* the holder's token; 0: a free slot */
+		const struct dmamap_lock *lk;
+	} r[FOREIGN_MAX];
+} foreign = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+static atomic_uint foreign_gen;
+
+/* The mutex @lk, held by the thread @owner, was unlocked by another: tell @owner. */
+static void foreign_post(const void *owner, const struct dmamap_lock *lk)
+{
+	unsigned int i;
+
+	pthread_mutex_lock(&foreign.lock);
+	for (i = 0; i < FOREIGN_MAX && foreign.r[i].owner; i++)
+		;
+	if (i == FOREIGN_MAX) {
+		i = foreign.next;
+		foreign.next = (foreign.next + 1) % FOREIGN_MAX;
+	}
+	foreign.r[i].owner = (unsigned long)(uintptr_t)owner;
+	foreign.r[i].lk = lk;
+	atomic_fetch_add(&foreign_gen, 1);
+	pthread_mutex_unlock(&foreign.lock);
+}
+
+/* Forget the innermost record of @lk among the locks held; the count drops even when it was not recorded. */
+static void held_remove(struct dm_atomic *a, const struct dmamap_lock *lk, bool spin)
+{
 	for (unsigned int i = a->nheld; i-- > 0;) {
 		if (a->held[i].lk == lk) {
+			if (a->held[i].flags & HELD_SPIN)
+				a->spins--;
 			memmove(&a->held[i], &a->held[i + 1], (a->nheld - i - 1) * sizeof(a->held[0]));
 			a->nheld--;
+			a->depth--;
 			return;
 		}
 	}
+	/* one of the outermost, beyond what held[] keeps */
+	if (a->depth > a->nheld) {
+		a->depth--;
+		if (spin && a->spins)
+			a->spins--;
+	}
+}
+
+/* Forget the mutexes other threads unlocked for this one. */
+static void foreign_collect(struct dm_atomic *a)
+{
+	if (atomic_load(&foreign_gen) == a->foreign_seen)
+		return;
+	pthread_mutex_lock(&foreign.lock);
+	a->foreign_seen = atomic_load(&foreign_gen);
+	for (unsigned int i = 0; i < FOREIGN_MAX; i++) {
+		if (a->token && foreign.r[i].owner == a->token) {
+			held_remove(a, foreign.r[i].lk, false);
+			foreign.r[i].owner = 0;
+		}
+	}
+	pthread_mutex_unlock(&foreign.lock);
+}
+
+static void held_push(struct dm_atomic *a, const struct dmamap_lock *lk, unsigned int node, unsigned int how,
+		      unsigned int flags, const char *file, int line)
+{
+	if (flags & HELD_SPIN)
+		a->spins++;
+	a->depth++;
+	if (a->nheld == HELD_MAX) {
+		char why[96];
+
+		memmove(&a->held[0], &a->held[1], (HELD_MAX - 1) * sizeof(a->held[0]));
+		a->nheld--;
+		/* the outermost lock is forgotten: what is taken under it can no longer be checked */
+		snprintf(why, sizeof(why), "a thread holds more than %u locks (DMAMAP_LOCKDEP_DEPTH)", HELD_MAX);
+		pthread_mutex_lock(&ld.lock);
+		ld_turn_off(why);
+		pthread_mutex_unlock(&ld.lock);
+		ld_say_off();
+	}
+	a->held[a->nheld++] = (struct held){ lk, file, lk->name, line, (unsigned short)node, (unsigned char)how,
+					     (unsigned char)flags };
 }
 
 DMAMAP_API unsigned long dmamap_local_irq_save_at(const char *how, const char *file, int line)
@@ -149,18 +718,24 @@ DMAMAP_API void dmamap_irqs_assert_at(bool off, const char *file, int line)
 void dm_might_sleep(struct dmamap_machine *m, const char *what, const char *file, int line)
 {
 	const struct dm_atomic *a = &atomic_now;
+	const struct held *h = NULL;
 	char held[300] = "", irqs[200] = "";
 
 	if ((!a->spins && !a->irqs_off) || dm_in_call())
 		return;
-	if (a->spins && a->nheld) {
-		const struct held *h = &a->held[a->nheld - 1];
+	for (unsigned int i = a->nheld; i-- > 0 && a->spins;) {
+		if (a->held[i].flags & HELD_SPIN) {
+			h = &a->held[i];
+			break;
+		}
+	}
+	if (h) {
 		char at[200] = "";
 
 		if (h->file)
 			snprintf(at, sizeof(at), " at %s:%d", h->file, h->line);
 		snprintf(held, sizeof(held), " with %u spinlock%s held, the last taken by %s()%s", a->spins,
-			 a->spins == 1 ? "" : "s", h->how, at);
+			 a->spins == 1 ? "" : "s", how_names[h->how], at);
 	} else if (a->spins) {
 		snprintf(held, sizeof(held), " with %u spinlock%s held", a->spins, a->spins == 1 ? "" : "s");
 	}
@@ -182,10 +757,19 @@ DMAMAP_API void dmamap_might_sleep_at(const char *what, const char *file, int li
 
 /* ---------------------------------------------------------------- locks */
 
-DMAMAP_API void dmamap_lock_init(struct dmamap_lock *lk, unsigned int kind, const char *name)
+DMAMAP_API void dmamap_lock_init_at(struct dmamap_lock *lk, unsigned int kind, const char *name, const char *file,
+				    int line)
 {
-	if (!lock_ok(lk, kind == DMAMAP_LOCK_MUTEX ? "mutex_init" : "spin_lock_init", NULL, 0))
+	unsigned int c;
+
+	if (!lock_ok(lk, kind == DMAMAP_LOCK_MUTEX ? "mutex_init" : "spin_lock_init", file, line))
 		return;
+	if (file)
+		c = class_of(O_INIT, file, line, name);
+	else if (name)
+		c = class_of(O_NAME, NULL, 0, name);
+	else
+		c = LD_NOVALIDATE;
 	pthread_mutex_init(&lk->guard, NULL);
 	pthread_cond_init(&lk->released, NULL);
 	lk->magic = DMAMAP_LOCK_MAGIC;
@@ -195,6 +779,14 @@ DMAMAP_API void dmamap_lock_init(struct dmamap_lock *lk, unsigned int kind, cons
 	lk->owner = NULL;
 	lk->file = NULL;
 	lk->line = 0;
+	lk->init_file = file;
+	lk->init_line = line;
+	__atomic_store_n(&lk->dep_class, c, __ATOMIC_RELEASE);
+}
+
+DMAMAP_API void dmamap_lock_init(struct dmamap_lock *lk, unsigned int kind, const char *name)
+{
+	dmamap_lock_init_at(lk, kind, name, NULL, 0);
 }
 
 /* What the guard saw; reported once it is let go. */
@@ -218,6 +810,7 @@ static enum verdict magic_check(struct dmamap_lock *lk, unsigned int kind)
 		lk->held = 0;
 		lk->owner = NULL;
 		lk->file = NULL;
+		lk->init_file = NULL;
 	}
 	return v;
 }
@@ -288,6 +881,9 @@ static enum release_result release(struct dmamap_lock *lk, unsigned int kind, bo
 		r = REFUSED_FOREIGN;
 	} else {
 		r = lk->owner == self() ? RELEASED : RELEASED_FOREIGN;
+		/* before the lock is free: its holder forgets it before it can take it again */
+		if (r == RELEASED_FOREIGN)
+			foreign_post(lk->owner, lk);
 		lk->held = 0;
 		lk->owner = NULL;
 		lk->file = NULL;
@@ -328,23 +924,11 @@ static void report_release(struct dmamap_lock *lk, enum release_result r, const 
 			      how, lock_name(lk, n, sizeof(n)), what, taken_at(at_file, at_line, t, sizeof(t)));
 }
 
-static const char *const spin_how[] = {
-	[DMAMAP_SPIN_PLAIN] = "spin_lock",
-	[DMAMAP_SPIN_BH] = "spin_lock_bh",
-	[DMAMAP_SPIN_IRQ] = "spin_lock_irq",
-	[DMAMAP_SPIN_IRQSAVE] = "spin_lock_irqsave",
-};
 static const char *const spin_unlock_how[] = {
 	[DMAMAP_SPIN_PLAIN] = "spin_unlock",
 	[DMAMAP_SPIN_BH] = "spin_unlock_bh",
 	[DMAMAP_SPIN_IRQ] = "spin_unlock_irq",
 	[DMAMAP_SPIN_IRQSAVE] = "spin_unlock_irqrestore",
-};
-static const char *const spin_trylock_how[] = {
-	[DMAMAP_SPIN_PLAIN] = "spin_trylock",
-	[DMAMAP_SPIN_BH] = "spin_trylock_bh",
-	[DMAMAP_SPIN_IRQ] = "spin_trylock_irq",
-	[DMAMAP_SPIN_IRQSAVE] = "spin_trylock_irqsave",
 };
 
 static int spin_mode(int mode)
@@ -352,11 +936,41 @@ static int spin_mode(int mode)
 	return mode >= DMAMAP_SPIN_PLAIN && mode <= DMAMAP_SPIN_IRQSAVE ? mode : DMAMAP_SPIN_PLAIN;
 }
 
-DMAMAP_API unsigned long dmamap_spin_lock_at(struct dmamap_lock *lk, int mode, const char *file, int line)
+/* A subclass a _nested call may take; a larger one is reported, and the acquisition is not checked. */
+static bool subclass_ok(struct dmamap_lock *lk, unsigned int subclass, const char *how, const char *file, int line)
 {
-	const char *how = spin_how[spin_mode(mode)];
+	char n[160];
+
+	if (subclass < LD_SUB)
+		return true;
+	dmamap_report(report_machine(), DMAMAP_REPORT_LOCK_MISUSE, NULL, file, line,
+		      "%s(%s, %u): a lock class has %u subclasses, 0 to %u; this acquisition's lock order is not checked",
+		      how, lock_name(lk, n, sizeof(n)), subclass, LD_SUB, LD_SUB - 1);
+	return false;
+}
+
+/* Before taking @lk: its lock-order node, and, unless @trylock, the check of its order (before any wait). */
+static unsigned int before_take(struct dm_atomic *a, struct dmamap_lock *lk, unsigned int subclass, bool trylock,
+				const char *how, const char *file, int line)
+{
+	unsigned int node;
+
+	foreign_collect(a);
+	node = ld_node(lk, subclass, file, line);
+	if (!trylock)
+		ld_check(a, lk, node, how, file, line);
+	return node;
+}
+
+static unsigned long spin_lock_as(struct dmamap_lock *lk, int mode, unsigned int subclass, bool nested,
+				  const char *file, int line)
+{
+	struct dm_atomic *a = &atomic_now;
+	unsigned int how_i = (nested ? HOW_SPIN_NESTED : HOW_SPIN) + (unsigned int)spin_mode(mode);
+	const char *how = how_names[how_i];
 	unsigned long flags = 0;
 	const char *at_file = NULL;
+	unsigned int node = 0;
 	int at_line = 0;
 
 	if (!lock_ok(lk, how, file, line))
@@ -364,19 +978,35 @@ DMAMAP_API unsigned long dmamap_spin_lock_at(struct dmamap_lock *lk, int mode, c
 	mode = spin_mode(mode);
 	if (mode == DMAMAP_SPIN_IRQ || mode == DMAMAP_SPIN_IRQSAVE)
 		flags = dmamap_local_irq_save_at(how, file, line);
+	if (subclass_ok(lk, subclass, how, file, line))
+		node = before_take(a, lk, subclass, false, how, file, line);
 	if (take(lk, DMAMAP_LOCK_SPIN, true, how, file, line, &at_file, &at_line) == RECURSION)
 		report_recursion(lk, how, file, line, at_file, at_line);
 	else
-		held_push(lk, how, file, line);
+		held_push(a, lk, node, how_i, HELD_SPIN, file, line);
 	return mode == DMAMAP_SPIN_IRQSAVE ? flags : 0;
+}
+
+DMAMAP_API unsigned long dmamap_spin_lock_at(struct dmamap_lock *lk, int mode, const char *file, int line)
+{
+	return spin_lock_as(lk, mode, 0, false, file, line);
+}
+
+DMAMAP_API unsigned long dmamap_spin_lock_nested_at(struct dmamap_lock *lk, int mode, unsigned int subclass,
+						    const char *file, int line)
+{
+	return spin_lock_as(lk, mode, subclass, true, file, line);
 }
 
 DMAMAP_API int dmamap_spin_trylock_at(struct dmamap_lock *lk, int mode, unsigned long *flags, const char *file,
 				      int line)
 {
-	const char *how = spin_trylock_how[spin_mode(mode)];
+	struct dm_atomic *a = &atomic_now;
+	unsigned int how_i = HOW_SPIN_TRY + (unsigned int)spin_mode(mode);
+	const char *how = how_names[how_i];
 	unsigned long saved = 0;
 	const char *at_file = NULL;
+	unsigned int node;
 	int at_line = 0;
 
 	if (!lock_ok(lk, how, file, line))
@@ -386,8 +1016,9 @@ DMAMAP_API int dmamap_spin_trylock_at(struct dmamap_lock *lk, int mode, unsigned
 		saved = dmamap_local_irq_save_at(how, file, line);
 	if (flags)
 		*flags = saved;
+	node = before_take(a, lk, 0, true, how, file, line);
 	if (take(lk, DMAMAP_LOCK_SPIN, false, how, file, line, &at_file, &at_line) == TAKEN) {
-		held_push(lk, how, file, line);
+		held_push(a, lk, node, how_i, HELD_SPIN | HELD_TRY, file, line);
 		return 1;
 	}
 	if (mode == DMAMAP_SPIN_IRQ || mode == DMAMAP_SPIN_IRQSAVE)
@@ -411,33 +1042,58 @@ DMAMAP_API void dmamap_spin_unlock_at(struct dmamap_lock *lk, int mode, unsigned
 		report_release(lk, r, how, file, line, at_file, at_line);
 		return;
 	}
-	held_pop(lk);
+	held_remove(&atomic_now, lk, true);
 	if (mode == DMAMAP_SPIN_IRQ)
 		dmamap_local_irq_restore(0);
 	else if (mode == DMAMAP_SPIN_IRQSAVE)
 		dmamap_local_irq_restore(flags);
 }
 
-DMAMAP_API void dmamap_mutex_lock_at(struct dmamap_lock *lk, const char *file, int line)
+static void mutex_lock_as(struct dmamap_lock *lk, unsigned int subclass, bool nested, const char *file, int line)
 {
+	struct dm_atomic *a = &atomic_now;
+	unsigned int how_i = nested ? HOW_MUTEX_NESTED : HOW_MUTEX;
+	const char *how = how_names[how_i];
 	const char *at_file = NULL;
+	unsigned int node = 0;
 	int at_line = 0;
 
-	if (!lock_ok(lk, "mutex_lock", file, line))
+	if (!lock_ok(lk, how, file, line))
 		return;
-	dm_might_sleep(NULL, "mutex_lock", file, line);
-	if (take(lk, DMAMAP_LOCK_MUTEX, true, "mutex_lock", file, line, &at_file, &at_line) == RECURSION)
-		report_recursion(lk, "mutex_lock", file, line, at_file, at_line);
+	dm_might_sleep(NULL, how, file, line);
+	if (subclass_ok(lk, subclass, how, file, line))
+		node = before_take(a, lk, subclass, false, how, file, line);
+	if (take(lk, DMAMAP_LOCK_MUTEX, true, how, file, line, &at_file, &at_line) == RECURSION)
+		report_recursion(lk, how, file, line, at_file, at_line);
+	else
+		held_push(a, lk, node, how_i, 0, file, line);
+}
+
+DMAMAP_API void dmamap_mutex_lock_at(struct dmamap_lock *lk, const char *file, int line)
+{
+	mutex_lock_as(lk, 0, false, file, line);
+}
+
+DMAMAP_API void dmamap_mutex_lock_nested_at(struct dmamap_lock *lk, unsigned int subclass, const char *file,
+					    int line)
+{
+	mutex_lock_as(lk, subclass, true, file, line);
 }
 
 DMAMAP_API int dmamap_mutex_trylock_at(struct dmamap_lock *lk, const char *file, int line)
 {
+	struct dm_atomic *a = &atomic_now;
 	const char *at_file = NULL;
+	unsigned int node;
 	int at_line = 0;
 
 	if (!lock_ok(lk, "mutex_trylock", file, line))
 		return 0;
-	return take(lk, DMAMAP_LOCK_MUTEX, false, "mutex_trylock", file, line, &at_file, &at_line) == TAKEN;
+	node = before_take(a, lk, 0, true, "mutex_trylock", file, line);
+	if (take(lk, DMAMAP_LOCK_MUTEX, false, "mutex_trylock", file, line, &at_file, &at_line) != TAKEN)
+		return 0;
+	held_push(a, lk, node, HOW_MUTEX_TRY, HELD_TRY, file, line);
+	return 1;
 }
 
 DMAMAP_API void dmamap_mutex_unlock_at(struct dmamap_lock *lk, const char *file, int line)
@@ -449,7 +1105,9 @@ DMAMAP_API void dmamap_mutex_unlock_at(struct dmamap_lock *lk, const char *file,
 	if (!lock_ok(lk, "mutex_unlock", file, line))
 		return;
 	r = release(lk, DMAMAP_LOCK_MUTEX, true, "mutex_unlock", file, line, &at_file, &at_line);
-	if (r != RELEASED)
+	if (r == RELEASED)
+		held_remove(&atomic_now, lk, false);
+	else
 		report_release(lk, r, "mutex_unlock", file, line, at_file, at_line);
 }
 

@@ -43,6 +43,7 @@ static const char *const kind_names[DMAMAP_REPORT_KIND_NR] = {
 	[DMAMAP_REPORT_LOCK_MISUSE] = "lock-misuse",
 	[DMAMAP_REPORT_SLEEP_IN_ATOMIC] = "sleep-in-atomic",
 	[DMAMAP_REPORT_REFCOUNT] = "refcount-saturated",
+	[DMAMAP_REPORT_LOCK_ORDER] = "lock-order",
 };
 
 /* The category of each fine-grained kind; categories (and NONE) map to themselves. */
@@ -70,6 +71,7 @@ static const enum dmamap_report_kind kind_category[DMAMAP_REPORT_KIND_NR] = {
 	[DMAMAP_REPORT_LOCK_MISUSE] = DMAMAP_REPORT_API_MISUSE,
 	[DMAMAP_REPORT_SLEEP_IN_ATOMIC] = DMAMAP_REPORT_API_MISUSE,
 	[DMAMAP_REPORT_REFCOUNT] = DMAMAP_REPORT_API_MISUSE,
+	[DMAMAP_REPORT_LOCK_ORDER] = DMAMAP_REPORT_API_MISUSE,
 };
 
 _Thread_local struct dm_call dmamap_call_now DM_TLS_MODEL;

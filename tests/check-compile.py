@@ -767,6 +767,16 @@ int ring_push(struct ring *r, unsigned int n)
 	raw_spin_unlock_irqrestore(&ring_hw_lock, flags);
 	raw_spin_lock(&r->hw_lock);
 	raw_spin_unlock(&r->hw_lock);
+	spin_lock(&ring_list_lock);
+	spin_lock_nested(&r->lock, SINGLE_DEPTH_NESTING);
+	spin_unlock(&r->lock);
+	spin_unlock(&ring_list_lock);
+	spin_lock_irqsave_nested(&r->lock, flags, 1);
+	raw_spin_lock_nested(&r->hw_lock, SINGLE_DEPTH_NESTING);
+	raw_spin_unlock(&r->hw_lock);
+	spin_unlock_irqrestore(&r->lock, flags);
+	raw_spin_lock_irqsave_nested(&r->hw_lock, flags, 2);
+	raw_spin_unlock_irqrestore(&r->hw_lock, flags);
 	local_irq_save(flags);
 	if (irqs_disabled() && !in_atomic() && irqs_disabled_flags(flags))
 		ret = -EBUSY;
@@ -801,6 +811,16 @@ int cfg_set(struct cfg *c, int mode)
 	mutex_lock(&c->lock);
 	mutex_unlock(&c->lock);
 	lockdep_assert_not_held(&c->lock);
+	mutex_lock(&cfg_global);
+	mutex_lock_nested(&c->lock, SINGLE_DEPTH_NESTING);
+	mutex_unlock(&c->lock);
+	if (!mutex_lock_interruptible_nested(&c->lock, 1))
+		mutex_unlock(&c->lock);
+	if (!mutex_lock_killable_nested(&c->lock, 1))
+		mutex_unlock(&c->lock);
+	mutex_lock_io_nested(&c->lock, 1);
+	mutex_unlock(&c->lock);
+	mutex_unlock(&cfg_global);
 	return mutex_is_locked(&c->lock);
 }
 void cfg_init(struct cfg *c);

@@ -52,6 +52,10 @@
 #pragma weak dmamap_fault_injected
 /* <dmamap/locking.h> */
 #pragma weak dmamap_lock_init
+#pragma weak dmamap_lock_init_at
+#pragma weak dmamap_spin_lock_nested_at
+#pragma weak dmamap_mutex_lock_nested_at
+#pragma weak dmamap_lockdep_enabled
 #pragma weak dmamap_spin_lock_at
 #pragma weak dmamap_spin_trylock_at
 #pragma weak dmamap_spin_unlock_at
@@ -379,14 +383,18 @@ static const struct export functions[] = {
 	F(dmamap_fault_injected),
 	/* <dmamap/locking.h> */
 	F(dmamap_lock_init),
+	F(dmamap_lock_init_at),
 	F(dmamap_spin_lock_at),
+	F(dmamap_spin_lock_nested_at),
 	F(dmamap_spin_trylock_at),
 	F(dmamap_spin_unlock_at),
 	F(dmamap_mutex_lock_at),
+	F(dmamap_mutex_lock_nested_at),
 	F(dmamap_mutex_trylock_at),
 	F(dmamap_mutex_unlock_at),
 	F(dmamap_mutex_destroy_at),
 	F(dmamap_lock_is_locked),
+	F(dmamap_lockdep_enabled),
 	F(dmamap_lock_assert_at),
 	F(dmamap_local_irq_save_at),
 	F(dmamap_local_irq_restore),

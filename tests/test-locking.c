@@ -28,6 +28,8 @@
 #include <limits.h>
 #include <pthread.h>
 #include <sched.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "common.h"
 
@@ -784,6 +786,444 @@ static void test_blocking_allocations_under_a_spinlock_are_reported(void **state
 	assert_int_equal(f->c.reports, 0);
 }
 
+/* ---------------------------------------------------------- lock order */
+
+/* "file:line" of this file, as a report names a place in it. */
+static const char *here(char *buf, size_t size, int line)
+{
+	snprintf(buf, size, "%s:%d", __FILE__, line);
+	return buf;
+}
+
+/* The one report expected, of @kind at @line, saying each of the NULL-terminated words that follow; then forgotten. */
+static void assert_report_says(struct fx *f, enum dmamap_report_kind kind, int line, ...)
+{
+	const char *w, *missing = NULL;
+	va_list ap;
+
+	if (f->c.reports != 1)
+		fail_msg("%lu reports, expected one (last: %s)", f->c.reports, f->c.last);
+	va_start(ap, line);
+	while (!missing && (w = va_arg(ap, const char *)))
+		if (!strstr(f->c.rec[0].message, w))
+			missing = w;
+	va_end(ap);
+	if (missing)
+		fail_msg("the report says \"%s\", not \"%s\"", f->c.rec[0].message, missing);
+	assert_one_report(f, kind, line, NULL);
+}
+
+/* Two spinlocks taken in both orders by one thread: no deadlock in this run, one when two threads meet. */
+static void test_lock_order_inversion_is_reported(void **state)
+{
+	struct fx *f = *state;
+	spinlock_t a, b;
+	unsigned long flags;
+	char held[160], before[400], s1[128], s2[128], s3[128];
+	int la, lb, lb2, la2;
+
+	spin_lock_init(&a);
+	spin_lock_init(&b);
+	spin_lock(&a); la = __LINE__;
+	spin_lock(&b); lb = __LINE__;
+	spin_unlock(&b);
+	spin_unlock(&a);
+	assert_int_equal(f->c.reports, 0);
+
+	spin_lock(&b); lb2 = __LINE__;
+	spin_lock(&a); la2 = __LINE__;
+	snprintf(held, sizeof(held), "while holding '&b' (taken at %s)", here(s1, sizeof(s1), lb2));
+	snprintf(before, sizeof(before), "'&b' was taken at %s while holding '&a' (taken at %s)",
+		 here(s2, sizeof(s2), lb), here(s3, sizeof(s3), la));
+	assert_report_says(f, DMAMAP_REPORT_LOCK_ORDER, la2, "possible circular locking dependency detected",
+			   "spin_lock('&a'", held, before, NULL);
+	/* taken all the same, as the kernel goes on */
+	assert_true(spin_is_locked(&a));
+	spin_unlock(&a);
+	spin_unlock(&b);
+
+	/* each dependency is reported once: the same inversion again, in another form, says nothing */
+	spin_lock(&b);
+	spin_lock_irqsave(&a, flags);
+	spin_unlock_irqrestore(&a, flags);
+	spin_unlock(&b);
+	spin_lock(&a);
+	spin_lock(&b);
+	spin_unlock(&b);
+	spin_unlock(&a);
+	assert_int_equal(f->c.reports, 0);
+	assert_int_equal(dmamap_report_count_kind(f->m, DMAMAP_REPORT_LOCK_ORDER), 1);
+}
+
+/* What threads share in the lock order tests. */
+struct order {
+	struct mutex *first, *second;
+	spinlock_t *a, *b, *c;
+	int rounds;
+};
+
+static void *take_in_order_thread(void *arg)
+{
+	struct order *o = arg;
+
+	mutex_lock(o->first);
+	mutex_lock(o->second);
+	mutex_unlock(o->second);
+	mutex_unlock(o->first);
+	return NULL;
+}
+
+/* The order is the class's, whatever the thread: one thread's A then B, another's B then A. */
+static void test_lock_order_is_checked_across_threads(void **state)
+{
+	struct fx *f = *state;
+	struct mutex m1, m2;
+	struct order o = { .first = &m1, .second = &m2 };
+	pthread_t t;
+	char s1[128];
+	int l1;
+
+	mutex_init(&m1);
+	mutex_init(&m2);
+	assert_int_equal(pthread_create(&t, NULL, take_in_order_thread, &o), 0);
+	pthread_join(t, NULL);
+	assert_int_equal(f->c.reports, 0);
+	mutex_lock(&m2);
+	mutex_lock(&m1); l1 = __LINE__;
+	assert_report_says(f, DMAMAP_REPORT_LOCK_ORDER, l1, "mutex_lock('&m1'", "while holding '&m2'",
+			   "'&m2' was taken at ", "while holding '&m1' (taken at ", here(s1, sizeof(s1), l1 - 1),
+			   NULL);
+	mutex_unlock(&m1);
+	mutex_unlock(&m2);
+	assert_false(mutex_is_locked(&m1));
+}
+
+static void *consistent_thread(void *arg)
+{
+	struct order *o = arg;
+	unsigned long flags;
+
+	for (int i = 0; i < o->rounds; i++) {
+		mutex_lock(o->first);
+		mutex_lock(o->second);
+		spin_lock_irqsave(o->a, flags);
+		spin_lock(o->b);
+		spin_lock(o->c);
+		spin_unlock(o->c);
+		spin_unlock(o->b);
+		spin_unlock_irqrestore(o->a, flags);
+		/* a lock let go before the next is taken orders nothing */
+		spin_lock(o->c);
+		spin_unlock(o->c);
+		spin_lock(o->a);
+		spin_unlock(o->a);
+		/* nor does a lock taken under only some of the chain */
+		spin_lock(o->a);
+		spin_lock(o->c);
+		spin_unlock(o->c);
+		spin_unlock(o->a);
+		mutex_unlock(o->second);
+		mutex_unlock(o->first);
+		mutex_lock(o->second);
+		spin_lock(o->b);
+		spin_unlock(o->b);
+		mutex_unlock(o->second);
+	}
+	return NULL;
+}
+
+/* Locks always taken in one order, by several threads at once: nothing to say. */
+static void test_consistent_lock_order_is_not_reported(void **state)
+{
+	struct fx *f = *state;
+	struct mutex m1, m2;
+	spinlock_t a, b, c;
+	struct order o = { .first = &m1, .second = &m2, .a = &a, .b = &b, .c = &c };
+	pthread_t t[THREADS];
+
+	mutex_init(&m1);
+	mutex_init(&m2);
+	spin_lock_init(&a);
+	spin_lock_init(&b);
+	spin_lock_init(&c);
+	o.rounds = under_valgrind() ? 50 : 500;
+	for (int i = 0; i < THREADS; i++)
+		assert_int_equal(pthread_create(&t[i], NULL, consistent_thread, &o), 0);
+	for (int i = 0; i < THREADS; i++)
+		pthread_join(t[i], NULL);
+	assert_int_equal(f->c.reports, 0);
+	assert_false(spin_is_locked(&a));
+	assert_false(mutex_is_locked(&m1));
+}
+
+/* A -> B -> C recorded, then C held while A is taken: the cycle is three locks long. */
+static void test_three_lock_cycle_is_reported(void **state)
+{
+	struct fx *f = *state;
+	struct mutex x, y, z;
+	char held[160], step1[400], step2[400], s1[128], s2[128], s3[128];
+	int lx, ly, ly2, lz, lz3, lx3;
+
+	mutex_init(&x);
+	mutex_init(&y);
+	mutex_init(&z);
+	mutex_lock(&x); lx = __LINE__;
+	mutex_lock(&y); ly = __LINE__;
+	mutex_unlock(&y);
+	mutex_unlock(&x);
+	mutex_lock(&y); ly2 = __LINE__;
+	mutex_lock(&z); lz = __LINE__;
+	mutex_unlock(&z);
+	mutex_unlock(&y);
+	assert_int_equal(f->c.reports, 0);
+
+	mutex_lock(&z); lz3 = __LINE__;
+	mutex_lock(&x); lx3 = __LINE__;
+	snprintf(held, sizeof(held), "mutex_lock('&x' (%p)) while holding '&z' (taken at %s)", (void *)&x.dmamap_lk,
+		 here(s1, sizeof(s1), lz3));
+	snprintf(step1, sizeof(step1), "'&y' was taken at %s while holding '&x' (taken at %s)", here(s2, sizeof(s2), ly),
+		 here(s3, sizeof(s3), lx));
+	snprintf(step2, sizeof(step2), "'&z' was taken at %s while holding '&y' (taken at %s)", here(s2, sizeof(s2), lz),
+		 here(s3, sizeof(s3), ly2));
+	assert_report_says(f, DMAMAP_REPORT_LOCK_ORDER, lx3, "possible circular locking dependency detected", held,
+			   step1, step2, NULL);
+	mutex_unlock(&x);
+	mutex_unlock(&z);
+
+	/* once */
+	mutex_lock(&z);
+	mutex_lock(&x);
+	mutex_unlock(&x);
+	mutex_unlock(&z);
+	assert_int_equal(f->c.reports, 0);
+}
+
+/* A lock of a class taken inside another of it: said, unless the inner one is another subclass on purpose. */
+static void test_nesting_within_a_class(void **state)
+{
+	struct fx *f = *state;
+	spinlock_t pair[2], same[2];
+	struct mutex mpair[2];
+	unsigned long flags, inner_flags;
+	char held[160], s1[128];
+	int init, l, lo;
+
+	for (int i = 0; i < 2; i++) {
+		spin_lock_init(&pair[i]);
+		mutex_init(&mpair[i]);
+	}
+	/* the kernel's parent-then-child: the child as SINGLE_DEPTH_NESTING */
+	spin_lock(&pair[0]);
+	spin_lock_nested(&pair[1], SINGLE_DEPTH_NESTING);
+	spin_unlock(&pair[1]);
+	spin_unlock(&pair[0]);
+	spin_lock_irqsave(&pair[1], flags);
+	spin_lock_irqsave_nested(&pair[0], inner_flags, SINGLE_DEPTH_NESTING);
+	assert_true(spin_is_locked(&pair[0]));
+	spin_unlock_irqrestore(&pair[0], inner_flags);
+	spin_unlock_irqrestore(&pair[1], flags);
+	assert_false(irqs_disabled());
+	mutex_lock(&mpair[0]);
+	mutex_lock_nested(&mpair[1], SINGLE_DEPTH_NESTING);
+	mutex_unlock(&mpair[1]);
+	mutex_unlock(&mpair[0]);
+	assert_int_equal(f->c.reports, 0);
+
+	/* the same class twice with no subclass: possible recursive locking */
+	for (int i = 0; i < 2; i++) {
+		spin_lock_init(&same[i]); init = __LINE__;
+	}
+	spin_lock(&same[0]); lo = __LINE__;
+	spin_lock(&same[1]); l = __LINE__;
+	snprintf(held, sizeof(held), "while holding '&same[i]' (%p) (taken at %s)", (void *)&same[0].dmamap_lk,
+		 here(s1, sizeof(s1), lo));
+	assert_report_says(f, DMAMAP_REPORT_LOCK_ORDER, l, "possible recursive locking detected", "spin_lock('&same[i]'",
+			   held, "spin_lock_nested()", here(s1, sizeof(s1), init), NULL);
+	assert_true(spin_is_locked(&same[1]));
+	spin_unlock(&same[1]);
+	spin_unlock(&same[0]);
+	/* once per class */
+	spin_lock(&same[1]);
+	spin_lock(&same[0]);
+	spin_unlock(&same[0]);
+	spin_unlock(&same[1]);
+	assert_int_equal(f->c.reports, 0);
+
+	/* the subclasses are the kernel's 0 to 7: an eighth is misuse, the lock taken all the same */
+	spin_lock(&pair[0]);
+	spin_lock_nested(&pair[1], MAX_LOCKDEP_SUBCLASSES); l = __LINE__;
+	assert_report_says(f, DMAMAP_REPORT_LOCK_MISUSE, l, "spin_lock_nested('&pair[i]'", "subclasses, 0 to 7", NULL);
+	assert_true(spin_is_locked(&pair[1]));
+	spin_unlock(&pair[1]);
+	spin_unlock(&pair[0]);
+}
+
+/* A successful trylock waits for nothing: no dependency on what is held; what is taken under it depends on it. */
+static void test_trylock_records_no_dependency(void **state)
+{
+	struct fx *f = *state;
+	spinlock_t a, b, c;
+	struct mutex m1, m2;
+	char held[160], before[400], s1[128], s2[128], s3[128];
+	int la, lc, lc2, la2;
+
+	spin_lock_init(&a);
+	spin_lock_init(&b);
+	spin_lock_init(&c);
+	mutex_init(&m1);
+	mutex_init(&m2);
+	spin_lock(&a);
+	spin_lock(&b);
+	spin_unlock(&b);
+	spin_unlock(&a);
+	mutex_lock(&m1);
+	mutex_lock(&m2);
+	mutex_unlock(&m2);
+	mutex_unlock(&m1);
+	/* the other way round, by trylock: no inversion */
+	spin_lock(&b);
+	assert_true(spin_trylock(&a));
+	spin_unlock(&a);
+	spin_unlock(&b);
+	mutex_lock(&m2);
+	assert_true(mutex_trylock(&m1));
+	mutex_unlock(&m1);
+	mutex_unlock(&m2);
+	assert_int_equal(f->c.reports, 0);
+
+	/* c taken under b and the trylocked a: c depends on both */
+	spin_lock(&b);
+	assert_true(spin_trylock(&a)); la = __LINE__;
+	spin_lock(&c); lc = __LINE__;
+	spin_unlock(&c);
+	spin_unlock(&a);
+	spin_unlock(&b);
+	assert_int_equal(f->c.reports, 0);
+	spin_lock(&c); lc2 = __LINE__;
+	spin_lock(&a); la2 = __LINE__;
+	snprintf(held, sizeof(held), "spin_lock('&a' (%p)) while holding '&c' (taken at %s)", (void *)&a.dmamap_lk,
+		 here(s1, sizeof(s1), lc2));
+	snprintf(before, sizeof(before), "'&c' was taken at %s while holding '&a' (taken at %s)",
+		 here(s2, sizeof(s2), lc), here(s3, sizeof(s3), la));
+	assert_report_says(f, DMAMAP_REPORT_LOCK_ORDER, la2, held, before, NULL);
+	spin_unlock(&a);
+	spin_unlock(&c);
+}
+
+/* Run @fn(@f) in a forked child (a limit turns checking off for good there only); it exits 0 when all held. */
+static void run_in_child(struct fx *f, int (*fn)(struct fx *f))
+{
+	pid_t pid;
+	int status = 0;
+
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(fn(f));
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		fail_msg("the child failed its check %d", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+
+/* After the warning that it is off, an inversion goes unsaid; the other lock checks go on. */
+static int off_and_other_checks_go_on(struct fx *f, const char *why)
+{
+	spinlock_t a, b;
+
+	if (dmamap_lockdep_enabled())
+		return 20;
+	if (f->c.messages != 1 || f->c.reports || f->c.last_level != DMAMAP_LOG_WARN || !strstr(f->c.last, why) ||
+	    !strstr(f->c.last, "lock order is no longer checked"))
+		return 21;
+	spin_lock_init(&a);
+	spin_lock_init(&b);
+	spin_lock(&a);
+	spin_lock(&b);
+	spin_unlock(&b);
+	spin_unlock(&a);
+	spin_lock(&b);
+	spin_lock(&a);
+	spin_unlock(&a);
+	spin_unlock(&b);
+	if (f->c.messages != 1)
+		return 22; /* said once, and no report */
+	spin_unlock(&a);
+	if (f->c.reports != 1 || f->c.rec[0].kind != DMAMAP_REPORT_LOCK_MISUSE)
+		return 23;
+	return in_atomic() ? 24 : 0;
+}
+
+static int fill_classes(struct fx *f)
+{
+	struct dmamap_lock lk;
+	int i;
+
+	capture_start(&f->c, f->m);
+	for (i = 1; dmamap_lockdep_enabled() && i <= (int)DMAMAP_LOCKDEP_CLASSES + 1; i++)
+		dmamap_lock_init_at(&lk, DMAMAP_LOCK_SPIN, "many", "classes.c", i);
+	return off_and_other_checks_go_on(f, "more than 1023 lock classes");
+}
+
+static int fill_dependencies(struct fx *f)
+{
+	enum { SIDE = 91 }; /* 91 x 91 > 8192 */
+	static struct dmamap_lock left[SIDE], right[SIDE];
+
+	capture_start(&f->c, f->m);
+	for (int i = 0; i < SIDE; i++) {
+		dmamap_lock_init_at(&left[i], DMAMAP_LOCK_SPIN, "left", "deps.c", i);
+		dmamap_lock_init_at(&right[i], DMAMAP_LOCK_SPIN, "right", "deps.c", 1000 + i);
+	}
+	for (int i = 0; i < SIDE && dmamap_lockdep_enabled(); i++) {
+		for (int j = 0; j < SIDE; j++) {
+			dmamap_spin_lock_at(&left[i], DMAMAP_SPIN_PLAIN, "deps.c", 1);
+			dmamap_spin_lock_at(&right[j], DMAMAP_SPIN_PLAIN, "deps.c", 2);
+			dmamap_spin_unlock_at(&right[j], DMAMAP_SPIN_PLAIN, 0, "deps.c", 3);
+			dmamap_spin_unlock_at(&left[i], DMAMAP_SPIN_PLAIN, 0, "deps.c", 4);
+		}
+	}
+	return off_and_other_checks_go_on(f, "more than 8192 lock dependencies");
+}
+
+static int hold_too_many(struct fx *f)
+{
+	enum { DEEP = DMAMAP_LOCKDEP_DEPTH + 1 };
+	struct dmamap_lock lk[DEEP];
+
+	capture_start(&f->c, f->m);
+	for (int i = 0; i < DEEP; i++)
+		dmamap_lock_init_at(&lk[i], DMAMAP_LOCK_SPIN, "deep", "depth.c", i);
+	for (int i = 0; i < DEEP; i++)
+		dmamap_spin_lock_at(&lk[i], DMAMAP_SPIN_PLAIN, "depth.c", 100 + i);
+	if (!in_atomic())
+		return 10;
+	/* released out of order, the outermost (forgotten by the checker) among the last */
+	for (int i = DEEP - 1; i >= 0; i -= 2)
+		dmamap_spin_unlock_at(&lk[i], DMAMAP_SPIN_PLAIN, 0, "depth.c", 200);
+	for (int i = DEEP - 2; i >= 0; i -= 2) {
+		if (!in_atomic())
+			return 11;
+		dmamap_spin_unlock_at(&lk[i], DMAMAP_SPIN_PLAIN, 0, "depth.c", 201);
+	}
+	if (in_atomic())
+		return 12;
+	return off_and_other_checks_go_on(f, "a thread holds more than 24 locks");
+}
+
+/* Past a limit of its tables, the checker turns itself off, says so once, and the rest goes on. */
+static void test_lock_order_checking_turns_off_when_full(void **state)
+{
+	struct fx *f = *state;
+
+	run_in_child(f, fill_classes);
+	run_in_child(f, fill_dependencies);
+	run_in_child(f, hold_too_many);
+	/* here, in the parent, it is still on */
+	assert_true(dmamap_lockdep_enabled());
+	assert_int_equal(f->c.reports, 0);
+}
+
 /* ------------------------------------------------------------ jiffies */
 
 static void test_jiffies_tick_at_hz(void **state)
@@ -1079,6 +1519,13 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_sleeping_with_interrupts_off_is_reported, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_atomic_context_is_per_thread, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_blocking_allocations_under_a_spinlock_are_reported, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_lock_order_inversion_is_reported, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_lock_order_is_checked_across_threads, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_consistent_lock_order_is_not_reported, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_three_lock_cycle_is_reported, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_nesting_within_a_class, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_trylock_records_no_dependency, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_lock_order_checking_turns_off_when_full, setup, teardown),
 		cmocka_unit_test(test_jiffies_tick_at_hz),
 		cmocka_unit_test(test_jiffies_conversions),
 		cmocka_unit_test(test_time_after_across_the_wrap),

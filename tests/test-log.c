@@ -499,6 +499,7 @@ static void test_report_kind_names(void **state)
 		[DMAMAP_REPORT_LOCK_MISUSE] = "lock-misuse",
 		[DMAMAP_REPORT_SLEEP_IN_ATOMIC] = "sleep-in-atomic",
 		[DMAMAP_REPORT_REFCOUNT] = "refcount-saturated",
+		[DMAMAP_REPORT_LOCK_ORDER] = "lock-order",
 	};
 	(void)state;
 

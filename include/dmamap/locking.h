@@ -28,12 +28,47 @@
  *    lockdep_assert_not_held(), lockdep_assert_irqs_disabled() or
  *    lockdep_assert_irqs_enabled().
  *
- * Each thread also keeps its own atomic context: the spinlocks it holds
- * (with where each was taken) and whether it has interrupts off
+ * Each thread also keeps its own atomic context: the locks it holds (with
+ * where each was taken) and whether it has interrupts off
  * (spin_lock_irqsave(), local_irq_save()...). The interrupt state is the
  * thread's own, as a CPU's is: it excludes nothing, and only tells what the
- * thread may do. A call that may sleep made in atomic context is reported
- * (see dmamap_might_sleep_at()).
+ * thread may do. A call that may sleep made holding a spinlock or with
+ * interrupts off is reported (see dmamap_might_sleep_at()).
+ *
+ * Lock order (the kernel's lockdep, CONFIG_PROVE_LOCKING). Every lock has a
+ * *class*: the locks one spin_lock_init() or mutex_init() call site
+ * initialises (its file:line, with the lock's name) are one class, a lock
+ * that DEFINE_SPINLOCK() or DEFINE_MUTEX() defines is a class of its own
+ * (keyed by its definition). When a thread takes a lock, waiting for it if need be,
+ * while it holds others, the class of the lock taken is recorded as
+ * depending on the class of the lock it took last (and of the trylocked
+ * ones taken after that one): an edge A -> B of a graph of classes that
+ * lives as long as the process, whatever the threads. An acquisition that
+ * would close a cycle in that graph -- B taken holding A when A was once
+ * taken holding B, or a longer chain A -> B -> C then C -> A -- is
+ * reported as DMAMAP_REPORT_LOCK_ORDER ("possible circular locking
+ * dependency detected") before the thread waits for the lock, though the
+ * run may never deadlock: the report, at the acquisition's file:line, names
+ * the lock taken, the lock held and where it was taken, and each step of
+ * the earlier order with the file:line where it was recorded. Taking a lock
+ * while holding another of its class is "possible recursive locking",
+ * reported the same way, unless the inner one is taken with
+ * spin_lock_nested() or mutex_lock_nested() and another subclass (0 to
+ * DMAMAP_LOCK_SUBCLASSES - 1): each subclass of a class is a class of its
+ * own. Each dependency is reported once, an acquisition at most once. A
+ * trylock waits for nothing: a successful one records no dependency on the
+ * locks held, but the locks taken while it is held depend on it.
+ *
+ * The graph is bounded: DMAMAP_LOCKDEP_CLASSES classes (each with its
+ * subclasses), DMAMAP_LOCKDEP_DEPENDENCIES dependencies, and
+ * DMAMAP_LOCKDEP_DEPTH locks held by one thread at once. Past one of them,
+ * lock order checking is turned off for the rest of the process, as the
+ * kernel turns lockdep off, and a warning (a DMAMAP_LOG_WARN message, not a
+ * report) says which limit was reached; every other check goes on.
+ * dmamap_lockdep_enabled() tells whether it is on. A thread holding no lock
+ * pays nothing for it; an acquisition under other locks looks the pairs up
+ * in a hash under one host mutex, and walks the graph only for a pair never
+ * seen before.
  */
 #ifndef DMAMAP_LOCKING_H
 #define DMAMAP_LOCKING_H
@@ -54,20 +89,35 @@ DMAMAP_BEGIN_DECLS
 
 /* One kernel lock. Only the library's calls touch its fields. */
 struct dmamap_lock {
-	pthread_mutex_t guard;   /* guards the fields below */
+	pthread_mutex_t guard;   /* guards the fields below, up to @line */
 	pthread_cond_t released; /* signalled when the lock is let go */
 	unsigned int magic;      /* DMAMAP_LOCK_MAGIC once initialised; 0 in memory never initialised */
 	unsigned int kind;       /* DMAMAP_LOCK_SPIN or DMAMAP_LOCK_MUTEX */
 	const char *name;        /* the lock's expression at its initialisation ("priv->lock"), or NULL */
 	unsigned int held;       /* 1 while taken */
-	const void *owner;       /* the holding thread, NULL when free */
+	const void *owner;       /* the holding thread (the library's name for it), NULL when free */
 	const char *file;        /* where it was taken, or NULL */
 	int line;
+	const char *init_file;   /* where it was initialised, or defined by DEFINE_*(); NULL: unknown */
+	int init_line;
+	unsigned int dep_class;  /* its lock class once known (0: not yet); set once, read without @guard */
 };
 
-/* A lock of @kind named @name, unlocked: the static initialiser of DEFINE_SPINLOCK() and DEFINE_MUTEX(). */
-#define DMAMAP_LOCK_INITIALIZER(kind, name) \
-	{ PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, DMAMAP_LOCK_MAGIC, (kind), (name), 0, NULL, NULL, 0 }
+/*
+ * A lock of @kind named @name, unlocked: the static initialiser of
+ * DEFINE_SPINLOCK() and DEFINE_MUTEX(). The line where it is expanded is
+ * the lock's definition, which keys its lock class.
+ */
+#define DMAMAP_LOCK_INITIALIZER(kind, name)                                                                   \
+	{ PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, DMAMAP_LOCK_MAGIC, (kind), (name), 0, NULL, NULL, 0, \
+	  __FILE__, __LINE__, 0 }
+
+/* Subclasses of a lock class: the _nested calls take 0 to this minus 1 (the kernel's MAX_LOCKDEP_SUBCLASSES). */
+#define DMAMAP_LOCK_SUBCLASSES 8u
+/* Lock classes the lock order checker tells apart, dependencies it records, locks a thread may hold at once. */
+#define DMAMAP_LOCKDEP_CLASSES 1023u
+#define DMAMAP_LOCKDEP_DEPENDENCIES 8192u
+#define DMAMAP_LOCKDEP_DEPTH 24u
 
 /* How a spinlock call treats interrupts: spin_lock(), spin_lock_bh(), spin_lock_irq(), spin_lock_irqsave(). */
 enum dmamap_spin_mode {
@@ -81,14 +131,33 @@ enum dmamap_spin_mode {
 #define DMAMAP_IRQFLAGS_OFF 0x80ul
 
 /**
- * dmamap_lock_init() - initialise @lk, unlocked: spin_lock_init(), mutex_init()
+ * dmamap_lock_init_at() - initialise @lk, unlocked, at @file:@line: spin_lock_init(), mutex_init()
  * @lk: caller-owned lock storage (in any memory); NULL is reported as
  *      DMAMAP_REPORT_BAD_INPUT
  * @kind: DMAMAP_LOCK_SPIN or DMAMAP_LOCK_MUTEX
  * @name: the lock's name for reports (a string that outlives the lock), or NULL
+ * @file: the initialising call's source file (a string that lives as long
+ *        as the process, as __FILE__ does), or NULL
+ * @line: its source line
  *
  * The lock must not be held or waited on: its state is made afresh. A lock
  * needs no teardown (the kernel's have none; mutex_destroy() only marks it).
+ * Its lock class, for lock order checking, is that of every lock
+ * initialised at @file:@line with the same @name; with no @file, that of
+ * the locks of the same @name initialised with no file; with neither, the
+ * lock's order is not checked. When the class table is full, lock order
+ * checking turns off (see the top of this header); the lock works all the
+ * same.
+ */
+DMAMAP_API void dmamap_lock_init_at(struct dmamap_lock *lk, unsigned int kind, const char *name, const char *file,
+				    int line);
+
+/**
+ * dmamap_lock_init() - dmamap_lock_init_at() with no file: initialise @lk, unlocked
+ * @lk: caller-owned lock storage; NULL is reported as DMAMAP_REPORT_BAD_INPUT
+ * @kind: DMAMAP_LOCK_SPIN or DMAMAP_LOCK_MUTEX
+ * @name: the lock's name for reports and its lock class (a string that
+ *        outlives the lock), or NULL: then its order is not checked
  */
 DMAMAP_API void dmamap_lock_init(struct dmamap_lock *lk, unsigned int kind, const char *name);
 
@@ -108,6 +177,26 @@ DMAMAP_API void dmamap_lock_init(struct dmamap_lock *lk, unsigned int kind, cons
  * call, for the matching unlock; 0 otherwise.
  */
 DMAMAP_API unsigned long dmamap_spin_lock_at(struct dmamap_lock *lk, int mode, const char *file, int line);
+
+/**
+ * dmamap_spin_lock_nested_at() - take the spinlock @lk as @subclass of its class: spin_lock_nested() and its forms
+ * @lk: the lock
+ * @mode: an enum dmamap_spin_mode, as dmamap_spin_lock_at() takes
+ * @subclass: its subclass for lock order checking, below
+ *            DMAMAP_LOCK_SUBCLASSES (SINGLE_DEPTH_NESTING, 1, for a lock
+ *            taken inside another of its class); a larger one is reported
+ *            as DMAMAP_REPORT_LOCK_MISUSE and that acquisition's order is
+ *            not checked
+ * @file: the caller's source file, or NULL
+ * @line: the caller's source line
+ *
+ * What dmamap_spin_lock_at() does, with the lock's order checked as a class
+ * of its own: two locks of one class taken one inside the other on
+ * purpose, the inner one as another subclass, are no recursive locking.
+ * Return: what dmamap_spin_lock_at() returns.
+ */
+DMAMAP_API unsigned long dmamap_spin_lock_nested_at(struct dmamap_lock *lk, int mode, unsigned int subclass,
+						    const char *file, int line);
 
 /**
  * dmamap_spin_trylock_at() - take the spinlock @lk if it is free: spin_trylock() and its forms
@@ -157,6 +246,22 @@ DMAMAP_API void dmamap_spin_unlock_at(struct dmamap_lock *lk, int mode, unsigned
 DMAMAP_API void dmamap_mutex_lock_at(struct dmamap_lock *lk, const char *file, int line);
 
 /**
+ * dmamap_mutex_lock_nested_at() - take the mutex @lk as @subclass of its class: mutex_lock_nested()
+ * @lk: the lock
+ * @subclass: its subclass for lock order checking, below
+ *            DMAMAP_LOCK_SUBCLASSES; a larger one is reported as
+ *            DMAMAP_REPORT_LOCK_MISUSE and that acquisition's order is not
+ *            checked
+ * @file: the caller's source file, or NULL
+ * @line: the caller's source line
+ *
+ * What dmamap_mutex_lock_at() does, with the lock's order checked as a
+ * class of its own (see dmamap_spin_lock_nested_at()).
+ */
+DMAMAP_API void dmamap_mutex_lock_nested_at(struct dmamap_lock *lk, unsigned int subclass, const char *file,
+					    int line);
+
+/**
  * dmamap_mutex_trylock_at() - take the mutex @lk if it is free: mutex_trylock()
  * @lk: the lock
  * @file: the caller's source file, or NULL
@@ -195,6 +300,15 @@ DMAMAP_API void dmamap_mutex_destroy_at(struct dmamap_lock *lk, const char *file
  * Return: true while any thread holds it (a snapshot: it may change at once).
  */
 DMAMAP_API bool dmamap_lock_is_locked(struct dmamap_lock *lk);
+
+/**
+ * dmamap_lockdep_enabled() - whether lock order is checked
+ *
+ * Return: true until one of the checker's limits (DMAMAP_LOCKDEP_CLASSES,
+ * DMAMAP_LOCKDEP_DEPENDENCIES, DMAMAP_LOCKDEP_DEPTH) is exceeded; then false
+ * for the rest of the process.
+ */
+DMAMAP_API bool dmamap_lockdep_enabled(void);
 
 /* What dmamap_lock_assert_at() asserts. */
 enum dmamap_lock_assert {

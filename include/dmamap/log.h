@@ -79,6 +79,9 @@ enum dmamap_report_kind {
 					* off: the kernel's "sleeping function called from invalid context" */
 	DMAMAP_REPORT_REFCOUNT,       /* [api-misuse] a refcount_t (or kref) saturated: incremented from 0 (a use after
 				       * free), decremented below 1, or past INT_MAX (<linux/refcount.h>) */
+	DMAMAP_REPORT_LOCK_ORDER,     /* [api-misuse] locks taken in an order that can deadlock: a cycle of lock classes
+				       * (A then B here, B then A before) or a lock taken inside another of its class,
+				       * lockdep's "possible circular locking dependency" (<dmamap/locking.h>) */
 	DMAMAP_REPORT_KIND_NR
 };
 

@@ -6,8 +6,14 @@
  * lockdep_assert_not_held() when it does not; lockdep_assert_irqs_disabled()
  * and lockdep_assert_irqs_enabled() look at the thread's interrupt state. A
  * false one is reported (DMAMAP_REPORT_LOCK_MISUSE, at its line) where the
- * kernel warns. Lock classes and subclasses name nothing here: the
- * lockdep_set_class() family does nothing, and no lock order is checked.
+ * kernel warns.
+ *
+ * Lock order is checked as lockdep checks it (DMAMAP_REPORT_LOCK_ORDER; see
+ * <dmamap/locking.h>): by lock class, a class being the locks of one
+ * spin_lock_init() or mutex_init() call site, or one DEFINE_SPINLOCK() or
+ * DEFINE_MUTEX(); the lockdep_set_class() family changes nothing yet.
+ * SINGLE_DEPTH_NESTING is the subclass of spin_lock_nested() and
+ * mutex_lock_nested() for a lock taken inside another of its class.
  */
 #ifndef _LINUX_LOCKDEP_H
 #define _LINUX_LOCKDEP_H
@@ -19,6 +25,9 @@
 struct lock_class_key {
 	int dmamap_unused;
 };
+
+#define MAX_LOCKDEP_SUBCLASSES ((unsigned long)DMAMAP_LOCK_SUBCLASSES)
+#define SINGLE_DEPTH_NESTING 1
 
 #define lockdep_assert_held(l) dmamap_lock_assert_at(&(l)->dmamap_lk, DMAMAP_ASSERT_HELD, __FILE__, __LINE__)
 #define lockdep_assert_held_once(l) lockdep_assert_held(l)

@@ -2,16 +2,19 @@
 /*
  * <linux/mutex.h> of Linux 6.x over libdmamap (<dmamap/locking.h>): struct
  * mutex, DEFINE_MUTEX() and mutex_init() (devm_mutex_init() of 6.10 too),
- * mutex_lock() and its _interruptible, _killable, _nested and _io forms
- * (never interrupted: they return 0), mutex_trylock(), mutex_unlock(),
- * mutex_is_locked(), mutex_destroy(), and the assertions of
- * <linux/lockdep.h>.
+ * mutex_lock() and its _interruptible, _killable and _io forms (never
+ * interrupted: they return 0), mutex_lock_nested() and its
+ * _interruptible_nested, _killable_nested and _io_nested forms,
+ * mutex_trylock(), mutex_unlock(), mutex_is_locked(), mutex_destroy(), and
+ * the assertions and lock classes of <linux/lockdep.h>.
  *
  * The mutex excludes across a test's threads; a waiter sleeps. What the
  * kernel's mutex debugging reports is reported (see <dmamap/locking.h>): an
  * unlock of a mutex not held, an unlock by another thread than the one that
  * locked it (then unlocked, as the kernel does), a mutex locked twice by one
- * thread, used uninitialised or after mutex_destroy(). In C, a mutex_*()
+ * thread, used uninitialised or after mutex_destroy(); and what lockdep reports: locks taken in an order that
+ * can deadlock, each mutex_init() call site (or DEFINE_MUTEX()) being a
+ * lock class. In C, a mutex_*()
  * call given a spinlock fails to compile, as in the kernel.
  */
 #ifndef _LINUX_MUTEX_H
@@ -41,10 +44,13 @@ struct mutex {
 	 &(m)->dmamap_lk)
 #endif
 
-#define mutex_init(m) dmamap_lock_init(DMAMAP_MUTEX_LK(m), DMAMAP_LOCK_MUTEX, #m)
+#define mutex_init(m) dmamap_lock_init_at(DMAMAP_MUTEX_LK(m), DMAMAP_LOCK_MUTEX, #m, __FILE__, __LINE__)
 #define devm_mutex_init(dev, m) ((void)(dev), mutex_init(m), 0)
 #define mutex_lock(m) dmamap_mutex_lock_at(DMAMAP_MUTEX_LK(m), __FILE__, __LINE__)
-#define mutex_lock_nested(m, subclass) ((void)(subclass), mutex_lock(m))
+#define mutex_lock_nested(m, subclass) dmamap_mutex_lock_nested_at(DMAMAP_MUTEX_LK(m), (subclass), __FILE__, __LINE__)
+#define mutex_lock_interruptible_nested(m, subclass) (mutex_lock_nested(m, subclass), 0)
+#define mutex_lock_killable_nested(m, subclass) (mutex_lock_nested(m, subclass), 0)
+#define mutex_lock_io_nested(m, subclass) mutex_lock_nested(m, subclass)
 #define mutex_lock_io(m) mutex_lock(m)
 #define mutex_lock_interruptible(m) (mutex_lock(m), 0)
 #define mutex_lock_killable(m) (mutex_lock(m), 0)

@@ -4,16 +4,19 @@
  * spinlock_t and raw_spinlock_t, DEFINE_SPINLOCK() and spin_lock_init(),
  * spin_lock() and spin_unlock() with their _bh, _irq and _irqsave /
  * _irqrestore forms (@flags an unsigned long lvalue, as the kernel checks),
- * spin_trylock() and its forms, spin_is_locked(), assert_spin_locked(), the
- * raw_spin_*() forms, and the interrupt state of <linux/irqflags.h>, the
- * assertions of <linux/lockdep.h> and in_atomic() of <linux/preempt.h>,
- * which the kernel's header brings too.
+ * spin_lock_nested() and spin_lock_irqsave_nested(), spin_trylock() and its
+ * forms, spin_is_locked(), assert_spin_locked(), the raw_spin_*() forms, and
+ * the interrupt state of <linux/irqflags.h>, the assertions and lock classes
+ * of <linux/lockdep.h> and in_atomic() of <linux/preempt.h>, which the
+ * kernel's header brings too.
  *
  * The locks exclude each other across a test's threads. A waiter sleeps on
  * the host rather than spinning, which only the clock can tell. What the
  * kernel's spinlock debugging reports is reported (see <dmamap/locking.h>):
  * an unlock of a lock not held or held by another thread, a lock taken twice
- * by one thread, a lock never initialised. In C, a spin_*() call given a
+ * by one thread, a lock never initialised; and what lockdep reports: locks taken in an order that can deadlock, each
+ * spin_lock_init() call site (or DEFINE_SPINLOCK()) being a lock class. In
+ * C, a spin_*() call given a
  * struct mutex or a raw_spinlock_t (and a raw_spin_*() call given a
  * spinlock_t) fails to compile, as in the kernel.
  */
@@ -64,17 +67,23 @@ typedef struct raw_spinlock {
 #define DMAMAP_SPIN_TRYLOCK_(l, type, mode, flagsp) \
 	dmamap_spin_trylock_at(DMAMAP_SPIN_LK(l, type), (mode), (flagsp), __FILE__, __LINE__)
 
-#define spin_lock_init(l) dmamap_lock_init(DMAMAP_SPIN_LK(l, spinlock_t), DMAMAP_LOCK_SPIN, #l)
+#define DMAMAP_SPIN_LOCK_NESTED_(l, type, subclass) \
+	((void)dmamap_spin_lock_nested_at(DMAMAP_SPIN_LK(l, type), DMAMAP_SPIN_PLAIN, (subclass), __FILE__, __LINE__))
+#define DMAMAP_SPIN_LOCK_IRQSAVE_NESTED_(l, type, flags, subclass)                                        \
+	do {                                                                                              \
+		DMAMAP_IRQFLAGS_CHECK(flags);                                                             \
+		(flags) = dmamap_spin_lock_nested_at(DMAMAP_SPIN_LK(l, type), DMAMAP_SPIN_IRQSAVE, (subclass), \
+						     __FILE__, __LINE__);                                 \
+	} while (0)
+
+#define spin_lock_init(l) \
+	dmamap_lock_init_at(DMAMAP_SPIN_LK(l, spinlock_t), DMAMAP_LOCK_SPIN, #l, __FILE__, __LINE__)
 #define spin_lock(l) DMAMAP_SPIN_LOCK_(l, spinlock_t, DMAMAP_SPIN_PLAIN)
 #define spin_lock_bh(l) DMAMAP_SPIN_LOCK_(l, spinlock_t, DMAMAP_SPIN_BH)
 #define spin_lock_irq(l) DMAMAP_SPIN_LOCK_(l, spinlock_t, DMAMAP_SPIN_IRQ)
 #define spin_lock_irqsave(l, flags) DMAMAP_SPIN_LOCK_IRQSAVE_(l, spinlock_t, flags)
-#define spin_lock_nested(l, subclass) ((void)(subclass), spin_lock(l))
-#define spin_lock_irqsave_nested(l, flags, subclass) \
-	do {                                         \
-		(void)(subclass);                    \
-		spin_lock_irqsave(l, flags);         \
-	} while (0)
+#define spin_lock_nested(l, subclass) DMAMAP_SPIN_LOCK_NESTED_(l, spinlock_t, subclass)
+#define spin_lock_irqsave_nested(l, flags, subclass) DMAMAP_SPIN_LOCK_IRQSAVE_NESTED_(l, spinlock_t, flags, subclass)
 #define spin_unlock(l) DMAMAP_SPIN_UNLOCK_(l, spinlock_t, DMAMAP_SPIN_PLAIN, 0)
 #define spin_unlock_bh(l) DMAMAP_SPIN_UNLOCK_(l, spinlock_t, DMAMAP_SPIN_BH, 0)
 #define spin_unlock_irq(l) DMAMAP_SPIN_UNLOCK_(l, spinlock_t, DMAMAP_SPIN_IRQ, 0)
@@ -87,11 +96,15 @@ typedef struct raw_spinlock {
 #define assert_spin_locked(l) \
 	dmamap_lock_assert_at(DMAMAP_SPIN_LK(l, spinlock_t), DMAMAP_ASSERT_LOCKED, __FILE__, __LINE__)
 
-#define raw_spin_lock_init(l) dmamap_lock_init(DMAMAP_SPIN_LK(l, raw_spinlock_t), DMAMAP_LOCK_SPIN, #l)
+#define raw_spin_lock_init(l) \
+	dmamap_lock_init_at(DMAMAP_SPIN_LK(l, raw_spinlock_t), DMAMAP_LOCK_SPIN, #l, __FILE__, __LINE__)
 #define raw_spin_lock(l) DMAMAP_SPIN_LOCK_(l, raw_spinlock_t, DMAMAP_SPIN_PLAIN)
 #define raw_spin_lock_bh(l) DMAMAP_SPIN_LOCK_(l, raw_spinlock_t, DMAMAP_SPIN_BH)
 #define raw_spin_lock_irq(l) DMAMAP_SPIN_LOCK_(l, raw_spinlock_t, DMAMAP_SPIN_IRQ)
 #define raw_spin_lock_irqsave(l, flags) DMAMAP_SPIN_LOCK_IRQSAVE_(l, raw_spinlock_t, flags)
+#define raw_spin_lock_nested(l, subclass) DMAMAP_SPIN_LOCK_NESTED_(l, raw_spinlock_t, subclass)
+#define raw_spin_lock_irqsave_nested(l, flags, subclass) \
+	DMAMAP_SPIN_LOCK_IRQSAVE_NESTED_(l, raw_spinlock_t, flags, subclass)
 #define raw_spin_unlock(l) DMAMAP_SPIN_UNLOCK_(l, raw_spinlock_t, DMAMAP_SPIN_PLAIN, 0)
 #define raw_spin_unlock_bh(l) DMAMAP_SPIN_UNLOCK_(l, raw_spinlock_t, DMAMAP_SPIN_BH, 0)
 #define raw_spin_unlock_irq(l) DMAMAP_SPIN_UNLOCK_(l, raw_spinlock_t, DMAMAP_SPIN_IRQ, 0)
