@@ -18,7 +18,7 @@
  * ended is nobody's.
  *
  * Lock order. Each lock has a class (struct ld_class), found in a hash of
- * its key (the init site, the DEFINE_*() site, or a name)
+ * its key (the init site, the DEFINE_*() site, a lock_class_key, or a name)
  * when the lock is initialised or first used, and cached in the lock. A
  * class and a subclass make a *node* (class * DMAMAP_LOCK_SUBCLASSES +
  * subclass) of the dependency graph; each held lock remembers its node. An
@@ -198,12 +198,14 @@ enum origin {
 	O_INIT,      /* spin_lock_init()/mutex_init() at file:line, with the lock's name */
 	O_DEFINE,    /* DEFINE_SPINLOCK()/DEFINE_MUTEX() at file:line, with its name */
 	O_NAME,      /* dmamap_lock_init() with no file: the name */
+	O_KEY,       /* lockdep_set_class(): the key's address */
 	O_FIRST_USE, /* a lock never initialised: its first lock call's file:line */
 };
 
 struct ld_class {
 	const char *file;
 	int line;
+	const void *key;
 	unsigned int origin;  /* an enum origin */
 	char name[64];        /* a copy ("" when none) */
 };
@@ -279,23 +281,26 @@ static bool str_same(const char *a, const char *b)
 }
 
 /* The id of the class keyed by these, made when there is none; 0 when the table is full (ld.lock held). */
-static unsigned int class_find(unsigned int origin, const char *file, int line, const char *name)
+static unsigned int class_find(unsigned int origin, const char *file, int line, const void *key, const char *name)
 {
 	char nm[sizeof(ld.classes[0].name)];
+	const bool by_name = origin != O_KEY; /* a key's class is its key's, whatever the name */
 	unsigned int h, i, id;
 	struct ld_class *c;
 
 	snprintf(nm, sizeof(nm), "%s", name ? name : "");
-	h = str_hash(str_hash(2166136261u ^ origin, file), nm);
-	h ^= (unsigned int)line * 0x9e3779b1u;
+	h = str_hash(2166136261u ^ origin, file);
+	if (by_name)
+		h = str_hash(h, nm);
+	h ^= (unsigned int)line * 0x9e3779b1u ^ (unsigned int)((uintptr_t)key >> 3) * 0x85ebca6bu;
 	h ^= h >> 15;
 	for (i = h & (LD_CLASS_SLOTS - 1);; i = (i + 1) & (LD_CLASS_SLOTS - 1)) {
 		id = ld.class_slot[i];
 		if (!id)
 			break;
 		c = &ld.classes[id];
-		if (c->origin == origin && c->line == line && str_same(c->file, file) &&
-		    !strcmp(c->name, nm))
+		if (c->origin == origin && c->line == line && c->key == key && str_same(c->file, file) &&
+		    (!by_name || !strcmp(c->name, nm)))
 			return id;
 	}
 	if (ld.nclasses + 1 >= LD_CLASSES) {
@@ -309,6 +314,7 @@ static unsigned int class_find(unsigned int origin, const char *file, int line, 
 	c = &ld.classes[id];
 	c->file = file;
 	c->line = line;
+	c->key = key;
 	c->origin = origin;
 	memcpy(c->name, nm, sizeof(nm));
 	ld.class_slot[i] = (unsigned short)id;
@@ -317,7 +323,7 @@ static unsigned int class_find(unsigned int origin, const char *file, int line, 
 }
 
 /* Find (or make) a class for the lock; 0 when checking is off or just turned off. */
-static unsigned int class_of(unsigned int origin, const char *file, int line, const char *name)
+static unsigned int class_of(unsigned int origin, const char *file, int line, const void *key, const char *name)
 {
 	unsigned int c = 0;
 
@@ -325,7 +331,7 @@ static unsigned int class_of(unsigned int origin, const char *file, int line, co
 		return 0;
 	pthread_mutex_lock(&ld.lock);
 	if (!atomic_load(&ld_off))
-		c = class_find(origin, file, line, name);
+		c = class_find(origin, file, line, key, name);
 	pthread_mutex_unlock(&ld.lock);
 	ld_say_off();
 	return c;
@@ -342,8 +348,10 @@ static const char *node_name(unsigned int node, char *buf, size_t size)
 		snprintf(s, sizeof(s), "/%u", sub);
 	if (c->name[0])
 		snprintf(buf, size, "'%s'%s", c->name, s);
+	else if (c->file)
+		snprintf(buf, size, "the lock first used at %s:%d%s", c->file, c->line, s);
 	else
-		snprintf(buf, size, "the lock first used at %s:%d%s", c->file ? c->file : "?", c->line, s);
+		snprintf(buf, size, "a lock of key %p%s", c->key, s);
 	return buf;
 }
 
@@ -359,6 +367,9 @@ static const char *class_origin(unsigned int node, char *buf, size_t size)
 	case O_DEFINE:
 		snprintf(buf, size, "defined at %s:%d", c->file, c->line);
 		break;
+	case O_KEY:
+		snprintf(buf, size, "the class '%s' of a lockdep_set_class() key, %p", c->name, c->key);
+		break;
 	case O_FIRST_USE:
 		snprintf(buf, size, "never initialised, first used at %s:%d", c->file ? c->file : "?", c->line);
 		break;
@@ -370,10 +381,10 @@ static const char *class_origin(unsigned int node, char *buf, size_t size)
 }
 
 /*
- * The lock-order node of @lk taken as @subclass, its class found first if
- * it is not known yet (a lock of DEFINE_*(), or one never initialised,
- * whose class is its first lock call at @file:@line). 0: its order is not
- * checked.
+ * The lock-order node of @lk taken as @subclass (0: the lock's own
+ * subclass), its class found first if it is not known yet (a lock of
+ * DEFINE_*(), or one never initialised, whose class is its first lock call
+ * at @file:@line). 0: its order is not checked.
  */
 static unsigned int ld_node(struct dmamap_lock *lk, unsigned int subclass, const char *file, int line)
 {
@@ -396,9 +407,9 @@ static unsigned int ld_node(struct dmamap_lock *lk, unsigned int subclass, const
 		name = valid ? lk->name : NULL;
 		pthread_mutex_unlock(&lk->guard);
 		if (def_file)
-			c = class_of(O_DEFINE, def_file, def_line, name);
+			c = class_of(O_DEFINE, def_file, def_line, NULL, name);
 		else if (file)
-			c = class_of(O_FIRST_USE, file, line, name);
+			c = class_of(O_FIRST_USE, file, line, NULL, name);
 		else
 			c = LD_NOVALIDATE;
 		if (!c)
@@ -407,7 +418,11 @@ static unsigned int ld_node(struct dmamap_lock *lk, unsigned int subclass, const
 		if (c == LD_NOVALIDATE)
 			return 0;
 	}
-	return c * LD_SUB + (subclass < LD_SUB ? subclass : 0);
+	if (!subclass)
+		subclass = __atomic_load_n(&lk->dep_subclass, __ATOMIC_RELAXED);
+	if (subclass >= LD_SUB)
+		subclass = 0;
+	return c * LD_SUB + subclass;
 }
 
 /* The slot of edge @from -> @to in the hash, or the free slot where it goes (ld.lock held). */
@@ -765,9 +780,9 @@ DMAMAP_API void dmamap_lock_init_at(struct dmamap_lock *lk, unsigned int kind, c
 	if (!lock_ok(lk, kind == DMAMAP_LOCK_MUTEX ? "mutex_init" : "spin_lock_init", file, line))
 		return;
 	if (file)
-		c = class_of(O_INIT, file, line, name);
+		c = class_of(O_INIT, file, line, NULL, name);
 	else if (name)
-		c = class_of(O_NAME, NULL, 0, name);
+		c = class_of(O_NAME, NULL, 0, NULL, name);
 	else
 		c = LD_NOVALIDATE;
 	pthread_mutex_init(&lk->guard, NULL);
@@ -782,11 +797,38 @@ DMAMAP_API void dmamap_lock_init_at(struct dmamap_lock *lk, unsigned int kind, c
 	lk->init_file = file;
 	lk->init_line = line;
 	__atomic_store_n(&lk->dep_class, c, __ATOMIC_RELEASE);
+	__atomic_store_n(&lk->dep_subclass, 0u, __ATOMIC_RELAXED);
 }
 
 DMAMAP_API void dmamap_lock_init(struct dmamap_lock *lk, unsigned int kind, const char *name)
 {
 	dmamap_lock_init_at(lk, kind, name, NULL, 0);
+}
+
+DMAMAP_API void dmamap_lock_set_class(struct dmamap_lock *lk, const void *key, const char *name,
+				      unsigned int subclass)
+{
+	char n[160];
+
+	if (!lock_ok(lk, key ? "lockdep_set_class" : "lockdep_set_subclass", NULL, 0))
+		return;
+	if (subclass >= LD_SUB) {
+		dmamap_report(report_machine(), DMAMAP_REPORT_LOCK_MISUSE, NULL, NULL, 0,
+			      "%s(%s, subclass %u): a lock class has %u subclasses, 0 to %u; nothing changed",
+			      key ? "lockdep_set_class_and_subclass" : "lockdep_set_subclass", lock_name(lk, n, sizeof(n)),
+			      subclass, LD_SUB, LD_SUB - 1);
+		return;
+	}
+	if (key)
+		__atomic_store_n(&lk->dep_class, class_of(O_KEY, NULL, 0, key, name ? name : lk->name), __ATOMIC_RELEASE);
+	__atomic_store_n(&lk->dep_subclass, subclass, __ATOMIC_RELAXED);
+}
+
+DMAMAP_API void dmamap_lock_set_novalidate(struct dmamap_lock *lk)
+{
+	if (!lock_ok(lk, "lockdep_set_novalidate_class", NULL, 0))
+		return;
+	__atomic_store_n(&lk->dep_class, LD_NOVALIDATE, __ATOMIC_RELEASE);
 }
 
 /* What the guard saw; reported once it is let go. */

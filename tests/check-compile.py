@@ -786,8 +786,15 @@ int ring_push(struct ring *r, unsigned int n)
 void ring_init(struct ring *r);
 void ring_init(struct ring *r)
 {
+	static struct lock_class_key ring_key;
+
 	spin_lock_init(&r->lock);
 	raw_spin_lock_init(&r->hw_lock);
+	lockdep_set_class(&r->lock, &ring_key);
+	lockdep_set_class_and_name(&r->lock, &ring_key, "ring");
+	lockdep_set_class_and_subclass(&r->lock, &ring_key, 1);
+	lockdep_set_subclass(&r->hw_lock, 0);
+	lockdep_set_novalidate_class(&r->hw_lock);
 }
 '''
 

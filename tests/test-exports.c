@@ -55,6 +55,8 @@
 #pragma weak dmamap_lock_init_at
 #pragma weak dmamap_spin_lock_nested_at
 #pragma weak dmamap_mutex_lock_nested_at
+#pragma weak dmamap_lock_set_class
+#pragma weak dmamap_lock_set_novalidate
 #pragma weak dmamap_lockdep_enabled
 #pragma weak dmamap_spin_lock_at
 #pragma weak dmamap_spin_trylock_at
@@ -394,6 +396,8 @@ static const struct export functions[] = {
 	F(dmamap_mutex_unlock_at),
 	F(dmamap_mutex_destroy_at),
 	F(dmamap_lock_is_locked),
+	F(dmamap_lock_set_class),
+	F(dmamap_lock_set_novalidate),
 	F(dmamap_lockdep_enabled),
 	F(dmamap_lock_assert_at),
 	F(dmamap_local_irq_save_at),

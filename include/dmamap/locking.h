@@ -39,7 +39,8 @@
  * *class*: the locks one spin_lock_init() or mutex_init() call site
  * initialises (its file:line, with the lock's name) are one class, a lock
  * that DEFINE_SPINLOCK() or DEFINE_MUTEX() defines is a class of its own
- * (keyed by its definition). When a thread takes a lock, waiting for it if need be,
+ * (keyed by its definition), and lockdep_set_class() puts a lock in the
+ * class of a key. When a thread takes a lock, waiting for it if need be,
  * while it holds others, the class of the lock taken is recorded as
  * depending on the class of the lock it took last (and of the trylocked
  * ones taken after that one): an edge A -> B of a graph of classes that
@@ -101,6 +102,7 @@ struct dmamap_lock {
 	const char *init_file;   /* where it was initialised, or defined by DEFINE_*(); NULL: unknown */
 	int init_line;
 	unsigned int dep_class;  /* its lock class once known (0: not yet); set once, read without @guard */
+	unsigned int dep_subclass; /* the subclass a plain lock call takes it as (lockdep_set_subclass()) */
 };
 
 /*
@@ -110,7 +112,7 @@ struct dmamap_lock {
  */
 #define DMAMAP_LOCK_INITIALIZER(kind, name)                                                                   \
 	{ PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, DMAMAP_LOCK_MAGIC, (kind), (name), 0, NULL, NULL, 0, \
-	  __FILE__, __LINE__, 0 }
+	  __FILE__, __LINE__, 0, 0 }
 
 /* Subclasses of a lock class: the _nested calls take 0 to this minus 1 (the kernel's MAX_LOCKDEP_SUBCLASSES). */
 #define DMAMAP_LOCK_SUBCLASSES 8u
@@ -300,6 +302,35 @@ DMAMAP_API void dmamap_mutex_destroy_at(struct dmamap_lock *lk, const char *file
  * Return: true while any thread holds it (a snapshot: it may change at once).
  */
 DMAMAP_API bool dmamap_lock_is_locked(struct dmamap_lock *lk);
+
+/**
+ * dmamap_lock_set_class() - put @lk in the lock class of @key: lockdep_set_class(), lockdep_set_subclass()
+ * @lk: an initialised lock, held by no thread
+ * @key: the class's key, an object whose address names it (a struct
+ *       lock_class_key) and that lives as long as the process; NULL keeps
+ *       the lock's class
+ * @name: the class's name for reports (copied), or NULL for the lock's
+ * @subclass: the subclass its plain lock calls take it as (the _nested
+ *            calls name their own), below DMAMAP_LOCK_SUBCLASSES; a larger
+ *            one is reported as DMAMAP_REPORT_LOCK_MISUSE and nothing changes
+ *
+ * Locks of one key are one class whatever their initialisation, as in the
+ * kernel: a driver gives each kind of object its own key when one init
+ * site serves several. A NULL @lk is reported as DMAMAP_REPORT_BAD_INPUT.
+ * When the class table is full, lock order checking turns off.
+ */
+DMAMAP_API void dmamap_lock_set_class(struct dmamap_lock *lk, const void *key, const char *name,
+				      unsigned int subclass);
+
+/**
+ * dmamap_lock_set_novalidate() - lockdep_set_novalidate_class(): never check the order of @lk
+ * @lk: an initialised lock, held by no thread; NULL is reported as
+ *      DMAMAP_REPORT_BAD_INPUT
+ *
+ * Its acquisitions record no dependency and are checked against none; every
+ * other check of the lock goes on.
+ */
+DMAMAP_API void dmamap_lock_set_novalidate(struct dmamap_lock *lk);
 
 /**
  * dmamap_lockdep_enabled() - whether lock order is checked

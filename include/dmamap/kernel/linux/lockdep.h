@@ -11,7 +11,11 @@
  * Lock order is checked as lockdep checks it (DMAMAP_REPORT_LOCK_ORDER; see
  * <dmamap/locking.h>): by lock class, a class being the locks of one
  * spin_lock_init() or mutex_init() call site, or one DEFINE_SPINLOCK() or
- * DEFINE_MUTEX(); the lockdep_set_class() family changes nothing yet.
+ * DEFINE_MUTEX(). lockdep_set_class() and lockdep_set_class_and_name() put
+ * a lock in the class of a struct lock_class_key (a static one: its address
+ * names the class); lockdep_set_subclass() and
+ * lockdep_set_class_and_subclass() make its plain lock calls take it as a
+ * subclass; lockdep_set_novalidate_class() leaves its order unchecked.
  * SINGLE_DEPTH_NESTING is the subclass of spin_lock_nested() and
  * mutex_lock_nested() for a lock taken inside another of its class.
  */
@@ -37,9 +41,10 @@ struct lock_class_key {
 	dmamap_lock_assert_at(&(l)->dmamap_lk, DMAMAP_ASSERT_NOT_HELD, __FILE__, __LINE__)
 #define lockdep_assert_irqs_disabled() dmamap_irqs_assert_at(true, __FILE__, __LINE__)
 #define lockdep_assert_irqs_enabled() dmamap_irqs_assert_at(false, __FILE__, __LINE__)
-#define lockdep_set_class(l, key) ((void)(l), (void)(key))
-#define lockdep_set_class_and_name(l, key, name) ((void)(l), (void)(key), (void)(name))
-#define lockdep_set_subclass(l, sub) ((void)(l), (void)(sub))
-#define lockdep_set_novalidate_class(l) ((void)(l))
+#define lockdep_set_class(l, key) dmamap_lock_set_class(&(l)->dmamap_lk, (key), #key, 0)
+#define lockdep_set_class_and_name(l, key, name) dmamap_lock_set_class(&(l)->dmamap_lk, (key), (name), 0)
+#define lockdep_set_class_and_subclass(l, key, sub) dmamap_lock_set_class(&(l)->dmamap_lk, (key), #key, (sub))
+#define lockdep_set_subclass(l, sub) dmamap_lock_set_class(&(l)->dmamap_lk, NULL, NULL, (sub))
+#define lockdep_set_novalidate_class(l) dmamap_lock_set_novalidate(&(l)->dmamap_lk)
 
 #endif /* _LINUX_LOCKDEP_H */
