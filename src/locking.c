@@ -13,9 +13,10 @@
  * state. Only the thread itself reads or changes it, with one exception
  * made safe by a hand-over: a mutex unlocked by another thread than its
  * holder is posted to the holder (foreign[]), which forgets it at its next
- * lock call. A thread's owner token, a number never reused,
- * names it in the locks it holds, so that a lock held by a thread that
- * ended is nobody's.
+ * lock call or when it ends. A thread's owner token, a number never
+ * reused, names it in the locks it holds, so that a lock held by a thread
+ * that ended is nobody's. A thread that takes a lock registers
+ * thread_ends() to run when it ends.
  *
  * Lock order. Each lock has a class (struct ld_class), found in a hash of
  * its key (the init site, the DEFINE_*() site, a lock_class_key, or a name)
@@ -94,6 +95,7 @@ struct dm_atomic {
 	unsigned int depth;           /* locks held, spinlocks and mutexes */
 	unsigned int nheld;           /* entries of held[] in use (the innermost HELD_MAX) */
 	unsigned int foreign_seen;    /* foreign_gen when this thread last looked */
+	bool exit_hook;               /* thread_ends() will run when the thread ends */
 	bool irqs_off;
 	const char *irq_how;          /* what turned them off, where */
 	const char *irq_file;
@@ -669,9 +671,52 @@ static void foreign_collect(struct dm_atomic *a)
 	pthread_mutex_unlock(&foreign.lock);
 }
 
+/* When a thread ends: the locks it still holds are reported (the kernel's "exiting with locks still held"). */
+static void thread_ends(void *arg)
+{
+	struct dm_atomic *a = arg;
+	const struct held *last;
+	char list[700], n[160], t[160];
+	size_t len = 0;
+
+	foreign_collect(a);
+	if (!a->depth)
+		return;
+	for (unsigned int i = 0; i < a->nheld; i++) {
+		const struct held *h = &a->held[i];
+
+		buf_add(list, sizeof(list), &len, "%s%s taken by %s() at %s", i ? ", " : "",
+			name_at(h->name, (const void *)h->lk, n, sizeof(n)), how_names[h->how],
+			site(h->file, h->line, t, sizeof(t)));
+	}
+	if (a->depth > a->nheld)
+		buf_add(list, sizeof(list), &len, "%s%u taken before them", a->nheld ? ", and " : "", a->depth - a->nheld);
+	last = a->nheld ? &a->held[a->nheld - 1] : NULL;
+	dmamap_report(report_machine(), DMAMAP_REPORT_LOCK_MISUSE, NULL, last ? last->file : NULL, last ? last->line : 0,
+		      "a thread is exiting with %u lock%s still held: %s; %s held: a thread that waits for %s waits for ever",
+		      a->depth, a->depth == 1 ? "" : "s", list, a->depth == 1 ? "it stays" : "they stay",
+		      a->depth == 1 ? "it" : "one of them");
+	a->depth = a->nheld = a->spins = 0;
+}
+
+static pthread_key_t exit_key;
+static bool exit_key_made;
+static pthread_once_t exit_once = PTHREAD_ONCE_INIT;
+
+static void exit_key_make(void)
+{
+	exit_key_made = pthread_key_create(&exit_key, thread_ends) == 0;
+}
+
 static void held_push(struct dm_atomic *a, const struct dmamap_lock *lk, unsigned int node, unsigned int how,
 		      unsigned int flags, const char *file, int line)
 {
+	if (!a->exit_hook) {
+		a->exit_hook = true;
+		pthread_once(&exit_once, exit_key_make);
+		if (exit_key_made)
+			pthread_setspecific(exit_key, a);
+	}
 	if (flags & HELD_SPIN)
 		a->spins++;
 	a->depth++;

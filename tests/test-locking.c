@@ -1286,6 +1286,87 @@ static void test_lock_order_checking_turns_off_when_full(void **state)
 	assert_int_equal(f->c.reports, 0);
 }
 
+/* ------------------------------------------------- threads holding locks */
+
+/* A thread that takes what it is given, and lets go of it or not. */
+struct leaver {
+	spinlock_t *spin;
+	struct mutex *mutex;
+	bool let_go;
+	struct completion *taken, *go; /* when set: says it took them, then waits before it ends */
+	int spin_line, mutex_line;
+};
+
+static void *leaver_thread(void *arg)
+{
+	struct leaver *l = arg;
+
+	if (l->mutex) {
+		mutex_lock(l->mutex); l->mutex_line = __LINE__;
+	}
+	if (l->spin) {
+		spin_lock(l->spin); l->spin_line = __LINE__;
+	}
+	if (l->taken) {
+		complete(l->taken);
+		wait_for_completion(l->go);
+	}
+	if (l->let_go && l->spin)
+		spin_unlock(l->spin);
+	if (l->let_go && l->mutex)
+		mutex_unlock(l->mutex);
+	return NULL;
+}
+
+static void test_thread_ending_with_locks_held_is_reported(void **state)
+{
+	struct fx *f = *state;
+	struct leaver l = { 0 };
+	DECLARE_COMPLETION(taken);
+	DECLARE_COMPLETION(go);
+	spinlock_t s;
+	struct mutex m;
+	pthread_t t;
+	char sm[160], ss[160], s1[128];
+
+	spin_lock_init(&s);
+	mutex_init(&m);
+	/* let go before the end: nothing */
+	l = (struct leaver){ .spin = &s, .mutex = &m, .let_go = true };
+	assert_int_equal(pthread_create(&t, NULL, leaver_thread, &l), 0);
+	pthread_join(t, NULL);
+	assert_int_equal(f->c.reports, 0);
+
+	/* ended holding both: one report, naming each and where it was taken */
+	l = (struct leaver){ .spin = &s, .mutex = &m };
+	assert_int_equal(pthread_create(&t, NULL, leaver_thread, &l), 0);
+	pthread_join(t, NULL);
+	snprintf(sm, sizeof(sm), "'&m' (%p) taken by mutex_lock() at %s", (void *)&m.dmamap_lk,
+		 here(s1, sizeof(s1), l.mutex_line));
+	snprintf(ss, sizeof(ss), "'&s' (%p) taken by spin_lock() at %s", (void *)&s.dmamap_lk,
+		 here(s1, sizeof(s1), l.spin_line));
+	assert_report_says(f, DMAMAP_REPORT_LOCK_MISUSE, l.spin_line, "exiting with 2 locks still held", sm, ss,
+			   "they stay held", NULL);
+	/* they stay held, by nobody alive */
+	assert_true(spin_is_locked(&s));
+	assert_true(mutex_is_locked(&m));
+	assert_false(spin_trylock(&s));
+	assert_false(mutex_trylock(&m));
+	spin_lock_init(&s);
+	mutex_init(&m);
+
+	/* a mutex another thread unlocked for it (misuse said there) is no longer the ending thread's */
+	l = (struct leaver){ .mutex = &m, .taken = &taken, .go = &go };
+	assert_int_equal(pthread_create(&t, NULL, leaver_thread, &l), 0);
+	wait_for_completion(&taken);
+	mutex_unlock(&m);
+	assert_one_report(f, DMAMAP_REPORT_LOCK_MISUSE, __LINE__ - 1, "unlocked all the same");
+	complete(&go);
+	pthread_join(t, NULL);
+	assert_int_equal(f->c.reports, 0);
+	assert_false(mutex_is_locked(&m));
+}
+
 /* ------------------------------------------------------------ jiffies */
 
 static void test_jiffies_tick_at_hz(void **state)
@@ -1589,6 +1670,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_trylock_records_no_dependency, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lock_classes_set_by_key, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lock_order_checking_turns_off_when_full, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_thread_ending_with_locks_held_is_reported, setup, teardown),
 		cmocka_unit_test(test_jiffies_tick_at_hz),
 		cmocka_unit_test(test_jiffies_conversions),
 		cmocka_unit_test(test_time_after_across_the_wrap),

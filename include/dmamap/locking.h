@@ -35,6 +35,14 @@
  * thread may do. A call that may sleep made holding a spinlock or with
  * interrupts off is reported (see dmamap_might_sleep_at()).
  *
+ * A thread that ends (returns from its start routine or calls
+ * pthread_exit()) holding a spinlock or a mutex is reported as
+ * DMAMAP_REPORT_LOCK_MISUSE, the kernel's "exiting with locks still held",
+ * naming each lock and where it was taken. The locks stay held, as they
+ * would on a kernel: a thread that waits for one waits for ever. The end of
+ * the process (exit(), a return from main()) is not checked. Locks belong to
+ * no machine: destroying a machine checks none of them.
+ *
  * Lock order (the kernel's lockdep, CONFIG_PROVE_LOCKING). Every lock has a
  * *class*: the locks one spin_lock_init() or mutex_init() call site
  * initialises (its file:line, with the lock's name) are one class, a lock

@@ -73,8 +73,8 @@ enum dmamap_report_kind {
 	DMAMAP_REPORT_FREE_MAPPED,    /* [page-misuse] pages (or an object) freed while still mapped for DMA */
 	DMAMAP_REPORT_ATTR_MISMATCH,  /* [api-misuse] coherent free whose attributes are not those the buffer was made with */
 	DMAMAP_REPORT_LOCK_MISUSE,    /* [api-misuse] a spinlock or mutex misused: unlocked when not held or by another
-				       * thread, taken twice by one, never initialised, a lockdep assertion false
-				       * (<dmamap/locking.h>) */
+				       * thread, taken twice by one, never initialised, a lockdep assertion false, still
+				       * held by a thread that ends (<dmamap/locking.h>) */
 	DMAMAP_REPORT_SLEEP_IN_ATOMIC, /* [api-misuse] a call that may sleep made holding a spinlock or with interrupts
 					* off: the kernel's "sleeping function called from invalid context" */
 	DMAMAP_REPORT_REFCOUNT,       /* [api-misuse] a refcount_t (or kref) saturated: incremented from 0 (a use after

@@ -12,10 +12,11 @@
  * kernel's mutex debugging reports is reported (see <dmamap/locking.h>): an
  * unlock of a mutex not held, an unlock by another thread than the one that
  * locked it (then unlocked, as the kernel does), a mutex locked twice by one
- * thread, used uninitialised or after mutex_destroy(); and what lockdep reports: locks taken in an order that
+ * thread, used uninitialised or after mutex_destroy(), still held by a
+ * thread that ends; and what lockdep reports: locks taken in an order that
  * can deadlock, each mutex_init() call site (or DEFINE_MUTEX()) being a
- * lock class. In C, a mutex_*()
- * call given a spinlock fails to compile, as in the kernel.
+ * lock class. In C, a mutex_*() call given a spinlock fails to compile, as
+ * in the kernel.
  */
 #ifndef _LINUX_MUTEX_H
 #define _LINUX_MUTEX_H

@@ -14,11 +14,11 @@
  * the host rather than spinning, which only the clock can tell. What the
  * kernel's spinlock debugging reports is reported (see <dmamap/locking.h>):
  * an unlock of a lock not held or held by another thread, a lock taken twice
- * by one thread, a lock never initialised; and what lockdep reports: locks taken in an order that can deadlock, each
- * spin_lock_init() call site (or DEFINE_SPINLOCK()) being a lock class. In
- * C, a spin_*() call given a
- * struct mutex or a raw_spinlock_t (and a raw_spin_*() call given a
- * spinlock_t) fails to compile, as in the kernel.
+ * by one thread, a lock never initialised, a thread that ends holding one;
+ * and what lockdep reports: locks taken in an order that can deadlock, each
+ * spin_lock_init() call site (or DEFINE_SPINLOCK()) being a lock class.
+ * In C, a spin_*() call given a struct mutex or a raw_spinlock_t (and a
+ * raw_spin_*() call given a spinlock_t) fails to compile, as in the kernel.
  */
 #ifndef _LINUX_SPINLOCK_H
 #define _LINUX_SPINLOCK_H
