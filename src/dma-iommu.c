@@ -1024,7 +1024,7 @@ DMAMAP_API void arm_iommu_detach_device(struct device *dev)
 	if (dmamap_debug_on(dm_dev_machine(dev)))
 		dmamap_debug_detach_leaks(dev);
 	set_dma_ops(dev, NULL);
-	iommu_detach_device(mapping->domain, dev);
 	dev->archdata.mapping = NULL;
+	iommu_detach_device(mapping->domain, dev);
 	put_mapping(mapping, true);
 }

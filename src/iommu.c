@@ -615,6 +615,13 @@ DMAMAP_API void iommu_detach_device(struct iommu_domain *d, struct device *dev)
 		return;
 	}
 	m = d->obj.machine;
+	if (!d->registered && dev->archdata.mapping && dev->dmamap.iommu_domain == d) {
+		/* the mapper's ops would go on giving IOVAs the device no longer translates */
+		dmamap_report(m, DMAMAP_REPORT_API_MISUSE, dev->dmamap.name, NULL, 0,
+			      "iommu_detach_device: the device is attached through an arm_iommu mapping "
+			      "(arm_iommu_detach_device() detaches it); refused");
+		return;
+	}
 	pthread_mutex_lock(&m->obj_lock);
 	if (dev->dmamap.iommu_domain == d) {
 		detach_locked(d, dev);

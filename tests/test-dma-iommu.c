@@ -1389,6 +1389,42 @@ static void test_domain_of_a_released_mapping_refused(void **state)
 }
 
 /*
+ * iommu_detach_device() of a device attached through an arm_iommu mapping
+ * (its domain from iommu_get_domain_for_dev()) is refused: the device's DMA
+ * ops would go on handing out IOVAs it no longer translates. The device
+ * stays attached and reads its buffer through the domain; then
+ * arm_iommu_detach_device() detaches it, silently.
+ */
+static void test_detach_of_a_mapping_device_refused(void **state)
+{
+	struct fx *f = fx_new(with_spec);
+	struct iommu_domain *dom = iommu_get_domain_for_dev(&f->dev);
+	u8 *buf = kbuf(f, 0), got[64];
+	dma_addr_t h;
+
+	(void)state;
+	assert_non_null(dom);
+	fill_pattern(buf, sizeof(got), 21);
+	h = dma_map_single(&f->dev, buf, sizeof(got), DMA_TO_DEVICE);
+	assert_false(dma_mapping_error(&f->dev, h));
+	iommu_detach_device(dom, &f->dev);
+	assert_int_equal(f->cap.reports, 1);
+	assert_int_equal(f->cap.last_kind, DMAMAP_REPORT_API_MISUSE);
+	assert_non_null(strstr(f->cap.last, "iommu_detach_device: the device is attached through an arm_iommu mapping"));
+	assert_ptr_equal(iommu_get_domain_for_dev(&f->dev), dom);
+	assert_int_equal(dmamap_dev_read(&f->dev, h, got, sizeof(got)), 0);
+	assert_int_equal(check_pattern(got, sizeof(got), 21), 0);
+	dma_unmap_single(&f->dev, h, sizeof(got), DMA_TO_DEVICE);
+	kfree_buf(buf, 0);
+	/* the mapper's own detach goes through */
+	arm_iommu_detach_device(&f->dev);
+	assert_null(iommu_get_domain_for_dev(&f->dev));
+	assert_int_equal(f->cap.reports, 1);
+	assert_machine_consistent(f->m);
+	fx_free(f);
+}
+
+/*
  * iommu_domain_free() of the domain of an arm_iommu mapping, which the
  * mapping goes on using, is refused with a report and changes nothing: the
  * device stays attached, its streaming mappings work, and the mapping's
@@ -1484,6 +1520,7 @@ int main(void)
 		cmocka_unit_test(test_release_of_a_freed_mapping_refused),
 		cmocka_unit_test(test_domain_of_a_released_mapping_refused),
 		cmocka_unit_test(test_free_of_a_mapping_domain_refused),
+		cmocka_unit_test(test_detach_of_a_mapping_device_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

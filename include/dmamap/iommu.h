@@ -73,7 +73,10 @@ DMAMAP_API DMAMAP_MUST_CHECK int iommu_attach_device(struct iommu_domain *domain
  * iommu_detach_device() - undo iommu_attach_device()
  *
  * The device reaches memory directly again. A device not attached to @domain
- * is reported (DMAMAP_REPORT_API_MISUSE) and nothing changes. A pointer that
+ * is reported (DMAMAP_REPORT_API_MISUSE) and nothing changes; so is one
+ * attached through an arm_iommu mapping (arm_iommu_attach_device()), whose
+ * DMA ops would go on handing out addresses the device no longer translates:
+ * arm_iommu_detach_device() detaches it. A pointer that
  * is no live domain -- one freed already, before or after its machine was
  * destroyed (the domain of an arm_iommu mapping goes with the mapping's last
  * reference) -- is reported process-wide (DMAMAP_REPORT_BAD_INPUT,
