@@ -211,7 +211,8 @@ static bool noncoherent_dir_ok(struct device *dev, int dir, const char *what, co
 	return false;
 }
 
-static const struct dma_attrs noncoherent = { 1UL << DMA_ATTR_NON_CONSISTENT };
+/* never from declared memory: the kernel's dma_alloc_noncoherent() is dma_alloc_pages()'s, which never takes it */
+static const struct dma_attrs noncoherent = { (1UL << DMA_ATTR_NON_CONSISTENT) | (1UL << DM_ATTR_NO_DECLARED) };
 
 DMAMAP_API void *dmamap_linux_alloc_noncoherent(struct device *dev, size_t size, dma_addr_t *dma_handle,
 						enum dma_data_direction dir, gfp_t gfp, const char *file, int line)

@@ -774,7 +774,7 @@ static void test_refused_frees_name_the_call_checker_off(void **state)
 	assert_non_null(cpu);
 	assert_non_null(ipage);
 	assert_int_equal(dma_declare_coherent_memory(&f->dev, page_to_phys(decl), 0x10000000, 4 * SZ_4K), 0);
-	dnc = dma_alloc_noncoherent(&f->dev, SZ_4K, &dh, DMA_TO_DEVICE, GFP_KERNEL);
+	dnc = dma_alloc_coherent(&f->dev, SZ_4K, &dh, GFP_KERNEL);
 	assert_non_null(dnc);
 	assert_true(dh == 0x10000000); /* from the declared memory */
 	free_before = test_free_pages(f->m);
@@ -789,8 +789,8 @@ static void test_refused_frees_name_the_call_checker_off(void **state)
 	assert_said(f, DMAMAP_REPORT_API_MISUSE, line, "dma_free_noncoherent of ", "refused: ");
 	dma_free_coherent(&f->dev, SZ_8K, cpu, ch); line = __LINE__;
 	assert_said(f, DMAMAP_REPORT_API_MISUSE, line, "dma_free_attrs of ", "refused: ");
-	dma_free_noncoherent(&f->dev, SZ_8K, dnc, dh, DMA_TO_DEVICE); line = __LINE__;
-	assert_said(f, DMAMAP_REPORT_API_MISUSE, line, "dma_free_noncoherent: ", "of the device's declared memory");
+	dma_free_coherent(&f->dev, SZ_8K, dnc, dh); line = __LINE__;
+	assert_said(f, DMAMAP_REPORT_API_MISUSE, line, "dma_free_attrs: ", "of the device's declared memory");
 	dma_free_pages(idev, SZ_8K, ipage, ih, DMA_BIDIRECTIONAL); line = __LINE__;
 	assert_said(f, DMAMAP_REPORT_API_MISUSE, line, "dma_free_pages of ", "refused: ");
 	assert_int_equal(f->c.reports, 7);
@@ -801,7 +801,7 @@ static void test_refused_frees_name_the_call_checker_off(void **state)
 	dma_free_pages(&f->dev, SZ_4K, page, h, DMA_TO_DEVICE);
 	dma_free_noncoherent(&f->dev, SZ_4K, nc, nh, DMA_FROM_DEVICE);
 	dma_free_coherent(&f->dev, SZ_4K, cpu, ch);
-	dma_free_noncoherent(&f->dev, SZ_4K, dnc, dh, DMA_TO_DEVICE);
+	dma_free_coherent(&f->dev, SZ_4K, dnc, dh);
 	dma_free_pages(idev, SZ_4K, ipage, ih, DMA_BIDIRECTIONAL);
 	assert_int_equal(f->c.reports, 7);
 	dma_free_pages(&f->dev, SZ_4K, page, h, DMA_TO_DEVICE); line = __LINE__;
@@ -865,14 +865,17 @@ static void test_alloc_pages_refused_and_failing(void **state)
 	f->c.by_kind[DMAMAP_REPORT_BAD_INPUT] = 0;
 }
 
-/* A device with declared memory: dma_alloc_pages() takes pages of RAM, never the declared ones. */
+/*
+ * A device with declared memory: dma_alloc_pages() and dma_alloc_noncoherent()
+ * take pages of RAM, cached in the linear map, never the declared ones.
+ */
 static void test_alloc_pages_not_from_declared_memory(void **state)
 {
 	struct fx *f = *state;
 	struct page *decl = alloc_pages(GFP_KERNEL, 2);
 	struct page *page;
-	dma_addr_t h, hc;
-	void *c;
+	dma_addr_t h, hc, hn;
+	void *c, *nc;
 
 	assert_non_null(decl);
 	assert_int_equal(dma_declare_coherent_memory(&f->dev, page_to_phys(decl), 0x10000000, 4 * SZ_4K), 0);
@@ -881,11 +884,17 @@ static void test_alloc_pages_not_from_declared_memory(void **state)
 	assert_true(h == page_to_phys(page));
 	assert_true(page_to_pfn(page) < page_to_pfn(decl) || page_to_pfn(page) >= page_to_pfn(decl) + 4);
 	assert_ptr_equal(dmamap_machine_of(page_address(page)), f->m);
+	nc = dma_alloc_noncoherent(&f->dev, SZ_4K, &hn, DMA_FROM_DEVICE, GFP_KERNEL);
+	assert_non_null(nc);
+	assert_true(hn == virt_to_phys(nc));
+	assert_true(PFN_DOWN(hn) < page_to_pfn(decl) || PFN_DOWN(hn) >= page_to_pfn(decl) + 4);
+	assert_ptr_equal(virt_to_page(nc), pfn_to_page(PFN_DOWN(hn))); /* the linear map: cached */
 	/* the declared memory is all there still for the coherent buffers */
 	c = dma_alloc_coherent(&f->dev, 4 * SZ_4K, &hc, GFP_KERNEL);
 	assert_non_null(c);
 	assert_true(hc == 0x10000000);
 	dma_free_coherent(&f->dev, 4 * SZ_4K, c, hc);
+	dma_free_noncoherent(&f->dev, SZ_4K, nc, hn, DMA_FROM_DEVICE);
 	dma_free_pages(&f->dev, SZ_4K, page, h, DMA_TO_DEVICE);
 	dma_release_declared_memory(&f->dev);
 	__free_pages(decl, 2);

@@ -277,7 +277,9 @@ DMAMAP_API DMAMAP_MUST_CHECK int dmamap_linux_get_sgtable(struct device *dev, st
  * @line: the caller's source line
  *
  * The buffer is cached memory (the linear map; behind an IOMMU mapping, a
- * cached kernel mapping of the pages the IOMMU maps): the driver gives it to
+ * cached kernel mapping of the pages the IOMMU maps), never the device's
+ * declared memory (as the kernel's, which is dma_alloc_pages()'s, it does not
+ * take it; dma_alloc_attrs() with DMA_ATTR_NON_CONSISTENT does): the driver gives it to
  * the device with dma_sync_single_for_device() and back with
  * dma_sync_single_for_cpu(), as for a streaming mapping.
  * Return: the CPU address, or NULL (an invalid @dir is reported).
