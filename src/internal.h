@@ -435,6 +435,7 @@ struct dmamap_vma_private {
 
 enum dmamap_layer_slot {
 	DMAMAP_LAYER_COHERENT,
+	DMAMAP_LAYER_IRQ,
 	DMAMAP_LAYER_NR
 };
 
@@ -654,6 +655,17 @@ struct dmamap_machine *dmamap_machine_peek_current(void);
  * library's own allocations are that call's, checked at its entry.
  */
 void dm_might_sleep(struct dmamap_machine *m, const char *what, const char *file, int line);
+
+/*
+ * The thread enters the handler of line @irq (dmamap_irq_raise()): in hard
+ * interrupt context until the matching dm_hardirq_exit(), given what the
+ * enter returned (the outer handler's line, for nested ones).
+ */
+unsigned int dm_hardirq_enter(unsigned int irq);
+void dm_hardirq_exit(unsigned int outer);
+
+/* irq.c: the handlers still requested on @m, reported as leaks and freed (machine destroy). */
+void dmamap_irq_machine_fini(struct dmamap_machine *m);
 
 /* An allocation with @gfp: it may sleep when @gfp allows blocking (GFP_KERNEL, not GFP_ATOMIC). */
 static inline void dm_might_alloc(struct dmamap_machine *m, gfp_t gfp, const char *what, const char *file, int line)

@@ -100,6 +100,8 @@ struct dm_atomic {
 	const char *irq_how;          /* what turned them off, where */
 	const char *irq_file;
 	int irq_line;
+	unsigned int hardirq;         /* hard interrupt handlers running (dmamap_irq_raise()), nested */
+	unsigned int hardirq_irq;     /* the line of the innermost */
 	struct held held[HELD_MAX];
 };
 
@@ -762,7 +764,27 @@ DMAMAP_API bool dmamap_irqs_disabled(void)
 
 DMAMAP_API bool dmamap_in_atomic(void)
 {
-	return atomic_now.spins > 0;
+	return atomic_now.spins > 0 || atomic_now.hardirq > 0;
+}
+
+DMAMAP_API bool dmamap_in_hardirq(void)
+{
+	return atomic_now.hardirq > 0;
+}
+
+unsigned int dm_hardirq_enter(unsigned int irq)
+{
+	unsigned int outer = atomic_now.hardirq_irq;
+
+	atomic_now.hardirq++;
+	atomic_now.hardirq_irq = irq;
+	return outer;
+}
+
+void dm_hardirq_exit(unsigned int outer)
+{
+	atomic_now.hardirq--;
+	atomic_now.hardirq_irq = outer;
 }
 
 DMAMAP_API void dmamap_irqs_assert_at(bool off, const char *file, int line)
@@ -779,7 +801,7 @@ void dm_might_sleep(struct dmamap_machine *m, const char *what, const char *file
 {
 	const struct dm_atomic *a = &atomic_now;
 	const struct held *h = NULL;
-	char held[300] = "", irqs[200] = "";
+	char held[300] = "", irqs[200] = "", hard[64] = "";
 
 	if ((!a->spins && !a->irqs_off) || dm_in_call())
 		return;
@@ -806,8 +828,10 @@ void dm_might_sleep(struct dmamap_machine *m, const char *what, const char *file
 		else
 			snprintf(irqs, sizeof(irqs), "%s interrupts off", a->spins ? ";" : " with");
 	}
+	if (a->hardirq)
+		snprintf(hard, sizeof(hard), ", in the handler of irq %u", a->hardirq_irq);
 	dmamap_report(m ? m : report_machine(), DMAMAP_REPORT_SLEEP_IN_ATOMIC, NULL, file, line,
-		      "BUG: sleeping function called from invalid context: %s()%s%s", what, held, irqs);
+		      "BUG: sleeping function called from invalid context: %s()%s%s%s", what, held, irqs, hard);
 }
 
 DMAMAP_API void dmamap_might_sleep_at(const char *what, const char *file, int line)

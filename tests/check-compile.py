@@ -62,10 +62,12 @@ KERNEL = '''
 #include <linux/gfp.h>
 #include <linux/highmem.h>
 #include <linux/init.h>
+#include <linux/interrupt.h>
 #include <linux/io.h>
 #include <linux/iommu.h>
 #include <linux/iopoll.h>
 #include <linux/irqflags.h>
+#include <linux/irqreturn.h>
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
 #include <linux/lockdep.h>
@@ -1168,6 +1170,51 @@ int cxx_register(struct platform_driver *drv, struct platform_device *pdev)
 
 SEED = '#include <dmamap/dmamap.h>\n'
 
+# An interrupt handler as 6.x drivers write it, requested managed and not,
+# with <linux/interrupt.h> and <linux/platform_device.h> alone.
+IRQ_HANDLER = '''
+#include <linux/interrupt.h>
+#include <linux/platform_device.h>
+struct chip { int hits; };
+static irqreturn_t chip_irq(int irq, void *data)
+{
+	struct chip *c = (struct chip *)data;
+
+	(void)irq;
+	c->hits++;
+	return IRQ_RETVAL(c->hits & 1);
+}
+static irqreturn_t chip_aux_irq(int irq, void *data)
+{
+	(void)irq;
+	(void)data;
+	return in_interrupt() && in_hardirq() && in_irq() && !in_task() ? IRQ_HANDLED : IRQ_NONE;
+}
+int chip_setup(struct platform_device *pdev, struct chip *c);
+int chip_setup(struct platform_device *pdev, struct chip *c)
+{
+	irq_handler_t h = chip_aux_irq;
+	const void *name;
+	int ret;
+
+	ret = devm_request_irq(&pdev->dev, 5, chip_irq, IRQF_SHARED | IRQF_TRIGGER_HIGH, "chip", c);
+	if (ret)
+		return ret;
+	ret = request_irq(6, h, IRQF_NO_AUTOEN, "chip-aux", c);
+	if (ret)
+		return ret;
+	enable_irq(6);
+	disable_irq(6);
+	enable_irq(6);
+	disable_irq_nosync(6);
+	enable_irq(6);
+	synchronize_irq(6);
+	name = free_irq(6, c);
+	devm_free_irq(&pdev->dev, 5, c);
+	return name ? 0 : -EINVAL;
+}
+'''
+
 CASES = [
     # (name, source, must compile, words the error must contain)
     ('kernel headers after libc headers', LIBC + KERNEL + DRIVER, True, None),
@@ -1216,6 +1263,30 @@ CASES = [
     ('a configuration under a mutex from <linux/mutex.h> alone', CONFIG_MUTEX, True, None),
     ('a command completed from <linux/completion.h> alone', CMD_DONE, True, None),
     ('the lock headers with the others', KERNEL + RING_LOCK + CONFIG_MUTEX + CMD_DONE, True, None),
+    ('an interrupt handler from <linux/interrupt.h> alone', IRQ_HANDLER, True, None),
+    ('the interrupt headers with the others', LIBC + KERNEL + IRQ_HANDLER, True, None),
+    ('IRQ_RETVAL() from <linux/irqreturn.h> alone', '''
+#include <linux/irqreturn.h>
+irqreturn_t f(int done);
+irqreturn_t f(int done)
+{
+	return done > 1 ? IRQ_WAKE_THREAD : IRQ_RETVAL(done);
+}
+''', True, None),
+    ('request_irq() of a handler returning int', '''
+#include <linux/interrupt.h>
+static int old_irq(int irq, void *data)
+{
+	(void)irq;
+	(void)data;
+	return 1;
+}
+int f(void *c);
+int f(void *c)
+{
+	return request_irq(3, old_irq, 0, "old", c);
+}
+''', False, ['incompatible']),
     ('lockdep assertions from <linux/lockdep.h> alone, interrupt state from <linux/irqflags.h> alone', '''
 #include <linux/lockdep.h>
 #include <linux/irqflags.h>
@@ -1420,6 +1491,7 @@ CXX_CASES = [
     ('a jiffies deadline from <linux/jiffies.h> alone in C++', DEADLINE, True, None),
     ('a ktime measure from <linux/ktime.h> alone in C++', STAMP, True, None),
     ('a ring under a spinlock from <linux/spinlock.h> alone in C++', RING_LOCK, True, None),
+    ('an interrupt handler from <linux/interrupt.h> alone in C++', IRQ_HANDLER, True, None),
     ('a configuration under a mutex from <linux/mutex.h> alone in C++', CONFIG_MUTEX, True, None),
     ('a command completed from <linux/completion.h> alone in C++', CMD_DONE, True, None),
     ('a request queue with <linux/list.h> alone in C++', REQ_QUEUE, True, None),

@@ -23,6 +23,8 @@ struct has_keyword_member<T, decltype((void)&T::dmamap_cxx_keyword_private, void
 static_assert(sizeof(dma_addr_t) == 8, "dma_addr_t is 64-bit");
 static_assert(sizeof(phys_addr_t) == 8, "phys_addr_t is 64-bit");
 static_assert(PAGE_SIZE == 4096, "4 KiB pages");
+static_assert(IRQ_NONE == 0 && IRQ_HANDLED == 1 && IRQ_WAKE_THREAD == 2, "kernel irqreturn values");
+static_assert(std::is_same<irq_handler_t, irqreturn_t (*)(int, void *)>::value, "irq_handler_t as the kernel's");
 static_assert(DMA_TO_DEVICE == 1 && DMA_FROM_DEVICE == 2 && DMA_NONE == 3, "kernel direction values");
 
 static int fail(const char *what)

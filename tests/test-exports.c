@@ -38,6 +38,16 @@
 #pragma weak dmamap_refcount_report_at
 #pragma weak vscnprintf
 #pragma weak scnprintf
+/* <dmamap/irq.h> */
+#pragma weak dmamap_request_irq_at
+#pragma weak dmamap_free_irq_at
+#pragma weak dmamap_devm_request_irq_at
+#pragma weak dmamap_devm_free_irq_at
+#pragma weak dmamap_irq_disable_at
+#pragma weak dmamap_irq_enable_at
+#pragma weak dmamap_irq_synchronize_at
+#pragma weak dmamap_irq_raise
+#pragma weak dmamap_irq_handlers
 /* <dmamap/platform.h> */
 #pragma weak dmamap_platform_device_create
 #pragma weak dmamap_platform_bind
@@ -72,6 +82,7 @@
 #pragma weak dmamap_irqs_disabled
 #pragma weak dmamap_irqs_assert_at
 #pragma weak dmamap_in_atomic
+#pragma weak dmamap_in_hardirq
 #pragma weak dmamap_might_sleep_at
 #pragma weak dmamap_completion_init
 #pragma weak dmamap_completion_reinit
@@ -367,6 +378,16 @@ static const struct export functions[] = {
 	F(dmamap_refcount_report_at),
 	F(vscnprintf),
 	F(scnprintf),
+	/* <dmamap/irq.h> */
+	F(dmamap_request_irq_at),
+	F(dmamap_free_irq_at),
+	F(dmamap_devm_request_irq_at),
+	F(dmamap_devm_free_irq_at),
+	F(dmamap_irq_disable_at),
+	F(dmamap_irq_enable_at),
+	F(dmamap_irq_synchronize_at),
+	F(dmamap_irq_raise),
+	F(dmamap_irq_handlers),
 	/* <dmamap/platform.h> */
 	F(dmamap_platform_device_create),
 	F(dmamap_platform_bind),
@@ -405,6 +426,7 @@ static const struct export functions[] = {
 	F(dmamap_irqs_disabled),
 	F(dmamap_irqs_assert_at),
 	F(dmamap_in_atomic),
+	F(dmamap_in_hardirq),
 	F(dmamap_might_sleep_at),
 	F(dmamap_completion_init),
 	F(dmamap_completion_reinit),

@@ -407,9 +407,19 @@ DMAMAP_API void dmamap_irqs_assert_at(bool off, const char *file, int line);
 /**
  * dmamap_in_atomic() - whether the calling thread may not sleep: in_atomic()
  *
- * Return: true while it holds a spinlock.
+ * Return: true while it holds a spinlock or runs an interrupt handler
+ * (dmamap_irq_raise()).
  */
 DMAMAP_API bool dmamap_in_atomic(void);
+
+/**
+ * dmamap_in_hardirq() - whether the calling thread runs an interrupt handler: in_hardirq(), in_interrupt()
+ *
+ * Return: true while dmamap_irq_raise() (or the enable_irq() that delivers
+ * a pending interrupt) runs the handlers of a line in this thread
+ * (<dmamap/irq.h>).
+ */
+DMAMAP_API bool dmamap_in_hardirq(void);
 
 /**
  * dmamap_might_sleep_at() - might_sleep(): the caller may sleep here

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * <linux/preempt.h> of Linux 6.x over libdmamap: in_atomic() is true while
- * the calling thread holds a spinlock (<dmamap/locking.h>), the context
- * where it may not sleep, and might_sleep() says so where it should (the
- * kernel declares it in <linux/kernel.h>, which brings this header). A test's threads run driver code as tasks:
- * in_task() is 1, in_interrupt(), in_hardirq() and in_softirq() are 0 (a
- * thread that plays an interrupt handler takes its spinlocks as the handler
- * would, and is atomic while it holds them).
+ * the calling thread holds a spinlock (<dmamap/locking.h>) or runs an
+ * interrupt handler, the contexts where it may not sleep, and might_sleep()
+ * says so where it should (the kernel declares it in <linux/kernel.h>, which
+ * brings this header). A test's threads run driver code as tasks, but while
+ * dmamap_irq_raise() (<dmamap/irq.h>) runs the handlers of a line in a
+ * thread: then in_hardirq(), in_irq() and in_interrupt() are 1 and
+ * in_task() is 0. There are no softirqs: in_softirq() and in_serving_softirq() are 0.
  */
 #ifndef _LINUX_PREEMPT_H
 #define _LINUX_PREEMPT_H
@@ -28,10 +29,11 @@
 		if (cond)             \
 			might_sleep(); \
 	} while (0)
-#define in_task() 1
-#define in_interrupt() 0
-#define in_hardirq() 0
+#define in_hardirq() ((int)dmamap_in_hardirq())
+#define in_irq() in_hardirq()
+#define in_interrupt() in_hardirq()
+#define in_task() (!in_hardirq())
 #define in_softirq() 0
-#define in_irq() 0
+#define in_serving_softirq() 0
 
 #endif /* _LINUX_PREEMPT_H */
