@@ -6,6 +6,7 @@
 #include <linux/device.h>
 #include <linux/dma-mapping.h>
 #include <linux/err.h>
+#include <linux/interrupt.h>
 #include <linux/io.h>
 #include <linux/kref.h>
 #include <linux/list.h>
@@ -131,14 +132,14 @@ err_free:
 }
 
 /* tflash_irq() - the interrupt handler: complete, in order, each request the controller finished. */
-int tflash_irq(struct tflash *fl)
+static irqreturn_t tflash_irq(int irq, void *data)
 {
+	struct tflash *fl = data;
 	struct tflash_req *req, *tmp;
 	LIST_HEAD(done);
-	int n = 0;
 
 	if (!readl(fl->regs + TF_IRQ))
-		return 0;
+		return IRQ_NONE;
 	writel(0, fl->regs + TF_IRQ);
 	spin_lock(&fl->lock);
 	list_for_each_entry_safe(req, tmp, &fl->pending, node) {
@@ -151,9 +152,8 @@ int tflash_irq(struct tflash *fl)
 	list_for_each_entry_safe(req, tmp, &done, node) {
 		list_del(&req->node);
 		tflash_complete(req, le32_to_cpu(req->desc->status));
-		n++;
 	}
-	return n;
+	return IRQ_HANDLED;
 }
 
 /* tflash_req_finish() - drop the submitter's hold on @req; what became of it. */
@@ -168,7 +168,7 @@ int tflash_req_finish(struct tflash_req *req)
 /*
  * tflash_probe() - set the controller up: its state, a DMA mask its address
  * registers can hold (the ID table's driver_data, in bits), the descriptor
- * ring; then start it.
+ * ring, the interrupt handler; then start it.
  */
 static int tflash_probe(struct platform_device *pdev)
 {
@@ -176,7 +176,7 @@ static int tflash_probe(struct platform_device *pdev)
 	unsigned int bits = id ? (unsigned int)id->driver_data : 32;
 	struct device *dev = &pdev->dev;
 	struct tflash *fl;
-	int ret;
+	int irq, ret;
 
 	fl = devm_kzalloc(dev, sizeof(*fl), GFP_KERNEL);
 	if (!fl)
@@ -194,6 +194,12 @@ static int tflash_probe(struct platform_device *pdev)
 	spin_lock_init(&fl->lock);
 	INIT_LIST_HEAD(&fl->pending);
 	platform_set_drvdata(pdev, fl);
+	irq = tflash_board_irq(pdev);
+	if (irq < 0)
+		return irq;
+	ret = devm_request_irq(dev, irq, tflash_irq, 0, dev_name(dev), fl);
+	if (ret)
+		return dev_err_probe(dev, ret, "cannot request irq %d\n", irq);
 
 	writel(lower_32_bits(fl->ring_dma), fl->regs + TF_RING_BASE);
 	writel(0, fl->regs + TF_HEAD);

@@ -3,7 +3,8 @@
  * A toy flash controller, driven by a Linux 6.x platform driver: each read
  * or write of a sector is a descriptor on a coherent ring naming a streaming
  * buffer; the controller moves the bytes, writes a status back into the
- * descriptor and raises its interrupt. Kernel includes only.
+ * descriptor and raises its interrupt, which the driver requests with
+ * devm_request_irq(). Kernel includes only.
  */
 #ifndef TOY_FLASH_H
 #define TOY_FLASH_H
@@ -49,11 +50,11 @@ extern struct platform_driver tflash_driver;
 
 /* The board's: @pdev's registers, as devm_platform_ioremap_resource(pdev, 0) would map them. */
 void __iomem *tflash_board_ioremap(struct platform_device *pdev);
+/* The board's: @pdev's interrupt line, as platform_get_irq(pdev, 0) would give it. */
+int tflash_board_irq(struct platform_device *pdev);
 
 /* Queue a transfer of @len bytes (up to a sector) at @sector: the request, or an ERR_PTR(). */
 struct tflash_req *tflash_submit(struct tflash *fl, unsigned sector, void *data, size_t len, bool write);
-/* The interrupt handler: complete what the controller finished; how many. */
-int tflash_irq(struct tflash *fl);
 /* Drop the caller's hold on @req: 0 once done (a read's bytes are in its buffer), -EINPROGRESS, or -errno. */
 int tflash_req_finish(struct tflash_req *req);
 
