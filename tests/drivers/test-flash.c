@@ -33,7 +33,6 @@ struct tf_hw {
 };
 
 static struct tf_hw *board;     /* the controller tflash_board_ioremap() hands out */
-static struct dmamap_machine *board_machine; /* the machine its interrupt line is on */
 
 #define TF_TEST_IRQ 17          /* the controller's interrupt line */
 
@@ -92,7 +91,6 @@ static int bring_up(struct dmamap_test *t, struct tf_hw *hw, const char *name, s
 	memset(hw, 0, sizeof(*hw));
 	board = hw;
 	assert_int_equal(dmamap_test_init(t, &traits), 0);
-	board_machine = t->machine;
 	*pdev = dmamap_platform_device_create(t->machine, name, 0);
 	assert_false(IS_ERR(*pdev));
 	return dmamap_platform_bind(*pdev, &tflash_driver);
@@ -120,7 +118,7 @@ static int transfer(struct tflash *fl, struct tf_hw *hw, unsigned sector, void *
 	if (IS_ERR(req))
 		return (int)PTR_ERR(req);
 	hw_run(hw);
-	assert_int_equal(dmamap_irq_raise(board_machine, TF_TEST_IRQ), 1);
+	assert_int_equal(dmamap_irq_raise(dmamap_dev_machine(hw->dev), TF_TEST_IRQ), 1);
 	return tflash_req_finish(req);
 }
 
