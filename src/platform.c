@@ -3,6 +3,7 @@
  * The platform: device life cycle (it knows every layer) and the bus side,
  * where the simulated device touches memory as the hardware would.
  */
+#include <limits.h>
 #include <stdio.h>
 
 #include "internal.h"
@@ -155,25 +156,36 @@ static const char *drv_name(const struct platform_driver *drv)
 	return drv->driver.name ? drv->driver.name : "(unnamed)";
 }
 
-DMAMAP_API struct platform_device *dmamap_platform_device_create(struct dmamap_machine *m, const char *name, int id)
+static struct platform_device *pdev_create(struct dmamap_machine *m, const char *name, int id,
+					   const struct resource *res, unsigned int num, const char *what)
 {
 	struct platform_device *pdev;
 	char devname[DMAMAP_DEV_NAME_MAX];
 	size_t len = name ? strlen(name) : 0;
+	unsigned int bad_res = num;
 
-	if (!len || len >= PLATFORM_NAME_SIZE || id < PLATFORM_DEVID_AUTO) {
-		dmamap_report(m, DMAMAP_REPORT_BAD_INPUT, NULL, NULL, 0, "dmamap_platform_device_create: %s",
+	for (unsigned int i = 0; res && i < num; i++)
+		if (res[i].end < res[i].start && bad_res == num)
+			bad_res = i;
+	if (!len || len >= PLATFORM_NAME_SIZE || id < PLATFORM_DEVID_AUTO || (num && !res) || bad_res < num) {
+		dmamap_report(m, DMAMAP_REPORT_BAD_INPUT, NULL, NULL, 0, "%s: %s", what,
 			      !name ? "NULL name" : !len ? "empty name" : len >= PLATFORM_NAME_SIZE ? "name too long"
-										    : "bad id");
+				      : id < PLATFORM_DEVID_AUTO ? "bad id" : !res ? "NULL resources"
+				      : "a resource ends before it starts");
 		return ERR_PTR(-EINVAL);
 	}
 	if (!m)
 		m = dmamap_machine_current();
 	if (!m)
 		return ERR_PTR(-ENOMEM);
-	pdev = dmamap_zalloc(m, sizeof(*pdev));
+	pdev = dmamap_zalloc(m, sizeof(*pdev) + (size_t)num * sizeof(struct resource));
 	if (!pdev)
 		return ERR_PTR(-ENOMEM);
+	if (num) {
+		pdev->resource = (struct resource *)(pdev + 1);
+		memcpy(pdev->resource, res, (size_t)num * sizeof(*res));
+		pdev->num_resources = num;
+	}
 	memcpy(pdev->dmamap.name, name, len + 1);
 	pdev->name = pdev->dmamap.name;
 	if (id == PLATFORM_DEVID_AUTO) {
@@ -193,6 +205,81 @@ DMAMAP_API struct platform_device *dmamap_platform_device_create(struct dmamap_m
 	}
 	pdev->dmamap.magic = DM_PDEV_MAGIC;
 	return pdev;
+}
+
+DMAMAP_API struct platform_device *dmamap_platform_device_create(struct dmamap_machine *m, const char *name, int id)
+{
+	return pdev_create(m, name, id, NULL, 0, "dmamap_platform_device_create");
+}
+
+DMAMAP_API struct platform_device *dmamap_platform_device_create_res(struct dmamap_machine *m, const char *name,
+								     int id, const struct resource *res,
+								     unsigned int num)
+{
+	return pdev_create(m, name, id, res, num, "dmamap_platform_device_create_res");
+}
+
+/* ------------------------------------------------------------ resources */
+
+DMAMAP_API struct resource *platform_get_resource(struct platform_device *pdev, unsigned int type, unsigned int num)
+{
+	if (!pdev_check(pdev, "platform_get_resource"))
+		return NULL;
+	for (u32 i = 0; i < pdev->num_resources; i++) {
+		struct resource *r = &pdev->resource[i];
+
+		if ((r->flags & IORESOURCE_TYPE_BITS) == type && num-- == 0)
+			return r;
+	}
+	return NULL;
+}
+
+DMAMAP_API struct resource *platform_get_resource_byname(struct platform_device *pdev, unsigned int type,
+							 const char *name)
+{
+	if (!pdev_check(pdev, "platform_get_resource_byname") || !name)
+		return NULL;
+	for (u32 i = 0; i < pdev->num_resources; i++) {
+		struct resource *r = &pdev->resource[i];
+
+		if ((r->flags & IORESOURCE_TYPE_BITS) == type && r->name && !strcmp(r->name, name))
+			return r;
+	}
+	return NULL;
+}
+
+DMAMAP_API int platform_get_irq_optional(struct platform_device *pdev, unsigned int num)
+{
+	struct resource *r = platform_get_resource(pdev, IORESOURCE_IRQ, num);
+
+	if (!r)
+		return -ENXIO;
+	if (r->start == 0 || r->start > INT_MAX) {
+		dmamap_report(pdev->dev.dmamap.machine, DMAMAP_REPORT_BAD_INPUT, pdev->dev.dmamap.name, NULL, 0,
+			      "platform_get_irq: %llu is an invalid IRQ number", (unsigned long long)r->start);
+		return -EINVAL;
+	}
+	return (int)r->start;
+}
+
+DMAMAP_API int platform_get_irq(struct platform_device *pdev, unsigned int num)
+{
+	int ret = platform_get_irq_optional(pdev, num);
+
+	if (ret == -ENXIO && pdev_live(pdev))
+		dmamap_dev_printk(DMAMAP_LOG_ERR, &pdev->dev, "error -ENXIO: IRQ index %u not found\n", num);
+	return ret;
+}
+
+DMAMAP_API int platform_irq_count(struct platform_device *pdev)
+{
+	int n = 0;
+
+	if (!pdev_check(pdev, "platform_irq_count"))
+		return 0;
+	for (u32 i = 0; i < pdev->num_resources; i++)
+		n += (pdev->resource[i].flags & IORESOURCE_TYPE_BITS) == IORESOURCE_IRQ;
+	return n;
 }
 
 /* The entry of @drv's id_table named as @pdev, or NULL. */

@@ -65,6 +65,7 @@ KERNEL = '''
 #include <linux/interrupt.h>
 #include <linux/io.h>
 #include <linux/iommu.h>
+#include <linux/ioport.h>
 #include <linux/iopoll.h>
 #include <linux/irqflags.h>
 #include <linux/irqreturn.h>
@@ -1215,6 +1216,36 @@ int chip_setup(struct platform_device *pdev, struct chip *c)
 }
 '''
 
+# A board's resources and a probe that finds them, with <linux/platform_device.h> alone.
+BOARD_RES = '''
+#include <linux/platform_device.h>
+static const struct resource board_res[] = {
+	DEFINE_RES_MEM(0x10000000, 0x1000),
+	DEFINE_RES_MEM_NAMED(0x10002000, 0x100, "dma"),
+	DEFINE_RES_IRQ(17),
+	DEFINE_RES_IRQ_NAMED(18, "err"),
+};
+struct platform_device *board_device(struct dmamap_machine *m);
+struct platform_device *board_device(struct dmamap_machine *m)
+{
+	return dmamap_platform_device_create_res(m, "board", 0, board_res, sizeof(board_res) / sizeof(board_res[0]));
+}
+int board_probe(struct platform_device *pdev);
+int board_probe(struct platform_device *pdev)
+{
+	struct resource *mem = platform_get_resource(pdev, IORESOURCE_MEM, 0);
+	struct resource *dma = platform_get_resource_byname(pdev, IORESOURCE_MEM, "dma");
+	struct resource one = DEFINE_RES_IRQ(3);
+	int irq = platform_get_irq(pdev, 0), err = platform_get_irq_optional(pdev, 1);
+
+	if (!mem || !dma || resource_size(mem) != 0x1000 || resource_type(&one) != IORESOURCE_IRQ)
+		return -ENODEV;
+	if (irq < 0)
+		return irq;
+	return err < 0 ? err : platform_irq_count(pdev);
+}
+'''
+
 CASES = [
     # (name, source, must compile, words the error must contain)
     ('kernel headers after libc headers', LIBC + KERNEL + DRIVER, True, None),
@@ -1264,6 +1295,7 @@ CASES = [
     ('a command completed from <linux/completion.h> alone', CMD_DONE, True, None),
     ('the lock headers with the others', KERNEL + RING_LOCK + CONFIG_MUTEX + CMD_DONE, True, None),
     ('an interrupt handler from <linux/interrupt.h> alone', IRQ_HANDLER, True, None),
+    ('platform resources from <linux/platform_device.h> alone', BOARD_RES, True, None),
     ('the interrupt headers with the others', LIBC + KERNEL + IRQ_HANDLER, True, None),
     ('IRQ_RETVAL() from <linux/irqreturn.h> alone', '''
 #include <linux/irqreturn.h>
@@ -1492,6 +1524,7 @@ CXX_CASES = [
     ('a ktime measure from <linux/ktime.h> alone in C++', STAMP, True, None),
     ('a ring under a spinlock from <linux/spinlock.h> alone in C++', RING_LOCK, True, None),
     ('an interrupt handler from <linux/interrupt.h> alone in C++', IRQ_HANDLER, True, None),
+    ('platform resources from <linux/platform_device.h> alone in C++', BOARD_RES, True, None),
     ('a configuration under a mutex from <linux/mutex.h> alone in C++', CONFIG_MUTEX, True, None),
     ('a command completed from <linux/completion.h> alone in C++', CMD_DONE, True, None),
     ('a request queue with <linux/list.h> alone in C++', REQ_QUEUE, True, None),

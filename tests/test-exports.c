@@ -50,6 +50,12 @@
 #pragma weak dmamap_irq_handlers
 /* <dmamap/platform.h> */
 #pragma weak dmamap_platform_device_create
+#pragma weak dmamap_platform_device_create_res
+#pragma weak platform_get_resource
+#pragma weak platform_get_resource_byname
+#pragma weak platform_get_irq_optional
+#pragma weak platform_get_irq
+#pragma weak platform_irq_count
 #pragma weak dmamap_platform_bind
 #pragma weak dmamap_platform_unbind
 #pragma weak dmamap_platform_device_destroy
@@ -390,6 +396,12 @@ static const struct export functions[] = {
 	F(dmamap_irq_handlers),
 	/* <dmamap/platform.h> */
 	F(dmamap_platform_device_create),
+	F(dmamap_platform_device_create_res),
+	F(platform_get_resource),
+	F(platform_get_resource_byname),
+	F(platform_get_irq_optional),
+	F(platform_get_irq),
+	F(platform_irq_count),
 	F(dmamap_platform_bind),
 	F(dmamap_platform_unbind),
 	F(dmamap_platform_device_destroy),

@@ -330,7 +330,10 @@ static int irqdrv_probe(struct platform_device *pdev)
 	if (!d)
 		return -ENOMEM;
 	d->dev = &pdev->dev;
-	ret = devm_request_irq(&pdev->dev, 11, irqdrv_irq, 0, dev_name(&pdev->dev), d);
+	ret = platform_get_irq(pdev, 0);
+	if (ret < 0)
+		return ret;
+	ret = devm_request_irq(&pdev->dev, (unsigned int)ret, irqdrv_irq, 0, dev_name(&pdev->dev), d);
 	if (ret)
 		return ret;
 	platform_set_drvdata(pdev, d);
@@ -342,11 +345,15 @@ static struct platform_driver irqdrv_driver = {
 	.driver = { .name = "irqdrv" },
 };
 
-/* devm_request_irq(): the handler goes when the driver unbinds; devm_free_irq() frees it before. */
+/*
+ * devm_request_irq() of the line the device's resources name: the handler
+ * goes when the driver unbinds; devm_free_irq() frees it before.
+ */
 static void test_devm_irq_goes_at_unbind(void **state)
 {
+	static const struct resource res[] = { DEFINE_RES_MEM(0x40000000, 0x100), DEFINE_RES_IRQ(11) };
 	struct fx *f = *state;
-	struct platform_device *pdev = dmamap_platform_device_create(f->m, "irqdrv", 0);
+	struct platform_device *pdev = dmamap_platform_device_create_res(f->m, "irqdrv", 0, res, ARRAY_SIZE(res));
 	struct irqdrv *d;
 
 	assert_false(IS_ERR(pdev));
@@ -377,6 +384,15 @@ static void test_devm_irq_goes_at_unbind(void **state)
 	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_API_MISUSE], 2);
 	assert_non_null(strstr(f->c.rec_last.message, "devm_free_irq"));
 	f->c.reports = 0;
+	dmamap_platform_device_destroy(pdev);
+	assert_int_equal(f->c.reports, 0);
+
+	/* a device with no interrupt resource: the probe fails with -ENXIO, logged */
+	pdev = dmamap_platform_device_create_res(f->m, "irqdrv", 1, res, 1);
+	assert_false(IS_ERR(pdev));
+	f->c.messages = 0;
+	assert_int_equal(dmamap_platform_bind(pdev, &irqdrv_driver), -ENXIO);
+	assert_int_equal(dmamap_irq_handlers(f->m, 11), 0);
 	dmamap_platform_device_destroy(pdev);
 	assert_int_equal(f->c.reports, 0);
 }

@@ -7,7 +7,7 @@
  * raises), <linux/module.h> and <linux/init.h> (what a module's boilerplate
  * leaves: nothing but its functions), <linux/platform_device.h> (probe and
  * remove in the kernel's order, the managed resources released at unbind
- * and after a failed probe).
+ * and after a failed probe, the resources a device is created with).
  */
 #include <linux/atomic.h>
 #include <linux/kref.h>
@@ -1130,6 +1130,74 @@ static void test_platform_remove_before_6_11(void **state)
 	f->c.reports = 0;
 }
 
+/* Resources given at creation: found by type and index, by name; the interrupt lines; what is missing. */
+static void test_platform_resources(void **state)
+{
+	static const char dma_name[] = "dma";
+	const struct resource res[] = {
+		DEFINE_RES_MEM(0x10000000, 0x1000),
+		DEFINE_RES_IRQ(17),
+		DEFINE_RES_MEM_NAMED(0x10002000, 0x100, dma_name),
+		DEFINE_RES_IRQ_NAMED(18, "err"),
+		DEFINE_RES_IRQ(0),
+	};
+	const struct resource backwards[] = { { 0x2000, 0x1fff, NULL, IORESOURCE_MEM, 0 } };
+	struct fx *f = *state;
+	struct platform_device *pdev = dmamap_platform_device_create_res(f->m, "res", 0, res, 4);
+	struct platform_device *bare = dmamap_platform_device_create(f->m, "bare", 0);
+	struct resource *r;
+
+	assert_false(IS_ERR(pdev));
+	assert_false(IS_ERR(bare));
+	assert_int_equal(pdev->num_resources, 4);
+	assert_ptr_not_equal(pdev->resource, res); /* the device's own copy */
+
+	r = platform_get_resource(pdev, IORESOURCE_MEM, 0);
+	assert_non_null(r);
+	assert_int_equal(r->start, 0x10000000);
+	assert_int_equal(r->end, 0x10000fff);
+	assert_int_equal(resource_size(r), 0x1000);
+	r = platform_get_resource(pdev, IORESOURCE_MEM, 1);
+	assert_non_null(r);
+	assert_int_equal(r->start, 0x10002000);
+	assert_int_equal(resource_type(r), IORESOURCE_MEM);
+	assert_null(platform_get_resource(pdev, IORESOURCE_MEM, 2));
+	assert_ptr_equal(platform_get_resource_byname(pdev, IORESOURCE_MEM, "dma"), r);
+	assert_null(platform_get_resource_byname(pdev, IORESOURCE_IRQ, "dma"));
+	assert_int_equal(platform_get_resource_byname(pdev, IORESOURCE_IRQ, "err")->start, 18);
+
+	assert_int_equal(platform_irq_count(pdev), 2);
+	assert_int_equal(platform_get_irq(pdev, 0), 17);
+	assert_int_equal(platform_get_irq(pdev, 1), 18);
+	assert_int_equal(f->c.messages, 0);
+	assert_int_equal(platform_get_irq_optional(pdev, 2), -ENXIO);
+	assert_int_equal(f->c.messages, 0);
+	assert_int_equal(platform_get_irq(pdev, 2), -ENXIO);
+	assert_int_equal(f->c.messages, 1);
+	assert_int_equal(f->c.last_level, DMAMAP_LOG_ERR);
+	assert_non_null(strstr(f->c.last, "IRQ index 2 not found"));
+
+	assert_null(platform_get_resource(bare, IORESOURCE_MEM, 0));
+	assert_int_equal(platform_irq_count(bare), 0);
+	assert_int_equal(platform_get_irq_optional(bare, 0), -ENXIO);
+	assert_int_equal(f->c.reports, 0);
+	dmamap_platform_device_destroy(bare);
+	dmamap_platform_device_destroy(pdev);
+
+	/* line 0 is no interrupt, as in the kernel */
+	pdev = dmamap_platform_device_create_res(f->m, "res", 1, res + 4, 1);
+	assert_false(IS_ERR(pdev));
+	assert_int_equal(platform_get_irq(pdev, 0), -EINVAL);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_BAD_INPUT], 1);
+	dmamap_platform_device_destroy(pdev);
+
+	/* refused: no array, a resource that ends before it starts */
+	assert_ptr_equal(dmamap_platform_device_create_res(f->m, "res", 2, NULL, 1), ERR_PTR(-EINVAL));
+	assert_ptr_equal(dmamap_platform_device_create_res(f->m, "res", 2, backwards, 1), ERR_PTR(-EINVAL));
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_BAD_INPUT], 3);
+	f->c.reports = 0;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1149,6 +1217,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_platform_probe_remove_order, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_platform_failed_probe_unwinds, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_platform_remove_before_6_11, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_platform_resources, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

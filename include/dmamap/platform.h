@@ -23,6 +23,12 @@
  * DMAMAP_PLATFORM_REMOVE_RETURNS_INT before its first include to get that
  * layout; both layouts are the same in memory, so either may be bound.
  *
+ * A platform device may be given resources at its creation
+ * (dmamap_platform_device_create_res()): memory windows and interrupt lines,
+ * as a board file or the device tree gives them, which the driver finds
+ * with platform_get_resource() and platform_get_irq(). An IORESOURCE_IRQ
+ * resource names a line of the device's machine (<dmamap/irq.h>).
+ *
  * Calls on one platform device are not to be made concurrently (the kernel
  * holds the device lock around probe and remove).
  */
@@ -55,6 +61,28 @@ struct of_device_id {
 	const void *data;
 };
 
+/* <linux/ioport.h>: a resource of a device, [start, end] inclusive, of the type its flags say. */
+#ifndef DMAMAP_HAVE_STRUCT_RESOURCE
+#define DMAMAP_HAVE_STRUCT_RESOURCE 1
+typedef phys_addr_t resource_size_t;
+struct resource {
+	resource_size_t start;
+	resource_size_t end;
+	const char *name;
+	unsigned long flags;
+	unsigned long desc;
+};
+#endif
+
+/* The types of resource (the kernel's values), in IORESOURCE_TYPE_BITS of its flags. */
+#define IORESOURCE_TYPE_BITS 0x00001f00ul
+#define IORESOURCE_IO 0x00000100ul
+#define IORESOURCE_MEM 0x00000200ul
+#define IORESOURCE_REG 0x00000300ul
+#define IORESOURCE_IRQ 0x00000400ul
+#define IORESOURCE_DMA 0x00000800ul
+#define IORESOURCE_BUS 0x00001000ul
+
 /* A platform device's id: none (the device's name is its base name alone), or one the bus picks. */
 #define PLATFORM_DEVID_NONE (-1)
 #define PLATFORM_DEVID_AUTO (-2)
@@ -75,6 +103,8 @@ struct platform_device {
 	int id;            /* the id given, or the one picked for PLATFORM_DEVID_AUTO */
 	bool id_auto;
 	struct device dev;
+	u32 num_resources;           /* the resources given at creation */
+	struct resource *resource;   /* the library's copy of them, NULL when none */
 	const struct platform_device_id *id_entry; /* the bound driver's id_table entry of this name, or NULL */
 	/* library-private */
 	struct {
@@ -128,6 +158,82 @@ struct platform_driver {
  * (DMAMAP_FAULT_HOST_ALLOC).
  */
 DMAMAP_API struct platform_device *dmamap_platform_device_create(struct dmamap_machine *m, const char *name, int id);
+
+/**
+ * dmamap_platform_device_create_res() - a new platform device on machine @m, with resources
+ * @m: the machine, or NULL for the current machine
+ * @name: the device's base name, as dmamap_platform_device_create() takes it
+ * @id: the device's id, as dmamap_platform_device_create() takes it
+ * @res: @num resources (DEFINE_RES_MEM(), DEFINE_RES_IRQ()...), copied into
+ *       the device (their names are not copied: they must outlive it);
+ *       NULL when @num is 0
+ * @num: how many
+ *
+ * What dmamap_platform_device_create() does, with pdev->resource and
+ * pdev->num_resources set to the copy, for the driver's
+ * platform_get_resource() and platform_get_irq(). The copy goes with the
+ * device.
+ * Return: the device; ERR_PTR(-EINVAL) for what
+ * dmamap_platform_device_create() refuses, a NULL @res with a non-zero
+ * @num, or a resource whose end is below its start (reported as
+ * DMAMAP_REPORT_BAD_INPUT); ERR_PTR(-ENOMEM) when memory cannot be had.
+ */
+DMAMAP_API struct platform_device *dmamap_platform_device_create_res(struct dmamap_machine *m, const char *name,
+								     int id, const struct resource *res,
+								     unsigned int num);
+
+/**
+ * platform_get_resource() - the @num-th resource of @type of @pdev
+ * @pdev: the device
+ * @type: IORESOURCE_MEM, IORESOURCE_IRQ... (matched against the type bits)
+ * @num: its index among the resources of that type, from 0
+ *
+ * Return: a pointer into the device's resources (valid as long as it
+ * lives), or NULL when there is no such resource.
+ */
+DMAMAP_API struct resource *platform_get_resource(struct platform_device *pdev, unsigned int type,
+						  unsigned int num);
+
+/**
+ * platform_get_resource_byname() - the resource of @type of @pdev named @name
+ * @pdev: the device
+ * @type: IORESOURCE_MEM, IORESOURCE_IRQ...
+ * @name: the name given at creation (DEFINE_RES_MEM_NAMED()...)
+ *
+ * Return: a pointer into the device's resources, or NULL when none matches.
+ */
+DMAMAP_API struct resource *platform_get_resource_byname(struct platform_device *pdev, unsigned int type,
+							 const char *name);
+
+/**
+ * platform_get_irq_optional() - the interrupt line of the @num-th IORESOURCE_IRQ resource of @pdev, quietly
+ * @pdev: the device
+ * @num: its index among the interrupt resources, from 0
+ *
+ * Return: the line (> 0); -ENXIO when there is no such resource (nothing
+ * logged); -EINVAL for a resource naming line 0, which the kernel refuses
+ * (reported as DMAMAP_REPORT_BAD_INPUT).
+ */
+DMAMAP_API int platform_get_irq_optional(struct platform_device *pdev, unsigned int num);
+
+/**
+ * platform_get_irq() - platform_get_irq_optional(), saying when the line is missing
+ * @pdev: the device
+ * @num: its index among the interrupt resources, from 0
+ *
+ * A missing line is logged on the device at DMAMAP_LOG_ERR, as the
+ * kernel logs it ("error -ENXIO: IRQ index N not found").
+ * Return: what platform_get_irq_optional() returns.
+ */
+DMAMAP_API int platform_get_irq(struct platform_device *pdev, unsigned int num);
+
+/**
+ * platform_irq_count() - how many IORESOURCE_IRQ resources @pdev has
+ * @pdev: the device
+ *
+ * Return: the count (0 when none).
+ */
+DMAMAP_API int platform_irq_count(struct platform_device *pdev);
 
 /**
  * dmamap_platform_bind() - bind @drv to @pdev: call its probe(), as the driver core does

@@ -20,8 +20,21 @@
  *	...
  *	dmamap_platform_device_destroy(pdev);               (remove, devres, release)
  *
- * Not provided: resources and interrupts (platform_get_resource(),
- * platform_get_irq(), devm_platform_ioremap_resource()), platform data,
+ * A test gives the device its resources at creation, with the
+ * initialisers of <linux/ioport.h>, which this header brings as the
+ * kernel's does:
+ *
+ *	static const struct resource res[] = { DEFINE_RES_MEM(0x10000000, 0x100), DEFINE_RES_IRQ(17) };
+ *	pdev = dmamap_platform_device_create_res(m, "toy", 0, res, ARRAY_SIZE(res));
+ *
+ * and the driver finds them with platform_get_resource(),
+ * platform_get_resource_byname(), platform_get_irq(),
+ * platform_get_irq_optional() and platform_irq_count() (<dmamap/platform.h>).
+ * An interrupt resource names a line of the device's machine, which
+ * devm_request_irq() takes (<linux/interrupt.h>).
+ *
+ * Not provided: devm_platform_ioremap_resource() and the other mappings of
+ * a memory resource (nothing simulates register windows), platform data,
  * device-tree matching and the device registration calls.
  */
 #ifndef _LINUX_PLATFORM_DEVICE_H
@@ -30,6 +43,7 @@
 #include <dmamap/linux-api.h>
 #include <linux/device.h>
 #include <linux/init.h>
+#include <linux/ioport.h>
 #include <linux/mod_devicetable.h>
 #include <dmamap/platform.h>
 
