@@ -42,11 +42,8 @@ void __iomem *tflash_board_ioremap(struct platform_device *pdev)
 	return board->regs;
 }
 
-int tflash_board_irq(struct platform_device *pdev)
-{
-	(void)pdev;
-	return TF_TEST_IRQ;
-}
+/* The controller's resources, as its board gives them: its interrupt line. */
+static const struct resource tf_res[] = { DEFINE_RES_IRQ(TF_TEST_IRQ) };
 
 /* Run every queued descriptor, then raise the interrupt. */
 static void hw_run(struct tf_hw *hw)
@@ -91,7 +88,7 @@ static int bring_up(struct dmamap_test *t, struct tf_hw *hw, const char *name, s
 	memset(hw, 0, sizeof(*hw));
 	board = hw;
 	assert_int_equal(dmamap_test_init(t, &traits), 0);
-	*pdev = dmamap_platform_device_create(t->machine, name, 0);
+	*pdev = dmamap_platform_device_create_res(t->machine, name, 0, tf_res, ARRAY_SIZE(tf_res));
 	assert_false(IS_ERR(*pdev));
 	return dmamap_platform_bind(*pdev, &tflash_driver);
 }
@@ -221,7 +218,7 @@ static int bind_and_transfer(struct dmamap_test *t, void *ctx)
 
 	memset(hw, 0, sizeof(*hw));
 	board = hw;
-	pdev = dmamap_platform_device_create(t->machine, "toy-flash", 0);
+	pdev = dmamap_platform_device_create_res(t->machine, "toy-flash", 0, tf_res, ARRAY_SIZE(tf_res));
 	if (IS_ERR(pdev))
 		return (int)PTR_ERR(pdev);
 	err = dmamap_platform_bind(pdev, &tflash_driver);

@@ -194,7 +194,7 @@ static int tflash_probe(struct platform_device *pdev)
 	spin_lock_init(&fl->lock);
 	INIT_LIST_HEAD(&fl->pending);
 	platform_set_drvdata(pdev, fl);
-	irq = tflash_board_irq(pdev);
+	irq = platform_get_irq(pdev, 0);
 	if (irq < 0)
 		return irq;
 	ret = devm_request_irq(dev, irq, tflash_irq, 0, dev_name(dev), fl);

@@ -50,8 +50,6 @@ extern struct platform_driver tflash_driver;
 
 /* The board's: @pdev's registers, as devm_platform_ioremap_resource(pdev, 0) would map them. */
 void __iomem *tflash_board_ioremap(struct platform_device *pdev);
-/* The board's: @pdev's interrupt line, as platform_get_irq(pdev, 0) would give it. */
-int tflash_board_irq(struct platform_device *pdev);
 
 /* Queue a transfer of @len bytes (up to a sector) at @sector: the request, or an ERR_PTR(). */
 struct tflash_req *tflash_submit(struct tflash *fl, unsigned sector, void *data, size_t len, bool write);
