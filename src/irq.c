@@ -169,21 +169,38 @@ DMAMAP_API int dmamap_request_irq_at(struct dmamap_machine *m, unsigned int irq,
 		       line);
 }
 
+/* Whether this thread runs the handlers of @l now. */
+static bool running_here(const struct dm_irq_line *l)
+{
+	for (unsigned int i = 0; i < irq_nest && i < DM_IRQ_NEST; i++)
+		if (irq_running[i] == l)
+			return true;
+	return false;
+}
+
 /*
  * Take the handler of @dev_id (and, when @managed, of that device) off line
  * @irq, once no other thread runs the line's handlers: the record, or NULL.
+ * From a handler of that line, nothing is taken (the kernel would wait for
+ * itself for ever): NULL, *@own set.
  */
 static struct dm_irq_action *unlink_action(struct dmamap_machine *m, unsigned int irq, void *dev_id,
-					   bool only_managed, struct device *managed)
+					   bool only_managed, struct device *managed, bool *own)
 {
 	struct dm_irqs *s = m->layer[DMAMAP_LAYER_IRQ];
 	struct dm_irq_action *a = NULL, **pp;
 	struct dm_irq_line *l;
 
+	*own = false;
 	if (!s)
 		return NULL;
 	pthread_mutex_lock(&s->lock);
 	l = line_of(m, s, irq, false);
+	if (l && running_here(l)) {
+		pthread_mutex_unlock(&s->lock);
+		*own = true;
+		return NULL;
+	}
 	for (pp = l ? &l->actions : NULL; pp && *pp; pp = &(*pp)->next) {
 		if ((*pp)->dev_id == dev_id && (!only_managed || (*pp)->managed == managed)) {
 			a = *pp;
@@ -227,11 +244,18 @@ DMAMAP_API const void *dmamap_free_irq_at(struct dmamap_machine *m, unsigned int
 {
 	struct dm_irq_action *a;
 	const char *name;
+	bool own;
 
 	m = machine_or_current(m);
 	if (!m || !irq_ok(m, irq, "free_irq", file, line))
 		return NULL;
-	a = unlink_action(m, irq, dev_id, false, NULL);
+	a = unlink_action(m, irq, dev_id, false, NULL, &own);
+	if (own) {
+		dmamap_report(m, DMAMAP_REPORT_LOCK_MISUSE, NULL, file, line,
+			      "free_irq: irq %u freed from one of its own handlers: the kernel would wait for the handler "
+			      "for ever; nothing freed", irq);
+		return NULL;
+	}
 	if (!a) {
 		dmamap_report(m, DMAMAP_REPORT_API_MISUSE, NULL, file, line, "free_irq: Trying to free already-free IRQ %u",
 			      irq);
@@ -278,6 +302,7 @@ DMAMAP_API void dmamap_devm_free_irq_at(struct device *dev, unsigned int irq, vo
 {
 	struct dmamap_machine *m;
 	struct dm_irq_action *a;
+	bool own;
 
 	if (!dm_dev_live(dev)) {
 		dmamap_report(NULL, DMAMAP_REPORT_BAD_INPUT, NULL, file, line, "devm_free_irq: %s",
@@ -287,7 +312,13 @@ DMAMAP_API void dmamap_devm_free_irq_at(struct device *dev, unsigned int irq, vo
 	m = dm_dev_machine(dev);
 	if (!irq_ok(m, irq, "devm_free_irq", file, line))
 		return;
-	a = unlink_action(m, irq, dev_id, true, dev);
+	a = unlink_action(m, irq, dev_id, true, dev, &own);
+	if (own) {
+		dmamap_report(m, DMAMAP_REPORT_LOCK_MISUSE, dev->dmamap.name, file, line,
+			      "devm_free_irq: irq %u freed from one of its own handlers: the kernel would wait for the "
+			      "handler for ever; nothing freed", irq);
+		return;
+	}
 	if (!a) {
 		dmamap_report(m, DMAMAP_REPORT_API_MISUSE, dev->dmamap.name, file, line,
 			      "devm_free_irq: the device requested no irq %u with this dev_id", irq);

@@ -5,8 +5,9 @@
  * the raise counts who handled it; a line is shared only when every
  * request says so; a disabled line delivers its pending interrupt at the
  * enable; a handler that sleeps is reported; a managed handler goes at
- * unbind; an interrupt nobody handles, a free of a line not requested and
- * a handler left at machine destroy are reported.
+ * unbind; an interrupt nobody handles, a free of a line not requested, a
+ * handler that frees its own line and a handler left at machine destroy
+ * are reported.
  */
 #include <linux/delay.h>
 #include <linux/interrupt.h>
@@ -284,6 +285,28 @@ static void test_free_of_unknown_is_reported(void **state)
 	f->c.reports = 0;
 }
 
+static irqreturn_t self_freeing_irq(int irq, void *data)
+{
+	(void)free_irq((unsigned int)irq, data);
+	return IRQ_HANDLED;
+}
+
+/* A handler that frees its own line (the kernel would wait for itself for ever) is reported; nothing is freed. */
+static void test_free_from_own_handler_is_refused(void **state)
+{
+	struct fx *f = *state;
+	int cookie = 0;
+
+	assert_int_equal(request_irq(8, self_freeing_irq, 0, "self", &cookie), 0);
+	assert_int_equal(dmamap_irq_raise(f->m, 8), 1);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_LOCK_MISUSE], 1);
+	assert_non_null(strstr(f->c.rec_last.message, "freed from one of its own handlers"));
+	assert_int_equal(dmamap_irq_handlers(f->m, 8), 1);
+	f->c.reports = 0;
+	assert_ptr_equal(free_irq(8, &cookie), "self");
+	assert_int_equal(f->c.reports, 0);
+}
+
 /* A handler left requested is reported at machine destroy, where it was requested. */
 static void test_left_requested_is_a_leak(void **state)
 {
@@ -460,6 +483,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_handler_that_sleeps_is_reported, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nobody_cared_is_reported, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_free_of_unknown_is_reported, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_free_from_own_handler_is_refused, setup, teardown),
 		cmocka_unit_test(test_left_requested_is_a_leak),
 		cmocka_unit_test_setup_teardown(test_devm_irq_goes_at_unbind, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_free_waits_for_running_handler, setup, teardown),

@@ -115,7 +115,9 @@ DMAMAP_API DMAMAP_MUST_CHECK int dmamap_request_irq_at(struct dmamap_machine *m,
  * @dev_id is reported as DMAMAP_REPORT_API_MISUSE ("Trying to free
  * already-free IRQ", as the kernel warns) and nothing changes. A handler
  * requested with devm_request_irq() is freed all the same, and reported
- * (DMAMAP_REPORT_API_MISUSE: devm_free_irq() frees it).
+ * (DMAMAP_REPORT_API_MISUSE: devm_free_irq() frees it). A call from one of
+ * the line's own handlers is reported as DMAMAP_REPORT_LOCK_MISUSE (the
+ * kernel would wait for that handler for ever) and frees nothing.
  * Return: the @name the handler was requested with, or NULL (none, or
  * nothing freed).
  */
@@ -153,7 +155,8 @@ DMAMAP_API DMAMAP_MUST_CHECK int dmamap_devm_request_irq_at(struct device *dev, 
  * @file: the caller's source file, or NULL
  * @line: the caller's source line
  *
- * Frees it as dmamap_free_irq_at() does and forgets its managed record. A
+ * Frees it as dmamap_free_irq_at() does (refusing a call from the line's
+ * own handler the same way) and forgets its managed record. A
  * handler @dev did not request with devm_request_irq() is reported as
  * DMAMAP_REPORT_API_MISUSE and nothing changes.
  */
