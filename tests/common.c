@@ -207,3 +207,31 @@ void sg_synced_one_way(struct dmamap_test *t, u8 *buf, const u8 *data, const u8 
 	dma_unmap_sg(&t->dev, sg, 2, DMA_BIDIRECTIONAL);
 	dmamap_assert_no_reports(t);
 }
+
+int current_fx_setup(void **state)
+{
+	struct current_fx *f = calloc(1, sizeof(*f));
+
+	if (!f)
+		return -1;
+	f->m = test_machine(16, NULL);
+	dmamap_machine_set_current(f->m);
+	capture_start(&f->c, f->m);
+	*state = f;
+	return 0;
+}
+
+int current_fx_teardown(void **state)
+{
+	struct current_fx *f = *state;
+	int ret = 0;
+
+	capture_start(&f->c, f->m);
+	test_machine_destroy(f->m);
+	if (f->c.reports) {
+		fprintf(stderr, "teardown: %lu reports (last: %s)\n", f->c.reports, f->c.last);
+		ret = -1;
+	}
+	free(f);
+	return ret;
+}

@@ -133,4 +133,16 @@ void sg_synced_one_way(struct dmamap_test *t, u8 *buf, const u8 *data, const u8 
 /* dmamap_fault_sweep(), printing each bad run it records; fails the test unless every run was clean. */
 void assert_sweep_clean(const struct dmamap_fault_sweep *sw, struct dmamap_fault_sweep_result *r);
 
+/*
+ * The fixture of the suites of the kernel's names: a 16 MiB machine made
+ * current, its reports (and those of no machine) captured from setup on.
+ */
+struct current_fx {
+	struct dmamap_machine *m;
+	struct capture c;
+};
+int current_fx_setup(void **state);
+/* Destroy the machine: the teardown fails when that reports anything (what the test left behind). */
+int current_fx_teardown(void **state);
+
 #endif

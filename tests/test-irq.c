@@ -19,38 +19,6 @@
 
 #include "common.h"
 
-struct fx {
-	struct dmamap_machine *m;
-	struct capture c;
-};
-
-static int setup(void **state)
-{
-	struct fx *f = calloc(1, sizeof(*f));
-
-	if (!f)
-		return -1;
-	f->m = test_machine(16, NULL);
-	dmamap_machine_set_current(f->m);
-	capture_start(&f->c, f->m);
-	*state = f;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct fx *f = *state;
-	int ret = 0;
-
-	capture_start(&f->c, f->m);
-	test_machine_destroy(f->m);
-	if (f->c.reports) {
-		fprintf(stderr, "teardown: %lu reports (last: %s)\n", f->c.reports, f->c.last);
-		ret = -1;
-	}
-	free(f);
-	return ret;
-}
 
 /* A device's state as its handler sees it: what it answers, and what it saw. */
 struct chip {
@@ -80,7 +48,7 @@ static irqreturn_t chip_irq(int irq, void *data)
 /* The handlers of a shared line run in request order, in hard interrupt context; the raise counts IRQ_HANDLED. */
 static void test_handlers_in_order_and_counted(void **state)
 {
-	struct fx *f = *state;
+	struct current_fx *f = *state;
 	char order[16] = "";
 	struct chip a = { 'a', IRQ_HANDLED, 0, 0, 0, 0, 0, order }, b = { 'b', IRQ_NONE, 0, 0, 0, 0, 0, order },
 		    c = { 'c', IRQ_HANDLED, 0, 0, 0, 0, 0, order };
@@ -127,7 +95,7 @@ static void test_handlers_in_order_and_counted(void **state)
 /* A line is shared only when every request on it says IRQF_SHARED: otherwise -EBUSY, nothing registered. */
 static void test_exclusive_line_is_busy(void **state)
 {
-	struct fx *f = *state;
+	struct current_fx *f = *state;
 	char order[16] = "";
 	struct chip a = { 'a', IRQ_HANDLED, 0, 0, 0, 0, 0, order }, b = { 'b', IRQ_HANDLED, 0, 0, 0, 0, 0, order };
 
@@ -159,7 +127,7 @@ static void test_exclusive_line_is_busy(void **state)
 /* A raise on a disabled line waits for the enable that turns it on, and is delivered once. */
 static void test_pending_delivered_at_enable(void **state)
 {
-	struct fx *f = *state;
+	struct current_fx *f = *state;
 	char order[16] = "";
 	struct chip a = { 'a', IRQ_HANDLED, 0, 0, 0, 0, 0, order };
 
@@ -219,7 +187,7 @@ static irqreturn_t sleeper_irq(int irq, void *data)
 /* A handler that allocates with GFP_KERNEL is reported as sleeping in atomic context, at its line. */
 static void test_handler_that_sleeps_is_reported(void **state)
 {
-	struct fx *f = *state;
+	struct current_fx *f = *state;
 	const struct captured *r;
 	int calls = 0;
 
@@ -243,7 +211,7 @@ static void test_handler_that_sleeps_is_reported(void **state)
 /* An interrupt no handler claims is reported: "nobody cared". */
 static void test_nobody_cared_is_reported(void **state)
 {
-	struct fx *f = *state;
+	struct current_fx *f = *state;
 	char order[16] = "";
 	struct chip a = { 'a', IRQ_NONE, 0, 0, 0, 0, 0, order };
 
@@ -267,7 +235,7 @@ static void test_nobody_cared_is_reported(void **state)
 /* A free of a handler never requested is reported, and frees nothing. */
 static void test_free_of_unknown_is_reported(void **state)
 {
-	struct fx *f = *state;
+	struct current_fx *f = *state;
 	char order[16] = "";
 	struct chip a = { 'a', IRQ_HANDLED, 0, 0, 0, 0, 0, order }, b = a;
 
@@ -294,7 +262,7 @@ static irqreturn_t self_freeing_irq(int irq, void *data)
 /* A handler that frees its own line (the kernel would wait for itself for ever) is reported; nothing is freed. */
 static void test_free_from_own_handler_is_refused(void **state)
 {
-	struct fx *f = *state;
+	struct current_fx *f = *state;
 	int cookie = 0;
 
 	assert_int_equal(request_irq(8, self_freeing_irq, 0, "self", &cookie), 0);
@@ -375,7 +343,7 @@ static struct platform_driver irqdrv_driver = {
 static void test_devm_irq_goes_at_unbind(void **state)
 {
 	static const struct resource res[] = { DEFINE_RES_MEM(0x40000000, 0x100), DEFINE_RES_IRQ(11) };
-	struct fx *f = *state;
+	struct current_fx *f = *state;
 	struct platform_device *pdev = dmamap_platform_device_create_res(f->m, "irqdrv", 0, res, ARRAY_SIZE(res));
 	struct irqdrv *d;
 
@@ -447,7 +415,7 @@ static irqreturn_t slow_irq(int irq, void *data)
 
 static void *raiser(void *arg)
 {
-	struct fx *f = arg;
+	struct current_fx *f = arg;
 
 	dmamap_irq_raise(f->m, 14);
 	return NULL;
@@ -456,7 +424,7 @@ static void *raiser(void *arg)
 /* free_irq() waits for the handler running in another thread to return. */
 static void test_free_waits_for_running_handler(void **state)
 {
-	struct fx *f = *state;
+	struct current_fx *f = *state;
 	struct slow s = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, false, false, 0 };
 	pthread_t t;
 
@@ -477,16 +445,16 @@ static void test_free_waits_for_running_handler(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_handlers_in_order_and_counted, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_exclusive_line_is_busy, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_pending_delivered_at_enable, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_handler_that_sleeps_is_reported, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_nobody_cared_is_reported, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_free_of_unknown_is_reported, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_free_from_own_handler_is_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_handlers_in_order_and_counted, current_fx_setup, current_fx_teardown),
+		cmocka_unit_test_setup_teardown(test_exclusive_line_is_busy, current_fx_setup, current_fx_teardown),
+		cmocka_unit_test_setup_teardown(test_pending_delivered_at_enable, current_fx_setup, current_fx_teardown),
+		cmocka_unit_test_setup_teardown(test_handler_that_sleeps_is_reported, current_fx_setup, current_fx_teardown),
+		cmocka_unit_test_setup_teardown(test_nobody_cared_is_reported, current_fx_setup, current_fx_teardown),
+		cmocka_unit_test_setup_teardown(test_free_of_unknown_is_reported, current_fx_setup, current_fx_teardown),
+		cmocka_unit_test_setup_teardown(test_free_from_own_handler_is_refused, current_fx_setup, current_fx_teardown),
 		cmocka_unit_test(test_left_requested_is_a_leak),
-		cmocka_unit_test_setup_teardown(test_devm_irq_goes_at_unbind, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_free_waits_for_running_handler, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_devm_irq_goes_at_unbind, current_fx_setup, current_fx_teardown),
+		cmocka_unit_test_setup_teardown(test_free_waits_for_running_handler, current_fx_setup, current_fx_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

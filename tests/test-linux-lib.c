@@ -32,38 +32,6 @@
 #include "common.h"
 #include "platform-old-remove.h"
 
-struct fx {
-	struct dmamap_machine *m;
-	struct capture c;
-};
-
-static int setup(void **state)
-{
-	struct fx *f = calloc(1, sizeof(*f));
-
-	if (!f)
-		return -1;
-	f->m = test_machine(16, NULL);
-	dmamap_machine_set_current(f->m);
-	capture_start(&f->c, f->m);
-	*state = f;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct fx *f = *state;
-	int ret = 0;
-
-	capture_start(&f->c, f->m);
-	test_machine_destroy(f->m);
-	if (f->c.reports) {
-		fprintf(stderr, "teardown: %lu reports (last: %s)\n", f->c.reports, f->c.last);
-		ret = -1;
-	}
-	free(f);
-	return ret;
-}
 
 /* ---------------------------------------------------------------- lists */
 
@@ -650,7 +618,7 @@ static void test_atomic_across_threads(void **state)
 /* ------------------------------------------------------------ refcounts */
 
 /* The last report captured is a refcount report at @line of this file, saying @why; the count of them is @n. */
-static void assert_refcount_report(struct fx *f, unsigned long n, int line, const char *why)
+static void assert_refcount_report(struct current_fx *f, unsigned long n, int line, const char *why)
 {
 	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_REFCOUNT], n);
 	assert_int_equal(dmamap_report_count_kind(f->m, DMAMAP_REPORT_REFCOUNT), n);
@@ -665,7 +633,7 @@ static void assert_refcount_report(struct fx *f, unsigned long n, int line, cons
 
 static void test_refcount_counts(void **state)
 {
-	struct fx *f = *state;
+	struct current_fx *f = *state;
 	refcount_t r = REFCOUNT_INIT(1);
 	int old = -7;
 	DEFINE_SPINLOCK(lock);
@@ -717,7 +685,7 @@ static void test_refcount_counts(void **state)
 
 static void test_refcount_saturates_and_reports(void **state)
 {
-	struct fx *f = *state;
+	struct current_fx *f = *state;
 	refcount_t r = REFCOUNT_INIT(1);
 	unsigned long n = 0;
 	int line;
@@ -797,7 +765,7 @@ static void obj_release_unlock(struct kref *kref)
 
 static void test_kref_releases_once(void **state)
 {
-	struct fx *f = *state;
+	struct current_fx *f = *state;
 	struct obj o = { KREF_INIT(1), 0, NULL };
 	DEFINE_MUTEX(mtx);
 	int line;
@@ -993,7 +961,7 @@ static struct platform_driver toyp_failing_driver = {
 /* Probe, remove, then the managed resources newest first, then the driver data: the kernel's order. */
 static void test_platform_probe_remove_order(void **state)
 {
-	struct fx *f = *state;
+	struct current_fx *f = *state;
 	struct platform_device *pdev = dmamap_platform_device_create(f->m, "toyp", 0), *p2;
 	unsigned long free0 = pages_free(f->m); /* after the machine's first device took its pools */
 	struct toyp *t;
@@ -1055,7 +1023,7 @@ static void test_platform_probe_remove_order(void **state)
 /* A failed probe: its managed resources released, the device left unbound, the kernel's message logged. */
 static void test_platform_failed_probe_unwinds(void **state)
 {
-	struct fx *f = *state;
+	struct current_fx *f = *state;
 	struct platform_device *pdev = dmamap_platform_device_create(f->m, "toyp", 3);
 	unsigned long free0 = pages_free(f->m); /* after the machine's first device took its pools */
 	struct capture g;
@@ -1102,7 +1070,7 @@ static void test_platform_failed_probe_unwinds(void **state)
 /* The int-returning .remove of kernels before 6.11, and their .remove_new, from a file in that layout. */
 static void test_platform_remove_before_6_11(void **state)
 {
-	struct fx *f = *state;
+	struct current_fx *f = *state;
 	struct platform_device *pdev = dmamap_platform_device_create(f->m, "old", 0);
 
 	assert_false(IS_ERR(pdev));
@@ -1142,7 +1110,7 @@ static void test_platform_resources(void **state)
 		DEFINE_RES_IRQ(0),
 	};
 	const struct resource backwards[] = { { 0x2000, 0x1fff, NULL, IORESOURCE_MEM, 0 } };
-	struct fx *f = *state;
+	struct current_fx *f = *state;
 	struct platform_device *pdev = dmamap_platform_device_create_res(f->m, "res", 0, res, 4);
 	struct platform_device *bare = dmamap_platform_device_create(f->m, "bare", 0);
 	struct resource *r;
@@ -1210,14 +1178,14 @@ int main(void)
 		cmocka_unit_test(test_atomic64_and_long),
 		cmocka_unit_test(test_cmpxchg_on_plain_variables),
 		cmocka_unit_test(test_atomic_across_threads),
-		cmocka_unit_test_setup_teardown(test_refcount_counts, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_refcount_saturates_and_reports, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_kref_releases_once, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_refcount_counts, current_fx_setup, current_fx_teardown),
+		cmocka_unit_test_setup_teardown(test_refcount_saturates_and_reports, current_fx_setup, current_fx_teardown),
+		cmocka_unit_test_setup_teardown(test_kref_releases_once, current_fx_setup, current_fx_teardown),
 		cmocka_unit_test(test_module_init_is_the_tests_to_call),
-		cmocka_unit_test_setup_teardown(test_platform_probe_remove_order, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_platform_failed_probe_unwinds, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_platform_remove_before_6_11, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_platform_resources, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_platform_probe_remove_order, current_fx_setup, current_fx_teardown),
+		cmocka_unit_test_setup_teardown(test_platform_failed_probe_unwinds, current_fx_setup, current_fx_teardown),
+		cmocka_unit_test_setup_teardown(test_platform_remove_before_6_11, current_fx_setup, current_fx_teardown),
+		cmocka_unit_test_setup_teardown(test_platform_resources, current_fx_setup, current_fx_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

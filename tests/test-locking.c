@@ -33,29 +33,10 @@
 
 #include "common.h"
 
-/* A machine made current, whose reports (and those of no machine) are captured. */
-struct fx {
-	struct dmamap_machine *m;
-	struct capture c;
-};
-
-static int setup(void **state)
-{
-	struct fx *f = calloc(1, sizeof(*f));
-
-	if (!f)
-		return -1;
-	f->m = test_machine(16, NULL);
-	dmamap_machine_set_current(f->m);
-	capture_start(&f->c, f->m);
-	*state = f;
-	return 0;
-}
-
-/* Nothing may be left reported but what the test asserted and cleared. */
+/* current_fx_setup()'s, when nothing may be left reported but what the test asserted and cleared. */
 static int teardown(void **state)
 {
-	struct fx *f = *state;
+	struct current_fx *f = *state;
 	int ret = 0;
 
 	if (f->c.reports) {
@@ -69,7 +50,7 @@ static int teardown(void **state)
 }
 
 /* The one report the test expects: its kind, the line it names (0: none), words of its message; then forgotten. */
-static void assert_one_report(struct fx *f, enum dmamap_report_kind kind, int line, const char *words)
+static void assert_one_report(struct current_fx *f, enum dmamap_report_kind kind, int line, const char *words)
 {
 	if (f->c.reports != 1)
 		fail_msg("%lu reports, expected one (last: %s)", f->c.reports, f->c.last);
@@ -157,7 +138,7 @@ static void run_exclusion(struct shared *sh)
 
 static void test_spinlock_excludes_across_threads(void **state)
 {
-	struct fx *f = *state;
+	struct current_fx *f = *state;
 	struct shared *sh = calloc(1, sizeof(*sh));
 
 	assert_non_null(sh);
@@ -172,7 +153,7 @@ static void test_spinlock_excludes_across_threads(void **state)
 
 static void test_mutex_excludes_across_threads(void **state)
 {
-	struct fx *f = *state;
+	struct current_fx *f = *state;
 	struct shared *sh = calloc(1, sizeof(*sh));
 
 	assert_non_null(sh);
@@ -236,7 +217,7 @@ static void holder_stop(struct holder *h, pthread_t t)
 
 static void test_trylock_and_is_locked(void **state)
 {
-	struct fx *f = *state;
+	struct current_fx *f = *state;
 	struct holder h;
 	pthread_t t;
 	unsigned long flags = 0;
@@ -280,7 +261,7 @@ static void test_trylock_and_is_locked(void **state)
 
 static void test_interrupt_state_nests(void **state)
 {
-	struct fx *f = *state;
+	struct current_fx *f = *state;
 	spinlock_t a, b;
 	unsigned long fa, fb, fl;
 
@@ -345,7 +326,7 @@ static void *waiter_thread(void *arg)
 
 static void test_completion_wakes_its_waiter(void **state)
 {
-	struct fx *f = *state;
+	struct current_fx *f = *state;
 	DECLARE_COMPLETION(done);
 	struct waiter w = { .c = &done }, wt = { .c = &done, .timeout = 10 * HZ };
 	pthread_t t, tt;
@@ -370,7 +351,7 @@ static void test_completion_wakes_its_waiter(void **state)
 
 static void test_completion_counts_and_times_out(void **state)
 {
-	struct fx *f = *state;
+	struct current_fx *f = *state;
 	struct completion c;
 	ktime_t t0;
 
@@ -405,7 +386,7 @@ static void test_completion_counts_and_times_out(void **state)
 
 static void test_unlock_of_a_lock_not_held_is_reported(void **state)
 {
-	struct fx *f = *state;
+	struct current_fx *f = *state;
 	spinlock_t l;
 	struct mutex m;
 	unsigned long flags = 0;
@@ -451,7 +432,7 @@ static void *foreign_unlock_thread(void *arg)
 
 static void test_unlock_by_another_thread_is_reported(void **state)
 {
-	struct fx *f = *state;
+	struct current_fx *f = *state;
 	struct foreign u = { 0 };
 	spinlock_t l;
 	struct mutex m;
@@ -491,7 +472,7 @@ static void test_unlock_by_another_thread_is_reported(void **state)
 
 static void test_recursion_is_reported_not_a_deadlock(void **state)
 {
-	struct fx *f = *state;
+	struct current_fx *f = *state;
 	spinlock_t l;
 	struct mutex m;
 	int line;
@@ -513,7 +494,7 @@ static void test_recursion_is_reported_not_a_deadlock(void **state)
 
 static void test_uninitialised_and_destroyed_locks_are_reported(void **state)
 {
-	struct fx *f = *state;
+	struct current_fx *f = *state;
 	struct {
 		spinlock_t l;
 		struct mutex m;
@@ -548,7 +529,7 @@ static void test_uninitialised_and_destroyed_locks_are_reported(void **state)
 
 static void test_false_lock_assertions_are_reported(void **state)
 {
-	struct fx *f = *state;
+	struct current_fx *f = *state;
 	struct holder h;
 	pthread_t t;
 	spinlock_t l;
@@ -590,7 +571,7 @@ static void test_false_lock_assertions_are_reported(void **state)
 /* ------------------------------------------------- sleeping in atomic */
 
 /* The report of a sleep in atomic context: its line, the call it names, where the lock was taken. */
-static void assert_sleep_report(struct fx *f, int line, const char *call, const char *taken)
+static void assert_sleep_report(struct current_fx *f, int line, const char *call, const char *taken)
 {
 	if (f->c.reports != 1)
 		fail_msg("%lu reports, expected one (last: %s)", f->c.reports, f->c.last);
@@ -602,7 +583,7 @@ static void assert_sleep_report(struct fx *f, int line, const char *call, const 
 
 static void test_sleeping_under_a_spinlock_is_reported(void **state)
 {
-	struct fx *f = *state;
+	struct current_fx *f = *state;
 	spinlock_t l;
 	struct mutex m;
 	struct completion c;
@@ -672,7 +653,7 @@ static void test_sleeping_under_a_spinlock_is_reported(void **state)
 
 static void test_sleeping_with_interrupts_off_is_reported(void **state)
 {
-	struct fx *f = *state;
+	struct current_fx *f = *state;
 	unsigned long flags;
 	char off[160];
 	int line, at;
@@ -694,7 +675,7 @@ static void test_sleeping_with_interrupts_off_is_reported(void **state)
 /* The atomic context is each thread's: another thread holding a spinlock does not make this one atomic. */
 static void test_atomic_context_is_per_thread(void **state)
 {
-	struct fx *f = *state;
+	struct current_fx *f = *state;
 	struct holder h;
 	pthread_t t;
 	spinlock_t l;
@@ -714,7 +695,7 @@ static void test_atomic_context_is_per_thread(void **state)
 /* Allocations that may sleep (GFP_KERNEL), under a spinlock: each reported once, at its line; GFP_ATOMIC ones never. */
 static void test_blocking_allocations_under_a_spinlock_are_reported(void **state)
 {
-	struct fx *f = *state;
+	struct current_fx *f = *state;
 	struct device dev;
 	struct dma_pool *pool;
 	spinlock_t l;
@@ -796,7 +777,7 @@ static const char *here(char *buf, size_t size, int line)
 }
 
 /* The one report expected, of @kind at @line, saying each of the NULL-terminated words that follow; then forgotten. */
-static void assert_report_says(struct fx *f, enum dmamap_report_kind kind, int line, ...)
+static void assert_report_says(struct current_fx *f, enum dmamap_report_kind kind, int line, ...)
 {
 	const char *w, *missing = NULL;
 	va_list ap;
@@ -816,7 +797,7 @@ static void assert_report_says(struct fx *f, enum dmamap_report_kind kind, int l
 /* Two spinlocks taken in both orders by one thread: no deadlock in this run, one when two threads meet. */
 static void test_lock_order_inversion_is_reported(void **state)
 {
-	struct fx *f = *state;
+	struct current_fx *f = *state;
 	spinlock_t a, b;
 	unsigned long flags;
 	char held[160], before[400], s1[128], s2[128], s3[128];
@@ -876,7 +857,7 @@ static void *take_in_order_thread(void *arg)
 /* The order is the class's, whatever the thread: one thread's A then B, another's B then A. */
 static void test_lock_order_is_checked_across_threads(void **state)
 {
-	struct fx *f = *state;
+	struct current_fx *f = *state;
 	struct mutex m1, m2;
 	struct order o = { .first = &m1, .second = &m2 };
 	pthread_t t;
@@ -935,7 +916,7 @@ static void *consistent_thread(void *arg)
 /* Locks always taken in one order, by several threads at once: nothing to say. */
 static void test_consistent_lock_order_is_not_reported(void **state)
 {
-	struct fx *f = *state;
+	struct current_fx *f = *state;
 	struct mutex m1, m2;
 	spinlock_t a, b, c;
 	struct order o = { .first = &m1, .second = &m2, .a = &a, .b = &b, .c = &c };
@@ -959,7 +940,7 @@ static void test_consistent_lock_order_is_not_reported(void **state)
 /* A -> B -> C recorded, then C held while A is taken: the cycle is three locks long. */
 static void test_three_lock_cycle_is_reported(void **state)
 {
-	struct fx *f = *state;
+	struct current_fx *f = *state;
 	struct mutex x, y, z;
 	char held[160], step1[400], step2[400], s1[128], s2[128], s3[128];
 	int lx, ly, ly2, lz, lz3, lx3;
@@ -1001,7 +982,7 @@ static void test_three_lock_cycle_is_reported(void **state)
 /* A lock of a class taken inside another of it: said, unless the inner one is another subclass on purpose. */
 static void test_nesting_within_a_class(void **state)
 {
-	struct fx *f = *state;
+	struct current_fx *f = *state;
 	spinlock_t pair[2], same[2];
 	struct mutex mpair[2];
 	unsigned long flags, inner_flags;
@@ -1061,7 +1042,7 @@ static void test_nesting_within_a_class(void **state)
 /* A successful trylock waits for nothing: no dependency on what is held; what is taken under it depends on it. */
 static void test_trylock_records_no_dependency(void **state)
 {
-	struct fx *f = *state;
+	struct current_fx *f = *state;
 	spinlock_t a, b, c;
 	struct mutex m1, m2;
 	char held[160], before[400], s1[128], s2[128], s3[128];
@@ -1114,7 +1095,7 @@ static void test_trylock_records_no_dependency(void **state)
 static void test_lock_classes_set_by_key(void **state)
 {
 	static struct lock_class_key key, key2;
-	struct fx *f = *state;
+	struct current_fx *f = *state;
 	spinlock_t a, b, c, d;
 	char cls[96];
 	int l;
@@ -1173,7 +1154,7 @@ static void test_lock_classes_set_by_key(void **state)
 }
 
 /* Run @fn(@f) in a forked child (a limit turns checking off for good there only); it exits 0 when all held. */
-static void run_in_child(struct fx *f, int (*fn)(struct fx *f))
+static void run_in_child(struct current_fx *f, int (*fn)(struct current_fx *f))
 {
 	pid_t pid;
 	int status = 0;
@@ -1189,7 +1170,7 @@ static void run_in_child(struct fx *f, int (*fn)(struct fx *f))
 }
 
 /* After the warning that it is off, an inversion goes unsaid; the other lock checks go on. */
-static int off_and_other_checks_go_on(struct fx *f, const char *why)
+static int off_and_other_checks_go_on(struct current_fx *f, const char *why)
 {
 	spinlock_t a, b;
 
@@ -1216,7 +1197,7 @@ static int off_and_other_checks_go_on(struct fx *f, const char *why)
 	return in_atomic() ? 24 : 0;
 }
 
-static int fill_classes(struct fx *f)
+static int fill_classes(struct current_fx *f)
 {
 	struct dmamap_lock lk;
 	int i;
@@ -1227,7 +1208,7 @@ static int fill_classes(struct fx *f)
 	return off_and_other_checks_go_on(f, "more than 1023 lock classes");
 }
 
-static int fill_dependencies(struct fx *f)
+static int fill_dependencies(struct current_fx *f)
 {
 	enum { SIDE = 91 }; /* 91 x 91 > 8192 */
 	static struct dmamap_lock left[SIDE], right[SIDE];
@@ -1248,7 +1229,7 @@ static int fill_dependencies(struct fx *f)
 	return off_and_other_checks_go_on(f, "more than 8192 lock dependencies");
 }
 
-static int hold_too_many(struct fx *f)
+static int hold_too_many(struct current_fx *f)
 {
 	enum { DEEP = DMAMAP_LOCKDEP_DEPTH + 1 };
 	struct dmamap_lock lk[DEEP];
@@ -1276,7 +1257,7 @@ static int hold_too_many(struct fx *f)
 /* Past a limit of its tables, the checker turns itself off, says so once, and the rest goes on. */
 static void test_lock_order_checking_turns_off_when_full(void **state)
 {
-	struct fx *f = *state;
+	struct current_fx *f = *state;
 
 	run_in_child(f, fill_classes);
 	run_in_child(f, fill_dependencies);
@@ -1320,7 +1301,7 @@ static void *leaver_thread(void *arg)
 
 static void test_thread_ending_with_locks_held_is_reported(void **state)
 {
-	struct fx *f = *state;
+	struct current_fx *f = *state;
 	struct leaver l = { 0 };
 	DECLARE_COMPLETION(taken);
 	DECLARE_COMPLETION(go);
@@ -1647,30 +1628,30 @@ static void test_register_polls(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_spinlock_excludes_across_threads, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_mutex_excludes_across_threads, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_trylock_and_is_locked, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_interrupt_state_nests, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_completion_wakes_its_waiter, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_completion_counts_and_times_out, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_unlock_of_a_lock_not_held_is_reported, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_unlock_by_another_thread_is_reported, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_recursion_is_reported_not_a_deadlock, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_uninitialised_and_destroyed_locks_are_reported, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_false_lock_assertions_are_reported, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_sleeping_under_a_spinlock_is_reported, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_sleeping_with_interrupts_off_is_reported, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_atomic_context_is_per_thread, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_blocking_allocations_under_a_spinlock_are_reported, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_lock_order_inversion_is_reported, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_lock_order_is_checked_across_threads, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_consistent_lock_order_is_not_reported, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_three_lock_cycle_is_reported, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_nesting_within_a_class, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_trylock_records_no_dependency, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_lock_classes_set_by_key, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_lock_order_checking_turns_off_when_full, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_thread_ending_with_locks_held_is_reported, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_spinlock_excludes_across_threads, current_fx_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mutex_excludes_across_threads, current_fx_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_trylock_and_is_locked, current_fx_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_interrupt_state_nests, current_fx_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_completion_wakes_its_waiter, current_fx_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_completion_counts_and_times_out, current_fx_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unlock_of_a_lock_not_held_is_reported, current_fx_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unlock_by_another_thread_is_reported, current_fx_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_recursion_is_reported_not_a_deadlock, current_fx_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_uninitialised_and_destroyed_locks_are_reported, current_fx_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_false_lock_assertions_are_reported, current_fx_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sleeping_under_a_spinlock_is_reported, current_fx_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sleeping_with_interrupts_off_is_reported, current_fx_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_atomic_context_is_per_thread, current_fx_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_blocking_allocations_under_a_spinlock_are_reported, current_fx_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_lock_order_inversion_is_reported, current_fx_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_lock_order_is_checked_across_threads, current_fx_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_consistent_lock_order_is_not_reported, current_fx_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_three_lock_cycle_is_reported, current_fx_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_nesting_within_a_class, current_fx_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_trylock_records_no_dependency, current_fx_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_lock_classes_set_by_key, current_fx_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_lock_order_checking_turns_off_when_full, current_fx_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_thread_ending_with_locks_held_is_reported, current_fx_setup, teardown),
 		cmocka_unit_test(test_jiffies_tick_at_hz),
 		cmocka_unit_test(test_jiffies_conversions),
 		cmocka_unit_test(test_time_after_across_the_wrap),
