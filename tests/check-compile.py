@@ -10,6 +10,7 @@ case that must not compile fails it if it does, or if the compiler's message
 does not say why (the expected words are checked).
 """
 import argparse
+import concurrent.futures
 import os
 import shlex
 import subprocess
@@ -1565,8 +1566,10 @@ def compile_one(cmd, source, suffix):
 
 def run(cases, cmd, suffix):
     failed = 0
-    for name, source, ok, words in cases:
-        compiled, out = compile_one(cmd, source, suffix)
+    # the compilers run side by side; the verdicts are read in the cases' order
+    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        results = list(pool.map(lambda case: compile_one(cmd, case[1], suffix), cases))
+    for (name, source, ok, words), (compiled, out) in zip(cases, results):
         if ok and not compiled:
             print(f'FAIL: {name}: does not compile\n{out}')
             failed += 1
