@@ -436,6 +436,7 @@ struct dmamap_vma_private {
 enum dmamap_layer_slot {
 	DMAMAP_LAYER_COHERENT,
 	DMAMAP_LAYER_IRQ,
+	DMAMAP_LAYER_IOMEM,
 	DMAMAP_LAYER_NR
 };
 
@@ -666,6 +667,21 @@ void dm_hardirq_exit(unsigned int outer);
 
 /* irq.c: the handlers still requested on @m, reported as leaks and freed (machine destroy). */
 void dmamap_irq_machine_fini(struct dmamap_machine *m);
+
+/*
+ * iomem.c: the register windows of platform devices. Give @pdev, about to be
+ * made on @m, a window for each of its IORESOURCE_MEM resources: 0; -EBUSY
+ * (reported as @what's refusal) when one overlaps another window of @m or of
+ * @pdev; -ENOMEM. The windows go with dmamap_iomem_windows_free(), which
+ * reports (and forgets) the mappings still made of them.
+ */
+int dmamap_iomem_windows_add(struct dmamap_machine *m, struct platform_device *pdev, const char *devname,
+			     const char *what);
+void dmamap_iomem_windows_free(struct platform_device *pdev);
+/* The window of @pdev's resource @res_index (an IORESOURCE_MEM one), or NULL. */
+void *dmamap_iomem_window(const struct platform_device *pdev, unsigned int res_index);
+/* iomem.c: the mappings still made on @m, reported as leaks and forgotten; the windows left to their devices. */
+void dmamap_iomem_machine_fini(struct dmamap_machine *m);
 
 /* An allocation with @gfp: it may sleep when @gfp allows blocking (GFP_KERNEL, not GFP_ATOMIC). */
 static inline void dm_might_alloc(struct dmamap_machine *m, gfp_t gfp, const char *what, const char *file, int line)

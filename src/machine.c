@@ -281,6 +281,7 @@ DMAMAP_API void dmamap_machine_destroy(struct dmamap_machine *m)
 		m->release_device(dev);
 	}
 	dmamap_irq_machine_fini(m);
+	dmamap_iomem_machine_fini(m);
 	objs_gone(m);
 	if (m->destroy_hook)
 		m->destroy_hook(m);

@@ -163,6 +163,7 @@ static struct platform_device *pdev_create(struct dmamap_machine *m, const char 
 	char devname[DMAMAP_DEV_NAME_MAX];
 	size_t len = name ? strlen(name) : 0;
 	unsigned int bad_res = num;
+	int err;
 
 	for (unsigned int i = 0; res && i < num; i++)
 		if (res[i].end < res[i].start && bad_res == num)
@@ -199,7 +200,13 @@ static struct platform_device *pdev_create(struct dmamap_machine *m, const char 
 		else
 			snprintf(devname, sizeof(devname), "%s.%d", name, id);
 	}
+	err = dmamap_iomem_windows_add(m, pdev, devname, what);
+	if (err) {
+		dmamap_free(pdev);
+		return ERR_PTR(err);
+	}
 	if (dmamap_device_init(&pdev->dev, m, devname)) {
+		dmamap_iomem_windows_free(pdev);
 		dmamap_free(pdev);
 		return ERR_PTR(-ENOMEM);
 	}
@@ -280,6 +287,77 @@ DMAMAP_API int platform_irq_count(struct platform_device *pdev)
 	for (u32 i = 0; i < pdev->num_resources; i++)
 		n += (pdev->resource[i].flags & IORESOURCE_TYPE_BITS) == IORESOURCE_IRQ;
 	return n;
+}
+
+/* ------------------------------------------------------- register windows */
+
+DMAMAP_API void *dmamap_devm_platform_get_and_ioremap_resource_at(struct platform_device *pdev, unsigned int index,
+								  struct resource **res, const char *file, int line)
+{
+	struct resource *r;
+
+	if (res)
+		*res = NULL;
+	if (!pdev_live(pdev)) {
+		dmamap_report(NULL, DMAMAP_REPORT_BAD_INPUT, NULL, file, line, "devm_platform_ioremap_resource: %s",
+			      pdev ? "not a live platform device" : "NULL platform device");
+		return ERR_PTR(-EINVAL);
+	}
+	r = platform_get_resource(pdev, IORESOURCE_MEM, index);
+	if (res)
+		*res = r;
+	return dmamap_devm_ioremap_resource_at(&pdev->dev, r, file, line);
+}
+
+DMAMAP_API void *dmamap_devm_platform_ioremap_resource_byname_at(struct platform_device *pdev, const char *name,
+								 const char *file, int line)
+{
+	if (!pdev_live(pdev)) {
+		dmamap_report(NULL, DMAMAP_REPORT_BAD_INPUT, NULL, file, line,
+			      "devm_platform_ioremap_resource_byname: %s",
+			      pdev ? "not a live platform device" : "NULL platform device");
+		return ERR_PTR(-EINVAL);
+	}
+	return dmamap_devm_ioremap_resource_at(&pdev->dev, platform_get_resource_byname(pdev, IORESOURCE_MEM, name),
+					       file, line);
+}
+
+/* The machine of @pdev's reports: its device's, while that is initialised. */
+static struct dmamap_machine *pdev_machine(const struct platform_device *pdev)
+{
+	return dm_dev_live(&pdev->dev) ? dm_dev_machine(&pdev->dev) : NULL;
+}
+
+/* The window of @r, one of @pdev's resources (or NULL, reported: @what names the resource asked for). */
+static void *regs_of(struct platform_device *pdev, const struct resource *r, const char *call, const char *what)
+{
+	void *w = r ? dmamap_iomem_window(pdev, (unsigned int)(r - pdev->resource)) : NULL;
+
+	if (!w)
+		dmamap_report(pdev_machine(pdev), DMAMAP_REPORT_BAD_INPUT, dev_name(&pdev->dev), NULL, 0,
+			      "%s: the device has no memory resource %s, so no register window", call, what);
+	return w;
+}
+
+DMAMAP_API void *dmamap_platform_regs(struct platform_device *pdev, unsigned int index)
+{
+	char what[24];
+
+	if (!pdev_check(pdev, "dmamap_platform_regs"))
+		return NULL;
+	snprintf(what, sizeof(what), "%u", index);
+	return regs_of(pdev, platform_get_resource(pdev, IORESOURCE_MEM, index), "dmamap_platform_regs", what);
+}
+
+DMAMAP_API void *dmamap_platform_regs_byname(struct platform_device *pdev, const char *name)
+{
+	char what[64];
+
+	if (!pdev_check(pdev, "dmamap_platform_regs_byname"))
+		return NULL;
+	snprintf(what, sizeof(what), "named \"%s\"", name ? name : "(null)");
+	return regs_of(pdev, name ? platform_get_resource_byname(pdev, IORESOURCE_MEM, name) : NULL,
+		       "dmamap_platform_regs_byname", what);
 }
 
 /* The entry of @drv's id_table named as @pdev, or NULL. */
@@ -372,6 +450,7 @@ DMAMAP_API void dmamap_platform_device_destroy(struct platform_device *pdev)
 		dmamap_platform_unbind(pdev);
 	if (dm_dev_live(&pdev->dev))
 		dmamap_device_release(&pdev->dev);
+	dmamap_iomem_windows_free(pdev);
 	pdev->dmamap.magic = 0;
 	dmamap_free(pdev);
 }

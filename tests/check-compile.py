@@ -1247,6 +1247,67 @@ int board_probe(struct platform_device *pdev)
 }
 '''
 
+# A probe that maps its register windows as 6.x drivers do, with
+# <linux/platform_device.h> and <linux/io.h>: by index with the resource, by
+# name, by index, a range managed and unmapped, a resource of its own.
+REG_WINDOWS = '''
+#include <linux/io.h>
+#include <linux/platform_device.h>
+struct chip {
+	void __iomem *base;
+	void __iomem *fifo;
+	void __iomem *aux;
+	void __iomem *sram;
+	struct resource *res;
+};
+int chip_probe(struct platform_device *pdev, struct chip *c);
+int chip_probe(struct platform_device *pdev, struct chip *c)
+{
+	struct resource *r;
+
+	c->base = devm_platform_get_and_ioremap_resource(pdev, 0, &c->res);
+	if (IS_ERR(c->base))
+		return PTR_ERR(c->base);
+	c->fifo = devm_platform_ioremap_resource_byname(pdev, "fifo");
+	if (IS_ERR(c->fifo))
+		return PTR_ERR(c->fifo);
+	c->aux = devm_platform_ioremap_resource(pdev, 2);
+	if (IS_ERR(c->aux))
+		return PTR_ERR(c->aux);
+	r = platform_get_resource(pdev, IORESOURCE_MEM, 3);
+	c->sram = r ? devm_ioremap_wc(&pdev->dev, r->start, resource_size(r)) : NULL;
+	if (!c->sram)
+		return -ENOMEM;
+	devm_iounmap(&pdev->dev, c->sram);
+	c->sram = r ? devm_ioremap_resource(&pdev->dev, r) : IOMEM_ERR_PTR(-EINVAL);
+	if (IS_ERR(c->sram))
+		return PTR_ERR(c->sram);
+	writel(readl(c->base) | 1, c->base);
+	return 0;
+}
+'''
+
+# ioremap() and its forms with <linux/io.h> alone.
+MAP_ALONE = '''
+#include <linux/io.h>
+u32 peek(phys_addr_t phys);
+u32 peek(phys_addr_t phys)
+{
+	void __iomem *p = ioremap(phys, 4);
+	void __iomem *wc = ioremap_wc(phys, 4);
+	void __iomem *np = ioremap_np(phys, 4);
+	u32 v;
+
+	if (!p)
+		return 0;
+	v = readl(p);
+	iounmap(p);
+	iounmap(wc);
+	iounmap(np);
+	return v;
+}
+'''
+
 CASES = [
     # (name, source, must compile, words the error must contain)
     ('kernel headers after libc headers', LIBC + KERNEL + DRIVER, True, None),
@@ -1297,6 +1358,17 @@ CASES = [
     ('the lock headers with the others', KERNEL + RING_LOCK + CONFIG_MUTEX + CMD_DONE, True, None),
     ('an interrupt handler from <linux/interrupt.h> alone', IRQ_HANDLER, True, None),
     ('platform resources from <linux/platform_device.h> alone', BOARD_RES, True, None),
+    ('register windows with <linux/platform_device.h> and <linux/io.h>', REG_WINDOWS, True, None),
+    ('register windows with the others', LIBC + KERNEL + REG_WINDOWS, True, None),
+    ('ioremap() and its forms from <linux/io.h> alone', MAP_ALONE, True, None),
+    ('devm_platform_ioremap_resource() of a struct device', '''
+#include <linux/platform_device.h>
+void __iomem *f(struct platform_device *pdev);
+void __iomem *f(struct platform_device *pdev)
+{
+	return devm_platform_ioremap_resource(&pdev->dev, 0);
+}
+''', False, ['incompatible']),
     ('the interrupt headers with the others', LIBC + KERNEL + IRQ_HANDLER, True, None),
     ('IRQ_RETVAL() from <linux/irqreturn.h> alone', '''
 #include <linux/irqreturn.h>
@@ -1526,6 +1598,8 @@ CXX_CASES = [
     ('a ring under a spinlock from <linux/spinlock.h> alone in C++', RING_LOCK, True, None),
     ('an interrupt handler from <linux/interrupt.h> alone in C++', IRQ_HANDLER, True, None),
     ('platform resources from <linux/platform_device.h> alone in C++', BOARD_RES, True, None),
+    ('register windows in C++', LIBC + KERNEL + REG_WINDOWS, True, None),
+    ('ioremap() and its forms from <linux/io.h> alone in C++', MAP_ALONE, True, None),
     ('a configuration under a mutex from <linux/mutex.h> alone in C++', CONFIG_MUTEX, True, None),
     ('a command completed from <linux/completion.h> alone in C++', CMD_DONE, True, None),
     ('a request queue with <linux/list.h> alone in C++', REQ_QUEUE, True, None),

@@ -59,6 +59,16 @@
 #pragma weak dmamap_platform_bind
 #pragma weak dmamap_platform_unbind
 #pragma weak dmamap_platform_device_destroy
+#pragma weak dmamap_devm_platform_get_and_ioremap_resource_at
+#pragma weak dmamap_devm_platform_ioremap_resource_byname_at
+#pragma weak dmamap_platform_regs
+#pragma weak dmamap_platform_regs_byname
+/* <dmamap/iomem.h> */
+#pragma weak dmamap_ioremap_at
+#pragma weak dmamap_iounmap_at
+#pragma weak dmamap_devm_ioremap_at
+#pragma weak dmamap_devm_iounmap_at
+#pragma weak dmamap_devm_ioremap_resource_at
 /* <dmamap/machine.h> */
 #pragma weak dmamap_machine_current
 #pragma weak dmamap_machine_set_current
@@ -405,6 +415,16 @@ static const struct export functions[] = {
 	F(dmamap_platform_bind),
 	F(dmamap_platform_unbind),
 	F(dmamap_platform_device_destroy),
+	F(dmamap_devm_platform_get_and_ioremap_resource_at),
+	F(dmamap_devm_platform_ioremap_resource_byname_at),
+	F(dmamap_platform_regs),
+	F(dmamap_platform_regs_byname),
+	/* <dmamap/iomem.h> */
+	F(dmamap_ioremap_at),
+	F(dmamap_iounmap_at),
+	F(dmamap_devm_ioremap_at),
+	F(dmamap_devm_iounmap_at),
+	F(dmamap_devm_ioremap_resource_at),
 	/* <dmamap/machine.h> */
 	F(dmamap_machine_config_init),
 	F(dmamap_machine_create),

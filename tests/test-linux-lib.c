@@ -7,11 +7,14 @@
  * raises), <linux/module.h> and <linux/init.h> (what a module's boilerplate
  * leaves: nothing but its functions), <linux/platform_device.h> (probe and
  * remove in the kernel's order, the managed resources released at unbind
- * and after a failed probe, the resources a device is created with).
+ * and after a failed probe, the resources a device is created with, the
+ * register windows of its memory resources and the mappings of them).
  */
 #include <linux/atomic.h>
 #include <linux/kref.h>
 #include <linux/init.h>
+#include <linux/interrupt.h>
+#include <linux/io.h>
 #include <linux/list.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -1166,6 +1169,530 @@ static void test_platform_resources(void **state)
 	f->c.reports = 0;
 }
 
+
+/* ------------------------------------------------------ register windows */
+
+#define REGS_BASE 0x10000000u
+#define REGS_SIZE 0x1000u
+#define REG_ID 0x00
+#define REG_CTRL 0x04
+#define REG_STATUS 0x08   /* set by the hardware; the driver writes back what it saw (write 1 to clear) */
+#define REG_LAST (REGS_SIZE - 4)
+#define FIFO_BASE (REGS_BASE + 0x2000u)
+#define FIFO_SIZE 0x100u
+#define REGS_IRQ 21
+
+static const struct resource regs_res[] = {
+	DEFINE_RES_MEM(REGS_BASE, REGS_SIZE),
+	DEFINE_RES_IRQ_NAMED(REGS_IRQ, "done"),
+	DEFINE_RES_MEM_NAMED(FIFO_BASE, FIFO_SIZE, "fifo"),
+};
+
+/* The last message logged (a report or not) holds @text at @level. */
+static void assert_logged(const struct capture *c, int level, const char *text)
+{
+	if (!strstr(c->last, text))
+		fail_msg("no \"%s\" in the last message: %s", text, c->last);
+	assert_int_equal(c->last_level, level);
+}
+
+static struct platform_device *regs_device(struct current_fx *f, const char *name)
+{
+	struct platform_device *pdev = dmamap_platform_device_create_res(f->m, name, 0, regs_res, ARRAY_SIZE(regs_res));
+
+	assert_false(IS_ERR(pdev));
+	return pdev;
+}
+
+struct regdrv {
+	u8 __iomem *base, *fifo;
+	struct resource *res;
+	u32 status_seen;
+};
+
+static irqreturn_t regdrv_irq(int irq, void *data)
+{
+	struct regdrv *d = data;
+	u32 st = readl(d->base + REG_STATUS);
+
+	(void)irq;
+	if (!st)
+		return IRQ_NONE;
+	d->status_seen = st;
+	writel(st, d->base + REG_STATUS);
+	return IRQ_HANDLED;
+}
+
+/* A probe as drivers write it: the windows by index and by name, the ID register, the interrupt, then start. */
+static int regdrv_probe(struct platform_device *pdev)
+{
+	struct regdrv *d = devm_kzalloc(&pdev->dev, sizeof(*d), GFP_KERNEL);
+	int irq, ret;
+
+	if (!d)
+		return -ENOMEM;
+	d->base = devm_platform_get_and_ioremap_resource(pdev, 0, &d->res);
+	if (IS_ERR(d->base))
+		return PTR_ERR(d->base);
+	d->fifo = devm_platform_ioremap_resource_byname(pdev, "fifo");
+	if (IS_ERR(d->fifo))
+		return PTR_ERR(d->fifo);
+	if (readl(d->base + REG_ID) != 0x5eed)
+		return -ENODEV;
+	irq = platform_get_irq(pdev, 0);
+	if (irq < 0)
+		return irq;
+	ret = devm_request_irq(&pdev->dev, irq, regdrv_irq, 0, NULL, d);
+	if (ret)
+		return ret;
+	platform_set_drvdata(pdev, d);
+	writel(1, d->base + REG_CTRL);
+	writel(0xa5a5a5a5, d->base + REG_LAST); /* the window's last word */
+	writeb(0x5a, d->fifo + FIFO_SIZE - 1);  /* and the other's last byte */
+	return 0;
+}
+
+static void regdrv_remove(struct platform_device *pdev)
+{
+	struct regdrv *d = platform_get_drvdata(pdev);
+
+	writel(0, d->base + REG_CTRL);
+}
+
+static struct platform_driver regdrv_driver = {
+	.probe = regdrv_probe,
+	.remove = regdrv_remove,
+	.driver = { .name = "regdrv" },
+};
+
+/*
+ * The windows of a device's memory resources, zeroed, found by index and
+ * by name; the driver maps them at probe and they are the test's bytes: an
+ * ID register set before the probe, what the driver wrote, a status
+ * register raised with the interrupt. The mappings and their regions go at
+ * unbind, the windows stay with their bytes until the device goes.
+ */
+static void test_platform_register_windows(void **state)
+{
+	struct current_fx *f = *state;
+	struct platform_device *pdev = regs_device(f, "regs");
+	struct platform_device *irqonly = dmamap_platform_device_create_res(f->m, "irqonly", 0, regs_res + 1, 1);
+	u32 *regs = dmamap_platform_regs(pdev, 0);
+	u8 *fifo = dmamap_platform_regs_byname(pdev, "fifo");
+	struct regdrv *d;
+
+	assert_false(IS_ERR(irqonly));
+	assert_non_null(regs);
+	assert_non_null(fifo);
+	assert_ptr_equal(dmamap_platform_regs(pdev, 1), fifo);
+	assert_ptr_not_equal(regs, fifo);
+	for (unsigned i = 0; i < REGS_SIZE / 4; i++)
+		assert_int_equal(regs[i], 0);
+	for (unsigned i = 0; i < FIFO_SIZE; i++)
+		assert_int_equal(fifo[i], 0);
+	assert_int_equal(f->c.reports, 0);
+
+	/* the hardware's identification, before the probe reads it */
+	regs[REG_ID / 4] = cpu_to_le32(0x5eed);
+	assert_int_equal(dmamap_platform_bind(pdev, &regdrv_driver), 0);
+	d = platform_get_drvdata(pdev);
+	assert_ptr_equal(d->base, regs);
+	assert_ptr_equal(d->fifo, fifo);
+	assert_ptr_equal(d->res, &pdev->resource[0]);
+	assert_int_equal(le32_to_cpu(regs[REG_CTRL / 4]), 1);
+	assert_int_equal(le32_to_cpu(regs[REG_LAST / 4]), 0xa5a5a5a5);
+	assert_int_equal(fifo[FIFO_SIZE - 1], 0x5a);
+	/* the state, a region and a mapping for each window, the handler */
+	assert_int_equal(dmamap_devres_count(&pdev->dev), 6);
+
+	/* the hardware finished something: the status, then the interrupt */
+	regs[REG_STATUS / 4] = cpu_to_le32(0x4);
+	assert_int_equal(dmamap_irq_raise(f->m, REGS_IRQ), 1);
+	assert_int_equal(d->status_seen, 0x4);
+	assert_int_equal(le32_to_cpu(regs[REG_STATUS / 4]), 0x4); /* the driver's acknowledgement */
+
+	dmamap_platform_unbind(pdev);
+	assert_int_equal(dmamap_devres_count(&pdev->dev), 0);
+	assert_int_equal(le32_to_cpu(regs[REG_CTRL / 4]), 0); /* remove() stopped it */
+	assert_int_equal(le32_to_cpu(regs[REG_LAST / 4]), 0xa5a5a5a5);
+	assert_ptr_equal(dmamap_platform_regs(pdev, 0), regs);
+	/* the regions went with the driver: it binds again */
+	assert_int_equal(dmamap_platform_bind(pdev, &regdrv_driver), 0);
+	assert_int_equal(f->c.reports, 0);
+
+	/* a window the device does not have */
+	assert_null(dmamap_platform_regs(pdev, 2));
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_BAD_INPUT], 1);
+	assert_non_null(strstr(f->c.rec_last.message, "no memory resource 2"));
+	assert_null(dmamap_platform_regs_byname(pdev, "done")); /* an interrupt's name */
+	assert_null(dmamap_platform_regs_byname(pdev, NULL));
+	assert_null(dmamap_platform_regs(irqonly, 0));
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_BAD_INPUT], 4);
+	dmamap_platform_device_destroy(irqonly);
+	dmamap_platform_device_destroy(pdev);
+	assert_int_equal(kmalloc_live(f->m), 0);
+	assert_int_equal(f->c.reports, 4);
+	f->c.reports = 0;
+}
+
+/*
+ * devm_ioremap_resource() refusing, as the kernel's: no resource, one of
+ * another type, a region requested already (kept past devm_iounmap(), until
+ * the unbind), one no window holds; each logged, nothing left behind.
+ */
+static void test_devm_ioremap_resource_refusals(void **state)
+{
+	struct current_fx *f = *state;
+	struct platform_device *pdev = regs_device(f, "regs");
+	struct device *dev = &pdev->dev;
+	u8 *regs = dmamap_platform_regs(pdev, 0);
+	const struct resource sub = DEFINE_RES_MEM(REGS_BASE + 0x800, 0x10);
+	const struct resource outside = DEFINE_RES_MEM(0x20000000, 0x100);
+	const struct resource across = DEFINE_RES_MEM(REGS_BASE + 0xf00, 0x200);
+	const struct resource backwards = { REGS_BASE + 0x10, REGS_BASE + 0xf, NULL, IORESOURCE_MEM, 0 };
+	struct capture g;
+	void __iomem *p;
+
+	assert_ptr_equal(devm_ioremap_resource(dev, NULL), ERR_PTR(-EINVAL));
+	assert_logged(&f->c, DMAMAP_LOG_ERR, "invalid resource (null)");
+	assert_ptr_equal(devm_ioremap_resource(dev, &pdev->resource[1]), ERR_PTR(-EINVAL));
+	assert_logged(&f->c, DMAMAP_LOG_ERR, "invalid resource [irq 21]");
+	assert_string_equal(f->c.last_device, "regs.0");
+	assert_int_equal(dmamap_devres_count(dev), 0);
+	assert_int_equal(f->c.reports, 0);
+
+	p = devm_ioremap_resource(dev, &pdev->resource[0]);
+	assert_ptr_equal(p, regs);
+	assert_int_equal(dmamap_devres_count(dev), 2);
+	/* the region is requested: the resource again, or a part of it, is busy */
+	assert_ptr_equal(devm_ioremap_resource(dev, &pdev->resource[0]), ERR_PTR(-EBUSY));
+	assert_logged(&f->c, DMAMAP_LOG_ERR, "can't request region for resource [mem 0x10000000-0x10000fff]");
+	assert_ptr_equal(devm_ioremap_resource(dev, &sub), ERR_PTR(-EBUSY));
+	assert_int_equal(dmamap_devres_count(dev), 2);
+	/* unmapped, the region stays requested until the driver unbinds */
+	devm_iounmap(dev, p);
+	assert_int_equal(dmamap_devres_count(dev), 1);
+	assert_ptr_equal(devm_ioremap_resource(dev, &sub), ERR_PTR(-EBUSY));
+	dmamap_device_unbind(dev);
+	assert_int_equal(dmamap_devres_count(dev), 0);
+	/* a range of the window, described by a resource of the driver's own */
+	assert_ptr_equal(devm_ioremap_resource(dev, &sub), regs + 0x800);
+	assert_int_equal(f->c.reports, 0);
+
+	/* no window holds it, or not wholly: nothing mapped, nothing requested */
+	assert_ptr_equal(devm_ioremap_resource(dev, &outside), ERR_PTR(-ENOMEM));
+	assert_logged(&f->c, DMAMAP_LOG_ERR, "ioremap failed for resource [mem 0x20000000-0x200000ff]");
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_BAD_ADDRESS], 1);
+	assert_ptr_equal(devm_ioremap_resource(dev, &across), ERR_PTR(-ENOMEM));
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_BAD_ADDRESS], 2);
+	assert_ptr_equal(devm_ioremap_resource(dev, &backwards), ERR_PTR(-EBUSY));
+	assert_int_equal(dmamap_devres_count(dev), 2);
+	/* the last byte of the window, requested on its own: the failures above requested nothing */
+	{
+		const struct resource last = DEFINE_RES_MEM(REGS_BASE + REGS_SIZE - 1, 1);
+
+		assert_ptr_equal(devm_ioremap_resource(dev, &last), regs + REGS_SIZE - 1);
+	}
+	capture_start(&g, NULL); /* a NULL device belongs to no machine */
+	assert_ptr_equal(devm_ioremap_resource(NULL, &sub), ERR_PTR(-EINVAL));
+	capture_stop(NULL);
+	assert_int_equal(g.by_kind[DMAMAP_REPORT_BAD_INPUT], 1);
+	assert_int_equal(f->c.reports, 2);
+	dmamap_device_unbind(dev);
+	dmamap_platform_device_destroy(pdev);
+	assert_int_equal(f->c.reports, 2);
+	f->c.reports = 0;
+}
+
+/* The devm_platform_ioremap_resource() family: by index, with the resource, by name; what each refuses. */
+static void test_devm_platform_ioremap_lookups(void **state)
+{
+	struct current_fx *f = *state;
+	struct platform_device *pdev = regs_device(f, "regs");
+	u8 *regs = dmamap_platform_regs(pdev, 0), *fifo = dmamap_platform_regs(pdev, 1);
+	struct resource *r = (struct resource *)&r;
+	struct capture g;
+
+	assert_ptr_equal(devm_platform_ioremap_resource(pdev, 1), fifo);
+	assert_ptr_equal(devm_platform_ioremap_resource(pdev, 2), ERR_PTR(-EINVAL));
+	assert_logged(&f->c, DMAMAP_LOG_ERR, "invalid resource (null)");
+	assert_ptr_equal(devm_platform_get_and_ioremap_resource(pdev, 2, &r), ERR_PTR(-EINVAL));
+	assert_null(r);
+	assert_ptr_equal(devm_platform_get_and_ioremap_resource(pdev, 0, &r), regs);
+	assert_ptr_equal(r, &pdev->resource[0]);
+	assert_int_equal(dmamap_devres_count(&pdev->dev), 4);
+	/* the name of a window mapped already, a name no window has, an interrupt's name */
+	assert_ptr_equal(devm_platform_ioremap_resource_byname(pdev, "fifo"), ERR_PTR(-EBUSY));
+	assert_ptr_equal(devm_platform_ioremap_resource_byname(pdev, "nope"), ERR_PTR(-EINVAL));
+	assert_ptr_equal(devm_platform_ioremap_resource_byname(pdev, "done"), ERR_PTR(-EINVAL));
+	assert_logged(&f->c, DMAMAP_LOG_ERR, "invalid resource (null)");
+	assert_ptr_equal(devm_platform_ioremap_resource_byname(pdev, NULL), ERR_PTR(-EINVAL));
+	assert_int_equal(dmamap_devres_count(&pdev->dev), 4);
+	assert_int_equal(f->c.reports, 0);
+	dmamap_device_unbind(&pdev->dev);
+	assert_ptr_equal(devm_platform_ioremap_resource_byname(pdev, "fifo"), fifo);
+
+	capture_start(&g, NULL); /* a NULL device belongs to no machine */
+	assert_ptr_equal(devm_platform_ioremap_resource(NULL, 0), ERR_PTR(-EINVAL));
+	r = (struct resource *)&r;
+	assert_ptr_equal(devm_platform_get_and_ioremap_resource(NULL, 0, &r), ERR_PTR(-EINVAL));
+	assert_null(r);
+	assert_ptr_equal(devm_platform_ioremap_resource_byname(NULL, "fifo"), ERR_PTR(-EINVAL));
+	capture_stop(NULL);
+	assert_int_equal(g.by_kind[DMAMAP_REPORT_BAD_INPUT], 3);
+	assert_int_equal(g.reports, 3);
+	dmamap_platform_device_destroy(pdev);
+	assert_int_equal(f->c.reports, 0);
+}
+
+/*
+ * ioremap() on the current machine: any range a window holds wholly, to its
+ * last byte; iounmap() of what it returned, once; what neither takes,
+ * reported.
+ */
+static void test_ioremap_and_iounmap(void **state)
+{
+	struct current_fx *f = *state;
+	struct platform_device *pdev = regs_device(f, "regs");
+	u8 *regs = dmamap_platform_regs(pdev, 0);
+	void __iomem *p, *q, *wc, *np, *d;
+	struct capture g;
+
+	p = ioremap(REGS_BASE + 0x10, 0x20);
+	assert_ptr_equal(p, regs + 0x10);
+	writel(7, p);
+	assert_int_equal(le32_to_cpu(*(u32 *)(regs + 0x10)), 7);
+	q = ioremap(REGS_BASE + REGS_SIZE - 1, 1);
+	assert_ptr_equal(q, regs + REGS_SIZE - 1);
+	writeb(0x77, q);
+	assert_int_equal(regs[REGS_SIZE - 1], 0x77);
+	wc = ioremap_wc(REGS_BASE, 4);
+	np = ioremap_np(FIFO_BASE, FIFO_SIZE);
+	assert_ptr_equal(wc, regs);
+	assert_ptr_equal(np, dmamap_platform_regs(pdev, 1));
+	assert_int_equal(f->c.reports, 0);
+
+	/* one byte past the window, one before it, between the windows, nothing at all */
+	assert_null(ioremap(REGS_BASE + REGS_SIZE - 1, 2));
+	assert_null(ioremap(REGS_BASE - 1, 1));
+	assert_null(ioremap(REGS_BASE + REGS_SIZE, 4));
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_BAD_ADDRESS], 3);
+	assert_non_null(strstr(f->c.rec_last.message, "no register window"));
+	assert_null(ioremap(REGS_BASE, 0));
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_BAD_INPUT], 1);
+
+	iounmap(p);
+	iounmap(np);
+	assert_int_equal(f->c.reports, 4);
+	iounmap(p); /* once only */
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_API_MISUSE], 1);
+	assert_non_null(strstr(f->c.rec_last.message, "nonexistent vm area"));
+	iounmap(NULL);
+	/* only the address returned names a mapping: not another in it, though @wc covers it */
+	iounmap(regs + 0x2);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_API_MISUSE], 2);
+	iounmap(wc);
+	iounmap(q);
+	assert_int_equal(f->c.reports, 6);
+
+	/* a managed mapping undone by iounmap(): reported, undone all the same, forgotten by the device */
+	d = devm_ioremap(&pdev->dev, REGS_BASE, 0x10);
+	assert_ptr_equal(d, regs);
+	assert_int_equal(dmamap_devres_count(&pdev->dev), 1);
+	iounmap(d);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_API_MISUSE], 3);
+	assert_non_null(strstr(f->c.rec_last.message, "devm_iounmap() undoes it"));
+	assert_int_equal(dmamap_devres_count(&pdev->dev), 0);
+
+	/* no current machine, no window */
+	capture_start(&g, NULL);
+	dmamap_machine_set_current(NULL);
+	assert_null(ioremap(REGS_BASE, 4));
+	dmamap_machine_set_current(f->m);
+	capture_stop(NULL);
+	assert_int_equal(g.by_kind[DMAMAP_REPORT_BAD_INPUT], 1);
+	assert_int_equal(f->c.reports, 7);
+	dmamap_platform_device_destroy(pdev);
+	assert_int_equal(f->c.reports, 7);
+	f->c.reports = 0;
+}
+
+/* devm_ioremap(): managed, no region requested, undone by devm_iounmap() or at unbind; what it refuses. */
+static void test_devm_ioremap_and_devm_iounmap(void **state)
+{
+	struct current_fx *f = *state;
+	struct platform_device *pdev = regs_device(f, "regs");
+	struct device *dev = &pdev->dev, zd = { 0 };
+	u8 *regs = dmamap_platform_regs(pdev, 0);
+	void __iomem *a, *b;
+	struct capture g;
+
+	a = devm_ioremap(dev, REGS_BASE + 0x100, 0x100);
+	assert_ptr_equal(a, regs + 0x100);
+	b = devm_ioremap_wc(dev, REGS_BASE, REGS_SIZE);
+	assert_ptr_equal(b, regs);
+	assert_int_equal(dmamap_devres_count(dev), 2);
+	/* no region was requested */
+	assert_ptr_equal(devm_ioremap_resource(dev, &pdev->resource[0]), regs);
+	assert_int_equal(dmamap_devres_count(dev), 4);
+	devm_iounmap(dev, a);
+	assert_int_equal(dmamap_devres_count(dev), 3);
+	assert_int_equal(f->c.reports, 0);
+	/* twice: the kernel's WARN_ON, then iounmap() finds nothing either */
+	devm_iounmap(dev, a);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_API_MISUSE], 2);
+	assert_int_equal(dmamap_devres_count(dev), 3);
+
+	assert_null(devm_ioremap(dev, 0x20000000, 4));
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_BAD_ADDRESS], 1);
+	assert_null(devm_ioremap(dev, REGS_BASE, 0));
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_BAD_INPUT], 1);
+	capture_start(&g, NULL); /* no machine's devices */
+	assert_null(devm_ioremap(NULL, REGS_BASE, 4));
+	assert_null(devm_ioremap(&zd, REGS_BASE, 4));
+	devm_iounmap(&zd, b);
+	capture_stop(NULL);
+	assert_int_equal(g.by_kind[DMAMAP_REPORT_BAD_INPUT], 3);
+	assert_int_equal(dmamap_devres_count(dev), 3);
+
+	/* the driver's unbind undoes the rest */
+	dmamap_device_unbind(dev);
+	assert_int_equal(dmamap_devres_count(dev), 0);
+	iounmap(b);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_API_MISUSE], 3);
+	assert_int_equal(f->c.reports, 5);
+	dmamap_platform_device_destroy(pdev);
+	assert_int_equal(f->c.reports, 5);
+	f->c.reports = 0;
+}
+
+/*
+ * The windows go with their device, mapped or not: an ioremap() left is a
+ * leak at its line, as is another device's managed mapping; the range is
+ * free for a new device then. A machine destroyed under a live device
+ * reports the same, and the device is destroyed after it.
+ */
+static void test_windows_go_with_their_device(void **state)
+{
+	struct current_fx *f = *state;
+	struct platform_device *pdev = regs_device(f, "regs"), *other, *late;
+	struct dmamap_machine *m2;
+	struct capture g;
+	u32 *regs;
+	int line;
+
+	line = __LINE__ + 1;
+	assert_non_null(ioremap(REGS_BASE + 0x40, 8));
+	dmamap_platform_device_destroy(pdev);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_LEAK], 1);
+	assert_int_equal(f->c.rec_last.line, line);
+	assert_non_null(strstr(f->c.rec_last.file, "test-linux-lib.c"));
+	assert_non_null(strstr(f->c.rec_last.message, "ioremap() mapping of 0x8 bytes at phys 0x10000040"));
+	assert_null(ioremap(REGS_BASE + 0x40, 8));
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_BAD_ADDRESS], 1);
+
+	/* the range is free again; the new window is zeroed */
+	pdev = regs_device(f, "regs");
+	regs = dmamap_platform_regs(pdev, 0);
+	assert_int_equal(regs[0x40 / 4], 0);
+	/* another device maps it, managed: reported when the window goes, forgotten at its own unbind */
+	other = dmamap_platform_device_create(f->m, "other", 0);
+	assert_false(IS_ERR(other));
+	assert_ptr_equal(devm_ioremap(&other->dev, REGS_BASE, 4), regs);
+	dmamap_platform_device_destroy(pdev);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_LEAK], 2);
+	assert_string_equal(f->c.rec_last.device, "other.0");
+	assert_int_equal(dmamap_devres_count(&other->dev), 1);
+	dmamap_platform_device_destroy(other);
+	assert_int_equal(f->c.reports, 3);
+	f->c.reports = 0;
+
+	/* the machine goes first: the mapping left is reported, the window stays the device's */
+	m2 = test_machine(16, NULL);
+	capture_start(&g, m2);
+	late = dmamap_platform_device_create_res(m2, "late", 0, regs_res, ARRAY_SIZE(regs_res));
+	assert_false(IS_ERR(late));
+	assert_non_null(dmamap_ioremap_at(m2, FIFO_BASE, 4, NULL, 0));
+	dmamap_machine_destroy(m2);
+	assert_int_equal(g.by_kind[DMAMAP_REPORT_LEAK], 2); /* the device still there, the mapping */
+	assert_int_equal(g.reports, 2);
+	assert_int_equal(*(u32 *)dmamap_platform_regs(late, 1), 0);
+	dmamap_platform_device_destroy(late);
+}
+
+/* Windows never overlap: a device whose memory resources would is refused, nothing made; adjacent ones are fine. */
+static void test_overlapping_windows_refused(void **state)
+{
+	struct current_fx *f = *state;
+	struct platform_device *a = regs_device(f, "a"), *b;
+	const struct resource over[] = { DEFINE_RES_MEM(REGS_BASE + REGS_SIZE - 4, 8) };
+	const struct resource next[] = { DEFINE_RES_MEM(REGS_BASE + REGS_SIZE, 8) };
+	const struct resource own[] = { DEFINE_RES_MEM(0x20000000, 0x100), DEFINE_RES_IRQ(3),
+					DEFINE_RES_MEM(0x200000ff, 0x10) };
+	const struct resource empty[] = { DEFINE_RES_MEM(0x30000000, 0) };
+	const struct resource inside[] = { DEFINE_RES_MEM(REGS_BASE + 0x100, 0x10) };
+
+	assert_ptr_equal(dmamap_platform_device_create_res(f->m, "b", 0, over, 1), ERR_PTR(-EBUSY));
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_BAD_INPUT], 1);
+	assert_non_null(strstr(f->c.rec_last.message, "failed to claim resource 0: [mem 0x10000ffc-0x10001003]"));
+	assert_non_null(strstr(f->c.rec_last.message, "a.0"));
+	assert_ptr_equal(dmamap_platform_device_create_res(f->m, "c", 0, own, 3), ERR_PTR(-EBUSY));
+	assert_non_null(strstr(f->c.rec_last.message, "failed to claim resource 2"));
+	/* a resource of no bytes ends before it starts */
+	assert_ptr_equal(dmamap_platform_device_create_res(f->m, "d", 0, empty, 1), ERR_PTR(-EINVAL));
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_BAD_INPUT], 3);
+	assert_null(ioremap(0x20000000, 4)); /* the refused device left no window */
+	assert_int_equal(f->c.reports, 4);
+
+	b = dmamap_platform_device_create_res(f->m, "b", 0, next, 1);
+	assert_false(IS_ERR(b));
+	assert_ptr_equal(ioremap(REGS_BASE + REGS_SIZE, 8), dmamap_platform_regs(b, 0));
+	iounmap(dmamap_platform_regs(b, 0));
+	dmamap_platform_device_destroy(a);
+	/* a's range is free now */
+	a = dmamap_platform_device_create_res(f->m, "b", 1, inside, 1);
+	assert_false(IS_ERR(a));
+	dmamap_platform_device_destroy(a);
+	dmamap_platform_device_destroy(b);
+	assert_int_equal(f->c.reports, 4);
+	f->c.reports = 0;
+}
+
+/* Each allocation failed in turn: creating a device with windows, then mapping one, fails with -ENOMEM and leaves nothing. */
+static void test_windows_without_memory(void **state)
+{
+	struct current_fx *f = *state;
+	struct platform_device *pdev = ERR_PTR(-ENOMEM);
+	void __iomem *p = ERR_PTR(-ENOMEM);
+	unsigned long nth;
+
+	for (nth = 1; IS_ERR(pdev) && nth < 64; nth++) {
+		assert_int_equal(dmamap_fault_inject(f->m, DMAMAP_FAULT_HOST_ALLOC, nth, 0), 0);
+		pdev = dmamap_platform_device_create_res(f->m, "regs", 0, regs_res, ARRAY_SIZE(regs_res));
+		if (IS_ERR(pdev)) {
+			assert_int_equal(PTR_ERR(pdev), -ENOMEM);
+			assert_null(ioremap(REGS_BASE, 4)); /* no window left behind */
+		}
+	}
+	assert_false(IS_ERR(pdev));
+	assert_true(nth > 4); /* the device, the windows' array, each window */
+	for (nth = 1; IS_ERR(p) && nth < 64; nth++) {
+		assert_int_equal(dmamap_fault_inject(f->m, DMAMAP_FAULT_HOST_ALLOC, nth, 0), 0);
+		p = devm_ioremap_resource(&pdev->dev, &pdev->resource[0]);
+		if (IS_ERR(p)) {
+			assert_int_equal(PTR_ERR(p), -ENOMEM);
+			assert_int_equal(dmamap_devres_count(&pdev->dev), 0);
+		}
+	}
+	assert_ptr_equal(p, dmamap_platform_regs(pdev, 0));
+	assert_true(nth > 3); /* the region, the mapping, their two managed records */
+	assert_int_equal(dmamap_fault_inject(f->m, DMAMAP_FAULT_HOST_ALLOC, 0, 0), 0);
+	dmamap_platform_device_destroy(pdev);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_BAD_ADDRESS], (long)f->c.reports);
+	f->c.reports = 0;
+}
+
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1186,6 +1713,15 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_platform_failed_probe_unwinds, current_fx_setup, current_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_platform_remove_before_6_11, current_fx_setup, current_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_platform_resources, current_fx_setup, current_fx_teardown),
+		cmocka_unit_test_setup_teardown(test_platform_register_windows, current_fx_setup, current_fx_teardown),
+		cmocka_unit_test_setup_teardown(test_devm_ioremap_resource_refusals, current_fx_setup, current_fx_teardown),
+		cmocka_unit_test_setup_teardown(test_devm_platform_ioremap_lookups, current_fx_setup, current_fx_teardown),
+		cmocka_unit_test_setup_teardown(test_ioremap_and_iounmap, current_fx_setup, current_fx_teardown),
+		cmocka_unit_test_setup_teardown(test_devm_ioremap_and_devm_iounmap, current_fx_setup,
+						current_fx_teardown),
+		cmocka_unit_test_setup_teardown(test_windows_go_with_their_device, current_fx_setup, current_fx_teardown),
+		cmocka_unit_test_setup_teardown(test_overlapping_windows_refused, current_fx_setup, current_fx_teardown),
+		cmocka_unit_test_setup_teardown(test_windows_without_memory, current_fx_setup, current_fx_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -27,7 +27,11 @@
  * (dmamap_platform_device_create_res()): memory windows and interrupt lines,
  * as a board file or the device tree gives them, which the driver finds
  * with platform_get_resource() and platform_get_irq(). An IORESOURCE_IRQ
- * resource names a line of the device's machine (<dmamap/irq.h>).
+ * resource names a line of the device's machine (<dmamap/irq.h>). Each
+ * IORESOURCE_MEM resource gets a register window (<dmamap/iomem.h>): host
+ * memory of its size, zeroed, the device's, which the driver maps with
+ * devm_platform_ioremap_resource() and its siblings and the test reaches
+ * with dmamap_platform_regs() to play the hardware.
  *
  * Calls on one platform device are not to be made concurrently (the kernel
  * holds the device lock around probe and remove).
@@ -37,6 +41,7 @@
 
 #include <dmamap/types.h>
 #include <dmamap/device.h>
+#include <dmamap/iomem.h>
 
 DMAMAP_BEGIN_DECLS
 
@@ -111,6 +116,7 @@ struct platform_device {
 		struct platform_driver *driver; /* bound driver, or NULL */
 		char name[PLATFORM_NAME_SIZE];
 		unsigned long magic;
+		void *windows;       /* the register windows of its memory resources (<dmamap/iomem.h>) */
 	} dmamap;
 };
 
@@ -171,12 +177,20 @@ DMAMAP_API struct platform_device *dmamap_platform_device_create(struct dmamap_m
  *
  * What dmamap_platform_device_create() does, with pdev->resource and
  * pdev->num_resources set to the copy, for the driver's
- * platform_get_resource() and platform_get_irq(). The copy goes with the
+ * platform_get_resource() and platform_get_irq(). Each IORESOURCE_MEM
+ * resource gets its register window (<dmamap/iomem.h>), zeroed, found
+ * with dmamap_platform_regs(). The copy and the windows go with the
  * device.
  * Return: the device; ERR_PTR(-EINVAL) for what
  * dmamap_platform_device_create() refuses, a NULL @res with a non-zero
- * @num, or a resource whose end is below its start (reported as
- * DMAMAP_REPORT_BAD_INPUT); ERR_PTR(-ENOMEM) when memory cannot be had.
+ * @num, or a resource whose end is below its start (a size of 0; each
+ * reported as DMAMAP_REPORT_BAD_INPUT); ERR_PTR(-EBUSY) when a memory
+ * resource overlaps another of @res or a window of another platform
+ * device of the machine (reported as DMAMAP_REPORT_BAD_INPUT, "failed to
+ * claim resource", as the kernel's platform_device_add() refuses it; the
+ * kernel would nest a resource wholly inside another, here each window is
+ * memory of its own); ERR_PTR(-ENOMEM) when memory (a window's included)
+ * cannot be had.
  */
 DMAMAP_API struct platform_device *dmamap_platform_device_create_res(struct dmamap_machine *m, const char *name,
 								     int id, const struct resource *res,
@@ -236,6 +250,71 @@ DMAMAP_API int platform_get_irq(struct platform_device *pdev, unsigned int num);
 DMAMAP_API int platform_irq_count(struct platform_device *pdev);
 
 /**
+ * dmamap_devm_platform_get_and_ioremap_resource_at() - map @pdev's @index-th memory resource: devm_platform_get_and_ioremap_resource()
+ * @pdev: the device
+ * @index: the index among its IORESOURCE_MEM resources, from 0
+ * @res: receives the resource (NULL when there is none), or NULL
+ * @file: the caller's source file, or NULL
+ * @line: the caller's source line
+ *
+ * platform_get_resource(@pdev, IORESOURCE_MEM, @index), then
+ * dmamap_devm_ioremap_resource_at() of what it found, NULL included, on
+ * @pdev's device: the region requested and the window mapped, both
+ * released when the driver unbinds. devm_platform_ioremap_resource() is
+ * this with a NULL @res.
+ * Return: the window's CPU address; what dmamap_devm_ioremap_resource_at()
+ * returns: ERR_PTR(-EINVAL) when there is no such resource (logged
+ * "invalid resource (null)", as the kernel's), ERR_PTR(-EBUSY) when it is
+ * requested already (by an earlier mapping of the same driver, say),
+ * ERR_PTR(-ENOMEM); ERR_PTR(-EINVAL) for a @pdev that is no live platform
+ * device (reported as DMAMAP_REPORT_BAD_INPUT).
+ */
+DMAMAP_API void *dmamap_devm_platform_get_and_ioremap_resource_at(struct platform_device *pdev, unsigned int index,
+								  struct resource **res, const char *file, int line);
+
+/**
+ * dmamap_devm_platform_ioremap_resource_byname_at() - map @pdev's memory resource named @name: devm_platform_ioremap_resource_byname()
+ * @pdev: the device
+ * @name: the resource's name (DEFINE_RES_MEM_NAMED())
+ * @file: the caller's source file, or NULL
+ * @line: the caller's source line
+ *
+ * platform_get_resource_byname(@pdev, IORESOURCE_MEM, @name), then
+ * dmamap_devm_ioremap_resource_at() of what it found.
+ * Return: as dmamap_devm_platform_get_and_ioremap_resource_at():
+ * ERR_PTR(-EINVAL) when no memory resource has that name (a NULL @name
+ * included).
+ */
+DMAMAP_API void *dmamap_devm_platform_ioremap_resource_byname_at(struct platform_device *pdev, const char *name,
+								 const char *file, int line);
+
+/**
+ * dmamap_platform_regs() - the register window of @pdev's @index-th memory resource, for the test to play the hardware
+ * @pdev: the device
+ * @index: the index among its IORESOURCE_MEM resources, from 0, as
+ *         platform_get_resource() and devm_platform_ioremap_resource() count
+ *
+ * The bytes the driver's mapping of the resource reaches, whether it is
+ * mapped or not (a test may set identification registers before the
+ * probe): as many as the resource's size, zeroed at the device's creation,
+ * little-endian registers as readl() reads them. The memory is the
+ * device's: valid until dmamap_platform_device_destroy().
+ * Return: the window; NULL (reported as DMAMAP_REPORT_BAD_INPUT) when
+ * @pdev has no such resource or is no live platform device.
+ */
+DMAMAP_API void *dmamap_platform_regs(struct platform_device *pdev, unsigned int index);
+
+/**
+ * dmamap_platform_regs_byname() - the register window of @pdev's memory resource named @name
+ * @pdev: the device
+ * @name: the resource's name, as platform_get_resource_byname() matches it
+ *
+ * Return: as dmamap_platform_regs(); NULL (reported) when no memory
+ * resource of @pdev has that name.
+ */
+DMAMAP_API void *dmamap_platform_regs_byname(struct platform_device *pdev, const char *name);
+
+/**
  * dmamap_platform_bind() - bind @drv to @pdev: call its probe(), as the driver core does
  * @pdev: a device dmamap_platform_device_create() made, no driver bound
  * @drv: the driver (the caller's; it must outlive the binding); a NULL
@@ -274,9 +353,11 @@ DMAMAP_API void dmamap_platform_unbind(struct platform_device *pdev);
  * @pdev: a device dmamap_platform_device_create() made; NULL is ignored
  *
  * Unbinds a bound driver as dmamap_platform_unbind() does, releases .dev as
- * dmamap_device_release() does (reporting what the driver left behind), and
- * frees the device. A pointer that is no live platform device is reported
- * (DMAMAP_REPORT_BAD_INPUT) and left alone.
+ * dmamap_device_release() does (reporting what the driver left behind),
+ * frees its register windows (each ioremap() mapping still made of them is
+ * reported as DMAMAP_REPORT_LEAK and forgotten, <dmamap/iomem.h>), and
+ * frees the device. A pointer that is no live
+ * platform device is reported (DMAMAP_REPORT_BAD_INPUT) and left alone.
  */
 DMAMAP_API void dmamap_platform_device_destroy(struct platform_device *pdev);
 

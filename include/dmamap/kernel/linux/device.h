@@ -4,7 +4,8 @@
  * it: struct device (caller-owned, attached to a simulated machine with
  * dmamap_device_init()), dev_name(), drvdata, dev_err() and friends, and the
  * managed resources (devm_kzalloc(), devm_add_action_or_reset()..., released
- * by dmamap_device_release() as devres would at unbind).
+ * by dmamap_device_release() as devres would at unbind), and
+ * devm_ioremap_resource() (<dmamap/iomem.h>).
  *
  * Not provided: dev_get_platdata() and the platform_data it reads, which this
  * struct device does not have (no platform bus describes the simulated
@@ -19,6 +20,7 @@
 #include <dmamap/log.h>
 #include <dmamap/slab.h>
 #include <dmamap/devres.h>
+#include <dmamap/iomem.h>
 
 /*
  * dev_err_probe() - log @fmt as dev_err() does and return @err, for probe
@@ -130,5 +132,23 @@ static inline void put_device(struct device *dev)
 {
 	(void)dev;
 }
+
+/**
+ * devm_ioremap_resource() - request and map the memory resource @res for @dev, both released when the driver unbinds
+ * @dev: the device
+ * @res: an IORESOURCE_MEM resource (what platform_get_resource() found,
+ *       NULL included)
+ *
+ * See dmamap_devm_ioremap_resource_at(): the CPU address of @res->start in
+ * its register window; ERR_PTR(-EINVAL) for a NULL or non-memory @res,
+ * ERR_PTR(-EBUSY) for a region requested already, ERR_PTR(-ENOMEM), each
+ * logged with the kernel's message.
+ */
+static inline void __iomem *devm_ioremap_resource(struct device *dev, const struct resource *res)
+{
+	return dmamap_devm_ioremap_resource_at(dev, res, NULL, 0);
+}
+
+#define devm_ioremap_resource(dev, res) dmamap_devm_ioremap_resource_at((dev), (res), __FILE__, __LINE__)
 
 #endif /* _LINUX_DEVICE_H */

@@ -5,13 +5,19 @@
  * _relaxed forms, ioread8() to ioread32be() and iowrite8() to iowrite32be()),
  * the FIFO accessors (readsl(), writesl(), ioread32_rep(), iowrite32_rep()),
  * the copies to and from a register window (memcpy_toio(), memcpy_fromio(),
- * memset_io()), and the barriers that order descriptor writes with them.
+ * memset_io()), the barriers that order descriptor writes with them, and
+ * the mappings of register windows: ioremap(), ioremap_wc(), ioremap_np(),
+ * iounmap(), devm_ioremap(), devm_iounmap() and IOMEM_ERR_PTR().
  *
- * A simulated device's registers are plain host memory the test hands to the
- * driver as its `void __iomem *` window; the test's hardware model reads and
- * writes the same memory. The accessors are volatile accesses in little-endian
- * order; the barriers are compiler and CPU fences, enough for a model that
- * runs on the same host. Bus masters reach memory only through the library
+ * A simulated device's registers are plain host memory: the register window
+ * of a platform device's memory resource (<dmamap/iomem.h>), which the
+ * driver maps with the calls below or devm_platform_ioremap_resource()
+ * (<linux/platform_device.h>) and the test reaches with
+ * dmamap_platform_regs(), or any memory a test hands to its driver as a
+ * `void __iomem *` window; the test's hardware model reads and writes the
+ * same memory. The accessors are volatile accesses in little-endian order;
+ * the barriers are compiler and CPU fences, enough for a model that runs on
+ * the same host. Bus masters reach memory only through the library
  * (dmamap_dev_read/write), so no barrier can hide a missing cache operation.
  */
 #ifndef _LINUX_IO_H
@@ -19,6 +25,7 @@
 
 #include <dmamap/linux-api.h>
 #include <dmamap/types.h>
+#include <dmamap/iomem.h>
 
 DMAMAP_BEGIN_DECLS
 
@@ -266,6 +273,74 @@ static inline void iowrite32(u32 value, volatile void __iomem *addr)
 {
 	writel(value, addr);
 }
+
+/* IOMEM_ERR_PTR() - ERR_PTR() of -errno @err as a register window pointer. */
+#define IOMEM_ERR_PTR(err) ((__force void __iomem *)ERR_PTR(err))
+
+/**
+ * ioremap() - map @size bytes of a register window at physical @offset, on the current machine
+ * @offset: the physical address, in a memory resource of a platform device
+ * @size: bytes, non-zero
+ *
+ * See dmamap_ioremap_at(): the CPU address of @offset in its window, or
+ * NULL (reported) when no window holds the range; iounmap() undoes it.
+ */
+static inline void __iomem *ioremap(phys_addr_t offset, size_t size)
+{
+	return dmamap_ioremap_at(NULL, offset, size, NULL, 0);
+}
+
+/** ioremap_wc() - ioremap() with write combining: the same window here (nothing caches or buffers it). */
+static inline void __iomem *ioremap_wc(phys_addr_t offset, size_t size)
+{
+	return dmamap_ioremap_at(NULL, offset, size, NULL, 0);
+}
+
+/** ioremap_np() - ioremap() non-posted (arm64): the same window here, where every write lands at once. */
+static inline void __iomem *ioremap_np(phys_addr_t offset, size_t size)
+{
+	return dmamap_ioremap_at(NULL, offset, size, NULL, 0);
+}
+
+/** iounmap() - undo the mapping ioremap() returned @addr for (see dmamap_iounmap_at()); NULL is ignored. */
+static inline void iounmap(volatile void __iomem *addr)
+{
+	dmamap_iounmap_at(NULL, addr, NULL, 0);
+}
+
+/**
+ * devm_ioremap() - ioremap() on @dev's machine, undone when the driver unbinds
+ * @dev: the device
+ * @offset: the physical address
+ * @size: bytes, non-zero
+ *
+ * See dmamap_devm_ioremap_at(): the CPU address, or NULL (not an ERR_PTR(),
+ * as in the kernel); the region is not requested.
+ */
+static inline void __iomem *devm_ioremap(struct device *dev, phys_addr_t offset, phys_addr_t size)
+{
+	return dmamap_devm_ioremap_at(dev, offset, size, NULL, 0);
+}
+
+/** devm_ioremap_wc() - devm_ioremap() with write combining: the same window here. */
+static inline void __iomem *devm_ioremap_wc(struct device *dev, phys_addr_t offset, phys_addr_t size)
+{
+	return dmamap_devm_ioremap_at(dev, offset, size, NULL, 0);
+}
+
+/** devm_iounmap() - undo now a managed mapping of @dev (see dmamap_devm_iounmap_at()). */
+static inline void devm_iounmap(struct device *dev, void __iomem *addr)
+{
+	dmamap_devm_iounmap_at(dev, addr, NULL, 0);
+}
+
+#define ioremap(offset, size) dmamap_ioremap_at(NULL, (offset), (size), __FILE__, __LINE__)
+#define ioremap_wc(offset, size) dmamap_ioremap_at(NULL, (offset), (size), __FILE__, __LINE__)
+#define ioremap_np(offset, size) dmamap_ioremap_at(NULL, (offset), (size), __FILE__, __LINE__)
+#define iounmap(addr) dmamap_iounmap_at(NULL, (addr), __FILE__, __LINE__)
+#define devm_ioremap(dev, offset, size) dmamap_devm_ioremap_at((dev), (offset), (size), __FILE__, __LINE__)
+#define devm_ioremap_wc(dev, offset, size) dmamap_devm_ioremap_at((dev), (offset), (size), __FILE__, __LINE__)
+#define devm_iounmap(dev, addr) dmamap_devm_iounmap_at((dev), (addr), __FILE__, __LINE__)
 
 DMAMAP_END_DECLS
 

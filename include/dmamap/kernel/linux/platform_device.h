@@ -31,11 +31,20 @@
  * platform_get_resource_byname(), platform_get_irq(),
  * platform_get_irq_optional() and platform_irq_count() (<dmamap/platform.h>).
  * An interrupt resource names a line of the device's machine, which
- * devm_request_irq() takes (<linux/interrupt.h>).
+ * devm_request_irq() takes (<linux/interrupt.h>). A memory resource is a
+ * register window (<dmamap/iomem.h>): host memory of its size, zeroed, the
+ * device's, which the driver maps with devm_platform_ioremap_resource(),
+ * devm_platform_get_and_ioremap_resource() or
+ * devm_platform_ioremap_resource_byname() (released at unbind) and reads
+ * with readl() and its siblings (<linux/io.h>); the test plays the
+ * hardware on the same bytes:
  *
- * Not provided: devm_platform_ioremap_resource() and the other mappings of
- * a memory resource (nothing simulates register windows), platform data,
- * device-tree matching and the device registration calls.
+ *	u32 *regs = dmamap_platform_regs(pdev, 0);        (the window of the first memory resource)
+ *	regs[STATUS / 4] = cpu_to_le32(DONE);
+ *	dmamap_irq_raise(m, 17);                          (the handler readl()s STATUS)
+ *
+ * Not provided: platform data, device-tree matching and the device
+ * registration calls.
  */
 #ifndef _LINUX_PLATFORM_DEVICE_H
 #define _LINUX_PLATFORM_DEVICE_H
@@ -69,6 +78,41 @@ static inline const struct platform_device_id *platform_get_device_id(const stru
 {
 	return pdev->id_entry;
 }
+
+/**
+ * devm_platform_get_and_ioremap_resource() - map @pdev's @index-th memory resource, giving the resource in *@res
+ * @pdev: the device
+ * @index: the index among its IORESOURCE_MEM resources
+ * @res: receives the resource (NULL when there is none), or NULL
+ *
+ * See dmamap_devm_platform_get_and_ioremap_resource_at(): the CPU address
+ * of the window, released when the driver unbinds, or an ERR_PTR()
+ * (-EINVAL for no such resource, -EBUSY, -ENOMEM).
+ */
+static inline void __iomem *devm_platform_get_and_ioremap_resource(struct platform_device *pdev, unsigned int index,
+								   struct resource **res)
+{
+	return dmamap_devm_platform_get_and_ioremap_resource_at(pdev, index, res, NULL, 0);
+}
+
+/** devm_platform_ioremap_resource() - devm_platform_get_and_ioremap_resource() without the resource. */
+static inline void __iomem *devm_platform_ioremap_resource(struct platform_device *pdev, unsigned int index)
+{
+	return dmamap_devm_platform_get_and_ioremap_resource_at(pdev, index, NULL, NULL, 0);
+}
+
+/** devm_platform_ioremap_resource_byname() - map @pdev's memory resource named @name (see dmamap_devm_platform_ioremap_resource_byname_at()). */
+static inline void __iomem *devm_platform_ioremap_resource_byname(struct platform_device *pdev, const char *name)
+{
+	return dmamap_devm_platform_ioremap_resource_byname_at(pdev, name, NULL, 0);
+}
+
+#define devm_platform_get_and_ioremap_resource(pdev, index, res) \
+	dmamap_devm_platform_get_and_ioremap_resource_at((pdev), (index), (res), __FILE__, __LINE__)
+#define devm_platform_ioremap_resource(pdev, index) \
+	dmamap_devm_platform_get_and_ioremap_resource_at((pdev), (index), NULL, __FILE__, __LINE__)
+#define devm_platform_ioremap_resource_byname(pdev, name) \
+	dmamap_devm_platform_ioremap_resource_byname_at((pdev), (name), __FILE__, __LINE__)
 
 /** platform_driver_register() - register @drv with the bus: nothing to do, no bus matches here; 0. */
 static inline int platform_driver_register(struct platform_driver *drv)
