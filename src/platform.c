@@ -360,6 +360,44 @@ DMAMAP_API void *dmamap_platform_regs_byname(struct platform_device *pdev, const
 		       "dmamap_platform_regs_byname", what);
 }
 
+/* ---------------------------------------------------------- platform data */
+
+/* Free the copy platform_device_add_data() made of @pdev's platform data, if any. */
+static void platdata_free(struct platform_device *pdev)
+{
+	void *copy = pdev->dmamap.platform_data;
+
+	if (copy && copy != ZERO_SIZE_PTR)
+		dmamap_free(copy);
+	pdev->dmamap.platform_data = NULL;
+}
+
+DMAMAP_API int platform_device_add_data(struct platform_device *pdev, const void *data, size_t size)
+{
+	void *copy = NULL;
+
+	if (!pdev_check(pdev, "platform_device_add_data"))
+		return -EINVAL;
+	if (pdev->dmamap.driver) {
+		dmamap_report(pdev_machine(pdev), DMAMAP_REPORT_BAD_INPUT, dev_name(&pdev->dev), NULL, 0,
+			      "platform_device_add_data: driver %s is bound: the platform data is the board's, given "
+			      "before the driver binds", drv_name(pdev->dmamap.driver));
+		return -EBUSY;
+	}
+	if (data && size) {
+		copy = dmamap_zalloc(pdev_machine(pdev), size);
+		if (!copy)
+			return -ENOMEM;
+		memcpy(copy, data, size);
+	} else if (data) {
+		copy = ZERO_SIZE_PTR; /* kmemdup() of 0 bytes, as the kernel's */
+	}
+	platdata_free(pdev);
+	pdev->dmamap.platform_data = copy;
+	pdev->dev.platform_data = copy;
+	return 0;
+}
+
 /* The entry of @drv's id_table named as @pdev, or NULL. */
 static const struct platform_device_id *id_match(const struct platform_driver *drv, const struct platform_device *pdev)
 {
@@ -451,6 +489,7 @@ DMAMAP_API void dmamap_platform_device_destroy(struct platform_device *pdev)
 	if (dm_dev_live(&pdev->dev))
 		dmamap_device_release(&pdev->dev);
 	dmamap_iomem_windows_free(pdev);
+	platdata_free(pdev);
 	pdev->dmamap.magic = 0;
 	dmamap_free(pdev);
 }

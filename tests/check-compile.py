@@ -1249,20 +1249,24 @@ int board_probe(struct platform_device *pdev)
 
 # A probe that maps its register windows as 6.x drivers do, with
 # <linux/platform_device.h> and <linux/io.h>: by index with the resource, by
-# name, by index, a range managed and unmapped, a resource of its own.
+# name, by index, a range managed and unmapped, a resource of its own; and
+# the board's platform data, given and read.
 REG_WINDOWS = '''
 #include <linux/io.h>
 #include <linux/platform_device.h>
+struct chip_pdata { u32 clock_hz; };
 struct chip {
 	void __iomem *base;
 	void __iomem *fifo;
 	void __iomem *aux;
 	void __iomem *sram;
 	struct resource *res;
+	u32 clock_hz;
 };
 int chip_probe(struct platform_device *pdev, struct chip *c);
 int chip_probe(struct platform_device *pdev, struct chip *c)
 {
+	const struct chip_pdata *pd = (const struct chip_pdata *)dev_get_platdata(&pdev->dev);
 	struct resource *r;
 
 	c->base = devm_platform_get_and_ioremap_resource(pdev, 0, &c->res);
@@ -1282,8 +1286,17 @@ int chip_probe(struct platform_device *pdev, struct chip *c)
 	c->sram = r ? devm_ioremap_resource(&pdev->dev, r) : IOMEM_ERR_PTR(-EINVAL);
 	if (IS_ERR(c->sram))
 		return PTR_ERR(c->sram);
+	c->clock_hz = pd ? pd->clock_hz : 0;
 	writel(readl(c->base) | 1, c->base);
 	return 0;
+}
+int board_chip(struct platform_device *pdev);
+int board_chip(struct platform_device *pdev)
+{
+	static const struct chip_pdata pd = { 100000000 };
+	int ret = platform_device_add_data(pdev, &pd, sizeof(pd));
+
+	return ret ? ret : pdev->dev.platform_data ? 0 : -EINVAL;
 }
 '''
 
@@ -1358,8 +1371,8 @@ CASES = [
     ('the lock headers with the others', KERNEL + RING_LOCK + CONFIG_MUTEX + CMD_DONE, True, None),
     ('an interrupt handler from <linux/interrupt.h> alone', IRQ_HANDLER, True, None),
     ('platform resources from <linux/platform_device.h> alone', BOARD_RES, True, None),
-    ('register windows with <linux/platform_device.h> and <linux/io.h>', REG_WINDOWS, True, None),
-    ('register windows with the others', LIBC + KERNEL + REG_WINDOWS, True, None),
+    ('register windows and platform data with <linux/platform_device.h> and <linux/io.h>', REG_WINDOWS, True, None),
+    ('register windows and platform data with the others', LIBC + KERNEL + REG_WINDOWS, True, None),
     ('ioremap() and its forms from <linux/io.h> alone', MAP_ALONE, True, None),
     ('devm_platform_ioremap_resource() of a struct device', '''
 #include <linux/platform_device.h>
@@ -1598,7 +1611,7 @@ CXX_CASES = [
     ('a ring under a spinlock from <linux/spinlock.h> alone in C++', RING_LOCK, True, None),
     ('an interrupt handler from <linux/interrupt.h> alone in C++', IRQ_HANDLER, True, None),
     ('platform resources from <linux/platform_device.h> alone in C++', BOARD_RES, True, None),
-    ('register windows in C++', LIBC + KERNEL + REG_WINDOWS, True, None),
+    ('register windows and platform data in C++', LIBC + KERNEL + REG_WINDOWS, True, None),
     ('ioremap() and its forms from <linux/io.h> alone in C++', MAP_ALONE, True, None),
     ('a configuration under a mutex from <linux/mutex.h> alone in C++', CONFIG_MUTEX, True, None),
     ('a command completed from <linux/completion.h> alone in C++', CMD_DONE, True, None),

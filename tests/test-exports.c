@@ -63,6 +63,7 @@
 #pragma weak dmamap_devm_platform_ioremap_resource_byname_at
 #pragma weak dmamap_platform_regs
 #pragma weak dmamap_platform_regs_byname
+#pragma weak platform_device_add_data
 /* <dmamap/iomem.h> */
 #pragma weak dmamap_ioremap_at
 #pragma weak dmamap_iounmap_at
@@ -419,6 +420,7 @@ static const struct export functions[] = {
 	F(dmamap_devm_platform_ioremap_resource_byname_at),
 	F(dmamap_platform_regs),
 	F(dmamap_platform_regs_byname),
+	F(platform_device_add_data),
 	/* <dmamap/iomem.h> */
 	F(dmamap_ioremap_at),
 	F(dmamap_iounmap_at),

@@ -8,7 +8,8 @@
  * leaves: nothing but its functions), <linux/platform_device.h> (probe and
  * remove in the kernel's order, the managed resources released at unbind
  * and after a failed probe, the resources a device is created with, the
- * register windows of its memory resources and the mappings of them).
+ * register windows of its memory resources and the mappings of them, its
+ * platform data).
  */
 #include <linux/atomic.h>
 #include <linux/kref.h>
@@ -1693,6 +1694,98 @@ static void test_windows_without_memory(void **state)
 }
 
 
+/* ------------------------------------------------------------ platform data */
+
+struct pdrv_pdata {
+	int channels;
+	char label[8];
+};
+
+static int pdrv_channels;
+
+static int pdrv_probe(struct platform_device *pdev)
+{
+	const struct pdrv_pdata *pd = dev_get_platdata(&pdev->dev);
+
+	if (!pd)
+		return -EINVAL;
+	pdrv_channels = pd->channels;
+	return 0;
+}
+
+static struct platform_driver pdrv_driver = {
+	.probe = pdrv_probe,
+	.driver = { .name = "pdrv" },
+};
+
+/*
+ * platform_device_add_data(): a copy the driver reads with
+ * dev_get_platdata(), replaced, taken away, refused while a driver is
+ * bound; the copy goes with the device, a pointer of the test's own is left
+ * alone.
+ */
+static void test_platform_data(void **state)
+{
+	struct current_fx *f = *state;
+	struct platform_device *pdev = dmamap_platform_device_create(f->m, "pdrv", 0);
+	struct pdrv_pdata src = { 3, "abc" }, other = { 5, "xyz" };
+	const struct pdrv_pdata *pd;
+	struct capture g;
+
+	assert_false(IS_ERR(pdev));
+	assert_null(dev_get_platdata(&pdev->dev));
+	assert_int_equal(dmamap_platform_bind(pdev, &pdrv_driver), -EINVAL); /* no platform data: the probe refuses */
+
+	assert_int_equal(platform_device_add_data(pdev, &src, sizeof(src)), 0);
+	pd = dev_get_platdata(&pdev->dev);
+	assert_non_null(pd);
+	assert_ptr_not_equal(pd, &src);
+	assert_ptr_equal(pd, pdev->dev.platform_data);
+	assert_memory_equal(pd, &src, sizeof(src));
+	src.channels = 9; /* a copy: the board's struct need not live on */
+	assert_int_equal(pd->channels, 3);
+	assert_int_equal(dmamap_platform_bind(pdev, &pdrv_driver), 0);
+	assert_int_equal(pdrv_channels, 3);
+	assert_int_equal(f->c.reports, 0);
+
+	/* the board's data, given while the driver is bound: refused, unchanged */
+	assert_int_equal(platform_device_add_data(pdev, &other, sizeof(other)), -EBUSY);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_BAD_INPUT], 1);
+	assert_ptr_equal(dev_get_platdata(&pdev->dev), pd);
+	dmamap_platform_unbind(pdev);
+
+	/* replaced (the old copy freed), without memory (nothing changed), taken away, of no bytes */
+	assert_int_equal(platform_device_add_data(pdev, &other, sizeof(other)), 0);
+	pd = dev_get_platdata(&pdev->dev);
+	assert_int_equal(pd->channels, 5);
+	assert_string_equal(pd->label, "xyz");
+	assert_int_equal(dmamap_fault_inject(f->m, DMAMAP_FAULT_HOST_ALLOC, 1, 0), 0);
+	assert_int_equal(platform_device_add_data(pdev, &src, sizeof(src)), -ENOMEM);
+	assert_ptr_equal(dev_get_platdata(&pdev->dev), pd);
+	assert_int_equal(platform_device_add_data(pdev, NULL, sizeof(src)), 0);
+	assert_null(dev_get_platdata(&pdev->dev));
+	assert_int_equal(platform_device_add_data(pdev, &src, 0), 0);
+	assert_ptr_equal(dev_get_platdata(&pdev->dev), ZERO_SIZE_PTR);
+	assert_int_equal(platform_device_add_data(pdev, &src, sizeof(src)), 0);
+	dmamap_platform_device_destroy(pdev); /* the copy goes with it */
+
+	/* the test's own pointer, as a board file's static platform_device has it: read, never freed */
+	pdev = dmamap_platform_device_create(f->m, "pdrv", 1);
+	assert_false(IS_ERR(pdev));
+	pdev->dev.platform_data = &other;
+	assert_int_equal(dmamap_platform_bind(pdev, &pdrv_driver), 0);
+	assert_int_equal(pdrv_channels, 5);
+	dmamap_platform_device_destroy(pdev);
+	assert_int_equal(other.channels, 5);
+
+	capture_start(&g, NULL); /* a NULL device belongs to no machine */
+	assert_int_equal(platform_device_add_data(NULL, &src, sizeof(src)), -EINVAL);
+	capture_stop(NULL);
+	assert_int_equal(g.by_kind[DMAMAP_REPORT_BAD_INPUT], 1);
+	assert_int_equal(f->c.reports, 1);
+	f->c.reports = 0;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1722,6 +1815,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_windows_go_with_their_device, current_fx_setup, current_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_overlapping_windows_refused, current_fx_setup, current_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_windows_without_memory, current_fx_setup, current_fx_teardown),
+		cmocka_unit_test_setup_teardown(test_platform_data, current_fx_setup, current_fx_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -43,6 +43,7 @@ struct device {
 	struct dev_archdata archdata;
 	struct dma_coherent_mem *dma_mem;     /* declared coherent memory */
 	void *driver_data;
+	void *platform_data;                  /* the board's description of the device (dev_get_platdata()) */
 	/* library-private: set by dmamap_device_init() */
 	struct {
 		struct dmamap_machine *machine;
@@ -111,6 +112,19 @@ static inline void dev_set_drvdata(struct device *dev, void *data)
 static inline void *dev_get_drvdata(const struct device *dev)
 {
 	return dev->driver_data;
+}
+
+/**
+ * dev_get_platdata() - the platform data of @dev: what the board gave the driver, or NULL
+ * @dev: the device
+ *
+ * For a platform device, the copy platform_device_add_data() made (the
+ * library's, freed with the device), or what the test pointed
+ * dev->platform_data at itself (its own: never copied or freed).
+ */
+static inline void *dev_get_platdata(const struct device *dev)
+{
+	return dev->platform_data;
 }
 
 /**

@@ -31,7 +31,9 @@
  * IORESOURCE_MEM resource gets a register window (<dmamap/iomem.h>): host
  * memory of its size, zeroed, the device's, which the driver maps with
  * devm_platform_ioremap_resource() and its siblings and the test reaches
- * with dmamap_platform_regs() to play the hardware.
+ * with dmamap_platform_regs() to play the hardware. A test gives the
+ * driver its platform data with platform_device_add_data() before it binds
+ * it (dev_get_platdata() reads it).
  *
  * Calls on one platform device are not to be made concurrently (the kernel
  * holds the device lock around probe and remove).
@@ -117,6 +119,7 @@ struct platform_device {
 		char name[PLATFORM_NAME_SIZE];
 		unsigned long magic;
 		void *windows;       /* the register windows of its memory resources (<dmamap/iomem.h>) */
+		void *platform_data; /* the copy platform_device_add_data() made, or NULL */
 	} dmamap;
 };
 
@@ -315,6 +318,24 @@ DMAMAP_API void *dmamap_platform_regs(struct platform_device *pdev, unsigned int
 DMAMAP_API void *dmamap_platform_regs_byname(struct platform_device *pdev, const char *name);
 
 /**
+ * platform_device_add_data() - give @pdev a copy of @size bytes at @data as its platform data
+ * @pdev: the device, no driver bound
+ * @data: the board's data (the test's, copied: it need not live on), or
+ *        NULL to take the platform data away
+ * @size: bytes of @data; 0 gives ZERO_SIZE_PTR, as the kernel's kmemdup()
+ *
+ * Sets pdev->dev.platform_data, which the driver reads with
+ * dev_get_platdata(), to the copy, and frees the copy an earlier call
+ * made. The copy is the library's (host memory, in no statistics of the
+ * machine), freed with the device. As in the kernel, the board gives it
+ * before the driver binds.
+ * Return: 0; -ENOMEM when the copy cannot be had (nothing changed); -EINVAL
+ * for a @pdev that is no live platform device, -EBUSY while a driver is
+ * bound (each reported as DMAMAP_REPORT_BAD_INPUT, nothing changed).
+ */
+DMAMAP_API int platform_device_add_data(struct platform_device *pdev, const void *data, size_t size);
+
+/**
  * dmamap_platform_bind() - bind @drv to @pdev: call its probe(), as the driver core does
  * @pdev: a device dmamap_platform_device_create() made, no driver bound
  * @drv: the driver (the caller's; it must outlive the binding); a NULL
@@ -355,8 +376,8 @@ DMAMAP_API void dmamap_platform_unbind(struct platform_device *pdev);
  * Unbinds a bound driver as dmamap_platform_unbind() does, releases .dev as
  * dmamap_device_release() does (reporting what the driver left behind),
  * frees its register windows (each ioremap() mapping still made of them is
- * reported as DMAMAP_REPORT_LEAK and forgotten, <dmamap/iomem.h>), and
- * frees the device. A pointer that is no live
+ * reported as DMAMAP_REPORT_LEAK and forgotten, <dmamap/iomem.h>) and its
+ * platform data copy, and frees the device. A pointer that is no live
  * platform device is reported (DMAMAP_REPORT_BAD_INPUT) and left alone.
  */
 DMAMAP_API void dmamap_platform_device_destroy(struct platform_device *pdev);

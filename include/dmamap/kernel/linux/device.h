@@ -4,12 +4,9 @@
  * it: struct device (caller-owned, attached to a simulated machine with
  * dmamap_device_init()), dev_name(), drvdata, dev_err() and friends, and the
  * managed resources (devm_kzalloc(), devm_add_action_or_reset()..., released
- * by dmamap_device_release() as devres would at unbind), and
- * devm_ioremap_resource() (<dmamap/iomem.h>).
- *
- * Not provided: dev_get_platdata() and the platform_data it reads, which this
- * struct device does not have (no platform bus describes the simulated
- * devices: a test hands its driver what it needs directly).
+ * by dmamap_device_release() as devres would at unbind), devm_ioremap_resource()
+ * (<dmamap/iomem.h>), and dev_get_platdata() (the platform data a test gives
+ * a platform device with platform_device_add_data(), <dmamap/platform.h>).
  */
 #ifndef _LINUX_DEVICE_H
 #define _LINUX_DEVICE_H

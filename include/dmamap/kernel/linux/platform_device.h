@@ -43,8 +43,11 @@
  *	regs[STATUS / 4] = cpu_to_le32(DONE);
  *	dmamap_irq_raise(m, 17);                          (the handler readl()s STATUS)
  *
- * Not provided: platform data, device-tree matching and the device
- * registration calls.
+ * Platform data: the test gives it before binding, as a copy,
+ * platform_device_add_data(pdev, &pdata, sizeof(pdata)), and the driver
+ * reads it with dev_get_platdata(&pdev->dev).
+ *
+ * Not provided: device-tree matching and the device registration calls.
  */
 #ifndef _LINUX_PLATFORM_DEVICE_H
 #define _LINUX_PLATFORM_DEVICE_H
