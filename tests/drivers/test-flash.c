@@ -2,8 +2,9 @@
 /*
  * The toy flash controller's platform driver, bound and unbound as the
  * driver core would, against a model of the controller on the demanding
- * machine: the bytes each way, a probe refused and unwound, a remove that
- * leaves nothing, and an error path that forgets its unmap.
+ * machine, its registers the window of its memory resource: the bytes each
+ * way, a probe refused and unwound, one with no registers to map, a remove
+ * that leaves nothing, and an error path that forgets its unmap.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -26,24 +27,26 @@
 
 struct tf_hw {
 	struct device *dev;
-	u32 regs[TF_REGS_SIZE / 4];
+	u32 *regs;                    /* its register window, little endian (dmamap_platform_regs()) */
 	u32 consumed;
 	bool fail_next;               /* the next transfer fails (an ECC error), moving nothing */
 	u8 store[TF_SECTORS][TF_SECTOR];
 };
 
-static struct tf_hw *board;     /* the controller tflash_board_ioremap() hands out */
-
+#define TF_TEST_BASE 0x1c000000 /* where the board puts the controller's registers */
 #define TF_TEST_IRQ 17          /* the controller's interrupt line */
 
-void __iomem *tflash_board_ioremap(struct platform_device *pdev)
-{
-	board->dev = &pdev->dev;
-	return board->regs;
-}
+/* The controller's resources, as its board gives them: its registers and its interrupt line. */
+static const struct resource tf_res[] = { DEFINE_RES_MEM(TF_TEST_BASE, TF_REGS_SIZE), DEFINE_RES_IRQ(TF_TEST_IRQ) };
 
-/* The controller's resources, as its board gives them: its interrupt line. */
-static const struct resource tf_res[] = { DEFINE_RES_IRQ(TF_TEST_IRQ) };
+/* A controller at rest for @pdev: the hardware's side of its registers. */
+static void hw_attach(struct tf_hw *hw, struct platform_device *pdev)
+{
+	memset(hw, 0, sizeof(*hw));
+	hw->dev = &pdev->dev;
+	hw->regs = dmamap_platform_regs(pdev, 0);
+	assert_non_null(hw->regs);
+}
 
 /* Run every queued descriptor, then raise the interrupt. */
 static void hw_run(struct tf_hw *hw)
@@ -85,11 +88,10 @@ static int bring_up(struct dmamap_test *t, struct tf_hw *hw, const char *name, s
 {
 	struct dmamap_test_traits traits = { .name = "toy-flash-test", .quiet = true };
 
-	memset(hw, 0, sizeof(*hw));
-	board = hw;
 	assert_int_equal(dmamap_test_init(t, &traits), 0);
 	*pdev = dmamap_platform_device_create_res(t->machine, name, 0, tf_res, ARRAY_SIZE(tf_res));
 	assert_false(IS_ERR(*pdev));
+	hw_attach(hw, *pdev);
 	return dmamap_platform_bind(*pdev, &tflash_driver);
 }
 
@@ -148,6 +150,9 @@ static void test_bytes_arrive_both_ways(void **state)
 	(void)state;
 	assert_int_equal(bring_up(&t, &hw, "toy-flash", &pdev), 0);
 	fl = platform_get_drvdata(pdev);
+	/* the probe pointed the controller at its ring and started it */
+	assert_int_equal(le32_to_cpu(hw.regs[TF_CTRL / 4]), 1);
+	assert_int_not_equal(le32_to_cpu(hw.regs[TF_RING_BASE / 4]), 0);
 	fill(data, sizeof(data), 1);
 	assert_int_equal(transfer(fl, &hw, 3, data, sizeof(data), true), 0);
 	assert_memory_equal(hw.store[3], data, sizeof(data));
@@ -191,6 +196,7 @@ static void test_remove_releases_everything(void **state)
 	assert_int_equal(tflash_req_finish(req[0]), -EINPROGRESS); /* the submitter gives up on the write */
 
 	dmamap_platform_unbind(pdev);
+	assert_int_equal(le32_to_cpu(hw.regs[TF_CTRL / 4]), 0); /* remove() stopped the controller */
 	for (unsigned i = 1; i < TF_RING; i++)
 		assert_int_equal(tflash_req_finish(req[i]), -ESHUTDOWN);
 	assert_all_released(&t, pdev);
@@ -208,6 +214,22 @@ static void test_probe_refuses_a_narrow_mask(void **state)
 	assert_all_released(&t, pdev); /* the state devm_kzalloc() gave went back */
 }
 
+/* A board that forgot the controller's registers: the probe cannot map them, fails and unwinds. */
+static void test_probe_without_registers(void **state)
+{
+	struct dmamap_test_traits traits = { .name = "toy-flash-test", .quiet = true };
+	static const struct resource irq_only[] = { DEFINE_RES_IRQ(TF_TEST_IRQ) };
+	struct platform_device *pdev;
+	struct dmamap_test t;
+
+	(void)state;
+	assert_int_equal(dmamap_test_init(&t, &traits), 0);
+	pdev = dmamap_platform_device_create_res(t.machine, "toy-flash", 0, irq_only, ARRAY_SIZE(irq_only));
+	assert_false(IS_ERR(pdev));
+	assert_int_equal(dmamap_platform_bind(pdev, &tflash_driver), -EINVAL);
+	assert_all_released(&t, pdev);
+}
+
 /* Create, bind, write and read a sector, unbind, destroy: with each allocation failed in turn. */
 static int bind_and_transfer(struct dmamap_test *t, void *ctx)
 {
@@ -216,11 +238,10 @@ static int bind_and_transfer(struct dmamap_test *t, void *ctx)
 	u8 buf[100] = { 1, 2, 3 };
 	int err;
 
-	memset(hw, 0, sizeof(*hw));
-	board = hw;
 	pdev = dmamap_platform_device_create_res(t->machine, "toy-flash", 0, tf_res, ARRAY_SIZE(tf_res));
 	if (IS_ERR(pdev))
 		return (int)PTR_ERR(pdev);
+	hw_attach(hw, pdev);
 	err = dmamap_platform_bind(pdev, &tflash_driver);
 	if (!err)
 		err = transfer(platform_get_drvdata(pdev), hw, 2, buf, sizeof(buf), true);
@@ -280,6 +301,7 @@ int main(void)
 		cmocka_unit_test(test_bytes_arrive_both_ways),
 		cmocka_unit_test(test_remove_releases_everything),
 		cmocka_unit_test(test_probe_refuses_a_narrow_mask),
+		cmocka_unit_test(test_probe_without_registers),
 		cmocka_unit_test(test_every_failure_unwinds),
 		cmocka_unit_test(test_error_path_without_unmap),
 	};

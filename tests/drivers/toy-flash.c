@@ -166,9 +166,10 @@ int tflash_req_finish(struct tflash_req *req)
 }
 
 /*
- * tflash_probe() - set the controller up: its state, a DMA mask its address
- * registers can hold (the ID table's driver_data, in bits), the descriptor
- * ring, the interrupt handler; then start it.
+ * tflash_probe() - set the controller up: its state, its registers (the
+ * first memory resource), a DMA mask its address registers can hold (the ID
+ * table's driver_data, in bits), the descriptor ring, the interrupt
+ * handler; then start it.
  */
 static int tflash_probe(struct platform_device *pdev)
 {
@@ -182,7 +183,7 @@ static int tflash_probe(struct platform_device *pdev)
 	if (!fl)
 		return -ENOMEM;
 	fl->dev = dev;
-	fl->regs = tflash_board_ioremap(pdev);
+	fl->regs = devm_platform_ioremap_resource(pdev, 0);
 	if (IS_ERR(fl->regs))
 		return PTR_ERR(fl->regs);
 	ret = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(bits));

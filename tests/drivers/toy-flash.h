@@ -4,7 +4,8 @@
  * or write of a sector is a descriptor on a coherent ring naming a streaming
  * buffer; the controller moves the bytes, writes a status back into the
  * descriptor and raises its interrupt, which the driver requests with
- * devm_request_irq(). Kernel includes only.
+ * devm_request_irq(). Its registers are its first memory resource, which the
+ * driver maps with devm_platform_ioremap_resource(). Kernel includes only.
  */
 #ifndef TOY_FLASH_H
 #define TOY_FLASH_H
@@ -47,9 +48,6 @@ struct tflash;
 struct tflash_req;
 /* The driver, bound by the test; its ID table names "toy-flash" (32-bit DMA) and "toy-flash-lite" (24-bit). */
 extern struct platform_driver tflash_driver;
-
-/* The board's: @pdev's registers, as devm_platform_ioremap_resource(pdev, 0) would map them. */
-void __iomem *tflash_board_ioremap(struct platform_device *pdev);
 
 /* Queue a transfer of @len bytes (up to a sector) at @sector: the request, or an ERR_PTR(). */
 struct tflash_req *tflash_submit(struct tflash *fl, unsigned sector, void *data, size_t len, bool write);
