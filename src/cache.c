@@ -1009,6 +1009,48 @@ __attribute__((target("avx2"))) static unsigned long pass_avx2(struct dmamap_mac
 				 : pass_lines_avx2(m, l, n, st, ref, dst, false, false, 8);
 	}
 }
+
+/*
+ * pass_words() for AVX2: pass_lines_avx2() over each word of lines
+ * [first, last] in [w0, w0 + nw), inlined, its stored bits taken per word.
+ */
+__attribute__((target("avx2,popcnt"), always_inline)) static inline unsigned long
+pass_words_avx2_q(struct dmamap_machine *m, unsigned long first, unsigned long last, unsigned long w0,
+		  unsigned long nw, u8 *ref, u8 *dst, bool refill, unsigned long *dirty, const unsigned q)
+{
+	unsigned long count = 0;
+
+	for (unsigned long w = w0; w < w0 + nw; w++) {
+		unsigned long mask = span_mask(w, first, last), stored = stored_take(m, w, mask);
+		unsigned s = (unsigned)__builtin_ctzl(mask);
+		unsigned n = (unsigned)(BITS_PER_LONG - s - (unsigned)__builtin_clzl(mask));
+		unsigned long l = w * BITS_PER_LONG + s, d;
+
+		if (refill)
+			d = pass_lines_avx2(m, l, n, stored >> s, ref, dst, true, false, q);
+		else if (stored)
+			d = pass_lines_avx2(m, l, n, stored >> s, ref, dst, false, true, q);
+		else
+			d = pass_lines_avx2(m, l, n, 0, ref, dst, false, false, q);
+		dirty[w - w0] = d << s;
+		count += (unsigned long)__builtin_popcountl(d);
+	}
+	return count;
+}
+
+__attribute__((target("avx2,popcnt"))) static unsigned long
+pass_words_avx2(struct dmamap_machine *m, unsigned long first, unsigned long last, unsigned long w0, unsigned long nw,
+		u8 *ref, u8 *dst, bool refill, unsigned long *dirty)
+{
+	switch (m->line_shift) {
+	case 4:
+		return pass_words_avx2_q(m, first, last, w0, nw, ref, dst, refill, dirty, 2);
+	case 5:
+		return pass_words_avx2_q(m, first, last, w0, nw, ref, dst, refill, dirty, 4);
+	default:
+		return pass_words_avx2_q(m, first, last, w0, nw, ref, dst, refill, dirty, 8);
+	}
+}
 #endif
 
 /* The range pass of the host's vector code over lines [l, l + n), as pass_lines() describes it. */
@@ -1520,6 +1562,8 @@ static unsigned long pass_words_vec(struct dmamap_machine *m, unsigned long firs
 #if defined(__x86_64__) && defined(__GNUC__)
 	if (m->cache.vec == DMAMAP_VEC_AVX512)
 		return pass_words_avx512(m, first, last, w0, nw, ref, dst, refill, dirty);
+	if (m->cache.vec == DMAMAP_VEC_AVX2)
+		return pass_words_avx2(m, first, last, w0, nw, ref, dst, refill, dirty);
 #endif
 	for (unsigned long w = w0; w < w0 + nw; w++) {
 		unsigned long mask = span_mask(w, first, last);
