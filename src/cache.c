@@ -655,6 +655,54 @@ static inline unsigned long run_bits(unsigned n)
 	return n >= BITS_PER_LONG ? ALL_LINES : (1UL << n) - 1;
 }
 
+enum op { OP_CLEAN, OP_INV, OP_FLUSH };
+
+/* The lines the outer cache holds in word @w (none without one). */
+static inline unsigned long held_word(const struct dmamap_machine *m, unsigned long w)
+{
+	return m->outer ? m->cache.outer_res[w] : 0;
+}
+
+/*
+ * Whether the inner lines of @mask (word @w) are plain for a range pass of
+ * @op: no image set aside, and one level below them all (the outer cache
+ * or RAM). Then *@ref is that level's plane, and *@dst the plane a clean
+ * writes back to.
+ */
+static inline bool word_plain(const struct dmamap_machine *m, enum op op, unsigned long w, unsigned long mask, u8 **ref,
+			      u8 **dst)
+{
+	unsigned long held = held_word(m, w) & mask;
+
+	if ((m->cache.img[w] & mask) || (held && held != mask))
+		return false;
+	*ref = held ? m->outer : m->ram;
+	*dst = op == OP_INV ? *ref : m->outer ? m->outer : m->ram;
+	return true;
+}
+
+/*
+ * After a range pass of @op over the lines of @mask (word @w) found lines
+ * @dirty dirty: their state. A flush is a clean, then an invalidate that
+ * finds every line holding what is below. Returns how many were dirty.
+ */
+static inline unsigned long word_done(struct dmamap_machine *m, enum op op, unsigned long w, unsigned long mask,
+				      unsigned long dirty)
+{
+	struct dmamap_cache *c = &m->cache;
+
+	if (op != OP_INV && dirty) {
+		c->inner_nonres[w] &= ~dirty;
+		if (m->outer) {
+			c->outer_res[w] |= dirty;
+			c->outer_dirty[w] |= dirty;
+		}
+	}
+	if (op != OP_CLEAN)
+		c->inner_nonres[w] |= mask;
+	return (unsigned long)__builtin_popcountl(dirty);
+}
+
 #if defined(__x86_64__) && defined(__GNUC__)
 /*
  * For 8 host cache lines whose differing qwords are the bytes of @k (byte
@@ -791,42 +839,40 @@ __attribute__((target("avx512f,bmi2"))) static unsigned long pass_avx512(struct 
 }
 
 /*
- * pass_lines() over words [w0, w0 + nw) of lines [first, last], @q qwords
- * a line: each word's cpu_stored bits taken, its dirty lines in @dirty[]
- * (one word each); returns how many lines are dirty. One call for many
- * words: a call per word would cost more than its pass at these sizes.
+ * inner_range_vec() for AVX-512, @q qwords a line: pass_lines() on each word,
+ * inlined (a call per word would cost more than its pass at these sizes).
  */
 __attribute__((target("avx512f,popcnt,bmi2"), always_inline)) static inline unsigned long
-pass_words(struct dmamap_machine *m, unsigned long first, unsigned long last, unsigned long w0, unsigned long nw,
-	   u8 *ref, u8 *dst, bool refill, unsigned long *dirty, const unsigned q)
+range_words(struct dmamap_machine *m, enum op op, unsigned long first, unsigned long last, unsigned long *count,
+	    const unsigned q)
 {
-	unsigned long count = 0;
+	for_each_word(w, mask, first, last) {
+		unsigned s = (unsigned)__builtin_ctzl(mask), n = (unsigned)__builtin_popcountl(mask);
+		unsigned long st, d;
+		u8 *ref, *dst;
 
-	for (unsigned long w = w0; w < w0 + nw; w++) {
-		unsigned long mask = span_mask(w, first, last), stored = stored_take(m, w, mask);
-		unsigned s = (unsigned)__builtin_ctzl(mask);
-		unsigned n = (unsigned)(BITS_PER_LONG - s - (unsigned)__builtin_clzl(mask));
-
-		dirty[w - w0] = pass_lines(m, w * BITS_PER_LONG + s, n, stored >> s, ref, dst, refill, q) << s;
-		count += (unsigned long)__builtin_popcountl(dirty[w - w0]);
+		if (!word_plain(m, op, w, mask, &ref, &dst))
+			return DM_MAX(first, w * BITS_PER_LONG);
+		st = stored_take(m, w, mask) >> s;
+		if (op == OP_INV)
+			d = pass_lines(m, w * BITS_PER_LONG + s, n, st, ref, dst, true, q);
+		else
+			d = pass_lines(m, w * BITS_PER_LONG + s, n, st, ref, dst, false, q);
+		*count += word_done(m, op, w, mask, d << s);
 	}
-	return count;
+	return last + 1;
 }
 
 __attribute__((target("avx512f,popcnt,bmi2"))) static unsigned long
-pass_words_avx512(struct dmamap_machine *m, unsigned long first, unsigned long last, unsigned long w0, unsigned long nw,
-		  u8 *ref, u8 *dst, bool refill, unsigned long *dirty)
+range_avx512(struct dmamap_machine *m, enum op op, unsigned long first, unsigned long last, unsigned long *count)
 {
 	switch (m->line_shift) {
 	case 4:
-		return refill ? pass_words(m, first, last, w0, nw, ref, dst, true, dirty, 2)
-			      : pass_words(m, first, last, w0, nw, ref, dst, false, dirty, 2);
+		return range_words(m, op, first, last, count, 2);
 	case 5:
-		return refill ? pass_words(m, first, last, w0, nw, ref, dst, true, dirty, 4)
-			      : pass_words(m, first, last, w0, nw, ref, dst, false, dirty, 4);
+		return range_words(m, op, first, last, count, 4);
 	default:
-		return refill ? pass_words(m, first, last, w0, nw, ref, dst, true, dirty, 8)
-			      : pass_words(m, first, last, w0, nw, ref, dst, false, dirty, 8);
+		return range_words(m, op, first, last, count, 8);
 	}
 }
 
@@ -1010,45 +1056,41 @@ __attribute__((target("avx2"))) static unsigned long pass_avx2(struct dmamap_mac
 	}
 }
 
-/*
- * pass_words() for AVX2: pass_lines_avx2() over each word of lines
- * [first, last] in [w0, w0 + nw), inlined, its stored bits taken per word.
- */
+/* range_words() for AVX2. */
 __attribute__((target("avx2,popcnt"), always_inline)) static inline unsigned long
-pass_words_avx2_q(struct dmamap_machine *m, unsigned long first, unsigned long last, unsigned long w0,
-		  unsigned long nw, u8 *ref, u8 *dst, bool refill, unsigned long *dirty, const unsigned q)
+range_words_avx2(struct dmamap_machine *m, enum op op, unsigned long first, unsigned long last, unsigned long *count,
+		 const unsigned q)
 {
-	unsigned long count = 0;
+	for_each_word(w, mask, first, last) {
+		unsigned s = (unsigned)__builtin_ctzl(mask), n = (unsigned)__builtin_popcountl(mask);
+		unsigned long l = w * BITS_PER_LONG + s, st, d;
+		u8 *ref, *dst;
 
-	for (unsigned long w = w0; w < w0 + nw; w++) {
-		unsigned long mask = span_mask(w, first, last), stored = stored_take(m, w, mask);
-		unsigned s = (unsigned)__builtin_ctzl(mask);
-		unsigned n = (unsigned)(BITS_PER_LONG - s - (unsigned)__builtin_clzl(mask));
-		unsigned long l = w * BITS_PER_LONG + s, d;
-
-		if (refill)
-			d = pass_lines_avx2(m, l, n, stored >> s, ref, dst, true, false, q);
-		else if (stored)
-			d = pass_lines_avx2(m, l, n, stored >> s, ref, dst, false, true, q);
+		if (!word_plain(m, op, w, mask, &ref, &dst))
+			return DM_MAX(first, w * BITS_PER_LONG);
+		st = stored_take(m, w, mask) >> s;
+		if (op == OP_INV)
+			d = pass_lines_avx2(m, l, n, st, ref, dst, true, false, q);
+		else if (st)
+			d = pass_lines_avx2(m, l, n, st, ref, dst, false, true, q);
 		else
 			d = pass_lines_avx2(m, l, n, 0, ref, dst, false, false, q);
-		dirty[w - w0] = d << s;
-		count += (unsigned long)__builtin_popcountl(d);
+		*count += word_done(m, op, w, mask, d << s);
 	}
-	return count;
+	return last + 1;
 }
 
-__attribute__((target("avx2,popcnt"))) static unsigned long
-pass_words_avx2(struct dmamap_machine *m, unsigned long first, unsigned long last, unsigned long w0, unsigned long nw,
-		u8 *ref, u8 *dst, bool refill, unsigned long *dirty)
+__attribute__((target("avx2,popcnt"))) static unsigned long range_avx2(struct dmamap_machine *m, enum op op,
+								      unsigned long first, unsigned long last,
+								      unsigned long *count)
 {
 	switch (m->line_shift) {
 	case 4:
-		return pass_words_avx2_q(m, first, last, w0, nw, ref, dst, refill, dirty, 2);
+		return range_words_avx2(m, op, first, last, count, 2);
 	case 5:
-		return pass_words_avx2_q(m, first, last, w0, nw, ref, dst, refill, dirty, 4);
+		return range_words_avx2(m, op, first, last, count, 4);
 	default:
-		return pass_words_avx2_q(m, first, last, w0, nw, ref, dst, refill, dirty, 8);
+		return range_words_avx2(m, op, first, last, count, 8);
 	}
 }
 #endif
@@ -1118,12 +1160,6 @@ static unsigned long planes_differ(struct dmamap_machine *m, const u8 *pa, const
 static inline unsigned long differ_from(struct dmamap_machine *m, const u8 *ref, unsigned long w, unsigned long mask)
 {
 	return planes_differ(m, m->cpu, ref, w, mask);
-}
-
-/* The lines the outer cache holds in word @w (none without one). */
-static inline unsigned long held_word(const struct dmamap_machine *m, unsigned long w)
-{
-	return m->outer ? m->cache.outer_res[w] : 0;
 }
 
 /* The lines of @mask (word @w) whose cpu bytes differ from their image, as bits of the word. */
@@ -1404,8 +1440,6 @@ static void prefetch_word(struct dmamap_machine *m, unsigned long w, unsigned lo
 
 /* ------------------------------------------------------------ range walks */
 
-enum op { OP_CLEAN, OP_INV, OP_FLUSH };
-
 static bool range_lines(struct dmamap_machine *m, phys_addr_t start, size_t size, unsigned long *first,
 			unsigned long *last, const char *what)
 {
@@ -1549,67 +1583,46 @@ static bool inner_range_settled(struct dmamap_machine *m, enum op op, unsigned l
 }
 
 /*
- * pass_words_avx512(), or pass_word() on each word: the dirty lines of
- * words [w0, w0 + nw) of lines [first, last] in @dirty[], their
- * cpu_stored bits taken; returns how many lines are dirty.
+ * @op on inner lines [first, last] by the host's vector pass (vec_pass()),
+ * a word of lines at a time, as far as the words are plain (word_plain()):
+ * returns the first line left for the general path, last + 1 when none.
+ * Lock held.
  */
-static unsigned long pass_words_vec(struct dmamap_machine *m, unsigned long first, unsigned long last,
-				    unsigned long w0, unsigned long nw, u8 *ref, u8 *dst, bool refill,
-				    unsigned long *dirty)
+static unsigned long inner_range_vec(struct dmamap_machine *m, enum op op, unsigned long first, unsigned long last)
 {
-	unsigned long count = 0;
+	struct dmamap_cache_level_stats *st = &m->cache.stats.level[DMAMAP_CACHE_INNER];
+	unsigned long count = 0, next = first;
 
 #if defined(__x86_64__) && defined(__GNUC__)
 	if (m->cache.vec == DMAMAP_VEC_AVX512)
-		return pass_words_avx512(m, first, last, w0, nw, ref, dst, refill, dirty);
-	if (m->cache.vec == DMAMAP_VEC_AVX2)
-		return pass_words_avx2(m, first, last, w0, nw, ref, dst, refill, dirty);
+		next = range_avx512(m, op, first, last, &count);
+	else
+		next = range_avx2(m, op, first, last, &count);
+#else
+	(void)last;
 #endif
-	for (unsigned long w = w0; w < w0 + nw; w++) {
-		unsigned long mask = span_mask(w, first, last);
-
-		dirty[w - w0] = pass_word(m, w, mask, stored_take(m, w, mask), ref, dst, refill);
-		count += count_lines(dirty[w - w0]);
-	}
-	return count;
+	if (op == OP_INV)
+		st->dirty_lines_discarded += count;
+	else
+		st->lines_written_back += count;
+	return next;
 }
 
-/*
- * @op on plain inner lines [first, last] (@outer: their level below), in
- * one vector pass over the range (vec_pass()): pass_lines() on every word,
- * then the words' line bits. A flush is a clean, then an invalidate that
- * finds every line holding what is below: it moves nothing and discards
- * nothing. Lock held.
- */
-static void inner_range_pass(struct dmamap_machine *m, enum op op, unsigned long first, unsigned long last, bool outer)
+/* @op on the lines of @mask (word @w) of level @lvl, as their states say. Lock held. */
+static void level_op_word(struct dmamap_machine *m, enum dmamap_cache_level lvl, enum op op, unsigned long w,
+			  unsigned long mask)
 {
-	struct dmamap_cache *c = &m->cache;
-	struct dmamap_cache_level_stats *st = &c->stats.level[DMAMAP_CACHE_INNER];
-	u8 *ref = outer ? m->outer : m->ram, *dst = op == OP_INV ? ref : (m->outer ? m->outer : m->ram);
-	unsigned long dirty[64], wl = last / BITS_PER_LONG;
-
-	for (unsigned long w0 = first / BITS_PER_LONG, nw; w0 <= wl; w0 += nw) {
-		unsigned long n;
-
-		nw = DM_MIN((unsigned long)ARRAY_SIZE(dirty), wl - w0 + 1);
-		n = pass_words_vec(m, first, last, w0, nw, ref, dst, op == OP_INV, dirty);
-		if (op == OP_INV)
-			st->dirty_lines_discarded += n;
-		else
-			st->lines_written_back += n;
-		for (unsigned long i = 0; i < nw; i++) {
-			unsigned long w = w0 + i, d = dirty[i];
-
-			if (op != OP_INV && d) {
-				c->inner_nonres[w] &= ~d;
-				if (m->outer) {
-					c->outer_res[w] |= d;
-					c->outer_dirty[w] |= d;
-				}
-			}
-			if (op != OP_CLEAN)
-				c->inner_nonres[w] |= span_mask(w, first, last);
-		}
+	/* a flush is a clean then an invalidate of each line: per word, the same */
+	if (lvl == DMAMAP_CACHE_INNER) {
+		if (op != OP_INV)
+			inner_clean_word(m, w, mask);
+		if (op != OP_CLEAN)
+			inner_inv_word(m, w, mask);
+	} else {
+		if (op != OP_INV)
+			outer_clean_word(m, w, mask);
+		if (op != OP_CLEAN)
+			outer_inv_word(m, w, mask);
 	}
 }
 
@@ -1619,7 +1632,7 @@ static void level_op(struct dmamap_machine *m, enum dmamap_cache_level lvl, enum
 {
 	struct dmamap_cache_level_stats *st = &m->cache.stats.level[lvl];
 	unsigned long n = last - first + 1;
-	bool outer = false, stored = false, plain;
+	bool outer = false, stored = false;
 
 	dm_lines_written(m, first, last);
 	if (op == OP_CLEAN)
@@ -1633,32 +1646,26 @@ static void level_op(struct dmamap_machine *m, enum dmamap_cache_level lvl, enum
 	if (op != OP_CLEAN)
 		st->lines_invalidated += n;
 
-	plain = !m->cache.by_line && lvl == DMAMAP_CACHE_INNER && inner_range_plain(m, first, last, &outer, &stored);
 	if (m->cache.by_line) {
 		level_op_by_line(m, lvl, op, first, last);
-	} else if (plain && !stored && inner_range_settled(m, op, first, last, outer)) {
+	} else if (lvl == DMAMAP_CACHE_INNER && vec_pass(m)) {
+		/* plain words by the vector pass, the others as their lines' states say */
+		for (unsigned long l = first; (l = inner_range_vec(m, op, l, last)) <= last;) {
+			unsigned long w = l / BITS_PER_LONG;
+
+			level_op_word(m, lvl, op, w, span_mask(w, l, last));
+			l = (w + 1) * BITS_PER_LONG;
+		}
+	} else if (lvl == DMAMAP_CACHE_INNER && inner_range_plain(m, first, last, &outer, &stored) && !stored &&
+		   inner_range_settled(m, op, first, last, outer)) {
 		/* nothing to write back, nothing to refill: only the lines an invalidate leaves change state */
 		if (op != OP_CLEAN) {
 			for_each_word(w, mask, first, last)
 				m->cache.inner_nonres[w] |= mask;
 		}
-	} else if (plain && vec_pass(m)) {
-		inner_range_pass(m, op, first, last, outer);
 	} else {
-		/* a flush is a clean then an invalidate of each line: per word, the same */
-		for_each_word(w, mask, first, last) {
-			if (lvl == DMAMAP_CACHE_INNER) {
-				if (op != OP_INV)
-					inner_clean_word(m, w, mask);
-				if (op != OP_CLEAN)
-					inner_inv_word(m, w, mask);
-			} else {
-				if (op != OP_INV)
-					outer_clean_word(m, w, mask);
-				if (op != OP_CLEAN)
-					outer_inv_word(m, w, mask);
-			}
-		}
+		for_each_word(w, mask, first, last)
+			level_op_word(m, lvl, op, w, mask);
 	}
 	if (op != OP_CLEAN)
 		spec_track(m, first, last);
