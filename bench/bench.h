@@ -35,7 +35,22 @@ static inline uint64_t bench_ticks(void)
 	return t;
 }
 #define BENCH_HAVE_TSC 1
+
+/*
+ * Wait until the stores before it have left the core (mfence): an
+ * operation timed right after a preparation that wrote memory (a memset()
+ * that dirties a buffer) then does not pay for draining that preparation's
+ * stores, which the reference it is compared with never has to.
+ */
+static inline void bench_settle(void)
+{
+	_mm_mfence();
+}
 #else
+static inline void bench_settle(void)
+{
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
 static inline uint64_t bench_ticks(void)
 {
 	return bench_now_ns();

@@ -541,6 +541,7 @@ static bool iterate(struct bcase *c, unsigned th)
 		 */
 		uint64_t reps = c->size < PAGE_SIZE ? PAGE_SIZE / c->size : 1, ov = bench_tick_overhead();
 
+		bench_settle();
 		a = bench_ticks();
 		for (uint64_t r = 0; r < reps; r++) {
 			memcpy(t->host_dst, t->host_src, c->size);
@@ -558,6 +559,7 @@ static bool iterate(struct bcase *c, unsigned th)
 
 		if (c->prep == P_DIRTY)
 			memset(buf, (int)c->iters, c->size);
+		bench_settle();
 		a = bench_ticks();
 		h = dma_map_single(dev, buf, c->size, c->dir);
 		b = bench_ticks();
@@ -567,6 +569,7 @@ static bool iterate(struct bcase *c, unsigned th)
 			return false;
 		if (opt.delay_ns)
 			spin_ns(opt.delay_ns);
+		bench_settle();
 		x = bench_ticks();
 		dma_unmap_single(dev, h, c->size, c->dir);
 		y = bench_ticks();
@@ -612,6 +615,7 @@ static bool iterate(struct bcase *c, unsigned th)
 
 		if (c->prep == P_DIRTY)
 			memset(t->buf, (int)c->iters, c->size);
+		bench_settle();
 		a = bench_ticks();
 		if (c->kind == K_CLEAN)
 			dmamap_cache_clean(e->m, DMAMAP_CACHE_INNER, pa, c->size);
