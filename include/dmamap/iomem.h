@@ -90,8 +90,9 @@ DMAMAP_API void *dmamap_ioremap_at(struct dmamap_machine *m, phys_addr_t offset,
  * stays. The kernel's iounmap() takes any address of the mapping's first
  * page, each mapping being an area of its own; here mappings of a window
  * share its bytes, so only the address returned names one, and a second
- * iounmap() of it is caught even while another mapping covers it. One made by devm_ioremap() is undone all the same, its
- * managed record forgotten, and reported (DMAMAP_REPORT_API_MISUSE:
+ * iounmap() of it is caught even while another mapping covers it. One
+ * made by devm_ioremap() is undone all the same, its managed record
+ * forgotten, and reported (DMAMAP_REPORT_API_MISUSE:
  * devm_iounmap() undoes it). An address of no mapping is reported as
  * DMAMAP_REPORT_API_MISUSE ("Trying to vunmap() nonexistent vm area", as
  * the kernel warns) and nothing changes.
