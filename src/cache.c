@@ -1000,11 +1000,13 @@ pass_lines_avx2(struct dmamap_machine *m, unsigned long l, unsigned n, unsigned 
 			r[h] = _mm256_loadu_si256((const __m256i *)(ref + i + 32 * h));
 			e[h] = _mm256_cmpeq_epi64(c[h], r[h]);
 		}
+		/* the common step, all equal and nothing stored: three ands and one test (packs cost more) */
+		if (!st && _mm256_movemask_epi8(_mm256_and_si256(_mm256_and_si256(e[0], e[1]),
+								 _mm256_and_si256(e[2], e[3]))) == -1)
+			continue;
 		/* one mask for the four compares: a qword's all-ones or zero packs to two bits */
 		ne = ~(unsigned)_mm256_movemask_epi8(
 			_mm256_packs_epi16(_mm256_packs_epi32(e[0], e[1]), _mm256_packs_epi32(e[2], e[3])));
-		if (!(ne | st))
-			continue;
 		if (refill && ne == ~0u) {
 #pragma GCC unroll 4
 			for (unsigned h = 0; h < 4; h++)
@@ -1583,6 +1585,32 @@ static bool inner_range_settled(struct dmamap_machine *m, enum op op, unsigned l
 }
 
 /*
+ * inner_range_settled() on a vector host (vec_pass()) for inner lines
+ * [first, last], tried only when the range's first bytes are those of the
+ * level below its first line: a range the CPU dirtied usually differs
+ * there, and then costs that one compare before its pass (the check of the
+ * whole range is out of line, so that it costs the pass nothing more).
+ * Lock held.
+ */
+static __attribute__((noinline)) bool inner_range_vec_settled_slow(struct dmamap_machine *m, enum op op,
+								   unsigned long first, unsigned long last)
+{
+	bool outer, stored;
+
+	return inner_range_plain(m, first, last, &outer, &stored) && !stored &&
+	       inner_range_settled(m, op, first, last, outer);
+}
+
+static inline bool inner_range_vec_settled(struct dmamap_machine *m, enum op op, unsigned long first,
+					   unsigned long last)
+{
+	size_t off = line_off(m, first);
+	u8 *ref = m->outer && tbit(m->cache.outer_res, first) ? m->outer : m->ram;
+
+	return load64(m->cpu + off) == load64(ref + off) && inner_range_vec_settled_slow(m, op, first, last);
+}
+
+/*
  * @op on inner lines [first, last] by the host's vector pass (vec_pass()),
  * a word of lines at a time, as far as the words are plain (word_plain()):
  * returns the first line left for the general path, last + 1 when none.
@@ -1632,7 +1660,7 @@ static void level_op(struct dmamap_machine *m, enum dmamap_cache_level lvl, enum
 {
 	struct dmamap_cache_level_stats *st = &m->cache.stats.level[lvl];
 	unsigned long n = last - first + 1;
-	bool outer = false, stored = false;
+	bool outer = false, stored = false, vec;
 
 	dm_lines_written(m, first, last);
 	if (op == OP_CLEAN)
@@ -1646,22 +1674,25 @@ static void level_op(struct dmamap_machine *m, enum dmamap_cache_level lvl, enum
 	if (op != OP_CLEAN)
 		st->lines_invalidated += n;
 
+	vec = !m->cache.by_line && lvl == DMAMAP_CACHE_INNER && vec_pass(m);
 	if (m->cache.by_line) {
 		level_op_by_line(m, lvl, op, first, last);
-	} else if (lvl == DMAMAP_CACHE_INNER && vec_pass(m)) {
+	} else if (lvl == DMAMAP_CACHE_INNER &&
+		   (vec ? inner_range_vec_settled(m, op, first, last)
+			: inner_range_plain(m, first, last, &outer, &stored) && !stored &&
+				  inner_range_settled(m, op, first, last, outer))) {
+		/* nothing to write back, nothing to refill: only the lines an invalidate leaves change state */
+		if (op != OP_CLEAN) {
+			for_each_word(w, mask, first, last)
+				m->cache.inner_nonres[w] |= mask;
+		}
+	} else if (vec) {
 		/* plain words by the vector pass, the others as their lines' states say */
 		for (unsigned long l = first; (l = inner_range_vec(m, op, l, last)) <= last;) {
 			unsigned long w = l / BITS_PER_LONG;
 
 			level_op_word(m, lvl, op, w, span_mask(w, l, last));
 			l = (w + 1) * BITS_PER_LONG;
-		}
-	} else if (lvl == DMAMAP_CACHE_INNER && inner_range_plain(m, first, last, &outer, &stored) && !stored &&
-		   inner_range_settled(m, op, first, last, outer)) {
-		/* nothing to write back, nothing to refill: only the lines an invalidate leaves change state */
-		if (op != OP_CLEAN) {
-			for_each_word(w, mask, first, last)
-				m->cache.inner_nonres[w] |= mask;
 		}
 	} else {
 		for_each_word(w, mask, first, last)
