@@ -665,6 +665,19 @@ void dm_might_sleep(struct dmamap_machine *m, const char *what, const char *file
 unsigned int dm_hardirq_enter(unsigned int irq);
 void dm_hardirq_exit(unsigned int outer);
 
+/*
+ * Call @fn(@arg) as a task of its own would run it (the thread function of
+ * a threaded interrupt, irq.c): this thread's atomic context -- the locks
+ * it holds as lockdep and might_sleep() see them, its interrupt state, its
+ * hard interrupt nesting -- is set aside for the call, so that @fn starts
+ * as a kernel thread starts: no lock held, interrupts on, in task context.
+ * What @fn leaves behind (locks still held, interrupts still off) is
+ * described in @left (@size bytes; the empty string when nothing), then
+ * forgotten, and the caller's context comes back. A lock @fn left held
+ * stays locked, by this thread.
+ */
+void dm_run_as_task(void (*fn)(void *arg), void *arg, char *left, size_t size);
+
 /* irq.c: the handlers still requested on @m, reported as leaks and freed (machine destroy). */
 void dmamap_irq_machine_fini(struct dmamap_machine *m);
 

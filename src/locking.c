@@ -16,7 +16,9 @@
  * lock call or when it ends. A thread's owner token, a number never
  * reused, names it in the locks it holds, so that a lock held by a thread
  * that ended is nobody's. A thread that takes a lock registers
- * thread_ends() to run when it ends.
+ * thread_ends() to run when it ends. dm_run_as_task() sets the context
+ * aside for a call that runs as a task of its own (the thread function of
+ * a threaded interrupt), and gives it back after.
  *
  * Lock order. Each lock has a class (struct ld_class), found in a hash of
  * its key (the init site, the DEFINE_*() site, a lock_class_key, or a name)
@@ -673,26 +675,35 @@ static void foreign_collect(struct dm_atomic *a)
 	pthread_mutex_unlock(&foreign.lock);
 }
 
+/* The locks @a holds, outermost first, each with where it was taken: appended to @buf (@size bytes, @*len long). */
+static void held_list(const struct dm_atomic *a, char *buf, size_t size, size_t *len)
+{
+	char n[160], t[160];
+
+	for (unsigned int i = 0; i < a->nheld; i++) {
+		const struct held *h = &a->held[i];
+
+		buf_add(buf, size, len, "%s%s taken by %s() at %s", i ? ", " : "",
+			name_at(h->name, (const void *)h->lk, n, sizeof(n)), how_names[h->how],
+			site(h->file, h->line, t, sizeof(t)));
+	}
+	if (a->depth > a->nheld)
+		buf_add(buf, size, len, "%s%u taken before them", a->nheld ? ", and " : "", a->depth - a->nheld);
+}
+
 /* When a thread ends: the locks it still holds are reported (the kernel's "exiting with locks still held"). */
 static void thread_ends(void *arg)
 {
 	struct dm_atomic *a = arg;
 	const struct held *last;
-	char list[700], n[160], t[160];
+	char list[700];
 	size_t len = 0;
 
 	foreign_collect(a);
 	if (!a->depth)
 		return;
-	for (unsigned int i = 0; i < a->nheld; i++) {
-		const struct held *h = &a->held[i];
-
-		buf_add(list, sizeof(list), &len, "%s%s taken by %s() at %s", i ? ", " : "",
-			name_at(h->name, (const void *)h->lk, n, sizeof(n)), how_names[h->how],
-			site(h->file, h->line, t, sizeof(t)));
-	}
-	if (a->depth > a->nheld)
-		buf_add(list, sizeof(list), &len, "%s%u taken before them", a->nheld ? ", and " : "", a->depth - a->nheld);
+	list[0] = '\0';
+	held_list(a, list, sizeof(list), &len);
 	last = a->nheld ? &a->held[a->nheld - 1] : NULL;
 	dmamap_report(report_machine(), DMAMAP_REPORT_LOCK_MISUSE, NULL, last ? last->file : NULL, last ? last->line : 0,
 		      "a thread is exiting with %u lock%s still held: %s; %s held: a thread that waits for %s waits for ever",
@@ -785,6 +796,38 @@ void dm_hardirq_exit(unsigned int outer)
 {
 	atomic_now.hardirq--;
 	atomic_now.hardirq_irq = outer;
+}
+
+void dm_run_as_task(void (*fn)(void *arg), void *arg, char *left, size_t size)
+{
+	struct dm_atomic *a = &atomic_now;
+	struct dm_atomic saved;
+	char where[160];
+	size_t len = 0;
+
+	foreign_collect(a);
+	saved = *a;
+	a->spins = a->depth = a->nheld = 0;
+	a->irqs_off = false;
+	a->irq_how = a->irq_file = NULL;
+	a->irq_line = 0;
+	a->hardirq = a->hardirq_irq = 0;
+
+	fn(arg);
+
+	foreign_collect(a);
+	left[0] = '\0';
+	if (a->depth) {
+		buf_add(left, size, &len, "%u lock%s held: ", a->depth, a->depth == 1 ? "" : "s");
+		held_list(a, left, size, &len);
+	}
+	if (a->irqs_off)
+		buf_add(left, size, &len, "%sinterrupts off since %s() at %s", len ? "; " : "",
+			a->irq_how ? a->irq_how : "local_irq_save", site(a->irq_file, a->irq_line, where, sizeof(where)));
+	/* what the task made of this thread's own (its owner token, its exit hook) stays */
+	saved.token = a->token;
+	saved.exit_hook = a->exit_hook;
+	*a = saved;
 }
 
 DMAMAP_API void dmamap_irqs_assert_at(bool off, const char *file, int line)
