@@ -2,45 +2,93 @@
 /*
  * Interrupt lines (<dmamap/irq.h>): per machine, a list of the lines used so
  * far, each with its handlers in request order, its disable depth, whether a
- * raise is pending, and how many threads run its handlers now. One host
- * mutex per machine guards them all; it is never held while a handler runs.
- * A handler's record is freed only once no thread runs the line's handlers,
- * so a raise may walk the list with the mutex let go around each call.
+ * raise is pending, how many threads run its handlers now, and how many of
+ * its thread functions are woken and not done (how many of those keep the
+ * line masked, IRQF_ONESHOT). One host mutex per machine guards them all;
+ * it is never held while a handler or a thread function runs. A handler's
+ * record is freed only once no thread runs the line's handlers and its
+ * thread function is not woken, so a raise may walk the list with the
+ * mutex let go around each call.
+ *
+ * Thread functions. A handler that returns IRQ_WAKE_THREAD wakes its
+ * action's thread function: the action is queued (once: a wake of one
+ * already queued or running is the kernel's IRQTF_RUNTHREAD seen set, and
+ * one that runs now runs once more) in a frame of the thread that raised
+ * the line. Each delivery made outside hard interrupt context opens a
+ * frame, on this thread's stack; a delivery nested in a handler queues in
+ * the frame of the one it is nested in. Once its hard handlers are done and
+ * the thread is out of hard interrupt context, the delivery runs its
+ * frame's thread functions, each as a task of its own (dm_run_as_task()),
+ * as if each action's interrupt thread ran at once.
  */
 #include <stdio.h>
 
 #include "internal.h"
 
+struct dm_irqs;
+struct dm_irq_line;
+
 struct dm_irq_action {
 	struct dm_irq_action *next;
 	irq_handler_t handler;
+	irq_handler_t thread_fn;  /* its thread function, or NULL */
 	void *dev_id;
 	const char *name;
-	unsigned long flags;
-	struct device *managed; /* the device of a devm_request_irq(), or NULL */
-	const char *file;       /* where it was requested */
+	unsigned long flags;      /* as requested, IRQF_ONESHOT added for IRQF_COND_ONESHOT on a oneshot line */
+	struct dm_irq_line *on;   /* its line */
+	struct device *managed;   /* the device of a devm_request_irq(), or NULL */
+	const char *file;         /* where it was requested */
 	int line;
+	/* its thread function, under the machine's lock */
+	bool woken;               /* a run is queued or under way, in one thread, until it is done */
+	bool in_fn;               /* the thread function runs now */
+	bool again;               /* woken again while it ran: it runs once more */
+	struct dm_irq_action *queue_next; /* in the frame of the thread that will run it */
 };
 
 struct dm_irq_line {
 	struct dm_irq_line *next;
+	struct dmamap_machine *m;
+	struct dm_irqs *s;
 	unsigned int irq;
 	unsigned int depth;    /* disables not yet undone */
-	bool pending;          /* raised while off */
+	bool pending;          /* raised while off or masked */
 	unsigned int running;  /* threads running its handlers now */
+	unsigned int threads;  /* actions whose thread function is woken and not done */
+	unsigned int oneshot;  /* of those, the IRQF_ONESHOT ones: the line is masked while there is one */
 	struct dm_irq_action *actions;
 };
 
 struct dm_irqs {
 	pthread_mutex_t lock;
-	pthread_cond_t idle;   /* broadcast when a line's running count drops */
+	pthread_cond_t idle;   /* broadcast when a line's running or threads count drops */
 	struct dm_irq_line *lines;
 };
 
-/* The lines this thread runs the handlers of, innermost last: synchronizing on one of them must not wait. */
+/*
+ * The handlers (and thread functions) this thread runs now, innermost
+ * last: synchronizing on one of their lines must not wait for them.
+ */
 #define DM_IRQ_NEST 16
-static _Thread_local const struct dm_irq_line *irq_running[DM_IRQ_NEST];
+struct dm_irq_run {
+	const struct dm_irq_line *l;
+	bool thread;           /* a thread function, not a handler */
+};
+static _Thread_local struct dm_irq_run irq_running[DM_IRQ_NEST];
 static _Thread_local unsigned int irq_nest;
+
+/* The thread functions a delivery woke, for this thread to run once out of hard interrupt context. */
+struct dm_irq_frame {
+	struct dm_irq_frame *outer;
+	struct dm_irq_action *head, **tail;
+};
+static _Thread_local struct dm_irq_frame *irq_frame;
+
+/* What a delivery came to. */
+struct dm_irq_outcome {
+	bool claimed;          /* a handler or thread function handled it (or its judgement is deferred) */
+	bool woke;             /* it woke a thread function */
+};
 
 static struct dmamap_machine *machine_or_current(struct dmamap_machine *m)
 {
@@ -78,6 +126,8 @@ static struct dm_irq_line *line_of(struct dmamap_machine *m, struct dm_irqs *s, 
 		return NULL;
 	l = dmamap_zalloc(m, sizeof(*l));
 	if (l) {
+		l->m = m;
+		l->s = s;
 		l->irq = irq;
 		l->next = s->lines;
 		s->lines = l;
@@ -94,46 +144,269 @@ static bool irq_ok(struct dmamap_machine *m, unsigned int irq, const char *what,
 	return false;
 }
 
-/* Wait, under s->lock, until no other thread runs @l's handlers. */
+static const char *action_name(const struct dm_irq_action *a)
+{
+	return a->name ? a->name : "(unnamed)";
+}
+
+static const char *action_dev(const struct dm_irq_action *a)
+{
+	return a->managed ? a->managed->dmamap.name : NULL;
+}
+
+static void run_push(const struct dm_irq_line *l, bool thread)
+{
+	if (irq_nest < DM_IRQ_NEST)
+		irq_running[irq_nest] = (struct dm_irq_run){ l, thread };
+	irq_nest++;
+}
+
+static void run_pop(void)
+{
+	irq_nest--;
+}
+
+/* Whether this thread runs a handler or a thread function of @l now (only a thread function when @thread). */
+static bool running_here(const struct dm_irq_line *l, bool thread)
+{
+	for (unsigned int i = 0; i < irq_nest && i < DM_IRQ_NEST; i++)
+		if (irq_running[i].l == l && (irq_running[i].thread || !thread))
+			return true;
+	return false;
+}
+
+/* Wait, under s->lock, until no other thread runs @l's handlers or has a thread function of it woken. */
 static void wait_idle(struct dm_irqs *s, struct dm_irq_line *l)
 {
-	unsigned int mine = 0;
+	unsigned int hard = 0, threads = 0;
 
 	for (unsigned int i = 0; i < irq_nest && i < DM_IRQ_NEST; i++)
-		mine += irq_running[i] == l;
-	while (l->running > mine)
+		if (irq_running[i].l == l)
+			*(irq_running[i].thread ? &threads : &hard) += 1;
+	for (const struct dm_irq_frame *f = irq_frame; f; f = f->outer)
+		for (const struct dm_irq_action *a = f->head; a; a = a->queue_next)
+			threads += a->on == l;
+	while (l->running > hard || l->threads > threads)
 		pthread_cond_wait(&s->idle, &s->lock);
+}
+
+/* Take @a out of this thread's frames: whether it was queued there. */
+static bool frame_take(struct dm_irq_action *a)
+{
+	for (struct dm_irq_frame *f = irq_frame; f; f = f->outer) {
+		for (struct dm_irq_action **pp = &f->head; *pp; pp = &(*pp)->queue_next) {
+			if (*pp == a) {
+				*pp = a->queue_next;
+				if (!*pp)
+					f->tail = pp;
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+/* Whether the raise pending on @l is to be delivered now: the line is on, unmasked, and has handlers. */
+static bool deliverable(const struct dm_irq_line *l)
+{
+	return l->pending && !l->depth && !l->oneshot && l->actions;
+}
+
+/* The kernel's "nobody cared", for an interrupt of line @irq that no handler claimed. */
+static void nobody_cared(struct dmamap_machine *m, unsigned int irq, const char *why)
+{
+	dmamap_report(m, DMAMAP_REPORT_API_MISUSE, NULL, NULL, 0, "irq %u: nobody cared (%s)", irq, why);
+}
+
+static void nobody_cared_after(struct dmamap_machine *m, unsigned int irq, const struct dm_irq_outcome *o)
+{
+	if (!o->claimed)
+		nobody_cared(m, irq, o->woke ? "each thread function woken returned IRQ_NONE"
+					     : "every handler returned IRQ_NONE");
+}
+
+static int deliver(struct dm_irqs *s, struct dm_irq_line *l, struct dm_irq_outcome *out);
+
+/* Deliver the raise pending on @l if it now can be (s->lock held, let go meanwhile). */
+static void settle(struct dm_irqs *s, struct dm_irq_line *l, struct dm_irq_outcome *out)
+{
+	*out = (struct dm_irq_outcome){ true, false };
+	if (deliverable(l)) {
+		l->pending = false;
+		l->running++;
+		(void)deliver(s, l, out);
+	}
+}
+
+/* ------------------------------------------------------------ thread functions */
+
+/* The primary handler of a thread function requested with none: it wakes the thread, as the kernel's default one. */
+static irqreturn_t default_primary(int irq, void *dev_id)
+{
+	(void)irq;
+	(void)dev_id;
+	return IRQ_WAKE_THREAD;
+}
+
+/*
+ * A handler of @a returned IRQ_WAKE_THREAD (s->lock held): queue a run of
+ * its thread function in this thread's frame. Whether it was queued; false
+ * when it was woken already (a run queued elsewhere will do; one under way
+ * runs once more).
+ */
+static bool wake_thread(struct dm_irq_action *a)
+{
+	struct dm_irq_line *l = a->on;
+
+	if (a->woken) {
+		if (a->in_fn)
+			a->again = true;
+		return false;
+	}
+	a->woken = true;
+	a->again = false;
+	l->threads++;
+	if (a->flags & DMAMAP_IRQF_ONESHOT)
+		l->oneshot++;
+	a->queue_next = NULL;
+	*irq_frame->tail = a;
+	irq_frame->tail = &a->queue_next;
+	return true;
+}
+
+struct thread_call {
+	irq_handler_t fn;
+	int irq;
+	void *dev_id;
+	irqreturn_t ret;
+};
+
+static void thread_call(void *arg)
+{
+	struct thread_call *c = arg;
+
+	c->ret = c->fn(c->irq, c->dev_id);
+}
+
+/*
+ * Run the thread function of @a, woken and out of any frame, until it is
+ * not woken again (s->lock held, let go around each call); then it is done,
+ * and may be freed once s->lock is let go. Whether a run returned
+ * IRQ_HANDLED.
+ */
+static bool thread_run(struct dm_irqs *s, struct dm_irq_action *a)
+{
+	struct dm_irq_line *l = a->on;
+	int call_depth = dmamap_call_now.depth;
+	bool handled = false;
+
+	do {
+		struct thread_call c = { a->thread_fn, (int)l->irq, a->dev_id, IRQ_NONE };
+		char left[600];
+
+		a->again = false;
+		a->in_fn = true;
+		run_push(l, true);
+		pthread_mutex_unlock(&s->lock);
+		/* the thread function is the driver's code, whatever library call runs it */
+		dmamap_call_now.depth = 0;
+		dm_run_as_task(thread_call, &c, left, sizeof(left));
+		if (left[0])
+			dmamap_report(l->m, DMAMAP_REPORT_LOCK_MISUSE, action_dev(a), NULL, 0,
+				      "irq %u thread function of %s returned with %s", l->irq, action_name(a), left);
+		dmamap_call_now.depth = call_depth;
+		pthread_mutex_lock(&s->lock);
+		run_pop();
+		a->in_fn = false;
+		handled |= c.ret == IRQ_HANDLED;
+	} while (a->again);
+	a->woken = false;
+	l->threads--;
+	if (a->flags & DMAMAP_IRQF_ONESHOT)
+		l->oneshot--;
+	pthread_cond_broadcast(&s->idle);
+	return handled;
+}
+
+/*
+ * Run the thread functions queued in @f, in the order they were woken (no
+ * machine lock held). A line a oneshot thread function kept masked
+ * delivers its pending raise once the last is done. Whether one returned
+ * IRQ_HANDLED.
+ */
+static bool frame_run(struct dm_irq_frame *f)
+{
+	struct dm_irq_action *a;
+	bool handled = false;
+
+	while ((a = f->head)) {
+		struct dm_irq_line *l = a->on;
+		struct dm_irqs *s = l->s;
+		struct dm_irq_outcome o;
+
+		f->head = a->queue_next;
+		if (!f->head)
+			f->tail = &f->head;
+		pthread_mutex_lock(&s->lock);
+		handled |= thread_run(s, a);
+		settle(s, l, &o);
+		pthread_mutex_unlock(&s->lock);
+		nobody_cared_after(l->m, l->irq, &o);
+	}
+	return handled;
 }
 
 /* ------------------------------------------------------------ requests */
 
-static int request(struct dmamap_machine *m, unsigned int irq, irq_handler_t handler, unsigned long flags,
-		   const char *name, void *dev_id, struct device *managed, struct dm_irq_action **out,
-		   const char *what, const char *file, int line)
+/* A request, as the calls give it. */
+struct irq_request {
+	irq_handler_t handler;
+	irq_handler_t thread_fn;
+	unsigned long flags;
+	const char *name;
+	void *dev_id;
+	struct device *managed;
+	const char *what;      /* the kernel call, for reports */
+	bool threaded;         /* a request_threaded_irq() form */
+};
+
+static void report_bad(struct dmamap_machine *m, unsigned int irq, const struct irq_request *r, const char *why,
+		       const char *file, int line)
 {
+	dmamap_report(m, DMAMAP_REPORT_BAD_INPUT, r->managed ? r->managed->dmamap.name : NULL, file, line,
+		      "%s: irq %u (%s): %s", r->what, irq, r->name ? r->name : "(unnamed)", why);
+}
+
+static int request(struct dmamap_machine *m, unsigned int irq, const struct irq_request *r, struct dm_irq_action **out,
+		   const char *file, int line)
+{
+	unsigned long flags = r->flags;
 	struct dm_irq_action *a, **pp;
+	const char *bad = NULL;
 	struct dm_irq_line *l;
 	struct dm_irqs *s;
 
 	if (!m)
 		return -ENOMEM;
-	if (!irq_ok(m, irq, what, file, line))
+	if (!irq_ok(m, irq, r->what, file, line))
 		return -EINVAL;
-	if (!handler || ((flags & DMAMAP_IRQF_SHARED) && !dev_id)) {
-		dmamap_report(m, DMAMAP_REPORT_BAD_INPUT, managed ? managed->dmamap.name : NULL, file, line,
-			      "%s: irq %u: %s", what, irq,
-			      !handler ? "NULL handler" : "IRQF_SHARED with a NULL dev_id");
+	if ((flags & DMAMAP_IRQF_SHARED) && !r->dev_id)
+		bad = "IRQF_SHARED with a NULL dev_id";
+	else if (!r->handler && !r->thread_fn)
+		bad = r->threaded ? "NULL handler and NULL thread_fn" : "NULL handler";
+	if (bad) {
+		report_bad(m, irq, r, bad, file, line);
 		return -EINVAL;
 	}
 	s = irqs_of(m);
 	a = s ? dmamap_zalloc(m, sizeof(*a)) : NULL;
 	if (!a)
 		return -ENOMEM;
-	a->handler = handler;
-	a->dev_id = dev_id;
-	a->name = name;
-	a->flags = flags;
-	a->managed = managed;
+	a->handler = r->handler ? r->handler : default_primary;
+	a->thread_fn = r->thread_fn;
+	a->dev_id = r->dev_id;
+	a->name = r->name;
+	a->managed = r->managed;
 	a->file = file;
 	a->line = line;
 
@@ -144,15 +417,34 @@ static int request(struct dmamap_machine *m, unsigned int irq, irq_handler_t han
 		dmamap_free(a);
 		return -ENOMEM;
 	}
-	if (l->actions && (!(flags & DMAMAP_IRQF_SHARED) || !(l->actions->flags & DMAMAP_IRQF_SHARED))) {
+	if (l->actions) {
+		const struct dm_irq_action *old = l->actions;
+		bool busy = !(flags & DMAMAP_IRQF_SHARED) || !(old->flags & DMAMAP_IRQF_SHARED);
+
+		/* every action of a line agrees on IRQF_ONESHOT; IRQF_COND_ONESHOT agrees to it */
+		if ((old->flags & DMAMAP_IRQF_ONESHOT) && (flags & DMAMAP_IRQF_COND_ONESHOT))
+			flags |= DMAMAP_IRQF_ONESHOT;
+		else if ((old->flags ^ flags) & DMAMAP_IRQF_ONESHOT)
+			busy = true;
+		if (busy) {
+			pthread_mutex_unlock(&s->lock);
+			dmamap_free(a);
+			return -EBUSY;
+		}
+	}
+	/* the default primary handler wakes the thread and returns: only a masked line keeps a level interrupt quiet */
+	if (!r->handler && !(flags & DMAMAP_IRQF_ONESHOT)) {
 		pthread_mutex_unlock(&s->lock);
 		dmamap_free(a);
-		return -EBUSY;
+		report_bad(m, irq, r, "Threaded irq requested with handler=NULL and !ONESHOT", file, line);
+		return -EINVAL;
 	}
 	if (!l->actions) {
 		l->depth = (flags & DMAMAP_IRQF_NO_AUTOEN) ? 1 : 0;
 		l->pending = false;
 	}
+	a->flags = flags;
+	a->on = l;
 	for (pp = &l->actions; *pp; pp = &(*pp)->next)
 		;
 	*pp = a;
@@ -165,52 +457,100 @@ static int request(struct dmamap_machine *m, unsigned int irq, irq_handler_t han
 DMAMAP_API int dmamap_request_irq_at(struct dmamap_machine *m, unsigned int irq, irq_handler_t handler,
 				     unsigned long flags, const char *name, void *dev_id, const char *file, int line)
 {
-	return request(machine_or_current(m), irq, handler, flags, name, dev_id, NULL, NULL, "request_irq", file,
-		       line);
+	const struct irq_request r = { handler, NULL, flags | DMAMAP_IRQF_COND_ONESHOT, name, dev_id, NULL,
+				       "request_irq", false };
+
+	return request(machine_or_current(m), irq, &r, NULL, file, line);
 }
 
-/* Whether this thread runs the handlers of @l now. */
-static bool running_here(const struct dm_irq_line *l)
+DMAMAP_API int dmamap_request_threaded_irq_at(struct dmamap_machine *m, unsigned int irq, irq_handler_t handler,
+					      irq_handler_t thread_fn, unsigned long flags, const char *name,
+					      void *dev_id, const char *file, int line)
 {
-	for (unsigned int i = 0; i < irq_nest && i < DM_IRQ_NEST; i++)
-		if (irq_running[i] == l)
-			return true;
-	return false;
+	const struct irq_request r = { handler, thread_fn, flags, name, dev_id, NULL, "request_threaded_irq", true };
+
+	return request(machine_or_current(m), irq, &r, NULL, file, line);
+}
+
+/* Which of a line's handlers a free means: the one of @dev_id (of @managed, when @only_managed), or @exact. */
+struct irq_match {
+	void *dev_id;
+	bool only_managed;
+	struct device *managed;
+	const struct dm_irq_action *exact;
+};
+
+static struct dm_irq_action **find(struct dm_irq_line *l, const struct irq_match *w)
+{
+	for (struct dm_irq_action **pp = &l->actions; *pp; pp = &(*pp)->next) {
+		const struct dm_irq_action *a = *pp;
+
+		if (w->exact ? a == w->exact : a->dev_id == w->dev_id && (!w->only_managed || a->managed == w->managed))
+			return pp;
+	}
+	return NULL;
 }
 
 /*
- * Take the handler of @dev_id (and, when @managed, of that device) off line
- * @irq, once no other thread runs the line's handlers: the record, or NULL.
- * From a handler of that line, nothing is taken (the kernel would wait for
- * itself for ever): NULL, *@own set.
+ * Take the handler @w means off line @l (s->lock held, let go meanwhile),
+ * once no other thread runs the line's handlers or has a thread function of
+ * it woken; a run of its thread function this thread has queued is made
+ * first, as the kernel's interrupt thread runs once more before it stops.
+ * Then a raise the line kept pending is delivered, if it now can be. The
+ * record taken, or NULL.
+ */
+static struct dm_irq_action *detach(struct dm_irqs *s, struct dm_irq_line *l, const struct irq_match *w,
+				    struct dm_irq_outcome *o)
+{
+	struct dm_irq_action **pp, *a;
+
+	*o = (struct dm_irq_outcome){ true, false };
+	for (;;) {
+		pp = find(l, w);
+		if (!pp)
+			return NULL;
+		a = *pp;
+		if (!frame_take(a))
+			break;
+		(void)thread_run(s, a);
+	}
+	*pp = a->next;
+	wait_idle(s, l);
+	settle(s, l, o);
+	return a;
+}
+
+enum own { OWN_NONE, OWN_HANDLER, OWN_THREAD };
+
+/*
+ * Take the handler of @dev_id (and, when @only_managed, of @managed) off
+ * line @irq of @m. From a handler or a thread function of that line,
+ * nothing is taken (the kernel would wait for itself for ever): NULL,
+ * *@own set.
  */
 static struct dm_irq_action *unlink_action(struct dmamap_machine *m, unsigned int irq, void *dev_id,
-					   bool only_managed, struct device *managed, bool *own)
+					   bool only_managed, struct device *managed, enum own *own)
 {
+	const struct irq_match w = { dev_id, only_managed, managed, NULL };
 	struct dm_irqs *s = m->layer[DMAMAP_LAYER_IRQ];
-	struct dm_irq_action *a = NULL, **pp;
+	struct dm_irq_action *a = NULL;
+	struct dm_irq_outcome o = { true, false };
 	struct dm_irq_line *l;
 
-	*own = false;
+	*own = OWN_NONE;
 	if (!s)
 		return NULL;
 	pthread_mutex_lock(&s->lock);
 	l = line_of(m, s, irq, false);
-	if (l && running_here(l)) {
+	if (l && running_here(l, false)) {
+		*own = running_here(l, true) ? OWN_THREAD : OWN_HANDLER;
 		pthread_mutex_unlock(&s->lock);
-		*own = true;
 		return NULL;
 	}
-	for (pp = l ? &l->actions : NULL; pp && *pp; pp = &(*pp)->next) {
-		if ((*pp)->dev_id == dev_id && (!only_managed || (*pp)->managed == managed)) {
-			a = *pp;
-			*pp = a->next;
-			break;
-		}
-	}
-	if (a)
-		wait_idle(s, l);
+	if (l)
+		a = detach(s, l, &w, &o);
 	pthread_mutex_unlock(&s->lock);
+	nobody_cared_after(m, irq, &o);
 	return a;
 }
 
@@ -218,25 +558,25 @@ static struct dm_irq_action *unlink_action(struct dmamap_machine *m, unsigned in
 static void devm_irq_release(void *data)
 {
 	struct dm_irq_action *a = data;
-	struct dmamap_machine *m = dm_dev_machine(a->managed);
-	struct dm_irqs *s = m->layer[DMAMAP_LAYER_IRQ];
-	struct dm_irq_action **pp;
-	struct dm_irq_line *l;
-	bool found = false;
+	const struct irq_match w = { NULL, false, NULL, a };
+	struct dm_irq_line *l = a->on;
+	struct dm_irqs *s = l->s;
+	struct dm_irq_outcome o;
 
 	pthread_mutex_lock(&s->lock);
-	for (l = s->lines; l && !found; l = l->next) {
-		for (pp = &l->actions; *pp; pp = &(*pp)->next) {
-			if (*pp == a) {
-				*pp = a->next;
-				wait_idle(s, l);
-				found = true;
-				break;
-			}
-		}
-	}
+	(void)detach(s, l, &w, &o);
 	pthread_mutex_unlock(&s->lock);
+	nobody_cared_after(l->m, l->irq, &o);
 	dmamap_free(a);
+}
+
+static void report_own(struct dmamap_machine *m, const char *dev, const char *what, unsigned int irq, enum own own,
+		       const char *file, int line)
+{
+	dmamap_report(m, DMAMAP_REPORT_LOCK_MISUSE, dev, file, line,
+		      "%s: irq %u freed from one of its own %s: the kernel would wait for %s for ever; nothing freed", what,
+		      irq, own == OWN_THREAD ? "thread functions" : "handlers",
+		      own == OWN_THREAD ? "the thread functions of the line" : "the handler");
 }
 
 DMAMAP_API const void *dmamap_free_irq_at(struct dmamap_machine *m, unsigned int irq, void *dev_id, const char *file,
@@ -244,16 +584,14 @@ DMAMAP_API const void *dmamap_free_irq_at(struct dmamap_machine *m, unsigned int
 {
 	struct dm_irq_action *a;
 	const char *name;
-	bool own;
+	enum own own;
 
 	m = machine_or_current(m);
 	if (!m || !irq_ok(m, irq, "free_irq", file, line))
 		return NULL;
 	a = unlink_action(m, irq, dev_id, false, NULL, &own);
 	if (own) {
-		dmamap_report(m, DMAMAP_REPORT_LOCK_MISUSE, NULL, file, line,
-			      "free_irq: irq %u freed from one of its own handlers: the kernel would wait for the handler "
-			      "for ever; nothing freed", irq);
+		report_own(m, NULL, "free_irq", irq, own, file, line);
 		return NULL;
 	}
 	if (!a) {
@@ -272,21 +610,20 @@ DMAMAP_API const void *dmamap_free_irq_at(struct dmamap_machine *m, unsigned int
 	return name;
 }
 
-DMAMAP_API int dmamap_devm_request_irq_at(struct device *dev, unsigned int irq, irq_handler_t handler,
-					  unsigned long flags, const char *name, void *dev_id, const char *file, int line)
+static int devm_request(struct device *dev, unsigned int irq, struct irq_request *r, const char *file, int line)
 {
-	struct dmamap_machine *m;
 	struct dm_irq_action *a;
 	int ret;
 
 	if (!dm_dev_live(dev)) {
-		dmamap_report(NULL, DMAMAP_REPORT_BAD_INPUT, NULL, file, line, "devm_request_irq: %s",
+		dmamap_report(NULL, DMAMAP_REPORT_BAD_INPUT, NULL, file, line, "%s: %s", r->what,
 			      dev ? "device not initialised" : "NULL device");
 		return -EINVAL;
 	}
-	m = dm_dev_machine(dev);
-	ret = request(m, irq, handler, flags, name ? name : dev->dmamap.name, dev_id, dev, &a, "devm_request_irq",
-		      file, line);
+	r->managed = dev;
+	if (!r->name)
+		r->name = dev->dmamap.name;
+	ret = request(dm_dev_machine(dev), irq, r, &a, file, line);
 	if (ret)
 		return ret;
 	ret = dmamap_devm_add_action(dev, devm_irq_release, a, false, file, line);
@@ -297,12 +634,30 @@ DMAMAP_API int dmamap_devm_request_irq_at(struct device *dev, unsigned int irq, 
 	return 0;
 }
 
+DMAMAP_API int dmamap_devm_request_irq_at(struct device *dev, unsigned int irq, irq_handler_t handler,
+					  unsigned long flags, const char *name, void *dev_id, const char *file, int line)
+{
+	struct irq_request r = { handler, NULL, flags | DMAMAP_IRQF_COND_ONESHOT, name, dev_id, NULL,
+				 "devm_request_irq", false };
+
+	return devm_request(dev, irq, &r, file, line);
+}
+
+DMAMAP_API int dmamap_devm_request_threaded_irq_at(struct device *dev, unsigned int irq, irq_handler_t handler,
+						   irq_handler_t thread_fn, unsigned long flags, const char *name,
+						   void *dev_id, const char *file, int line)
+{
+	struct irq_request r = { handler, thread_fn, flags, name, dev_id, NULL, "devm_request_threaded_irq", true };
+
+	return devm_request(dev, irq, &r, file, line);
+}
+
 DMAMAP_API void dmamap_devm_free_irq_at(struct device *dev, unsigned int irq, void *dev_id, const char *file,
 					int line)
 {
 	struct dmamap_machine *m;
 	struct dm_irq_action *a;
-	bool own;
+	enum own own;
 
 	if (!dm_dev_live(dev)) {
 		dmamap_report(NULL, DMAMAP_REPORT_BAD_INPUT, NULL, file, line, "devm_free_irq: %s",
@@ -314,9 +669,7 @@ DMAMAP_API void dmamap_devm_free_irq_at(struct device *dev, unsigned int irq, vo
 		return;
 	a = unlink_action(m, irq, dev_id, true, dev, &own);
 	if (own) {
-		dmamap_report(m, DMAMAP_REPORT_LOCK_MISUSE, dev->dmamap.name, file, line,
-			      "devm_free_irq: irq %u freed from one of its own handlers: the kernel would wait for the "
-			      "handler for ever; nothing freed", irq);
+		report_own(m, dev->dmamap.name, "devm_free_irq", irq, own, file, line);
 		return;
 	}
 	if (!a) {
@@ -331,20 +684,30 @@ DMAMAP_API void dmamap_devm_free_irq_at(struct device *dev, unsigned int irq, vo
 /* ------------------------------------------------------------ delivery */
 
 /*
- * Run the handlers of @l in this thread, in hard interrupt context. Called
- * under s->lock with l->running already counted for this thread; returns
- * under it, the count dropped, with *@claimed false when no handler
- * claimed the interrupt.
+ * Run the handlers of @l in this thread, in hard interrupt context, then,
+ * when this is the outermost delivery of the thread's hard interrupt
+ * context, the thread functions they woke (and those nested deliveries
+ * woke), each as a task of its own. Called under s->lock with l->running
+ * already counted for this thread; returns under it, the count dropped,
+ * with what the delivery came to in *@out. Returns how many handlers
+ * returned IRQ_HANDLED or IRQ_WAKE_THREAD.
  */
-static int deliver(struct dmamap_machine *m, struct dm_irqs *s, struct dm_irq_line *l, bool *claimed_out)
+static int deliver(struct dm_irqs *s, struct dm_irq_line *l, struct dm_irq_outcome *out)
 {
+	struct dmamap_machine *m = l->m;
 	unsigned int irq = l->irq, outer, call_depth;
+	struct dm_irq_frame frame, *own = NULL;
+	struct dm_irq_outcome o = { false, false };
 	unsigned long flags;
-	int handled = 0, claimed = 0;
+	int handled = 0;
 
-	if (irq_nest < DM_IRQ_NEST)
-		irq_running[irq_nest] = l;
-	irq_nest++;
+	if (!dmamap_in_hardirq() || !irq_frame) {
+		frame.outer = irq_frame;
+		frame.head = NULL;
+		frame.tail = &frame.head;
+		irq_frame = own = &frame;
+	}
+	run_push(l, false);
 	/* the handlers are the driver's code, whatever library call delivers to them */
 	call_depth = dmamap_call_now.depth;
 	dmamap_call_now.depth = 0;
@@ -358,41 +721,50 @@ static int deliver(struct dmamap_machine *m, struct dm_irqs *s, struct dm_irq_li
 		pthread_mutex_unlock(&s->lock);
 		ret = fn((int)irq, dev_id);
 		if (!dmamap_irqs_disabled()) {
-			dmamap_report(m, DMAMAP_REPORT_LOCK_MISUSE, a->managed ? a->managed->dmamap.name : NULL, NULL, 0,
-				      "irq %u handler %s enabled interrupts", irq, a->name ? a->name : "(unnamed)");
+			dmamap_report(m, DMAMAP_REPORT_LOCK_MISUSE, action_dev(a), NULL, 0,
+				      "irq %u handler %s enabled interrupts", irq, action_name(a));
 			(void)dmamap_local_irq_save_at("the interrupt", NULL, 0);
 		}
-		if (ret & IRQ_WAKE_THREAD)
-			dmamap_report(m, DMAMAP_REPORT_API_MISUSE, a->managed ? a->managed->dmamap.name : NULL, NULL, 0,
+		if ((ret & IRQ_WAKE_THREAD) && !a->thread_fn)
+			dmamap_report(m, DMAMAP_REPORT_API_MISUSE, action_dev(a), NULL, 0,
 				      "irq %u handler %s returned IRQ_WAKE_THREAD but no thread function available", irq,
-				      a->name ? a->name : "(unnamed)");
+				      action_name(a));
+		pthread_mutex_lock(&s->lock);
 		if (ret & (IRQ_HANDLED | IRQ_WAKE_THREAD))
 			handled++;
-		claimed |= (int)ret;
-		pthread_mutex_lock(&s->lock);
+		if (ret & IRQ_HANDLED)
+			o.claimed = true;
+		if (ret & IRQ_WAKE_THREAD) {
+			if (!a->thread_fn)
+				o.claimed = true;
+			/* a run already woken, or one for an outer delivery, is judged there, as the kernel defers it */
+			else if (!wake_thread(a) || !own)
+				o.claimed = true;
+			o.woke = true;
+		}
 	}
 	dm_hardirq_exit(outer);
 	dmamap_local_irq_restore(flags);
 	dmamap_call_now.depth = call_depth;
-	irq_nest--;
+	run_pop();
 	l->running--;
 	pthread_cond_broadcast(&s->idle);
-	*claimed_out = claimed != 0;
+	if (own) {
+		pthread_mutex_unlock(&s->lock);
+		if (frame_run(own))
+			o.claimed = true;
+		irq_frame = own->outer;
+		pthread_mutex_lock(&s->lock);
+	}
+	*out = o;
 	return handled;
-}
-
-/* The kernel's "nobody cared", for an interrupt of line @irq that no handler claimed. */
-static void nobody_cared(struct dmamap_machine *m, unsigned int irq, bool had_handlers)
-{
-	dmamap_report(m, DMAMAP_REPORT_API_MISUSE, NULL, NULL, 0, "irq %u: nobody cared (%s)", irq,
-		      had_handlers ? "every handler returned IRQ_NONE" : "no handler is requested on the line");
 }
 
 DMAMAP_API int dmamap_irq_raise(struct dmamap_machine *m, unsigned int irq)
 {
+	struct dm_irq_outcome o;
 	struct dm_irq_line *l;
 	struct dm_irqs *s;
-	bool claimed;
 	int n;
 
 	m = machine_or_current(m);
@@ -405,22 +777,29 @@ DMAMAP_API int dmamap_irq_raise(struct dmamap_machine *m, unsigned int irq)
 		return -ENOMEM;
 	pthread_mutex_lock(&s->lock);
 	l = line_of(m, s, irq, false);
-	if (l && l->actions && l->depth) {
+	if (l && l->actions && (l->depth || l->oneshot)) {
 		l->pending = true;
 		pthread_mutex_unlock(&s->lock);
 		return 0;
 	}
 	if (!l || !l->actions) {
 		pthread_mutex_unlock(&s->lock);
-		nobody_cared(m, irq, false);
+		nobody_cared(m, irq, "no handler is requested on the line");
 		return 0;
 	}
 	l->running++;
-	n = deliver(m, s, l, &claimed);
+	n = deliver(s, l, &o);
 	pthread_mutex_unlock(&s->lock);
-	if (!claimed)
-		nobody_cared(m, irq, true);
+	nobody_cared_after(m, irq, &o);
 	return n;
+}
+
+/* A wait for the line's handlers from one of its own thread functions: the kernel would wait for itself. */
+static void report_self_wait(struct dmamap_machine *m, const char *what, unsigned int irq, const char *file, int line)
+{
+	dmamap_report(m, DMAMAP_REPORT_LOCK_MISUSE, NULL, file, line,
+		      "%s: irq %u from one of its own thread functions: the kernel would wait for that thread function "
+		      "for ever; not waited for", what, irq);
 }
 
 DMAMAP_API void dmamap_irq_disable_at(struct dmamap_machine *m, unsigned int irq, bool sync, const char *file,
@@ -428,6 +807,7 @@ DMAMAP_API void dmamap_irq_disable_at(struct dmamap_machine *m, unsigned int irq
 {
 	struct dm_irq_line *l;
 	struct dm_irqs *s;
+	bool self = false;
 
 	m = machine_or_current(m);
 	if (!m || !irq_ok(m, irq, sync ? "disable_irq" : "disable_irq_nosync", file, line))
@@ -441,17 +821,21 @@ DMAMAP_API void dmamap_irq_disable_at(struct dmamap_machine *m, unsigned int irq
 	l = line_of(m, s, irq, true);
 	if (l) {
 		l->depth++;
-		if (sync)
+		if (sync) {
+			self = running_here(l, true);
 			wait_idle(s, l);
+		}
 	}
 	pthread_mutex_unlock(&s->lock);
+	if (self)
+		report_self_wait(m, "disable_irq", irq, file, line);
 }
 
 DMAMAP_API void dmamap_irq_enable_at(struct dmamap_machine *m, unsigned int irq, const char *file, int line)
 {
+	struct dm_irq_outcome o = { true, false };
 	struct dm_irq_line *l;
 	struct dm_irqs *s;
-	bool claimed = true;
 
 	m = machine_or_current(m);
 	if (!m || !irq_ok(m, irq, "enable_irq", file, line))
@@ -467,20 +851,17 @@ DMAMAP_API void dmamap_irq_enable_at(struct dmamap_machine *m, unsigned int irq,
 			      irq);
 		return;
 	}
-	if (!--l->depth && l->pending && l->actions) {
-		l->pending = false;
-		l->running++;
-		(void)deliver(m, s, l, &claimed);
-	}
+	if (!--l->depth)
+		settle(s, l, &o);
 	pthread_mutex_unlock(&s->lock);
-	if (!claimed)
-		nobody_cared(m, irq, true);
+	nobody_cared_after(m, irq, &o);
 }
 
 DMAMAP_API void dmamap_irq_synchronize_at(struct dmamap_machine *m, unsigned int irq, const char *file, int line)
 {
 	struct dm_irq_line *l;
 	struct dm_irqs *s;
+	bool self = false;
 
 	m = machine_or_current(m);
 	if (!m || !irq_ok(m, irq, "synchronize_irq", file, line))
@@ -491,9 +872,13 @@ DMAMAP_API void dmamap_irq_synchronize_at(struct dmamap_machine *m, unsigned int
 		return;
 	pthread_mutex_lock(&s->lock);
 	l = line_of(m, s, irq, false);
-	if (l)
+	if (l) {
+		self = running_here(l, true);
 		wait_idle(s, l);
+	}
 	pthread_mutex_unlock(&s->lock);
+	if (self)
+		report_self_wait(m, "synchronize_irq", irq, file, line);
 }
 
 DMAMAP_API unsigned int dmamap_irq_handlers(struct dmamap_machine *m, unsigned int irq)
@@ -533,7 +918,7 @@ void dmamap_irq_machine_fini(struct dmamap_machine *m)
 			l->actions = a->next;
 			dmamap_report(m, DMAMAP_REPORT_LEAK, NULL, a->file, a->line,
 				      "irq %u: handler %s still requested at machine destroy; freeing it", l->irq,
-				      a->name ? a->name : "(unnamed)");
+				      action_name(a));
 			dmamap_free(a);
 		}
 		dmamap_free(l);

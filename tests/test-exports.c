@@ -40,8 +40,10 @@
 #pragma weak scnprintf
 /* <dmamap/irq.h> */
 #pragma weak dmamap_request_irq_at
+#pragma weak dmamap_request_threaded_irq_at
 #pragma weak dmamap_free_irq_at
 #pragma weak dmamap_devm_request_irq_at
+#pragma weak dmamap_devm_request_threaded_irq_at
 #pragma weak dmamap_devm_free_irq_at
 #pragma weak dmamap_irq_disable_at
 #pragma weak dmamap_irq_enable_at
@@ -397,8 +399,10 @@ static const struct export functions[] = {
 	F(scnprintf),
 	/* <dmamap/irq.h> */
 	F(dmamap_request_irq_at),
+	F(dmamap_request_threaded_irq_at),
 	F(dmamap_free_irq_at),
 	F(dmamap_devm_request_irq_at),
+	F(dmamap_devm_request_threaded_irq_at),
 	F(dmamap_devm_free_irq_at),
 	F(dmamap_irq_disable_at),
 	F(dmamap_irq_enable_at),

@@ -7,10 +7,13 @@
  * Each machine has its own interrupt lines, numbered 0 to DMAMAP_NR_IRQS - 1
  * (the numbers mean nothing else: a test gives its device one and the
  * driver requests it). A handler is registered on a line with
- * dmamap_request_irq_at() (request_irq()) or its managed form
- * (devm_request_irq(), released with the device's managed resources), in the
- * kernel's rules: a line is shared only when every handler on it asked for
- * IRQF_SHARED, and a shared handler needs a dev_id that tells it apart.
+ * dmamap_request_irq_at() (request_irq()), a handler and a thread function
+ * with dmamap_request_threaded_irq_at() (request_threaded_irq()), or their
+ * managed forms (devm_request_irq(), devm_request_threaded_irq(), released
+ * with the device's managed resources), in the kernel's rules: a line is
+ * shared only when every handler on it asked for IRQF_SHARED and all agree
+ * on IRQF_ONESHOT, and a shared handler needs a dev_id that tells it
+ * apart.
  *
  * No hardware raises anything: a test calls dmamap_irq_raise(), which runs
  * every handler of the line, in the order they were requested, in the
@@ -23,26 +26,59 @@
  * thread that calls the enable_irq() that turns it back on, as the kernel
  * resends an edge interrupt.
  *
- * An interrupt that no handler claims (none registered, or each returned
- * IRQ_NONE) is reported as DMAMAP_REPORT_API_MISUSE, "irq N: nobody
- * cared": the kernel only says so after 99,900 of 100,000 interrupts went
- * unhandled, and then turns the line off; here each one is reported and the
- * line stays on, so that a test sees the first.
+ * Threaded handlers. A handler that returns IRQ_WAKE_THREAD wakes its
+ * thread function, and the thread functions woken run when the line's
+ * handlers have all returned, before dmamap_irq_raise() returns, in the
+ * calling thread, one after the other in the order they were woken: as if
+ * each action's interrupt thread ran at once. A thread function runs in
+ * task context, as a thread of its own: interrupts on, in_hardirq() false,
+ * none of the locks the raising thread holds counted as its (lockdep and
+ * the sleep checks see only its own), so it may sleep: mutex_lock(),
+ * msleep(), GFP_KERNEL. One that returns with a lock held or interrupts
+ * off is reported as DMAMAP_REPORT_LOCK_MISUSE, and the raising thread
+ * gets its own state back (the lock stays locked). A raise nested in a
+ * handler (a handler that raises another line) leaves the thread functions
+ * it wakes to run when the outermost handler has returned; a raise made
+ * from a thread function runs the ones it wakes before it returns. A thread
+ * function woken again while it runs (its own line raised from it, or from
+ * another thread) runs once more when it returns, never two at once, as
+ * the kernel's IRQTF_RUNTHREAD does. A line requested with IRQF_ONESHOT
+ * stays masked from a wake until its thread functions have returned: a
+ * raise meanwhile, from the thread function itself or from another
+ * thread, is pending (once), and is delivered, handlers then thread
+ * functions, by the thread whose thread function returns last, right after
+ * it returns (a line also turned off waits for its enable_irq()), as the
+ * kernel unmasks the line and a level interrupt still asserted fires.
  *
- * Where it differs from the kernel: there is no interrupt thread (a handler
- * that returns IRQ_WAKE_THREAD counts as handled, and is reported as the
- * kernel warns, since no thread function can be given); trigger types and
- * the other IRQF_* flags are accepted and ignored, but for IRQF_SHARED and
- * IRQF_NO_AUTOEN; an interrupt is never delivered by itself, only by the
- * calls above. The lines of a machine are its own: requesting a line on one
- * machine tells nothing to another. Handlers still requested when the
- * machine is destroyed are reported as DMAMAP_REPORT_LEAK (each with where
- * it was requested) and freed.
+ * An interrupt that no handler claims (none registered, or each returned
+ * IRQ_NONE; or each handler that did not returned IRQ_WAKE_THREAD and each
+ * thread function it woke returned IRQ_NONE) is reported as
+ * DMAMAP_REPORT_API_MISUSE, "irq N: nobody cared": the kernel only says so
+ * after 99,900 of 100,000 interrupts went unhandled, and then turns the
+ * line off; here each one is reported and the line stays on, so that a
+ * test sees the first. A wake whose thread function runs elsewhere or
+ * later (already woken, or a nested raise) counts as claimed, as the
+ * kernel defers its judgement to the next interrupt.
+ *
+ * Where it differs from the kernel: there is no interrupt thread of its
+ * own, the thread functions run in the thread that raised the line (so a
+ * thread function that takes a lock the raising thread holds is reported
+ * as a recursion, where the kernel's thread would wait for it; raise lines
+ * with no lock held); trigger types and the other IRQF_* flags are
+ * accepted and ignored, but for IRQF_SHARED, IRQF_ONESHOT,
+ * IRQF_COND_ONESHOT and IRQF_NO_AUTOEN; an interrupt is never delivered by
+ * itself, only by the calls above. The lines of a machine are its own:
+ * requesting a line on one machine tells nothing to another. Handlers
+ * still requested when the machine is destroyed are reported as
+ * DMAMAP_REPORT_LEAK (each with where it was requested) and freed.
  *
  * The calls may be made from any thread. free_irq(), disable_irq() and
  * synchronize_irq() wait for the handlers of the line running in other
- * threads to return, as the kernel's do; from a handler of the line itself
- * they do not wait (the kernel would deadlock there).
+ * threads to return, and for the thread functions of the line woken in
+ * other threads, as the kernel's do; from a handler or thread function of
+ * the line itself they do not wait (the kernel would deadlock there: a
+ * free is refused and reported, a disable_irq() or synchronize_irq() from
+ * a thread function reported).
  */
 #ifndef DMAMAP_IRQ_H
 #define DMAMAP_IRQ_H
@@ -59,7 +95,7 @@ struct device;
 enum irqreturn {
 	IRQ_NONE = 0,           /* not this device's interrupt, or nothing to do */
 	IRQ_HANDLED = 1 << 0,   /* handled */
-	IRQ_WAKE_THREAD = 1 << 1, /* handled; wake the interrupt thread (there is none here) */
+	IRQ_WAKE_THREAD = 1 << 1, /* wake the handler's thread function */
 };
 typedef enum irqreturn irqreturn_t;
 /* A handler: the line's number and the dev_id given at its request. */
@@ -69,9 +105,11 @@ typedef irqreturn_t (*irq_handler_t)(int irq, void *dev_id);
 /* The interrupt lines of a machine: 0 to this minus 1. */
 #define DMAMAP_NR_IRQS 1024u
 
-/* The flags of a request the library acts on (the kernel's IRQF_SHARED and IRQF_NO_AUTOEN values). */
+/* The flags of a request the library acts on (the kernel's IRQF_* values). */
 #define DMAMAP_IRQF_SHARED 0x00000080ul
+#define DMAMAP_IRQF_ONESHOT 0x00002000ul
 #define DMAMAP_IRQF_NO_AUTOEN 0x00080000ul
+#define DMAMAP_IRQF_COND_ONESHOT 0x00200000ul
 
 /**
  * dmamap_request_irq_at() - register @handler on line @irq of machine @m: request_irq()
@@ -79,8 +117,11 @@ typedef irqreturn_t (*irq_handler_t)(int irq, void *dev_id);
  * @irq: the line, below DMAMAP_NR_IRQS
  * @handler: the handler, called with @irq and @dev_id
  * @flags: IRQF_* flags: IRQF_SHARED to share the line, IRQF_NO_AUTOEN to
- *         leave a line requested first disabled (until enable_irq());
- *         the others are accepted and ignored
+ *         leave a line requested first disabled (until enable_irq()),
+ *         IRQF_ONESHOT (no thread function here: it only has to agree with
+ *         the line's other handlers); IRQF_COND_ONESHOT is added, as the
+ *         kernel's request_irq() adds it; the others are accepted and
+ *         ignored
  * @name: the handler's name for reports (not copied: it must outlive the
  *        registration, as the kernel's), or NULL
  * @dev_id: the handler's cookie, given back to it; names the registration
@@ -88,19 +129,60 @@ typedef irqreturn_t (*irq_handler_t)(int irq, void *dev_id);
  * @file: the caller's source file, or NULL
  * @line: the caller's source line
  *
- * The handler runs after the handlers already on the line. A line that had
- * none starts enabled (disabled with IRQF_NO_AUTOEN), nothing pending. The
+ * dmamap_request_threaded_irq_at() with no thread function. The handler
+ * runs after the handlers already on the line. A line that had none starts
+ * enabled (disabled with IRQF_NO_AUTOEN), nothing pending. The
  * registration is the library's until freed; it is freed, and reported as
  * a leak, at the machine's destruction.
  * Return: 0; -EINVAL for a line out of range, a NULL @handler, or
  * IRQF_SHARED with a NULL @dev_id (each reported as
  * DMAMAP_REPORT_BAD_INPUT); -EBUSY when the line has handlers and this
- * request or one of them lacks IRQF_SHARED (not reported: a driver may
- * try another line); -ENOMEM when memory or a machine cannot be had.
+ * request or one of them lacks IRQF_SHARED, or the first of them was
+ * requested with IRQF_ONESHOT and this request is not (not reported: a
+ * driver may try another line); -ENOMEM when memory or a machine cannot be
+ * had.
  */
 DMAMAP_API DMAMAP_MUST_CHECK int dmamap_request_irq_at(struct dmamap_machine *m, unsigned int irq,
 							 irq_handler_t handler, unsigned long flags, const char *name,
 							 void *dev_id, const char *file, int line);
+
+/**
+ * dmamap_request_threaded_irq_at() - register @handler and @thread_fn on line @irq of machine @m: request_threaded_irq()
+ * @m: the machine, or NULL for the current one
+ * @irq: the line, below DMAMAP_NR_IRQS
+ * @handler: the primary handler, run in hard interrupt context; NULL for
+ *           the default one, which returns IRQ_WAKE_THREAD
+ * @thread_fn: the thread function, run in task context when @handler
+ *             returns IRQ_WAKE_THREAD (see the top), called with @irq and
+ *             @dev_id; NULL for none (then this is request_irq() without
+ *             IRQF_COND_ONESHOT)
+ * @flags: IRQF_* flags: IRQF_SHARED, IRQF_NO_AUTOEN as
+ *         dmamap_request_irq_at() takes them; IRQF_ONESHOT to keep the
+ *         line masked until the thread functions woken have returned;
+ *         IRQF_COND_ONESHOT to take IRQF_ONESHOT when the line's first
+ *         handler has it; the others are accepted and ignored
+ * @name: the handler's name for reports (not copied), or NULL
+ * @dev_id: the cookie given back to @handler and @thread_fn; names the
+ *          registration for dmamap_free_irq_at()
+ * @file: the caller's source file, or NULL
+ * @line: the caller's source line
+ *
+ * As the kernel's: the handler runs after those already on the line, and
+ * the registration is the library's until freed (reported as a leak, and
+ * freed, at the machine's destruction).
+ * Return: 0; -EINVAL for a line out of range, IRQF_SHARED with a NULL
+ * @dev_id, a NULL @handler with a NULL @thread_fn, or a NULL @handler
+ * without IRQF_ONESHOT (the kernel's "Threaded irq requested with
+ * handler=NULL and !ONESHOT"), each reported as DMAMAP_REPORT_BAD_INPUT,
+ * nothing registered; -EBUSY when the line has handlers and this request
+ * or the first of them lacks IRQF_SHARED, or they disagree on
+ * IRQF_ONESHOT (not reported); -ENOMEM when memory or a machine cannot be
+ * had.
+ */
+DMAMAP_API DMAMAP_MUST_CHECK int dmamap_request_threaded_irq_at(struct dmamap_machine *m, unsigned int irq,
+								  irq_handler_t handler, irq_handler_t thread_fn,
+								  unsigned long flags, const char *name, void *dev_id,
+								  const char *file, int line);
 
 /**
  * dmamap_free_irq_at() - remove the handler of @dev_id from line @irq of machine @m: free_irq()
@@ -110,14 +192,19 @@ DMAMAP_API DMAMAP_MUST_CHECK int dmamap_request_irq_at(struct dmamap_machine *m,
  * @file: the caller's source file, or NULL
  * @line: the caller's source line
  *
- * Waits until no other thread runs a handler of the line, so that once it
- * returns the handler is never called again. A line holding no handler of
+ * Waits until no other thread runs a handler of the line or has one of its
+ * thread functions woken, so that once it returns neither the handler nor
+ * its thread function is called again; a run of its thread function the
+ * calling thread itself has queued (a raise nested in a handler) is made
+ * first, as the kernel's interrupt thread runs once more before it stops.
+ * A line holding no handler of
  * @dev_id is reported as DMAMAP_REPORT_API_MISUSE ("Trying to free
  * already-free IRQ", as the kernel warns) and nothing changes. A handler
  * requested with devm_request_irq() is freed all the same, and reported
  * (DMAMAP_REPORT_API_MISUSE: devm_free_irq() frees it). A call from one of
- * the line's own handlers is reported as DMAMAP_REPORT_LOCK_MISUSE (the
- * kernel would wait for that handler for ever) and frees nothing.
+ * the line's own handlers or thread functions is reported as
+ * DMAMAP_REPORT_LOCK_MISUSE (the kernel would wait for it for ever) and
+ * frees nothing.
  * Return: the @name the handler was requested with, or NULL (none, or
  * nothing freed).
  */
@@ -129,7 +216,9 @@ DMAMAP_API const void *dmamap_free_irq_at(struct dmamap_machine *m, unsigned int
  * @dev: an initialised device (its machine's lines are meant)
  * @irq: the line, below DMAMAP_NR_IRQS
  * @handler: the handler
- * @flags: IRQF_* flags, as dmamap_request_irq_at() takes
+ * @flags: IRQF_* flags, as dmamap_request_irq_at() takes them
+ *         (IRQF_COND_ONESHOT is added, as the kernel's devm_request_irq()
+ *         adds it)
  * @name: the handler's name (not copied), or NULL for the device's name
  * @dev_id: the handler's cookie
  * @file: the caller's source file, or NULL
@@ -146,6 +235,30 @@ DMAMAP_API DMAMAP_MUST_CHECK int dmamap_devm_request_irq_at(struct device *dev, 
 							      irq_handler_t handler, unsigned long flags,
 							      const char *name, void *dev_id, const char *file,
 							      int line);
+
+/**
+ * dmamap_devm_request_threaded_irq_at() - request_threaded_irq() on @dev's machine, freed with @dev's managed resources: devm_request_threaded_irq()
+ * @dev: an initialised device (its machine's lines are meant)
+ * @irq: the line, below DMAMAP_NR_IRQS
+ * @handler: the primary handler, or NULL for the default one
+ * @thread_fn: the thread function, or NULL for none
+ * @flags: IRQF_* flags, as dmamap_request_threaded_irq_at() takes them
+ * @name: the handler's name (not copied), or NULL for the device's name
+ * @dev_id: the cookie given back to @handler and @thread_fn
+ * @file: the caller's source file, or NULL
+ * @line: the caller's source line
+ *
+ * When the driver unbinds (or its probe fails), the handler is freed as
+ * free_irq() frees it, waiting for its thread function, in the order of
+ * the managed resources (newest first); devm_free_irq() frees it before.
+ * Return: what dmamap_request_threaded_irq_at() returns; -EINVAL
+ * (reported) for a NULL or uninitialised @dev; -ENOMEM when the managed
+ * record cannot be had (the handler is then freed again).
+ */
+DMAMAP_API DMAMAP_MUST_CHECK int dmamap_devm_request_threaded_irq_at(struct device *dev, unsigned int irq,
+								       irq_handler_t handler, irq_handler_t thread_fn,
+								       unsigned long flags, const char *name,
+								       void *dev_id, const char *file, int line);
 
 /**
  * dmamap_devm_free_irq_at() - free now a handler devm_request_irq() registered: devm_free_irq()
@@ -167,15 +280,19 @@ DMAMAP_API void dmamap_devm_free_irq_at(struct device *dev, unsigned int irq, vo
  * dmamap_irq_disable_at() - turn line @irq of machine @m off: disable_irq(), disable_irq_nosync()
  * @m: the machine, or NULL for the current one
  * @irq: the line, below DMAMAP_NR_IRQS (else reported, DMAMAP_REPORT_BAD_INPUT)
- * @sync: wait for the handlers running in other threads to return
+ * @sync: wait for the handlers running in other threads to return, and
+ *        the thread functions of the line woken in other threads
  *        (disable_irq(), a call that may sleep, checked as
- *        dmamap_might_sleep_at() checks); false for disable_irq_nosync()
+ *        dmamap_might_sleep_at() checks; from one of the line's own
+ *        thread functions it is reported as DMAMAP_REPORT_LOCK_MISUSE, the
+ *        kernel waiting for itself for ever, and does not wait for it);
+ *        false for disable_irq_nosync()
  * @file: the caller's source file, or NULL
  * @line: the caller's source line
  *
  * Disables nest: the line is on again after as many enables. While it is
  * off, a raise is remembered (once) and delivered by the enable that turns
- * it on.
+ * it on. A thread function already woken still runs.
  */
 DMAMAP_API void dmamap_irq_disable_at(struct dmamap_machine *m, unsigned int irq, bool sync, const char *file,
 				      int line);
@@ -187,8 +304,10 @@ DMAMAP_API void dmamap_irq_disable_at(struct dmamap_machine *m, unsigned int irq
  * @file: the caller's source file, or NULL
  * @line: the caller's source line
  *
- * When this turns the line on and a raise is pending, the handlers run now,
- * in the calling thread, as dmamap_irq_raise() runs them. An enable of a
+ * When this turns the line on and a raise is pending, the handlers (and
+ * the thread functions they wake) run now, in the calling thread, as
+ * dmamap_irq_raise() runs them; on a line an IRQF_ONESHOT thread function
+ * keeps masked, when that returns. An enable of a
  * line that is on is reported as DMAMAP_REPORT_API_MISUSE ("Unbalanced
  * enable for IRQ", as the kernel warns) and nothing changes.
  */
@@ -201,7 +320,11 @@ DMAMAP_API void dmamap_irq_enable_at(struct dmamap_machine *m, unsigned int irq,
  * @file: the caller's source file, or NULL
  * @line: the caller's source line
  *
- * A call that may sleep, checked as dmamap_might_sleep_at() checks.
+ * Waits for the thread functions of the line woken in other threads too.
+ * A call that may sleep, checked as dmamap_might_sleep_at() checks; from
+ * one of the line's own thread functions it is reported as
+ * DMAMAP_REPORT_LOCK_MISUSE (the kernel would wait for itself for ever)
+ * and does not wait for that one.
  */
 DMAMAP_API void dmamap_irq_synchronize_at(struct dmamap_machine *m, unsigned int irq, const char *file, int line);
 
@@ -213,16 +336,19 @@ DMAMAP_API void dmamap_irq_synchronize_at(struct dmamap_machine *m, unsigned int
  * Each handler of the line runs, in the order they were requested, in the
  * calling thread, in hard interrupt context: the thread's interrupts are
  * off and dmamap_in_hardirq() is true until the last returns (a handler may
- * raise another line: it runs nested). A handler that returns
+ * raise another line: it runs nested). Then the thread functions the
+ * handlers woke (IRQ_WAKE_THREAD) run, in the calling thread, in task
+ * context (see the top). A handler with no thread function that returns
  * IRQ_WAKE_THREAD counts as handled and is reported as
- * DMAMAP_REPORT_API_MISUSE (there is no thread to wake). A line that is off
- * (disable_irq()) runs nothing: the raise is pending until enable_irq().
- * An interrupt that no handler claims is reported as
- * DMAMAP_REPORT_API_MISUSE, "irq N: nobody cared".
- * Return: how many handlers returned IRQ_HANDLED (or IRQ_WAKE_THREAD); 0
- * when none did or the line is off; -EINVAL for a line out of range
- * (reported as DMAMAP_REPORT_BAD_INPUT); -ENOMEM when no machine can be
- * had.
+ * DMAMAP_REPORT_API_MISUSE, as the kernel warns. A line that is off
+ * (disable_irq()), or masked while an IRQF_ONESHOT thread function has not
+ * returned, runs nothing: the raise is pending until enable_irq() or that
+ * return. An interrupt that no handler or thread function claims is
+ * reported as DMAMAP_REPORT_API_MISUSE, "irq N: nobody cared".
+ * Return: how many handlers returned IRQ_HANDLED or IRQ_WAKE_THREAD (the
+ * thread functions' returns are not counted); 0 when none did or the line
+ * is off; -EINVAL for a line out of range (reported as
+ * DMAMAP_REPORT_BAD_INPUT); -ENOMEM when no machine can be had.
  */
 DMAMAP_API int dmamap_irq_raise(struct dmamap_machine *m, unsigned int irq);
 

@@ -2,25 +2,38 @@
 /*
  * <linux/interrupt.h> of Linux 6.x over libdmamap (<dmamap/irq.h>):
  * irq_handler_t and the returns of <linux/irqreturn.h>; request_irq(),
- * free_irq(), devm_request_irq(), devm_free_irq(); disable_irq(),
- * disable_irq_nosync(), enable_irq(), synchronize_irq(); the IRQF_* flags;
- * and in_interrupt(), in_hardirq(), in_irq() of <linux/preempt.h>, which
- * the kernel's header brings too.
+ * request_threaded_irq(), request_any_context_irq(), free_irq(),
+ * devm_request_irq(), devm_request_threaded_irq(),
+ * devm_request_any_context_irq(), devm_free_irq(); disable_irq(),
+ * disable_irq_nosync(), enable_irq(), synchronize_irq(); the IRQF_* flags
+ * and IRQC_*; and in_interrupt(), in_hardirq(), in_irq() of
+ * <linux/preempt.h>, which the kernel's header brings too.
  *
  * The interrupt numbers are those of the current machine
  * (dmamap_machine_current()) for the calls that take no device, and of the
  * device's machine for the devm_ ones. A test raises a line with
  * dmamap_irq_raise(): the handlers run in its thread, in hard interrupt
  * context (interrupts off, in_hardirq() true), so a handler that sleeps is
- * reported as the kernel's CONFIG_DEBUG_ATOMIC_SLEEP reports it.
+ * reported as the kernel's CONFIG_DEBUG_ATOMIC_SLEEP reports it. Then the
+ * thread functions the handlers woke (IRQ_WAKE_THREAD) run, still before
+ * dmamap_irq_raise() returns and in its thread, but in task context, as
+ * the interrupt thread of each would run them at once: they may sleep
+ * (mutex_lock(), msleep(), GFP_KERNEL), in_hardirq() is false there, and
+ * the locks the raising thread holds are not theirs. IRQF_ONESHOT keeps
+ * the line masked until they have returned: a raise meanwhile is pending,
+ * delivered when the last returns. <dmamap/irq.h> tells the whole model.
  *
- * Where it differs from the kernel: no interrupt thread
- * (request_threaded_irq() is not provided; IRQ_WAKE_THREAD is counted as
- * handled and reported), no irq descriptors or chips (irq_set_irq_type(),
- * irq_set_affinity() and the like are not provided), no tasklets or
- * softirqs. Of the flags, IRQF_SHARED and IRQF_NO_AUTOEN act; the others
- * are accepted and ignored. An interrupt no handler claims is reported at
- * once ("nobody cared"), not after 99,900 of them, and the line stays on.
+ * Where it differs from the kernel: there is no interrupt thread of its
+ * own: a thread function runs in the thread that raised its line (a
+ * thread function that takes a lock that thread holds is reported as a
+ * recursion, where the kernel's thread would wait); no irq descriptors or
+ * chips (irq_set_irq_type(), irq_set_affinity(), irq_wake_thread() and the
+ * like are not provided; request_any_context_irq() always requests a hard
+ * interrupt handler, IRQC_IS_HARDIRQ), no tasklets or softirqs. Of the
+ * flags, IRQF_SHARED, IRQF_ONESHOT, IRQF_COND_ONESHOT and IRQF_NO_AUTOEN
+ * act; the others are accepted and ignored. An interrupt no handler claims
+ * is reported at once ("nobody cared"), not after 99,900 of them, and the
+ * line stays on.
  */
 #ifndef _LINUX_INTERRUPT_H
 #define _LINUX_INTERRUPT_H
@@ -40,14 +53,14 @@
 #define IRQF_TRIGGER_MASK (IRQF_TRIGGER_HIGH | IRQF_TRIGGER_LOW | IRQF_TRIGGER_RISING | IRQF_TRIGGER_FALLING)
 #define IRQF_TRIGGER_PROBE 0x00000010
 
-/* The request flags, the kernel's values: IRQF_SHARED and IRQF_NO_AUTOEN act, the others are ignored. */
+/* The request flags, the kernel's values: IRQF_SHARED, IRQF_ONESHOT, IRQF_COND_ONESHOT, IRQF_NO_AUTOEN act. */
 #define IRQF_SHARED DMAMAP_IRQF_SHARED
 #define IRQF_PROBE_SHARED 0x00000100
 #define __IRQF_TIMER 0x00000200
 #define IRQF_PERCPU 0x00000400
 #define IRQF_NOBALANCING 0x00000800
 #define IRQF_IRQPOLL 0x00001000
-#define IRQF_ONESHOT 0x00002000
+#define IRQF_ONESHOT DMAMAP_IRQF_ONESHOT
 #define IRQF_NO_SUSPEND 0x00004000
 #define IRQF_FORCE_RESUME 0x00008000
 #define IRQF_NO_THREAD 0x00010000
@@ -55,32 +68,54 @@
 #define IRQF_COND_SUSPEND 0x00040000
 #define IRQF_NO_AUTOEN DMAMAP_IRQF_NO_AUTOEN
 #define IRQF_NO_DEBUG 0x00100000
+#define IRQF_COND_ONESHOT DMAMAP_IRQF_COND_ONESHOT
 #define IRQF_TIMER (__IRQF_TIMER | IRQF_NO_SUSPEND | IRQF_NO_THREAD)
+
+/* What request_any_context_irq() returns on success: the handler runs in hard interrupt context, or nested in a thread. */
+enum {
+	IRQC_IS_HARDIRQ = 0,
+	IRQC_IS_NESTED,
+};
 
 /*
  * request_irq() - register @handler on line @irq of the current machine
  * (see dmamap_request_irq_at()): 0, -EBUSY for a line taken without
- * IRQF_SHARED on both, -EINVAL, -ENOMEM. free_irq() removes the handler of
- * @dev_id, waiting for it to return, and gives back its name.
+ * IRQF_SHARED on both, -EINVAL, -ENOMEM. request_threaded_irq() registers
+ * a handler (NULL: one that wakes the thread) and a thread function (see
+ * dmamap_request_threaded_irq_at()): -EINVAL too for neither given, or no
+ * handler without IRQF_ONESHOT. request_any_context_irq() is request_irq():
+ * IRQC_IS_HARDIRQ (0) or the error. free_irq() removes the handler of
+ * @dev_id, waiting for it and its thread function to return, and gives
+ * back its name.
  */
 #define request_irq(irq, handler, flags, name, dev) \
 	dmamap_request_irq_at(NULL, (irq), (handler), (flags), (name), (dev), __FILE__, __LINE__)
+#define request_threaded_irq(irq, handler, thread_fn, flags, name, dev) \
+	dmamap_request_threaded_irq_at(NULL, (irq), (handler), (thread_fn), (flags), (name), (dev), __FILE__, __LINE__)
+#define request_any_context_irq(irq, handler, flags, name, dev_id) request_irq(irq, handler, flags, name, dev_id)
 #define free_irq(irq, dev_id) dmamap_free_irq_at(NULL, (irq), (dev_id), __FILE__, __LINE__)
 
 /*
  * devm_request_irq() - request_irq() on @dev's machine, freed when the
  * driver unbinds (see dmamap_devm_request_irq_at()); devm_free_irq() frees
- * it before.
+ * it before. devm_request_threaded_irq() and devm_request_any_context_irq()
+ * are the managed forms of the others.
  */
 #define devm_request_irq(dev, irq, handler, flags, name, dev_id) \
 	dmamap_devm_request_irq_at((dev), (irq), (handler), (flags), (name), (dev_id), __FILE__, __LINE__)
+#define devm_request_threaded_irq(dev, irq, handler, thread_fn, flags, name, dev_id)                          \
+	dmamap_devm_request_threaded_irq_at((dev), (irq), (handler), (thread_fn), (flags), (name), (dev_id), __FILE__, \
+					    __LINE__)
+#define devm_request_any_context_irq(dev, irq, handler, flags, name, dev_id) \
+	devm_request_irq(dev, irq, handler, flags, name, dev_id)
 #define devm_free_irq(dev, irq, dev_id) dmamap_devm_free_irq_at((dev), (irq), (dev_id), __FILE__, __LINE__)
 
 /*
- * disable_irq() - turn the line off and wait for its handlers running
- * elsewhere (may sleep); disable_irq_nosync() does not wait; enable_irq()
- * undoes one disable and delivers a pending interrupt; synchronize_irq()
- * waits for the handlers running elsewhere (may sleep).
+ * disable_irq() - turn the line off and wait for its handlers and thread
+ * functions running elsewhere (may sleep); disable_irq_nosync() does not
+ * wait; enable_irq() undoes one disable and delivers a pending interrupt;
+ * synchronize_irq() waits for the handlers and thread functions running
+ * elsewhere (may sleep).
  */
 #define disable_irq(irq) dmamap_irq_disable_at(NULL, (irq), true, __FILE__, __LINE__)
 #define disable_irq_nosync(irq) dmamap_irq_disable_at(NULL, (irq), false, __FILE__, __LINE__)

@@ -3,8 +3,8 @@
  * <linux/irqreturn.h> of Linux 6.x over libdmamap (<dmamap/irq.h>): what an
  * interrupt handler returns, irqreturn_t with IRQ_NONE, IRQ_HANDLED and
  * IRQ_WAKE_THREAD, and IRQ_RETVAL(). As in the kernel, irqreturn_t is an
- * enum irqreturn. There is no interrupt thread: dmamap_irq_raise() counts
- * IRQ_WAKE_THREAD as handled and reports it.
+ * enum irqreturn. IRQ_WAKE_THREAD runs the thread function of a handler
+ * requested with request_threaded_irq() (<linux/interrupt.h>).
  */
 #ifndef _LINUX_IRQRETURN_H
 #define _LINUX_IRQRETURN_H
