@@ -19,7 +19,10 @@
  * the frame of the one it is nested in. Once its hard handlers are done and
  * the thread is out of hard interrupt context, the delivery runs its
  * frame's thread functions, each as a task of its own (dm_run_as_task()),
- * as if each action's interrupt thread ran at once.
+ * as if each action's interrupt thread ran at once. A wait for a line's
+ * thread functions (free_irq(), synchronize_irq(), disable_irq()) runs
+ * first those of the line queued in the waiting thread's own frames, which
+ * it could not wait for, then waits for the others.
  */
 #include <stdio.h>
 
@@ -81,6 +84,7 @@ static _Thread_local unsigned int irq_nest;
 struct dm_irq_frame {
 	struct dm_irq_frame *outer;
 	struct dm_irq_action *head, **tail;
+	bool handled;          /* a thread function taken from it returned IRQ_HANDLED */
 };
 static _Thread_local struct dm_irq_frame *irq_frame;
 
@@ -190,20 +194,23 @@ static void wait_idle(struct dm_irqs *s, struct dm_irq_line *l)
 		pthread_cond_wait(&s->idle, &s->lock);
 }
 
-/* Take @a out of this thread's frames: whether it was queued there. */
-static bool frame_take(struct dm_irq_action *a)
+/* Take the first thread function of @l queued in this thread's frames out of its frame: it, and *@from its frame; or NULL. */
+static struct dm_irq_action *frame_take(const struct dm_irq_line *l, struct dm_irq_frame **from)
 {
 	for (struct dm_irq_frame *f = irq_frame; f; f = f->outer) {
 		for (struct dm_irq_action **pp = &f->head; *pp; pp = &(*pp)->queue_next) {
-			if (*pp == a) {
+			struct dm_irq_action *a = *pp;
+
+			if (a->on == l) {
 				*pp = a->queue_next;
 				if (!*pp)
 					f->tail = pp;
-				return true;
+				*from = f;
+				return a;
 			}
 		}
 	}
-	return false;
+	return NULL;
 }
 
 /* Whether the raise pending on @l is to be delivered now: the line is on, unmasked, and has handlers. */
@@ -337,7 +344,6 @@ static bool thread_run(struct dm_irqs *s, struct dm_irq_action *a)
 static bool frame_run(struct dm_irq_frame *f)
 {
 	struct dm_irq_action *a;
-	bool handled = false;
 
 	while ((a = f->head)) {
 		struct dm_irq_line *l = a->on;
@@ -348,12 +354,29 @@ static bool frame_run(struct dm_irq_frame *f)
 		if (!f->head)
 			f->tail = &f->head;
 		pthread_mutex_lock(&s->lock);
-		handled |= thread_run(s, a);
+		if (thread_run(s, a))
+			f->handled = true;
 		settle(s, l, &o);
 		pthread_mutex_unlock(&s->lock);
 		nobody_cared_after(l->m, l->irq, &o);
 	}
-	return handled;
+	return f->handled;
+}
+
+/*
+ * Run now the thread functions of @l this thread has queued (s->lock held,
+ * let go meanwhile): a wait for the line's thread functions, which the
+ * kernel's free_irq(), synchronize_irq() and disable_irq() make, could not
+ * wait for them.
+ */
+static void run_queued(struct dm_irqs *s, struct dm_irq_line *l)
+{
+	struct dm_irq_frame *f;
+	struct dm_irq_action *a;
+
+	while ((a = frame_take(l, &f)))
+		if (thread_run(s, a))
+			f->handled = true;
 }
 
 /* ------------------------------------------------------------ requests */
@@ -494,10 +517,10 @@ static struct dm_irq_action **find(struct dm_irq_line *l, const struct irq_match
 /*
  * Take the handler @w means off line @l (s->lock held, let go meanwhile),
  * once no other thread runs the line's handlers or has a thread function of
- * it woken; a run of its thread function this thread has queued is made
- * first, as the kernel's interrupt thread runs once more before it stops.
- * Then a raise the line kept pending is delivered, if it now can be. The
- * record taken, or NULL.
+ * it woken; the runs of the line's thread functions this thread has queued
+ * are made first (the kernel's interrupt thread runs once more before it
+ * stops). Then a raise the line kept pending is delivered, if it now can
+ * be. The record taken, or NULL.
  */
 static struct dm_irq_action *detach(struct dm_irqs *s, struct dm_irq_line *l, const struct irq_match *w,
 				    struct dm_irq_outcome *o)
@@ -505,15 +528,11 @@ static struct dm_irq_action *detach(struct dm_irqs *s, struct dm_irq_line *l, co
 	struct dm_irq_action **pp, *a;
 
 	*o = (struct dm_irq_outcome){ true, false };
-	for (;;) {
-		pp = find(l, w);
-		if (!pp)
-			return NULL;
-		a = *pp;
-		if (!frame_take(a))
-			break;
-		(void)thread_run(s, a);
-	}
+	run_queued(s, l);
+	pp = find(l, w);
+	if (!pp)
+		return NULL;
+	a = *pp;
 	*pp = a->next;
 	wait_idle(s, l);
 	settle(s, l, o);
@@ -705,6 +724,7 @@ static int deliver(struct dm_irqs *s, struct dm_irq_line *l, struct dm_irq_outco
 		frame.outer = irq_frame;
 		frame.head = NULL;
 		frame.tail = &frame.head;
+		frame.handled = false;
 		irq_frame = own = &frame;
 	}
 	run_push(l, false);
@@ -823,6 +843,7 @@ DMAMAP_API void dmamap_irq_disable_at(struct dmamap_machine *m, unsigned int irq
 		l->depth++;
 		if (sync) {
 			self = running_here(l, true);
+			run_queued(s, l);
 			wait_idle(s, l);
 		}
 	}
@@ -859,6 +880,7 @@ DMAMAP_API void dmamap_irq_enable_at(struct dmamap_machine *m, unsigned int irq,
 
 DMAMAP_API void dmamap_irq_synchronize_at(struct dmamap_machine *m, unsigned int irq, const char *file, int line)
 {
+	struct dm_irq_outcome o = { true, false };
 	struct dm_irq_line *l;
 	struct dm_irqs *s;
 	bool self = false;
@@ -874,11 +896,14 @@ DMAMAP_API void dmamap_irq_synchronize_at(struct dmamap_machine *m, unsigned int
 	l = line_of(m, s, irq, false);
 	if (l) {
 		self = running_here(l, true);
+		run_queued(s, l);
 		wait_idle(s, l);
+		settle(s, l, &o);
 	}
 	pthread_mutex_unlock(&s->lock);
 	if (self)
 		report_self_wait(m, "synchronize_irq", irq, file, line);
+	nobody_cared_after(m, irq, &o);
 }
 
 DMAMAP_API unsigned int dmamap_irq_handlers(struct dmamap_machine *m, unsigned int irq)

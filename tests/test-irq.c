@@ -686,9 +686,10 @@ static void test_threaded_requests_refused(void **state)
 struct again {
 	struct dmamap_machine *m;
 	int irq_calls, thread_calls;
-	bool raise, disable;
+	bool raise, disable, enable;
 	int raised;              /* what the raise from the thread function returned */
 	int irq_calls_then;      /* the handler's calls right after it */
+	int irq_calls_enabled;   /* and right after an enable_irq() that follows it */
 };
 
 static irqreturn_t again_irq(int irq, void *data)
@@ -711,6 +712,9 @@ static irqreturn_t again_thread(int irq, void *data)
 		g->raise = false;
 		g->raised = dmamap_irq_raise(g->m, (unsigned int)irq);
 		g->irq_calls_then = g->irq_calls;
+		if (g->enable)
+			enable_irq((unsigned int)irq);
+		g->irq_calls_enabled = g->irq_calls;
 	}
 	return IRQ_HANDLED;
 }
@@ -724,7 +728,7 @@ static irqreturn_t again_thread(int irq, void *data)
 static void test_oneshot_masks_until_thread_returns(void **state)
 {
 	struct current_fx *f = *state;
-	struct again g = { f->m, 0, 0, true, false, -1, -1 };
+	struct again g = { f->m, 0, 0, true, false, false, -1, -1, -1 };
 
 	assert_int_equal(request_threaded_irq(23, again_irq, again_thread, IRQF_ONESHOT, "g", &g), 0);
 	assert_int_equal(dmamap_irq_raise(f->m, 23), 1);
@@ -747,10 +751,19 @@ static void test_oneshot_masks_until_thread_returns(void **state)
 	enable_irq(23);
 	assert_int_equal(g.irq_calls, 5);
 	assert_int_equal(g.thread_calls, 5);
+
+	/* turned off, raised, turned on again from the thread function: still masked until it returns */
+	g.raise = g.disable = g.enable = true;
+	assert_int_equal(dmamap_irq_raise(f->m, 23), 1);
+	g.disable = g.enable = false;
+	assert_int_equal(g.raised, 0);
+	assert_int_equal(g.irq_calls_enabled, 6);
+	assert_int_equal(g.irq_calls, 7);
+	assert_int_equal(g.thread_calls, 7);
 	free_irq(23, &g);
 
 	/* not oneshot: the handler runs at once, the thread function once more after it returns */
-	g = (struct again){ f->m, 0, 0, true, false, -1, -1 };
+	g = (struct again){ f->m, 0, 0, true, false, false, -1, -1, -1 };
 	assert_int_equal(request_threaded_irq(24, again_irq, again_thread, 0, "g", &g), 0);
 	assert_int_equal(dmamap_irq_raise(f->m, 24), 1);
 	assert_int_equal(g.raised, 1);
@@ -825,6 +838,86 @@ static void test_nested_raise_wakes_after_handler(void **state)
 	assert_false(y.thread_hardirq || y.thread_irqs_off || y.thread_atomic);
 	free_irq(26, f->m);
 	free_irq(27, &y);
+	assert_int_equal(f->c.reports, 0);
+}
+
+/*
+ * Two threaded lines, the second raised from a handler of the first, after
+ * the first's threaded handler woke its thread function: that runs first,
+ * and waits for the second line (synchronize_irq()) or frees its handler,
+ * which runs the second's thread function then, as the kernel's wait would
+ * see it done.
+ */
+struct pair {
+	struct dmamap_machine *m;
+	char order[16];
+	bool free_second;
+	int raising;             /* the raising handler's dev_id */
+};
+
+static irqreturn_t pair_first_irq(int irq, void *data)
+{
+	(void)irq;
+	log_char(((struct pair *)data)->order, 'x');
+	return IRQ_WAKE_THREAD;
+}
+
+static irqreturn_t pair_raising_irq(int irq, void *data)
+{
+	struct pair *p = container_of((int *)data, struct pair, raising);
+
+	(void)irq;
+	log_char(p->order, 'w');
+	assert_int_equal(dmamap_irq_raise(p->m, 34), 1);
+	return IRQ_HANDLED;
+}
+
+static irqreturn_t pair_second_irq(int irq, void *data)
+{
+	(void)irq;
+	log_char(((struct pair *)data)->order, 'y');
+	return IRQ_WAKE_THREAD;
+}
+
+static irqreturn_t pair_first_thread(int irq, void *data)
+{
+	struct pair *p = data;
+
+	(void)irq;
+	log_char(p->order, 'X');
+	if (p->free_second)
+		assert_ptr_equal(free_irq(34, p), "second");
+	else
+		synchronize_irq(34);
+	log_char(p->order, 'z');
+	return IRQ_HANDLED;
+}
+
+static irqreturn_t pair_second_thread(int irq, void *data)
+{
+	(void)irq;
+	log_char(((struct pair *)data)->order, 'Y');
+	return IRQ_HANDLED;
+}
+
+static void test_wait_runs_thread_fn_queued_here(void **state)
+{
+	struct current_fx *f = *state;
+	struct pair p = { f->m, "", false, 0 };
+
+	assert_int_equal(request_threaded_irq(33, pair_first_irq, pair_first_thread, IRQF_SHARED, "first", &p), 0);
+	assert_int_equal(request_irq(33, pair_raising_irq, IRQF_SHARED, "raising", &p.raising), 0);
+	assert_int_equal(request_threaded_irq(34, pair_second_irq, pair_second_thread, 0, "second", &p), 0);
+	assert_int_equal(dmamap_irq_raise(f->m, 33), 2);
+	assert_string_equal(p.order, "xwyXYz");
+
+	p.order[0] = '\0';
+	p.free_second = true;
+	assert_int_equal(dmamap_irq_raise(f->m, 33), 2);
+	assert_string_equal(p.order, "xwyXYz");
+	assert_int_equal(dmamap_irq_handlers(f->m, 34), 0);
+	free_irq(33, &p);
+	free_irq(33, &p.raising);
 	assert_int_equal(f->c.reports, 0);
 }
 
@@ -1099,6 +1192,7 @@ int main(void)
 						current_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_shared_threaded_and_plain, current_fx_setup, current_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_nested_raise_wakes_after_handler, current_fx_setup, current_fx_teardown),
+		cmocka_unit_test_setup_teardown(test_wait_runs_thread_fn_queued_here, current_fx_setup, current_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_thread_may_sleep_handler_may_not, current_fx_setup, current_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_thread_returning_atomic_is_reported, current_fx_setup,
 						current_fx_teardown),

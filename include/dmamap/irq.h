@@ -75,7 +75,8 @@
  * The calls may be made from any thread. free_irq(), disable_irq() and
  * synchronize_irq() wait for the handlers of the line running in other
  * threads to return, and for the thread functions of the line woken in
- * other threads, as the kernel's do; from a handler or thread function of
+ * other threads, as the kernel's do (those the calling thread has queued
+ * and not run yet, it runs then); from a handler or thread function of
  * the line itself they do not wait (the kernel would deadlock there: a
  * free is refused and reported, a disable_irq() or synchronize_irq() from
  * a thread function reported).
@@ -194,9 +195,10 @@ DMAMAP_API DMAMAP_MUST_CHECK int dmamap_request_threaded_irq_at(struct dmamap_ma
  *
  * Waits until no other thread runs a handler of the line or has one of its
  * thread functions woken, so that once it returns neither the handler nor
- * its thread function is called again; a run of its thread function the
- * calling thread itself has queued (a raise nested in a handler) is made
- * first, as the kernel's interrupt thread runs once more before it stops.
+ * its thread function is called again; the runs of the line's thread
+ * functions the calling thread itself has queued (woken by a raise nested
+ * in a handler, not run yet) are made first, as the kernel's interrupt
+ * thread runs once more before it stops.
  * A line holding no handler of
  * @dev_id is reported as DMAMAP_REPORT_API_MISUSE ("Trying to free
  * already-free IRQ", as the kernel warns) and nothing changes. A handler
@@ -281,7 +283,8 @@ DMAMAP_API void dmamap_devm_free_irq_at(struct device *dev, unsigned int irq, vo
  * @m: the machine, or NULL for the current one
  * @irq: the line, below DMAMAP_NR_IRQS (else reported, DMAMAP_REPORT_BAD_INPUT)
  * @sync: wait for the handlers running in other threads to return, and
- *        the thread functions of the line woken in other threads
+ *        the thread functions of the line woken in other threads (those
+ *        the calling thread has queued run now)
  *        (disable_irq(), a call that may sleep, checked as
  *        dmamap_might_sleep_at() checks; from one of the line's own
  *        thread functions it is reported as DMAMAP_REPORT_LOCK_MISUSE, the
@@ -320,7 +323,9 @@ DMAMAP_API void dmamap_irq_enable_at(struct dmamap_machine *m, unsigned int irq,
  * @file: the caller's source file, or NULL
  * @line: the caller's source line
  *
- * Waits for the thread functions of the line woken in other threads too.
+ * Waits for the thread functions of the line woken in other threads too;
+ * those the calling thread has queued (woken by a raise nested in a
+ * handler, not run yet) run now, so that all have returned when it does.
  * A call that may sleep, checked as dmamap_might_sleep_at() checks; from
  * one of the line's own thread functions it is reported as
  * DMAMAP_REPORT_LOCK_MISUSE (the kernel would wait for itself for ever)
