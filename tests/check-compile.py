@@ -1217,6 +1217,58 @@ int chip_setup(struct platform_device *pdev, struct chip *c)
 }
 '''
 
+# A threaded interrupt handler as drivers of devices behind slow buses write
+# it, a mutex in the thread function, with <linux/interrupt.h>,
+# <linux/mutex.h> and <linux/platform_device.h>.
+THREADED_IRQ = '''
+#include <linux/interrupt.h>
+#include <linux/mutex.h>
+#include <linux/platform_device.h>
+struct sensor { struct mutex lock; int samples; };
+static irqreturn_t sensor_hardirq(int irq, void *data)
+{
+	(void)irq;
+	(void)data;
+	return in_hardirq() ? IRQ_WAKE_THREAD : IRQ_NONE;
+}
+static irqreturn_t sensor_thread(int irq, void *data)
+{
+	struct sensor *s = (struct sensor *)data;
+
+	(void)irq;
+	mutex_lock(&s->lock);
+	s->samples++;
+	mutex_unlock(&s->lock);
+	return IRQ_HANDLED;
+}
+int sensor_setup(struct platform_device *pdev, struct sensor *s);
+int sensor_setup(struct platform_device *pdev, struct sensor *s)
+{
+	irq_handler_t t = sensor_thread;
+	int irq = platform_get_irq(pdev, 0), ret;
+
+	if (irq < 0)
+		return irq;
+	ret = devm_request_threaded_irq(&pdev->dev, irq, NULL, sensor_thread, IRQF_ONESHOT | IRQF_TRIGGER_LOW,
+					dev_name(&pdev->dev), s);
+	if (ret)
+		return ret;
+	ret = request_threaded_irq(7, sensor_hardirq, t, IRQF_SHARED | IRQF_COND_ONESHOT, "sensor-aux", s);
+	if (ret)
+		return ret;
+	synchronize_irq(7);
+	free_irq(7, s);
+	ret = request_any_context_irq(8, sensor_hardirq, 0, "sensor-any", s);
+	if (ret < 0)
+		return ret;
+	if (ret != IRQC_IS_HARDIRQ && ret != IRQC_IS_NESTED)
+		return -EINVAL;
+	free_irq(8, s);
+	ret = devm_request_any_context_irq(&pdev->dev, 9, sensor_hardirq, 0, NULL, s);
+	return ret < 0 ? ret : 0;
+}
+'''
+
 # A board's resources and a probe that finds them, with <linux/platform_device.h> alone.
 BOARD_RES = '''
 #include <linux/platform_device.h>
@@ -1383,6 +1435,9 @@ void __iomem *f(struct platform_device *pdev)
 }
 ''', False, ['incompatible']),
     ('the interrupt headers with the others', LIBC + KERNEL + IRQ_HANDLER, True, None),
+    ('a threaded interrupt handler with <linux/interrupt.h>, <linux/mutex.h>, <linux/platform_device.h>',
+     THREADED_IRQ, True, None),
+    ('a threaded interrupt handler with the others', LIBC + KERNEL + THREADED_IRQ, True, None),
     ('IRQ_RETVAL() from <linux/irqreturn.h> alone', '''
 #include <linux/irqreturn.h>
 irqreturn_t f(int done);
@@ -1403,6 +1458,20 @@ int f(void *c);
 int f(void *c)
 {
 	return request_irq(3, old_irq, 0, "old", c);
+}
+''', False, ['incompatible']),
+    ('request_threaded_irq() of a thread function returning int', '''
+#include <linux/interrupt.h>
+static int old_thread(int irq, void *data)
+{
+	(void)irq;
+	(void)data;
+	return 1;
+}
+int f(void *c);
+int f(void *c)
+{
+	return request_threaded_irq(3, NULL, old_thread, IRQF_ONESHOT, "old", c);
 }
 ''', False, ['incompatible']),
     ('lockdep assertions from <linux/lockdep.h> alone, interrupt state from <linux/irqflags.h> alone', '''
@@ -1610,6 +1679,7 @@ CXX_CASES = [
     ('a ktime measure from <linux/ktime.h> alone in C++', STAMP, True, None),
     ('a ring under a spinlock from <linux/spinlock.h> alone in C++', RING_LOCK, True, None),
     ('an interrupt handler from <linux/interrupt.h> alone in C++', IRQ_HANDLER, True, None),
+    ('a threaded interrupt handler in C++', THREADED_IRQ, True, None),
     ('platform resources from <linux/platform_device.h> alone in C++', BOARD_RES, True, None),
     ('register windows and platform data in C++', LIBC + KERNEL + REG_WINDOWS, True, None),
     ('ioremap() and its forms from <linux/io.h> alone in C++', MAP_ALONE, True, None),
