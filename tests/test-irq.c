@@ -995,6 +995,47 @@ static void test_thread_may_sleep_handler_may_not(void **state)
 	mutex_destroy(&s.lock);
 }
 
+/* Two mutexes: the test holds the first while it raises; the thread function takes the second. */
+struct ordered {
+	struct mutex outer, inner;
+	int thread_calls;
+};
+
+static irqreturn_t ordered_thread(int irq, void *data)
+{
+	struct ordered *o = data;
+
+	(void)irq;
+	mutex_lock(&o->inner);
+	o->thread_calls++;
+	mutex_unlock(&o->inner);
+	return IRQ_HANDLED;
+}
+
+/* Lock order: a lock the thread function takes is not taken under those the raising thread holds. */
+static void test_thread_fn_lock_order_is_its_own(void **state)
+{
+	struct current_fx *f = *state;
+	struct ordered o = { .thread_calls = 0 };
+
+	mutex_init(&o.outer);
+	mutex_init(&o.inner);
+	assert_int_equal(request_threaded_irq(35, NULL, ordered_thread, IRQF_ONESHOT, "ordered", &o), 0);
+	mutex_lock(&o.outer);
+	assert_int_equal(dmamap_irq_raise(f->m, 35), 1);
+	mutex_unlock(&o.outer);
+	assert_int_equal(o.thread_calls, 1);
+	/* the other order elsewhere closes no cycle */
+	mutex_lock(&o.inner);
+	mutex_lock(&o.outer);
+	mutex_unlock(&o.outer);
+	mutex_unlock(&o.inner);
+	assert_int_equal(f->c.reports, 0);
+	free_irq(35, &o);
+	mutex_destroy(&o.outer);
+	mutex_destroy(&o.inner);
+}
+
 static int left_line;
 
 static irqreturn_t leaves_lock_thread(int irq, void *data)
@@ -1194,6 +1235,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_nested_raise_wakes_after_handler, current_fx_setup, current_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_wait_runs_thread_fn_queued_here, current_fx_setup, current_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_thread_may_sleep_handler_may_not, current_fx_setup, current_fx_teardown),
+		cmocka_unit_test_setup_teardown(test_thread_fn_lock_order_is_its_own, current_fx_setup, current_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_thread_returning_atomic_is_reported, current_fx_setup,
 						current_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_free_from_thread_fn, current_fx_setup, current_fx_teardown),
