@@ -1000,13 +1000,11 @@ pass_lines_avx2(struct dmamap_machine *m, unsigned long l, unsigned n, unsigned 
 			r[h] = _mm256_loadu_si256((const __m256i *)(ref + i + 32 * h));
 			e[h] = _mm256_cmpeq_epi64(c[h], r[h]);
 		}
-		/* the common step, all equal and nothing stored: three ands and one test (packs cost more) */
-		if (!st && _mm256_movemask_epi8(_mm256_and_si256(_mm256_and_si256(e[0], e[1]),
-								 _mm256_and_si256(e[2], e[3]))) == -1)
-			continue;
 		/* one mask for the four compares: a qword's all-ones or zero packs to two bits */
 		ne = ~(unsigned)_mm256_movemask_epi8(
 			_mm256_packs_epi16(_mm256_packs_epi32(e[0], e[1]), _mm256_packs_epi32(e[2], e[3])));
+		if (!(ne | st))
+			continue;
 		if (refill && ne == ~0u) {
 #pragma GCC unroll 4
 			for (unsigned h = 0; h < 4; h++)
