@@ -415,6 +415,9 @@ static int request(struct dmamap_machine *m, unsigned int irq, const struct irq_
 		return -EINVAL;
 	if ((flags & DMAMAP_IRQF_SHARED) && !r->dev_id)
 		bad = "IRQF_SHARED with a NULL dev_id";
+	/* a sharer requesting the line while it is still off would wait for its interrupts for ever */
+	else if ((flags & DMAMAP_IRQF_SHARED) && (flags & DMAMAP_IRQF_NO_AUTOEN))
+		bad = "IRQF_SHARED with IRQF_NO_AUTOEN: a shared line cannot be requested disabled";
 	else if (!r->handler && !r->thread_fn)
 		bad = r->threaded ? "NULL handler and NULL thread_fn" : "NULL handler";
 	if (bad) {

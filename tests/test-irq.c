@@ -1096,6 +1096,67 @@ static irqreturn_t plain_irq(int irq, void *data)
 	return IRQ_HANDLED;
 }
 
+/*
+ * IRQF_SHARED with IRQF_NO_AUTOEN is refused by each request call, as the
+ * kernel refuses it (a sharer requesting the line while it is still off
+ * would wait for its interrupts for ever): reported, nothing registered,
+ * the line free for a later request.
+ */
+static void test_shared_no_autoen_refused(void **state)
+{
+	static const struct resource res[] = { DEFINE_RES_IRQ(36) };
+	const unsigned long both = IRQF_SHARED | IRQF_NO_AUTOEN;
+	struct current_fx *f = *state;
+	struct platform_device *pdev = dmamap_platform_device_create_res(f->m, "sharer", 0, res, ARRAY_SIZE(res));
+	char order[16] = "";
+	struct chip a = { 'a', IRQ_HANDLED, 0, 0, 0, 0, 0, order };
+	unsigned long devres;
+
+	assert_false(IS_ERR(pdev));
+	devres = dmamap_devres_count(&pdev->dev);
+	assert_int_equal(request_irq(36, chip_irq, both, "a", &a), -EINVAL);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_BAD_INPUT], 1);
+	assert_non_null(strstr(f->c.rec_last.message, "request_irq: irq 36 (a): IRQF_SHARED with IRQF_NO_AUTOEN"));
+	assert_int_equal(dmamap_irq_handlers(f->m, 36), 0);
+	assert_int_equal(request_threaded_irq(36, chip_irq, plain_irq, both | IRQF_ONESHOT, "a", &a), -EINVAL);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_BAD_INPUT], 2);
+	assert_non_null(strstr(f->c.rec_last.message, "request_threaded_irq: irq 36 (a): IRQF_SHARED with IRQF_NO_AUTOEN"));
+	assert_int_equal(dmamap_irq_handlers(f->m, 36), 0);
+	assert_int_equal(devm_request_irq(&pdev->dev, 36, chip_irq, both | IRQF_TRIGGER_HIGH, "a", &a), -EINVAL);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_BAD_INPUT], 3);
+	assert_non_null(strstr(f->c.rec_last.message, "devm_request_irq: irq 36 (a): IRQF_SHARED with IRQF_NO_AUTOEN"));
+	assert_int_equal(devm_request_threaded_irq(&pdev->dev, 36, NULL, plain_irq, both | IRQF_ONESHOT, NULL, &a),
+			 -EINVAL);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_BAD_INPUT], 4);
+	assert_non_null(strstr(f->c.rec_last.message, "devm_request_threaded_irq: irq 36 (sharer.0): IRQF_SHARED with"));
+	assert_string_equal(f->c.rec_last.device, "sharer.0");
+	assert_int_equal(f->c.reports, 4);
+	/* nothing registered: no handler, no managed record, a raise finds nobody */
+	assert_int_equal(dmamap_irq_handlers(f->m, 36), 0);
+	assert_int_equal(dmamap_devres_count(&pdev->dev), devres);
+	assert_int_equal(dmamap_irq_raise(f->m, 36), 0);
+	assert_int_equal(a.calls, 0);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_API_MISUSE], 1);
+	assert_non_null(strstr(f->c.rec_last.message, "irq 36: nobody cared (no handler is requested on the line)"));
+	f->c.reports = 0;
+
+	/* the line is free: an exclusive request takes it, enabled */
+	assert_int_equal(request_irq(36, chip_irq, 0, "a", &a), 0);
+	assert_int_equal(dmamap_irq_raise(f->m, 36), 1);
+	assert_string_equal(order, "a");
+	assert_ptr_equal(free_irq(36, &a), "a");
+	/* each flag alone is fine */
+	assert_int_equal(request_irq(36, chip_irq, IRQF_SHARED, "a", &a), 0);
+	assert_ptr_equal(free_irq(36, &a), "a");
+	assert_int_equal(request_irq(36, chip_irq, IRQF_NO_AUTOEN, "a", &a), 0);
+	assert_int_equal(dmamap_irq_raise(f->m, 36), 0);
+	enable_irq(36);
+	assert_int_equal(a.calls, 2);
+	assert_ptr_equal(free_irq(36, &a), "a");
+	dmamap_platform_device_destroy(pdev);
+	assert_int_equal(f->c.reports, 0);
+}
+
 static irqreturn_t self_waiting_thread(int irq, void *data)
 {
 	unsigned int other = *(unsigned int *)data;
@@ -1238,6 +1299,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_thread_fn_lock_order_is_its_own, current_fx_setup, current_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_thread_returning_atomic_is_reported, current_fx_setup,
 						current_fx_teardown),
+		cmocka_unit_test_setup_teardown(test_shared_no_autoen_refused, current_fx_setup, current_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_free_from_thread_fn, current_fx_setup, current_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_devm_threaded_irq_goes_at_unbind, current_fx_setup, current_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_free_waits_for_running_thread_fn, current_fx_setup, current_fx_teardown),

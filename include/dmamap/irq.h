@@ -118,7 +118,8 @@ typedef irqreturn_t (*irq_handler_t)(int irq, void *dev_id);
  * @irq: the line, below DMAMAP_NR_IRQS
  * @handler: the handler, called with @irq and @dev_id
  * @flags: IRQF_* flags: IRQF_SHARED to share the line, IRQF_NO_AUTOEN to
- *         leave a line requested first disabled (until enable_irq()),
+ *         leave a line requested first disabled (until enable_irq(); not
+ *         with IRQF_SHARED),
  *         IRQF_ONESHOT (no thread function here: it only has to agree with
  *         the line's other handlers); IRQF_COND_ONESHOT is added, as the
  *         kernel's request_irq() adds it; the others are accepted and
@@ -135,9 +136,10 @@ typedef irqreturn_t (*irq_handler_t)(int irq, void *dev_id);
  * enabled (disabled with IRQF_NO_AUTOEN), nothing pending. The
  * registration is the library's until freed; it is freed, and reported as
  * a leak, at the machine's destruction.
- * Return: 0; -EINVAL for a line out of range, a NULL @handler, or
- * IRQF_SHARED with a NULL @dev_id (each reported as
- * DMAMAP_REPORT_BAD_INPUT); -EBUSY when the line has handlers and this
+ * Return: 0; -EINVAL for a line out of range, a NULL @handler,
+ * IRQF_SHARED with a NULL @dev_id, or IRQF_SHARED with IRQF_NO_AUTOEN (a
+ * line shared cannot start disabled, as the kernel refuses it), each
+ * reported as DMAMAP_REPORT_BAD_INPUT, nothing registered; -EBUSY when the line has handlers and this
  * request or one of them lacks IRQF_SHARED, or the first of them was
  * requested with IRQF_ONESHOT and this request is not (not reported: a
  * driver may try another line); -ENOMEM when memory or a machine cannot be
@@ -172,7 +174,8 @@ DMAMAP_API DMAMAP_MUST_CHECK int dmamap_request_irq_at(struct dmamap_machine *m,
  * the registration is the library's until freed (reported as a leak, and
  * freed, at the machine's destruction).
  * Return: 0; -EINVAL for a line out of range, IRQF_SHARED with a NULL
- * @dev_id, a NULL @handler with a NULL @thread_fn, or a NULL @handler
+ * @dev_id, IRQF_SHARED with IRQF_NO_AUTOEN, a NULL @handler with a NULL
+ * @thread_fn, or a NULL @handler
  * without IRQF_ONESHOT (the kernel's "Threaded irq requested with
  * handler=NULL and !ONESHOT"), each reported as DMAMAP_REPORT_BAD_INPUT,
  * nothing registered; -EBUSY when the line has handlers and this request

@@ -80,7 +80,8 @@ enum {
 /*
  * request_irq() - register @handler on line @irq of the current machine
  * (see dmamap_request_irq_at()): 0, -EBUSY for a line taken without
- * IRQF_SHARED on both, -EINVAL, -ENOMEM. request_threaded_irq() registers
+ * IRQF_SHARED on both, -EINVAL (IRQF_SHARED with IRQF_NO_AUTOEN among
+ * others), -ENOMEM. request_threaded_irq() registers
  * a handler (NULL: one that wakes the thread) and a thread function (see
  * dmamap_request_threaded_irq_at()): -EINVAL too for neither given, or no
  * handler without IRQF_ONESHOT. request_any_context_irq() is request_irq():
