@@ -678,6 +678,21 @@ void dm_hardirq_exit(unsigned int outer);
  */
 void dm_run_as_task(void (*fn)(void *arg), void *arg, char *left, size_t size);
 
+/*
+ * A mark of the locks this thread holds, taken by dm_held_mark() before a
+ * call that runs in the thread's own atomic context (a hard interrupt
+ * handler, irq.c) and must give it back as it found it.
+ * dm_held_since() describes in @left (@size bytes; the empty string when
+ * none) the locks taken since @mark and still held, each with where it was
+ * taken, then forgets them: lockdep and might_sleep() see the locks of
+ * @mark again. A lock forgotten so stays locked, by this thread.
+ */
+struct dm_held_mark {
+	unsigned int depth, spins;
+};
+void dm_held_mark(struct dm_held_mark *mark);
+void dm_held_since(const struct dm_held_mark *mark, char *left, size_t size);
+
 /* irq.c: the handlers still requested on @m, reported as leaks and freed (machine destroy). */
 void dmamap_irq_machine_fini(struct dmamap_machine *m);
 

@@ -739,10 +739,18 @@ static int deliver(struct dm_irqs *s, struct dm_irq_line *l, struct dm_irq_outco
 	for (struct dm_irq_action *a = l->actions; a; a = a->next) {
 		irq_handler_t fn = a->handler;
 		void *dev_id = a->dev_id;
+		struct dm_held_mark held;
+		char left[600];
 		irqreturn_t ret;
 
 		pthread_mutex_unlock(&s->lock);
+		dm_held_mark(&held);
 		ret = fn((int)irq, dev_id);
+		/* what it took it gives back: the interrupted thread's locks are those it held before */
+		dm_held_since(&held, left, sizeof(left));
+		if (left[0])
+			dmamap_report(m, DMAMAP_REPORT_LOCK_MISUSE, action_dev(a), NULL, 0,
+				      "irq %u handler %s returned with %s", irq, action_name(a), left);
 		if (!dmamap_irqs_disabled()) {
 			dmamap_report(m, DMAMAP_REPORT_LOCK_MISUSE, action_dev(a), NULL, 0,
 				      "irq %u handler %s enabled interrupts", irq, action_name(a));

@@ -675,20 +675,31 @@ static void foreign_collect(struct dm_atomic *a)
 	pthread_mutex_unlock(&foreign.lock);
 }
 
-/* The locks @a holds, outermost first, each with where it was taken: appended to @buf (@size bytes, @*len long). */
-static void held_list(const struct dm_atomic *a, char *buf, size_t size, size_t *len)
+/*
+ * The locks of @a's held[] from @first on, outermost first, each with where
+ * it was taken, then "@before taken before them" when @before is not 0:
+ * appended to @buf (@size bytes, @*len long).
+ */
+static void held_range(const struct dm_atomic *a, unsigned int first, unsigned int before, char *buf, size_t size,
+		       size_t *len)
 {
 	char n[160], t[160];
 
-	for (unsigned int i = 0; i < a->nheld; i++) {
+	for (unsigned int i = first; i < a->nheld; i++) {
 		const struct held *h = &a->held[i];
 
-		buf_add(buf, size, len, "%s%s taken by %s() at %s", i ? ", " : "",
+		buf_add(buf, size, len, "%s%s taken by %s() at %s", i > first ? ", " : "",
 			name_at(h->name, (const void *)h->lk, n, sizeof(n)), how_names[h->how],
 			site(h->file, h->line, t, sizeof(t)));
 	}
-	if (a->depth > a->nheld)
-		buf_add(buf, size, len, "%s%u taken before them", a->nheld ? ", and " : "", a->depth - a->nheld);
+	if (before)
+		buf_add(buf, size, len, "%s%u taken before them", a->nheld > first ? ", and " : "", before);
+}
+
+/* The locks @a holds, outermost first, each with where it was taken: appended to @buf (@size bytes, @*len long). */
+static void held_list(const struct dm_atomic *a, char *buf, size_t size, size_t *len)
+{
+	held_range(a, 0, a->depth - a->nheld, buf, size, len);
 }
 
 /* When a thread ends: the locks it still holds are reported (the kernel's "exiting with locks still held"). */
@@ -828,6 +839,35 @@ void dm_run_as_task(void (*fn)(void *arg), void *arg, char *left, size_t size)
 	saved.token = a->token;
 	saved.exit_hook = a->exit_hook;
 	*a = saved;
+}
+
+void dm_held_mark(struct dm_held_mark *mark)
+{
+	struct dm_atomic *a = &atomic_now;
+
+	foreign_collect(a);
+	mark->depth = a->depth;
+	mark->spins = a->spins;
+}
+
+void dm_held_since(const struct dm_held_mark *mark, char *left, size_t size)
+{
+	struct dm_atomic *a = &atomic_now;
+	unsigned int extra, first;
+	size_t len = 0;
+
+	foreign_collect(a);
+	left[0] = '\0';
+	if (a->depth <= mark->depth)
+		return;
+	/* the innermost ones; those held[] no longer keeps are only counted */
+	extra = a->depth - mark->depth;
+	first = a->nheld > extra ? a->nheld - extra : 0;
+	buf_add(left, size, &len, "%u lock%s held: ", extra, extra == 1 ? "" : "s");
+	held_range(a, first, extra - (a->nheld - first), left, size, &len);
+	a->nheld = first;
+	a->depth = mark->depth;
+	a->spins = mark->spins;
 }
 
 DMAMAP_API void dmamap_irqs_assert_at(bool off, const char *file, int line)

@@ -1096,6 +1096,129 @@ static irqreturn_t plain_irq(int irq, void *data)
 	return IRQ_HANDLED;
 }
 
+static int hard_left_line;
+
+static irqreturn_t leaves_lock_irq(int irq, void *data)
+{
+	(void)irq;
+	hard_left_line = __LINE__ + 1;
+	spin_lock((spinlock_t *)data);
+	return IRQ_HANDLED;
+}
+
+static irqreturn_t leaves_lock_irqsave_irq(int irq, void *data)
+{
+	unsigned long flags;
+
+	(void)irq;
+	hard_left_line = __LINE__ + 1;
+	spin_lock_irqsave((spinlock_t *)data, flags);
+	(void)flags;
+	return IRQ_HANDLED;
+}
+
+static irqreturn_t leaves_irqs_off_irq(int irq, void *data)
+{
+	unsigned long flags;
+
+	(void)irq;
+	(void)data;
+	local_irq_save(flags);
+	(void)flags;
+	return IRQ_HANDLED;
+}
+
+static irqreturn_t enables_irqs_irq(int irq, void *data)
+{
+	(void)irq;
+	(void)data;
+	local_irq_enable();
+	return IRQ_HANDLED;
+}
+
+/*
+ * A hard handler that returns with a spinlock it took still held is
+ * reported, naming the handler and where it took the lock, as a thread
+ * function is; the raiser gets its own state back (the lock stays locked),
+ * and the handlers after it on the line run as the interrupted thread had
+ * it. Interrupts a hard handler leaves off are not its fault: they are off
+ * from its entry to its return, as in the kernel.
+ */
+static void test_handler_returning_with_lock_is_reported(void **state)
+{
+	struct current_fx *f = *state;
+	char order[16] = "", at[32];
+	struct chip b = { 'b', IRQ_HANDLED, 0, 0, 0, 0, 0, order };
+	unsigned long flags;
+	DEFINE_SPINLOCK(lk);
+	DEFINE_SPINLOCK(mine);
+
+	assert_int_equal(request_irq(37, leaves_lock_irq, IRQF_SHARED, "leaves", &lk), 0);
+	assert_int_equal(request_irq(37, chip_irq, IRQF_SHARED, "b", &b), 0);
+	assert_int_equal(dmamap_irq_raise(f->m, 37), 2);
+	assert_int_equal(f->c.reports, 1);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_LOCK_MISUSE], 1);
+	assert_int_equal(f->c.rec_last.kind, DMAMAP_REPORT_LOCK_MISUSE);
+	assert_non_null(strstr(f->c.rec_last.message, "irq 37 handler leaves returned with 1 lock held: 'lk'"));
+	assert_non_null(strstr(f->c.rec_last.message, "taken by spin_lock() at "));
+	snprintf(at, sizeof(at), ":%d", hard_left_line);
+	assert_non_null(strstr(f->c.rec_last.message, at));
+	/* the next handler ran as in any interrupt, and the raiser is a task again, free to sleep */
+	assert_true(b.hardirq && b.irqs_off && b.atomic);
+	assert_false(in_atomic());
+	assert_false(irqs_disabled());
+	might_sleep();
+	assert_int_equal(f->c.reports, 1);
+	assert_true(spin_is_locked(&lk));
+	spin_unlock(&lk);
+	assert_int_equal(f->c.reports, 1);
+	free_irq(37, &lk);
+	free_irq(37, &b);
+	f->c.reports = 0;
+
+	/* taken with spin_lock_irqsave() by a raiser that holds a lock of its own, interrupts off */
+	assert_int_equal(request_irq(37, leaves_lock_irqsave_irq, 0, "leaves", &lk), 0);
+	spin_lock_irqsave(&mine, flags);
+	assert_int_equal(dmamap_irq_raise(f->m, 37), 1);
+	assert_int_equal(f->c.reports, 1);
+	assert_non_null(strstr(f->c.rec_last.message, "irq 37 handler leaves returned with 1 lock held: 'lk'"));
+	assert_non_null(strstr(f->c.rec_last.message, "taken by spin_lock_irqsave() at "));
+	snprintf(at, sizeof(at), ":%d", hard_left_line);
+	assert_non_null(strstr(f->c.rec_last.message, at));
+	assert_null(strstr(f->c.rec_last.message, "'mine'"));
+	/* the raiser's own lock and interrupt state, as it had them */
+	assert_true(in_atomic());
+	assert_true(irqs_disabled());
+	assert_true(spin_is_locked(&mine));
+	spin_unlock_irqrestore(&mine, flags);
+	assert_false(in_atomic());
+	assert_false(irqs_disabled());
+	spin_unlock(&lk);
+	assert_int_equal(f->c.reports, 1);
+	free_irq(37, &lk);
+	f->c.reports = 0;
+
+	/* interrupts left off by a hard handler: as they were at its entry, not reported; the raiser's back on */
+	assert_int_equal(request_irq(37, leaves_irqs_off_irq, 0, "irqs-off", &lk), 0);
+	assert_int_equal(dmamap_irq_raise(f->m, 37), 1);
+	assert_false(irqs_disabled());
+	free_irq(37, &lk);
+	assert_int_equal(f->c.reports, 0);
+
+	/* turned on, they are: as the kernel warns; the raiser's own state back */
+	assert_int_equal(request_irq(37, enables_irqs_irq, 0, "irqs-on", &lk), 0);
+	local_irq_save(flags);
+	assert_int_equal(dmamap_irq_raise(f->m, 37), 1);
+	assert_int_equal(f->c.reports, 1);
+	assert_int_equal(f->c.rec_last.kind, DMAMAP_REPORT_LOCK_MISUSE);
+	assert_non_null(strstr(f->c.rec_last.message, "irq 37 handler irqs-on enabled interrupts"));
+	assert_true(irqs_disabled());
+	local_irq_restore(flags);
+	assert_false(irqs_disabled());
+	free_irq(37, &lk);
+	f->c.reports = 0;
+}
+
 /*
  * IRQF_SHARED with IRQF_NO_AUTOEN is refused by each request call, as the
  * kernel refuses it (a sharer requesting the line while it is still off
@@ -1298,6 +1421,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_thread_may_sleep_handler_may_not, current_fx_setup, current_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_thread_fn_lock_order_is_its_own, current_fx_setup, current_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_thread_returning_atomic_is_reported, current_fx_setup,
+						current_fx_teardown),
+		cmocka_unit_test_setup_teardown(test_handler_returning_with_lock_is_reported, current_fx_setup,
 						current_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_shared_no_autoen_refused, current_fx_setup, current_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_free_from_thread_fn, current_fx_setup, current_fx_teardown),

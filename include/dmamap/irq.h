@@ -21,7 +21,15 @@
  * interrupts off and in_interrupt(), in_hardirq() and in_atomic() are true
  * while they run, so a handler that sleeps or allocates with GFP_KERNEL is
  * reported as DMAMAP_REPORT_SLEEP_IN_ATOMIC, as the kernel's
- * CONFIG_DEBUG_ATOMIC_SLEEP reports it. A line turned off with
+ * CONFIG_DEBUG_ATOMIC_SLEEP reports it. A handler that returns with a lock
+ * it took still held is reported as DMAMAP_REPORT_LOCK_MISUSE, "irq N
+ * handler NAME returned with 1 lock held: ..." (each lock with where it
+ * was taken; the kernel has no warning of its own there, the mistake
+ * shows later), and the raising thread gets back the locks it held before
+ * (the lock stays locked), as for a thread function; one that turns
+ * interrupts on is reported too, "irq N handler NAME enabled interrupts",
+ * as the kernel warns (interrupts left off are what a handler runs with:
+ * the raise gives the thread its own state back). A line turned off with
  * disable_irq() remembers a raise as pending and delivers it, in the
  * thread that calls the enable_irq() that turns it back on, as the kernel
  * resends an edge interrupt.
@@ -346,7 +354,10 @@ DMAMAP_API void dmamap_irq_synchronize_at(struct dmamap_machine *m, unsigned int
  * off and dmamap_in_hardirq() is true until the last returns (a handler may
  * raise another line: it runs nested). Then the thread functions the
  * handlers woke (IRQ_WAKE_THREAD) run, in the calling thread, in task
- * context (see the top). A handler with no thread function that returns
+ * context (see the top). A handler that returns holding a lock it took,
+ * or with interrupts on, is reported as DMAMAP_REPORT_LOCK_MISUSE, and the
+ * thread's locks and interrupt state are given back as they were before
+ * the raise. A handler with no thread function that returns
  * IRQ_WAKE_THREAD counts as handled and is reported as
  * DMAMAP_REPORT_API_MISUSE, as the kernel warns. A line that is off
  * (disable_irq()), or masked while an IRQF_ONESHOT thread function has not

@@ -14,7 +14,9 @@
  * device's machine for the devm_ ones. A test raises a line with
  * dmamap_irq_raise(): the handlers run in its thread, in hard interrupt
  * context (interrupts off, in_hardirq() true), so a handler that sleeps is
- * reported as the kernel's CONFIG_DEBUG_ATOMIC_SLEEP reports it. Then the
+ * reported as the kernel's CONFIG_DEBUG_ATOMIC_SLEEP reports it, and one
+ * that returns holding a lock it took is reported (the raising thread
+ * gets its own locks back, the lock stays locked). Then the
  * thread functions the handlers woke (IRQ_WAKE_THREAD) run, still before
  * dmamap_irq_raise() returns and in its thread, but in task context, as
  * the interrupt thread of each would run them at once: they may sleep
