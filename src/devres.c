@@ -33,7 +33,7 @@ struct devres {
 	} u;
 };
 
-static bool dev_ok(struct device *dev, const char *what, const char *file, int line)
+bool dm_dev_ok(struct device *dev, const char *what, const char *file, int line)
 {
 	if (dm_dev_live(dev))
 		return true;
@@ -124,7 +124,7 @@ void dmamap_devres_release_all(struct device *dev)
 
 DMAMAP_API void dmamap_device_unbind(struct device *dev)
 {
-	if (dev_ok(dev, "dmamap_device_unbind", NULL, 0))
+	if (dm_dev_ok(dev, "dmamap_device_unbind", NULL, 0))
 		dmamap_devres_release_all(dev);
 }
 
@@ -150,7 +150,7 @@ DMAMAP_API void *dmamap_devm_kmalloc(struct device *dev, size_t size, gfp_t gfp,
 	struct devres *r;
 	void *p;
 
-	if (!dev_ok(dev, "devm_kmalloc", file, line))
+	if (!dm_dev_ok(dev, "devm_kmalloc", file, line))
 		return NULL;
 	p = dmamap_kmalloc(dm_dev_machine(dev), size, gfp, file, line);
 	if (ZERO_OR_NULL_PTR(p))
@@ -239,7 +239,7 @@ DMAMAP_API void dmamap_devm_kfree(struct device *dev, const void *p, const char 
 {
 	struct devres *r;
 
-	if (ZERO_OR_NULL_PTR(p) || !dev_ok(dev, "devm_kfree", file, line))
+	if (ZERO_OR_NULL_PTR(p) || !dm_dev_ok(dev, "devm_kfree", file, line))
 		return;
 	r = take(dev, match_mem, p);
 	if (!r) {
@@ -262,7 +262,7 @@ DMAMAP_API void *dmamap_dmam_alloc_attrs(struct device *dev, size_t size, dma_ad
 	struct devres *r;
 	void *p;
 
-	if (!dev_ok(dev, "dmam_alloc_coherent", file, line)) {
+	if (!dm_dev_ok(dev, "dmam_alloc_coherent", file, line)) {
 		if (dma_handle)
 			*dma_handle = DMA_MAPPING_ERROR;
 		return NULL;
@@ -307,7 +307,7 @@ DMAMAP_API void dmamap_dmam_free_coherent(struct device *dev, size_t size, void 
 {
 	struct devres *r;
 
-	if (!dev_ok(dev, "dmam_free_coherent", file, line))
+	if (!dm_dev_ok(dev, "dmam_free_coherent", file, line))
 		return;
 	r = take(dev, match_coherent, vaddr);
 	if (r && (r->u.coh.size != size || r->u.coh.handle != dma_handle)) {
@@ -337,7 +337,7 @@ DMAMAP_API struct dma_pool *dmamap_dmam_pool_create(const char *name, struct dev
 	struct dma_pool *pool;
 	struct devres *r;
 
-	if (!dev_ok(dev, "dmam_pool_create", file, line))
+	if (!dm_dev_ok(dev, "dmam_pool_create", file, line))
 		return NULL;
 	pool = dmamap_dma_pool_create(name, dev, size, align, boundary, file, line);
 	if (!pool)
@@ -396,7 +396,7 @@ DMAMAP_API int dmamap_devm_add_action(struct device *dev, void (*action)(void *)
 {
 	struct devres *r;
 
-	if (!dev_ok(dev, or_reset ? "devm_add_action_or_reset" : "devm_add_action", file, line))
+	if (!dm_dev_ok(dev, or_reset ? "devm_add_action_or_reset" : "devm_add_action", file, line))
 		return -EINVAL;
 	if (!action) {
 		dmamap_report(dm_dev_machine(dev), DMAMAP_REPORT_BAD_INPUT, dev->dmamap.name, file, line,
@@ -433,7 +433,7 @@ static struct devres *take_action(struct device *dev, void (*action)(void *), vo
 	struct action_key key = { action, data };
 	struct devres *r;
 
-	if (!dev_ok(dev, what, NULL, 0))
+	if (!dm_dev_ok(dev, what, NULL, 0))
 		return NULL;
 	r = take(dev, match_action, &key);
 	if (!r)

@@ -941,6 +941,13 @@ static inline bool dm_dev_live(const struct device *dev)
 	return dev && dev->dmamap.magic == DM_DEVICE_MAGIC;
 }
 
+/*
+ * Whether @dev is an initialised device, for a call @what of the driver's
+ * at @file:@line that needs one; if not, reported as bad input ("NULL
+ * device", "device not initialised").
+ */
+bool dm_dev_ok(struct device *dev, const char *what, const char *file, int line);
+
 /* Bus <-> physical for a device without an IOMMU (ARM's pfn_to_dma/dma_to_pfn). */
 static inline dma_addr_t dm_phys_to_dma(const struct device *dev, phys_addr_t phys)
 {

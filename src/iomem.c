@@ -465,21 +465,12 @@ DMAMAP_API void dmamap_iounmap_at(struct dmamap_machine *m, const volatile void 
 	unmap(m, addr, "iounmap", file, line);
 }
 
-static bool dev_ok(struct device *dev, const char *what, const char *file, int line)
-{
-	if (dm_dev_live(dev))
-		return true;
-	dmamap_dev_report(dev, DMAMAP_REPORT_BAD_INPUT, file, line, "%s: %s", what,
-			  dev ? "device not initialised" : "NULL device");
-	return false;
-}
-
 DMAMAP_API void *dmamap_devm_ioremap_at(struct device *dev, phys_addr_t offset, phys_addr_t size, const char *file,
 					int line)
 {
 	struct dm_iomap *r;
 
-	if (!dev_ok(dev, "devm_ioremap", file, line))
+	if (!dm_dev_ok(dev, "devm_ioremap", file, line))
 		return NULL;
 	r = map(dm_dev_machine(dev), offset, size, dev, "devm_ioremap", file, line);
 	if (!r)
@@ -496,7 +487,7 @@ DMAMAP_API void dmamap_devm_iounmap_at(struct device *dev, const volatile void *
 	struct dm_iomap *r = NULL;
 	struct dm_iomem *s;
 
-	if (!dev_ok(dev, "devm_iounmap", file, line))
+	if (!dm_dev_ok(dev, "devm_iounmap", file, line))
 		return;
 	s = iomem_of(dm_dev_machine(dev), false);
 	if (s && addr)
@@ -545,7 +536,7 @@ DMAMAP_API void *dmamap_devm_ioremap_resource_at(struct device *dev, const struc
 	struct dm_iomem *s;
 	char rs[80];
 
-	if (!dev_ok(dev, "devm_ioremap_resource", file, line))
+	if (!dm_dev_ok(dev, "devm_ioremap_resource", file, line))
 		return ERR_PTR(-EINVAL);
 	if (!res || !is_mem(res)) {
 		dmamap_dev_printk(DMAMAP_LOG_ERR, dev, "invalid resource %s\n", res_str(rs, sizeof(rs), res));
