@@ -282,10 +282,15 @@ struct dmamap_vmregion {
 	struct dmamap_vmregion *next;
 };
 
+/* An ARM section (1 MiB): the consistent region's alignment, and the most its regions align to. */
+#define DM_SECTION_SHIFT 20
+#define DM_SECTION_SIZE ((size_t)1 << DM_SECTION_SHIFT)
+
 struct dmamap_consistent {
 	pthread_mutex_t lock;
-	u8 *base;                                    /* host range reserved for the region */
+	u8 *base;                                    /* host range reserved for the region (m->cons_window) */
 	size_t size;
+	bool closing;                                /* the machine is going: its reservation goes whole */
 	unsigned long *pte_pfn;                      /* per page: pfn */
 	unsigned char *pte_prot;                     /* per page: pgprot low byte (memtype|flags), 0 = none */
 	struct dmamap_vmregion *regions;             /* sorted by address */
@@ -465,13 +470,17 @@ struct dmamap_machine {
 	 *           level below holds the image); cpu != image on a line means
 	 *           the CPU stored to it (dirty)
 	 *   outer   the outer cache's copy of the lines it holds (outer_cache only)
-	 * ram and cpu are one memfd (dm_plane_foff()); shadow, outer and the
+	 * ram and cpu are one memfd (dm_plane_foff()), mapped into one host
+	 * reservation (reserved bytes from ram on) that also holds the
+	 * consistent region's window (cons_window); shadow, outer and the
 	 * per-page and per-line state of every module share one anonymous
 	 * mapping, the arena (dmamap_lazy_zalloc()): making a machine costs a
 	 * few system calls, whatever its size.
 	 */
 	int mem_fd;
 	u8 *ram, *cpu, *lin, *shadow, *outer;
+	size_t reserved;
+	u8 *cons_window;
 	u8 *arena;
 	size_t arena_size, arena_used;
 	/*

@@ -107,7 +107,7 @@ static void unmap_planes(struct dmamap_machine *m)
 		munmap(m->lin, m->cfg.ram_size);
 	}
 	if (m->ram)
-		munmap(m->ram, 2 * m->cfg.ram_size + PLANE_STAGGER);
+		munmap(m->ram, m->reserved);
 	if (m->arena && m->recycle)
 		dmamap_arena_give(m->arena, m->arena_size);
 	else if (m->arena)
@@ -128,11 +128,17 @@ static int create_planes(struct dmamap_machine *m)
 		return -errno;
 	if (ftruncate(m->mem_fd, (off_t)(2 * sz)) < 0)
 		return -errno;
-	/* one reservation, the planes mapped into it PLANE_STAGGER apart */
-	p = mmap(NULL, 2 * sz + PLANE_STAGGER, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	/*
+	 * One reservation: the planes, PLANE_STAGGER apart, then the consistent
+	 * region's window, on a section boundary and at least a page clear of
+	 * the CPU view on either side (an overrun of a coherent buffer faults).
+	 */
+	m->reserved = 2 * sz + PLANE_STAGGER + m->cfg.consistent_size + 2 * DM_SECTION_SIZE;
+	p = mmap(NULL, m->reserved, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (p == MAP_FAILED)
 		return -ENOMEM;
 	m->ram = p;
+	m->cons_window = (u8 *)DM_ALIGN_UP((uintptr_t)p + 2 * sz + PLANE_STAGGER + PAGE_SIZE, DM_SECTION_SIZE);
 	if (mmap(p, sz, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, m->mem_fd, 0) == MAP_FAILED ||
 	    mmap((u8 *)p + sz + PLANE_STAGGER, sz, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, m->mem_fd,
 		 dm_plane_foff(m, true, 0)) == MAP_FAILED)
@@ -283,6 +289,8 @@ DMAMAP_API void dmamap_machine_destroy(struct dmamap_machine *m)
 	dmamap_irq_machine_fini(m);
 	dmamap_iomem_machine_fini(m);
 	objs_gone(m);
+	/* what is left of the consistent region goes with the reservation */
+	m->cons.closing = true;
 	if (m->destroy_hook)
 		m->destroy_hook(m);
 	dmamap_kmalloc_fini(m);

@@ -16,8 +16,6 @@
 
 #include "internal.h"
 
-#define SECTION_SHIFT 20
-
 void *dm_host_reserve(size_t len, size_t align)
 {
 	size_t total = len + align;
@@ -81,11 +79,10 @@ int dmamap_consistent_init(struct dmamap_machine *m)
 	size_t pages = m->cfg.consistent_size >> PAGE_SHIFT;
 
 	c->size = m->cfg.consistent_size;
-	c->base = dm_host_reserve(c->size, 1u << SECTION_SHIFT);
+	c->base = m->cons_window;
 	c->pte_pfn = calloc(pages, sizeof(*c->pte_pfn));
 	c->pte_prot = calloc(pages, sizeof(*c->pte_prot));
 	if (!c->base || !c->pte_pfn || !c->pte_prot) {
-		dm_host_release(c->base, c->size);
 		free(c->pte_pfn);
 		free(c->pte_prot);
 		memset(c, 0, sizeof(*c));
@@ -107,7 +104,8 @@ static void ptes_clear(struct dmamap_machine *m, size_t first, size_t n)
 			c->pte_pfn[i] = 0;
 			run++;
 		} else if (run) {
-			dm_host_unmap(c->base + ((i - run) << PAGE_SHIFT), run << PAGE_SHIFT);
+			if (!c->closing)
+				dm_host_unmap(c->base + ((i - run) << PAGE_SHIFT), run << PAGE_SHIFT);
 			run = 0;
 		}
 	}
@@ -136,7 +134,6 @@ void dmamap_consistent_fini(struct dmamap_machine *m)
 		region_unmap_all(m, r);
 		dmamap_free(r);
 	}
-	dm_host_release(c->base, c->size);
 	free(c->pte_pfn);
 	free(c->pte_prot);
 	pthread_mutex_destroy(&c->lock);
@@ -166,7 +163,7 @@ struct dmamap_vmregion *dmamap_vmregion_alloc(struct dmamap_machine *m, size_t s
 		return NULL;
 	}
 	bit = size > 1 ? (unsigned)(sizeof(long) * 8 - (unsigned)__builtin_clzl(size - 1)) : 0;
-	bit = DM_MIN(bit, (unsigned)SECTION_SHIFT);
+	bit = DM_MIN(bit, (unsigned)DM_SECTION_SHIFT);
 	bit = DM_MAX(bit, (unsigned)PAGE_SHIFT);
 	align = (size_t)1 << bit;
 

@@ -663,6 +663,72 @@ static void test_destroy_reports_leaks(void **state)
 	test_machine_destroy(m);
 }
 
+/* Whether the host maps @p readable (from /proc/self/maps: no access is tried). */
+static bool host_readable(const void *p)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[512], perms[8];
+	unsigned long lo, hi, a = (unsigned long)(uintptr_t)p;
+	bool r = false;
+
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx-%lx %7s", &lo, &hi, perms) == 3 && a >= lo && a < hi) {
+			r = perms[0] == 'r';
+			break;
+		}
+	}
+	fclose(f);
+	return r;
+}
+
+/*
+ * The consistent region's window: a section boundary, clear of the CPU
+ * view by a page or more on either side, inaccessible where nothing is
+ * mapped; a mapping left at destroy goes with the machine (one report).
+ */
+static void test_consistent_window_is_guarded(void **state)
+{
+	struct dmamap_machine *m = test_machine(16, NULL);
+	struct dmamap_vmregion *r;
+	struct page *p;
+	struct capture c;
+	u8 *base = m->cons.base;
+	(void)state;
+
+	assert_non_null(base);
+	assert_int_equal((uintptr_t)base % DM_SECTION_SIZE, 0);
+	assert_true(base >= m->cpu + m->cfg.ram_size + PAGE_SIZE || base + m->cons.size + PAGE_SIZE <= m->cpu);
+	assert_true(host_readable(m->cpu + m->cfg.ram_size - 1));
+	assert_false(host_readable(base - 1));
+	assert_false(host_readable(base));
+	assert_false(host_readable(base + m->cons.size - 1));
+	assert_false(host_readable(base + m->cons.size));
+
+	p = dmamap_alloc_pages(m, GFP_KERNEL, 1);
+	assert_non_null(p);
+	r = dmamap_vmregion_alloc(m, 2 * PAGE_SIZE, NULL);
+	assert_non_null(r);
+	assert_ptr_equal((u8 *)r->start, base);
+	assert_int_equal(dmamap_vmregion_map(m, r, 0, NULL, page_to_pfn(p), 2, pgprot_noncached(PAGE_KERNEL)), 0);
+	assert_true(host_readable(base));
+	assert_true(host_readable(base + 2 * PAGE_SIZE - 1));
+	assert_false(host_readable(base - 1));
+	assert_false(host_readable(base + 2 * PAGE_SIZE));
+	dmamap_vmregion_free(m, r);
+	assert_false(host_readable(base));
+
+	r = dmamap_vmregion_alloc(m, PAGE_SIZE, NULL);
+	assert_non_null(r);
+	assert_int_equal(dmamap_vmregion_map(m, r, 0, NULL, page_to_pfn(p), 1, pgprot_noncached(PAGE_KERNEL)), 0);
+	dmamap_free_pages(p, 1);
+	capture_start(&c, m);
+	test_machine_destroy(m);
+	assert_int_equal(c.by_kind[DMAMAP_REPORT_LEAK], 1);
+	assert_int_equal(c.reports, 1);
+	capture_stop(NULL);
+}
+
 static void test_destroy_clean_machine_reports_nothing(void **state)
 {
 	struct dmamap_machine *m = test_machine(16, NULL);
@@ -1023,6 +1089,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_fault_inject_bad_arguments, no_current),
 		cmocka_unit_test_setup_teardown(test_destroy_reports_leaks, no_current, no_current),
 		cmocka_unit_test_teardown(test_destroy_clean_machine_reports_nothing, no_current),
+		cmocka_unit_test_teardown(test_consistent_window_is_guarded, no_current),
 		cmocka_unit_test_teardown(test_create_destroy_repeatedly, no_current),
 		cmocka_unit_test_teardown(test_destroy_twice_refused, no_current),
 		cmocka_unit_test_teardown(test_creation_touches_no_per_page_state, no_current),
