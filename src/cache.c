@@ -2164,6 +2164,15 @@ static bool release_plane(u8 *plane, int fd, off_t foff, size_t off, size_t len)
 	return !madvise(plane + off, len, MADV_DONTNEED);
 }
 
+/* Whether the machine may have written the shadow or outer bytes of lines [first, last] (dm_lines_written()). */
+static bool arena_written(const struct dmamap_machine *m, unsigned long first, unsigned long last)
+{
+	for (unsigned long u = first >> DM_UNIT_SHIFT; u <= last >> DM_UNIT_SHIFT; u++)
+		if (tbit(m->units_written, u))
+			return true;
+	return false;
+}
+
 /*
  * Zero [off, off + len) of a plane: ZERO_STORE stores zeroes, ZERO_RELEASE
  * gives its host pages back, ZERO_RESIDENT stores into the pages the host
@@ -2231,9 +2240,12 @@ bool dmamap_cache_clear_flush(struct dmamap_machine *m, phys_addr_t phys, size_t
 		below = ZERO_RESIDENT;
 	zero_plane(m->ram, m->mem_fd, dm_plane_foff(m, false, 0), off, size, below);
 	zero_plane(m->cpu, m->mem_fd, dm_plane_foff(m, true, 0), off, size, view);
-	zero_plane(m->shadow, -1, 0, off, size, view);
-	if (m->outer)
-		zero_plane(m->outer, -1, 0, off, size, below);
+	/* the arena's planes are zero where the machine never wrote them (units_written) */
+	if (arena_written(m, first, last)) {
+		zero_plane(m->shadow, -1, 0, off, size, view);
+		if (m->outer)
+			zero_plane(m->outer, -1, 0, off, size, below);
+	}
 	/* the CPU stored the zeroes: every line dirty, as dm_cpu_store() would leave it */
 	for_each_word(w, mask, first, last)
 		__atomic_fetch_or(&m->cpu_stored[w], mask, __ATOMIC_RELAXED);
