@@ -1652,6 +1652,82 @@ static void level_op_word(struct dmamap_machine *m, enum dmamap_cache_level lvl,
 	}
 }
 
+/* The line bits of word @w that level_op_word() reads or writes, cpu_stored's among them. */
+struct word_bits {
+	unsigned long nonres, img, alias, ores, odirty, ostale, stored;
+};
+
+static void word_bits_get(const struct dmamap_machine *m, unsigned long w, struct word_bits *b)
+{
+	const struct dmamap_cache *c = &m->cache;
+
+	b->nonres = c->inner_nonres[w];
+	b->img = c->img[w];
+	b->alias = c->alias[w];
+	b->ores = m->outer ? c->outer_res[w] : 0;
+	b->odirty = m->outer ? c->outer_dirty[w] : 0;
+	b->ostale = m->outer ? c->outer_stale[w] : 0;
+	b->stored = __atomic_load_n(&m->cpu_stored[w], __ATOMIC_RELAXED);
+}
+
+/* Give word @w the bits @to that a word with bits @from was left with (stored bits: only those cleared). */
+static void word_bits_put(struct dmamap_machine *m, unsigned long w, const struct word_bits *from,
+			  const struct word_bits *to)
+{
+	struct dmamap_cache *c = &m->cache;
+
+	c->inner_nonres[w] = to->nonres;
+	c->img[w] = to->img;
+	c->alias[w] = to->alias;
+	if (m->outer) {
+		c->outer_res[w] = to->ores;
+		c->outer_dirty[w] = to->odirty;
+		c->outer_stale[w] = to->ostale;
+	}
+	if (from->stored & ~to->stored)
+		__atomic_fetch_and(&m->cpu_stored[w], ~(from->stored & ~to->stored), __ATOMIC_RELAXED);
+}
+
+/*
+ * level_op_word() over lines [first, last], known zero on every plane (a
+ * clear in progress): no byte moves, so what a whole word ends with
+ * follows from its line bits alone, and a word whose bits are those of the
+ * whole word before it ends as that one did, its counters counted again.
+ * Pages the machine never touched (or touched alike) are worked out once.
+ */
+static void level_op_zeroed(struct dmamap_machine *m, enum dmamap_cache_level lvl, enum op op, unsigned long first,
+			    unsigned long last)
+{
+	struct dmamap_cache_level_stats *st = &m->cache.stats.level[lvl];
+	struct word_bits pre, prev_pre, prev_post;
+	unsigned long wb = 0, dis = 0;
+	bool memo = false;
+
+	for_each_word(w, mask, first, last) {
+		struct dmamap_cache_level_stats before;
+
+		if (mask != ALL_LINES) {
+			level_op_word(m, lvl, op, w, mask);
+			memo = false;
+			continue;
+		}
+		word_bits_get(m, w, &pre);
+		if (memo && !memcmp(&pre, &prev_pre, sizeof(pre))) {
+			word_bits_put(m, w, &pre, &prev_post);
+			st->lines_written_back += wb;
+			st->dirty_lines_discarded += dis;
+			continue;
+		}
+		before = *st;
+		level_op_word(m, lvl, op, w, mask);
+		prev_pre = pre;
+		word_bits_get(m, w, &prev_post);
+		wb = st->lines_written_back - before.lines_written_back;
+		dis = st->dirty_lines_discarded - before.dirty_lines_discarded;
+		memo = true;
+	}
+}
+
 /* Run @op on lines [first, last] of level @lvl. Lock held. */
 static void level_op(struct dmamap_machine *m, enum dmamap_cache_level lvl, enum op op, unsigned long first,
 		     unsigned long last)
@@ -1692,6 +1768,8 @@ static void level_op(struct dmamap_machine *m, enum dmamap_cache_level lvl, enum
 			level_op_word(m, lvl, op, w, span_mask(w, l, last));
 			l = (w + 1) * BITS_PER_LONG;
 		}
+	} else if (zeroed(m, first, n)) {
+		level_op_zeroed(m, lvl, op, first, last);
 	} else {
 		for_each_word(w, mask, first, last)
 			level_op_word(m, lvl, op, w, mask);
