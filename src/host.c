@@ -12,9 +12,11 @@
  * Locking: one process-wide rwlock guards the registry list and the current
  * machine; each machine's fault state and object list have their own mutex.
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "internal.h"
 
@@ -314,6 +316,64 @@ void dmamap_arena_give(u8 *arena, size_t size)
 	pthread_mutex_unlock(&spare_lock);
 	if (old)
 		munmap(old, old_size);
+}
+
+/* -------------------------------------------------------- spare memfds */
+
+/*
+ * A destroyed machine's RAM file, every page punched out of it, serves the
+ * next machine of the same size: making and closing a memfd costs about
+ * five times emptying one. A file kept is shared with every process forked
+ * since, so only the process that kept it takes it back.
+ */
+#define SPARE_MEMFDS 4
+
+static struct {
+	int fd;
+	size_t size;
+	pid_t pid;
+} spare_fd[SPARE_MEMFDS];
+static unsigned spare_fd_nr;
+
+int dmamap_memfd_take(size_t size)
+{
+	pid_t pid = getpid();
+	int fd = -1;
+
+	pthread_mutex_lock(&spare_lock);
+	for (unsigned i = spare_fd_nr; i-- > 0;) {
+		if (spare_fd[i].size == size && spare_fd[i].pid == pid) {
+			fd = spare_fd[i].fd;
+			memmove(&spare_fd[i], &spare_fd[i + 1], (spare_fd_nr - i - 1) * sizeof(spare_fd[0]));
+			spare_fd_nr--;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&spare_lock);
+	return fd;
+}
+
+void dmamap_memfd_give(int fd, size_t size)
+{
+	int old = -1;
+
+	if (fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 0, (off_t)size)) {
+		close(fd);
+		return;
+	}
+	pthread_mutex_lock(&spare_lock);
+	if (spare_fd_nr == SPARE_MEMFDS) {
+		old = spare_fd[0].fd;
+		memmove(&spare_fd[0], &spare_fd[1], (SPARE_MEMFDS - 1) * sizeof(spare_fd[0]));
+		spare_fd_nr--;
+	}
+	spare_fd[spare_fd_nr].fd = fd;
+	spare_fd[spare_fd_nr].size = size;
+	spare_fd[spare_fd_nr].pid = getpid();
+	spare_fd_nr++;
+	pthread_mutex_unlock(&spare_lock);
+	if (old >= 0)
+		close(old);
 }
 
 /* ------------------------------------------------------------- objects */

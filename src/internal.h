@@ -630,6 +630,15 @@ static inline void dm_lines_written(struct dmamap_machine *m, unsigned long firs
 u8 *dmamap_arena_take(size_t size);
 void dmamap_arena_give(u8 *arena, size_t size);
 
+/*
+ * The RAM files (memfds) of destroyed machines, emptied, kept for the next
+ * machines of the same size in the same process (host.c): take one (-1 when
+ * none fits), or give one back (emptied and kept, or closed). The caller
+ * has unmapped it everywhere.
+ */
+int dmamap_memfd_take(size_t size);
+void dmamap_memfd_give(int fd, size_t size);
+
 /* The file offset in m->mem_fd of byte @off of the cpu plane (@cpu) or of the ram plane. */
 static inline off_t dm_plane_foff(const struct dmamap_machine *m, bool cpu, size_t off)
 {

@@ -114,7 +114,7 @@ static void unmap_planes(struct dmamap_machine *m)
 		munmap(m->arena, m->arena_size);
 	free(m->units_written);
 	if (m->mem_fd >= 0)
-		close(m->mem_fd);
+		dmamap_memfd_give(m->mem_fd, 2 * m->cfg.ram_size);
 }
 
 static int create_planes(struct dmamap_machine *m)
@@ -123,11 +123,19 @@ static int create_planes(struct dmamap_machine *m)
 	void *p;
 
 	/* RAM and the CPU's view: one memfd, so that both can be aliased by host mappings */
-	m->mem_fd = memfd_create("dmamap-ram-and-cpu-view", MFD_CLOEXEC);
-	if (m->mem_fd < 0)
-		return -errno;
-	if (ftruncate(m->mem_fd, (off_t)(2 * sz)) < 0)
-		return -errno;
+	m->mem_fd = dmamap_memfd_take(2 * sz);
+	if (m->mem_fd < 0) {
+		m->mem_fd = memfd_create("dmamap-ram-and-cpu-view", MFD_CLOEXEC);
+		if (m->mem_fd < 0)
+			return -errno;
+		if (ftruncate(m->mem_fd, (off_t)(2 * sz)) < 0) {
+			int err = -errno;
+
+			close(m->mem_fd);
+			m->mem_fd = -1;
+			return err;
+		}
+	}
 	/*
 	 * One reservation: the planes, PLANE_STAGGER apart, then the consistent
 	 * region's window, on a section boundary and at least a page clear of

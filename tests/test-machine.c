@@ -5,6 +5,8 @@
  * injection and the leak reports of test_machine_destroy().
  */
 #include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "common.h"
 #include "internal.h"
@@ -1014,6 +1016,87 @@ static void test_destroyed_machine_memory_serves_the_next_zeroed(void **state)
 	test_machine_destroy(b);
 }
 
+/* Whether @len bytes at @p are all zero (a plane's, free pages' included: memcheck is told to keep quiet). */
+static bool all_zero(const u8 *p, size_t len)
+{
+	bool zero = true;
+
+	dmamap_track_quiet_begin();
+	for (size_t i = 0; i < len && zero; i++)
+		zero = !p[i];
+	dmamap_track_quiet_end();
+	return zero;
+}
+
+/* Fill a plane of @m with @c, free pages too. */
+static void plane_fill(struct dmamap_machine *m, u8 *plane, int c)
+{
+	dmamap_track_quiet_begin();
+	memset(plane, c, m->cfg.ram_size);
+	dmamap_track_quiet_end();
+}
+
+/* Make a machine of @cfg, its RAM file that of the last destroyed machine of its size (@fd) or not. */
+static struct dmamap_machine *machine_with_file(const struct dmamap_machine_config *cfg, int fd, bool same)
+{
+	struct dmamap_machine *m = dmamap_machine_create(cfg);
+
+	assert_non_null(m);
+	if (same)
+		assert_int_equal(m->mem_fd, fd);
+	else
+		assert_int_not_equal(m->mem_fd, fd);
+	assert_true(all_zero(m->ram, m->cfg.ram_size));
+	assert_true(all_zero(m->cpu, m->cfg.ram_size));
+	return m;
+}
+
+/*
+ * A destroyed machine's RAM file serves the next machine of its size,
+ * emptied: RAM and the CPU view read zero. Not in a forked child, which
+ * shares the file with its parent: a child's machine has a file of its
+ * own, and the parent's next machine still finds its file empty.
+ */
+static void test_destroyed_machine_ram_serves_the_next_zeroed(void **state)
+{
+	struct dmamap_machine_config cfg;
+	struct dmamap_machine *m;
+	int fd, status;
+	pid_t pid;
+	(void)state;
+
+	dmamap_machine_config_init(&cfg);
+	cfg.ram_size = 10 * MiB; /* a size no other test here makes */
+	cfg.consistent_size = 2 * MiB;
+	m = dmamap_machine_create(&cfg);
+	assert_non_null(m);
+	busy_life(m);
+	plane_fill(m, m->ram, 0xa5);
+	plane_fill(m, m->cpu, 0x5a);
+	fd = m->mem_fd;
+	test_machine_destroy(m);
+
+	m = machine_with_file(&cfg, fd, true);
+	busy_life(m);
+	test_machine_destroy(m);
+
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		m = dmamap_machine_create(&cfg);
+		if (!m || m->mem_fd == fd)
+			_exit(1);
+		plane_fill(m, m->ram, 0x77);
+		plane_fill(m, m->cpu, 0x77);
+		_exit(0); /* the machine left as it is, its file open */
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	m = machine_with_file(&cfg, fd, true);
+	test_machine_destroy(m);
+}
+
 /*
  * A machine that wrote much of its state gives its memory back rather than
  * zero it (over 128 units of line state, or over 256 chunks of struct pages);
@@ -1094,6 +1177,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_destroy_twice_refused, no_current),
 		cmocka_unit_test_teardown(test_creation_touches_no_per_page_state, no_current),
 		cmocka_unit_test_teardown(test_destroyed_machine_memory_serves_the_next_zeroed, no_current),
+		cmocka_unit_test_teardown(test_destroyed_machine_ram_serves_the_next_zeroed, no_current),
 		cmocka_unit_test_teardown(test_much_written_machine_memory_goes_back, no_current),
 	};
 
