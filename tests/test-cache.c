@@ -905,6 +905,67 @@ static void test_large_clear_over_held_and_untouched_pages(void **state)
 }
 
 /*
+ * A clear of two units of line state (4096 lines each) of which the machine
+ * wrote one, either one: the shadow and the outer copy it skips are those
+ * of the unit never written, which are zero already. Every plane reads zero
+ * over the whole range afterwards, and so do the CPU and the device.
+ */
+static void test_clear_over_a_written_and_an_unwritten_unit(void **state)
+{
+	enum { ORDER = 6, PAGES = 1 << ORDER, SIZE = PAGES * PAGE_SIZE, HALF = SIZE / 2 };
+	(void)state;
+
+	for (int written = 0; written < 2; written++) {
+		struct dmamap_machine *m = test_machine(16, NULL);
+		struct page *pg = dmamap_alloc_pages(m, GFP_KERNEL, ORDER);
+		struct device dev = { 0 };
+		u8 *va, *got = malloc(SIZE);
+		phys_addr_t pa;
+		size_t off, unit = DM_UNIT_LINES * m->cfg.cache_line_size;
+
+		assert_non_null(pg);
+		assert_non_null(got);
+		assert_int_equal(unit, HALF);
+		assert_int_equal(dmamap_checker_enable(m, false), 0);
+		assert_int_equal(dmamap_device_init(&dev, m, "dev"), 0);
+		va = page_address(pg);
+		pa = page_to_phys(pg);
+		off = (size_t)(pa - m->cfg.ram_base);
+		assert_int_equal(off % unit, 0);
+		for (size_t i = 0; i < HALF; i += PAGE_SIZE) {
+			phys_addr_t at = pa + written * HALF + i;
+
+			memset(va + written * HALF + i, 0x5a, PAGE_SIZE);
+			dmamap_cache_clean(m, DMAMAP_CACHE_INNER, at, PAGE_SIZE);
+			dmamap_cache_clean(m, DMAMAP_CACHE_OUTER, at, PAGE_SIZE / 2);
+			fill_pattern(got, 300, (unsigned)i);
+			assert_int_equal(dmamap_dev_write(&dev, at + 100, got, 300), 0);
+		}
+		dmamap_cache_speculate(m);
+		dmamap_clear_buffer(m, pa, SIZE);
+		dmamap_track_quiet_begin();
+		for (size_t i = 0; i < SIZE; i++) {
+			if (m->shadow[off + i] || m->outer[off + i] || m->ram[off + i] || m->cpu[off + i])
+				fail_msg("unit %d written: byte %zu of the range is %#x %#x %#x %#x (shadow, outer, RAM, CPU)",
+					 written, i, m->shadow[off + i], m->outer[off + i], m->ram[off + i], m->cpu[off + i]);
+		}
+		dmamap_track_quiet_end();
+		memset(got, 0xff, SIZE);
+		assert_int_equal(dmamap_dev_read(&dev, pa, got, SIZE), 0);
+		for (size_t i = 0; i < SIZE; i++) {
+			if (got[i] || va[i])
+				fail_msg("unit %d written: byte %zu reads %#x by the device, %#x by the CPU", written, i, got[i],
+					 va[i]);
+		}
+		dmamap_free_pages(pg, ORDER);
+		dmamap_device_release(&dev);
+		assert_int_equal(dmamap_report_count(m), 0);
+		free(got);
+		test_machine_destroy(m);
+	}
+}
+
+/*
  * An inner invalidate refills from the outer copy where the outer cache
  * holds the line, even when RAM happens to hold the CPU's bytes: the outer
  * copy, filled by a prefetch, went stale when the device wrote RAM behind
@@ -1192,6 +1253,7 @@ int main(void)
 		cmocka_unit_test(test_outer_inv_takes_stored_equal_line_as_resident),
 		cmocka_unit_test(test_inv_mixed_levels_in_one_word),
 		cmocka_unit_test(test_inv_mixed_levels_across_words),
+		cmocka_unit_test(test_clear_over_a_written_and_an_unwritten_unit),
 		cmocka_unit_test(test_many_receive_buffers_all_stale),
 		cmocka_unit_test(test_many_receive_buffers_checker_off),
 		cmocka_unit_test(test_rule6_from_device_mapping_order),
