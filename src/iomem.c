@@ -35,9 +35,10 @@ struct dm_iomap {
 
 struct dm_region {
 	struct dm_region *next;
-	phys_addr_t start, end;
-	struct device *dev;
+	struct resource res;         /* [start, end], the requester's name, IORESOURCE_MEM | IORESOURCE_BUSY */
+	struct device *dev;          /* the device of a managed request, or NULL */
 	struct dmamap_machine *machine;
+	const char *what;            /* the call that requested it */
 	const char *file;
 	int line;
 };
@@ -289,8 +290,13 @@ void dmamap_iomem_machine_fini(struct dmamap_machine *m)
 	}
 	while (s->regions) {
 		struct dm_region *g = s->regions;
+		char rs[80];
 
 		s->regions = g->next;
+		if (!g->dev)
+			dmamap_report(m, DMAMAP_REPORT_LEAK, NULL, g->file, g->line,
+				      "%s() region %s still requested at machine destroy; forgetting it", g->what,
+				      res_str(rs, sizeof(rs), &g->res));
 		dmamap_free(g);
 	}
 	pthread_mutex_destroy(&s->lock);
@@ -525,6 +531,182 @@ static void region_release(void *data)
 	dmamap_free(g);
 }
 
+/* Whether a region of @s, or @m's RAM, overlaps [start, end]. Lock held. */
+static bool region_busy(struct dmamap_machine *m, struct dm_iomem *s, phys_addr_t start, phys_addr_t end)
+{
+	for (struct dm_region *o = s->regions; o; o = o->next)
+		if (overlaps(o->res.start, o->res.end, start, end))
+			return true;
+	/* RAM is a busy region of the kernel's resource tree ("System RAM") */
+	return overlaps(m->cfg.ram_base, m->cfg.ram_base + m->cfg.ram_size - 1, start, end);
+}
+
+static void region_fill(struct dm_region *g, struct dmamap_machine *m, struct device *dev, phys_addr_t start,
+			phys_addr_t end, const char *name, const char *what, const char *file, int line)
+{
+	g->res.start = start;
+	g->res.end = end;
+	g->res.name = name;
+	g->res.flags = IORESOURCE_MEM | IORESOURCE_BUSY;
+	g->dev = dev;
+	g->machine = m;
+	g->what = what;
+	g->file = file;
+	g->line = line;
+}
+
+/*
+ * Request [start, start + n) of @m for @dev (NULL: not managed): the
+ * region's resource, or NULL when the range is empty or wraps, is busy, or
+ * no memory can be had for the record.
+ */
+static struct resource *request_region(struct dmamap_machine *m, struct device *dev, phys_addr_t start,
+				       phys_addr_t n, const char *name, const char *what, const char *file, int line)
+{
+	struct dm_iomem *s;
+	struct dm_region *g;
+	bool busy;
+
+	/* the kernel's: an empty or wrapping range conflicts with the root of the tree */
+	if (!n || start + n - 1 < start)
+		return NULL;
+	s = iomem_of(m, true);
+	g = s ? dmamap_zalloc(m, sizeof(*g)) : NULL;
+	if (!g)
+		return NULL;
+	region_fill(g, m, dev, start, start + n - 1, name, what, file, line);
+	pthread_mutex_lock(&s->lock);
+	busy = region_busy(m, s, g->res.start, g->res.end);
+	if (!busy) {
+		g->next = s->regions;
+		s->regions = g;
+	}
+	pthread_mutex_unlock(&s->lock);
+	if (busy) {
+		dmamap_free(g);
+		return NULL;
+	}
+	if (dev && dmamap_devm_add_action(dev, region_release, g, false, file, line)) {
+		region_release(g);
+		return NULL;
+	}
+	return &g->res;
+}
+
+/*
+ * Take out of @m's regions the one of [start, start + n) that @dev
+ * requested (NULL: an unmanaged one): it, or NULL with *@other set to one
+ * of those bounds requested otherwise (managed when @dev is NULL, by
+ * another device or unmanaged when not), if any. A managed one is left on
+ * the list, for its devres release to take out.
+ */
+static struct dm_region *region_find(struct dmamap_machine *m, struct device *dev, phys_addr_t start,
+				     phys_addr_t n, struct dm_region *other)
+{
+	struct dm_iomem *s = iomem_of(m, false);
+	struct dm_region *found = NULL;
+
+	other->what = NULL;
+	if (!s || !n || start + n - 1 < start)
+		return NULL;
+	pthread_mutex_lock(&s->lock);
+	for (struct dm_region **pp = &s->regions; *pp; pp = &(*pp)->next) {
+		struct dm_region *g = *pp;
+
+		if (g->res.start != start || g->res.end != start + n - 1)
+			continue;
+		if (g->dev != dev) {
+			*other = *g;
+			continue;
+		}
+		found = g;
+		if (!dev)
+			*pp = g->next;
+		break;
+	}
+	pthread_mutex_unlock(&s->lock);
+	return found;
+}
+
+/* Why a release of [start, start + n) found nothing to release, at @file:@line. */
+static void release_refused(struct dmamap_machine *m, struct device *dev, const char *what, phys_addr_t start,
+			    phys_addr_t n, const struct dm_region *other, const char *file, int line)
+{
+	char why[160];
+
+	if (other->what && other->dev)
+		snprintf(why, sizeof(why), "%s() of %s requested it at %s:%d; %s", other->what,
+			 dev_name(other->dev), other->file ? other->file : "?", other->line,
+			 dev ? "that device releases it" : "devm_release_mem_region() or the unbind releases it");
+	else if (other->what)
+		snprintf(why, sizeof(why), "%s() requested it at %s:%d, not for a device; release_mem_region() releases it",
+			 other->what, other->file ? other->file : "?", other->line);
+	else
+		snprintf(why, sizeof(why), "no region %s with these bounds",
+			 dev ? "the device requested is" : "requested with request_mem_region() is");
+	dmamap_report(m, DMAMAP_REPORT_API_MISUSE, dev ? dev->dmamap.name : NULL, file, line,
+		      "%s(%#llx, %#llx): %s; nothing released", what, (unsigned long long)start, (unsigned long long)n,
+		      why);
+}
+
+DMAMAP_API struct resource *dmamap_request_mem_region_at(struct dmamap_machine *m, phys_addr_t start,
+							 phys_addr_t n, const char *name, const char *file,
+							 int line)
+{
+	if (!m)
+		m = dmamap_machine_peek_current();
+	if (!m) {
+		dmamap_report(NULL, DMAMAP_REPORT_BAD_INPUT, NULL, file, line,
+			      "request_mem_region(%#llx, %#llx): no current machine", (unsigned long long)start,
+			      (unsigned long long)n);
+		return NULL;
+	}
+	return request_region(m, NULL, start, n, name, "request_mem_region", file, line);
+}
+
+DMAMAP_API void dmamap_release_mem_region_at(struct dmamap_machine *m, phys_addr_t start, phys_addr_t n,
+					     const char *file, int line)
+{
+	struct dm_region other, *g;
+
+	if (!m)
+		m = dmamap_machine_peek_current();
+	if (!m) {
+		dmamap_report(NULL, DMAMAP_REPORT_BAD_INPUT, NULL, file, line,
+			      "release_mem_region(%#llx, %#llx): no current machine", (unsigned long long)start,
+			      (unsigned long long)n);
+		return;
+	}
+	g = region_find(m, NULL, start, n, &other);
+	if (g)
+		dmamap_free(g);
+	else
+		release_refused(m, NULL, "release_mem_region", start, n, &other, file, line);
+}
+
+DMAMAP_API struct resource *dmamap_devm_request_mem_region_at(struct device *dev, phys_addr_t start,
+							      phys_addr_t n, const char *name, const char *file,
+							      int line)
+{
+	if (!dm_dev_ok(dev, "devm_request_mem_region", file, line))
+		return NULL;
+	return request_region(dm_dev_machine(dev), dev, start, n, name, "devm_request_mem_region", file, line);
+}
+
+DMAMAP_API void dmamap_devm_release_mem_region_at(struct device *dev, phys_addr_t start, phys_addr_t n,
+						  const char *file, int line)
+{
+	struct dm_region other, *g;
+
+	if (!dm_dev_ok(dev, "devm_release_mem_region", file, line))
+		return;
+	g = region_find(dm_dev_machine(dev), dev, start, n, &other);
+	if (g)
+		devm_release_action(dev, region_release, g);
+	else
+		release_refused(dm_dev_machine(dev), dev, "devm_release_mem_region", start, n, &other, file, line);
+}
+
 DMAMAP_API void *dmamap_devm_ioremap_resource_at(struct device *dev, const struct resource *res, const char *file,
 						 int line)
 {
@@ -556,16 +738,10 @@ DMAMAP_API void *dmamap_devm_ioremap_resource_at(struct device *dev, const struc
 		return ERR_PTR(-ENOMEM);
 	}
 	pthread_mutex_lock(&s->lock);
-	for (struct dm_region *o = s->regions; o && !busy; o = o->next)
-		busy = overlaps(o->start, o->end, res->start, res->end);
+	busy = region_busy(m, s, res->start, res->end);
 	w = busy ? NULL : window_at(s, res->start, res->end - res->start + 1);
 	if (w) {
-		g->start = res->start;
-		g->end = res->end;
-		g->dev = dev;
-		g->machine = m;
-		g->file = file;
-		g->line = line;
+		region_fill(g, m, dev, res->start, res->end, res->name, "devm_ioremap_resource", file, line);
 		g->next = s->regions;
 		s->regions = g;
 		r->managed = dev;

@@ -16,6 +16,7 @@
 #include <linux/init.h>
 #include <linux/interrupt.h>
 #include <linux/io.h>
+#include <linux/ioport.h>
 #include <linux/list.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -1405,6 +1406,176 @@ static void test_devm_ioremap_resource_refusals(void **state)
 	f->c.reports = 0;
 }
 
+/* Whether a request of [start, start + n) on the current machine is refused (busy); one granted is given back. */
+static bool region_busy_now(phys_addr_t start, phys_addr_t n)
+{
+	struct resource *r = request_mem_region(start, n, "probe");
+
+	if (r)
+		release_mem_region(start, n);
+	return !r;
+}
+
+/*
+ * request_mem_region() and release_mem_region(): a region of any range
+ * but RAM, with the resource the kernel returns; busy while any requested
+ * region overlaps it, to the byte on either side; released by its bounds
+ * alone, a release of other bounds refused and reported, nothing changed.
+ */
+static void test_mem_regions(void **state)
+{
+	struct current_fx *f = *state;
+	struct platform_device *pdev = regs_device(f, "regs");
+	struct dmamap_machine_config cfg;
+	phys_addr_t ram, ram_end;
+	struct resource *r;
+
+	dmamap_machine_get_config(f->m, &cfg);
+	ram = cfg.ram_base;
+	ram_end = ram + cfg.ram_size;
+
+	r = request_mem_region(REGS_BASE + 0x100, 0x100, "mydrv");
+	assert_non_null(r);
+	assert_int_equal(r->start, REGS_BASE + 0x100);
+	assert_int_equal(r->end, REGS_BASE + 0x1ff);
+	assert_string_equal(r->name, "mydrv");
+	assert_int_equal(r->flags, IORESOURCE_MEM | IORESOURCE_BUSY);
+	assert_int_equal(resource_size(r), 0x100);
+	/* the bytes on either side are free, the first and the last are not */
+	assert_false(region_busy_now(REGS_BASE, 0x100));
+	assert_false(region_busy_now(REGS_BASE + 0x200, 0x100));
+	assert_true(region_busy_now(REGS_BASE + 0xff, 2));
+	assert_true(region_busy_now(REGS_BASE + 0x1ff, 1));
+	assert_true(region_busy_now(REGS_BASE, REGS_SIZE));
+	/* a mapping that requests the window is refused too */
+	assert_ptr_equal(devm_ioremap_resource(&pdev->dev, &pdev->resource[0]), ERR_PTR(-EBUSY));
+	assert_int_equal(dmamap_devres_count(&pdev->dev), 0);
+	/* RAM is busy, to its first and last byte; past it, and outside any window, a region may be had */
+	assert_true(region_busy_now(ram, PAGE_SIZE));
+	assert_true(region_busy_now(ram_end - 1, 1));
+	assert_true(region_busy_now(ram - 1, 2));
+	assert_false(region_busy_now(ram_end, PAGE_SIZE));
+	assert_false(region_busy_now(ram - PAGE_SIZE, PAGE_SIZE));
+	/* empty and wrapping ranges are refused, as the kernel's */
+	assert_null(request_mem_region(REGS_BASE + 0x800, 0, "none"));
+	assert_null(request_mem_region(~(phys_addr_t)0 - 0xf, 0x20, "wraps"));
+	assert_int_equal(f->c.reports, 0);
+
+	/* released by other bounds: refused, reported, the region still there */
+	release_mem_region(REGS_BASE + 0x100, 0x80);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_API_MISUSE], 1);
+	assert_non_null(strstr(f->c.last, "release_mem_region(0x10000100, 0x80): no region requested with "
+					  "request_mem_region() is with these bounds; nothing released"));
+	assert_int_equal(f->c.rec_last.line, __LINE__ - 4);
+	assert_true(region_busy_now(REGS_BASE + 0x100, 1));
+	release_mem_region(REGS_BASE + 0x101, 0xff);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_API_MISUSE], 2);
+	assert_true(region_busy_now(REGS_BASE + 0x1ff, 1));
+
+	release_mem_region(REGS_BASE + 0x100, 0x100);
+	assert_false(region_busy_now(REGS_BASE, REGS_SIZE));
+	/* released twice: the second finds nothing */
+	release_mem_region(REGS_BASE + 0x100, 0x100);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_API_MISUSE], 3);
+	assert_int_equal(f->c.reports, 3);
+	f->c.reports = 0;
+	dmamap_platform_device_destroy(pdev);
+}
+
+/*
+ * devm_request_mem_region() and devm_release_mem_region(): the region a
+ * managed resource, gone at the unbind or by its bounds; release_mem_region()
+ * of it refused with who requested it; devm_release_mem_region() of the
+ * region devm_ioremap_resource() requested releases it and keeps the mapping.
+ */
+static void test_devm_mem_regions(void **state)
+{
+	struct current_fx *f = *state;
+	struct platform_device *pdev = regs_device(f, "regs");
+	struct device *dev = &pdev->dev;
+	struct resource *r;
+	void __iomem *p;
+	struct capture g;
+
+	r = devm_request_mem_region(dev, REGS_BASE, REGS_SIZE, dev_name(dev));
+	assert_non_null(r);
+	assert_int_equal(r->flags, IORESOURCE_MEM | IORESOURCE_BUSY);
+	assert_int_equal(dmamap_devres_count(dev), 1);
+	assert_null(devm_request_mem_region(dev, REGS_BASE + REGS_SIZE - 1, 1, "again"));
+	assert_int_equal(dmamap_devres_count(dev), 1);
+	/* not the plain release's to give back */
+	release_mem_region(REGS_BASE, REGS_SIZE);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_API_MISUSE], 1);
+	assert_non_null(strstr(f->c.last, "devm_request_mem_region() of regs.0 requested it at"));
+	assert_true(region_busy_now(REGS_BASE, 1));
+	devm_release_mem_region(dev, REGS_BASE, REGS_SIZE);
+	assert_int_equal(dmamap_devres_count(dev), 0);
+	assert_false(region_busy_now(REGS_BASE, REGS_SIZE));
+	devm_release_mem_region(dev, REGS_BASE, REGS_SIZE);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_API_MISUSE], 2);
+	assert_non_null(strstr(f->c.last, "no region the device requested is with these bounds"));
+
+	/* a region requested without a device is not the device's to give back */
+	assert_non_null(request_mem_region(FIFO_BASE, FIFO_SIZE, "plain"));
+	devm_release_mem_region(dev, FIFO_BASE, FIFO_SIZE);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_API_MISUSE], 3);
+	assert_non_null(strstr(f->c.last, "request_mem_region() requested it at"));
+	release_mem_region(FIFO_BASE, FIFO_SIZE);
+
+	/* the unbind gives it back */
+	assert_non_null(devm_request_mem_region(dev, REGS_BASE, 0x10, "x"));
+	dmamap_device_unbind(dev);
+	assert_int_equal(dmamap_devres_count(dev), 0);
+	assert_false(region_busy_now(REGS_BASE, 0x10));
+
+	/* the region of devm_ioremap_resource(), released by its bounds: the mapping stays */
+	p = devm_ioremap_resource(dev, &pdev->resource[0]);
+	assert_ptr_equal(p, dmamap_platform_regs(pdev, 0));
+	assert_int_equal(dmamap_devres_count(dev), 2);
+	devm_release_mem_region(dev, REGS_BASE, REGS_SIZE);
+	assert_int_equal(dmamap_devres_count(dev), 1);
+	assert_false(region_busy_now(REGS_BASE, REGS_SIZE));
+	dmamap_device_unbind(dev);
+
+	/* no memory for the record: nothing requested */
+	assert_int_equal(dmamap_fault_inject(f->m, DMAMAP_FAULT_HOST_ALLOC, 1, 0), 0);
+	assert_null(devm_request_mem_region(dev, REGS_BASE, 0x10, "x"));
+	assert_int_equal(dmamap_fault_inject(f->m, DMAMAP_FAULT_HOST_ALLOC, 0, 0), 0);
+	assert_int_equal(dmamap_devres_count(dev), 0);
+	assert_false(region_busy_now(REGS_BASE, 0x10));
+
+	capture_start(&g, NULL); /* a NULL device belongs to no machine */
+	assert_null(devm_request_mem_region(NULL, REGS_BASE, 0x10, "x"));
+	devm_release_mem_region(NULL, REGS_BASE, 0x10);
+	capture_stop(NULL);
+	assert_int_equal(g.by_kind[DMAMAP_REPORT_BAD_INPUT], 2);
+	assert_int_equal(f->c.reports, 3);
+	f->c.reports = 0;
+	dmamap_platform_device_destroy(pdev);
+}
+
+/* A region request_mem_region() left at the machine's destruction: a leak, at the line that requested it. */
+static void test_mem_region_left_at_destroy(void **state)
+{
+	struct dmamap_machine *m = test_machine(16, NULL);
+	struct capture c;
+	int line;
+	(void)state;
+
+	line = __LINE__ + 1;
+	assert_non_null(dmamap_request_mem_region_at(m, 0x30000000, 0x1000, "left", __FILE__, __LINE__));
+	assert_non_null(dmamap_request_mem_region_at(m, 0x30001000, 0x1000, "given back", __FILE__, __LINE__));
+	dmamap_release_mem_region_at(m, 0x30001000, 0x1000, __FILE__, __LINE__);
+	capture_start(&c, m);
+	test_machine_destroy(m);
+	assert_int_equal(c.reports, 1);
+	assert_int_equal(c.by_kind[DMAMAP_REPORT_LEAK], 1);
+	assert_int_equal(c.rec_last.line, line);
+	assert_non_null(strstr(c.last, "request_mem_region() region [mem 0x30000000-0x30000fff] still requested at "
+				       "machine destroy"));
+	capture_stop(NULL);
+}
+
 /* The devm_platform_ioremap_resource() family: by index, with the resource, by name; what each refuses. */
 static void test_devm_platform_ioremap_lookups(void **state)
 {
@@ -1809,6 +1980,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_platform_register_windows, current_fx_setup, current_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_devm_ioremap_resource_refusals, current_fx_setup, current_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_devm_platform_ioremap_lookups, current_fx_setup, current_fx_teardown),
+		cmocka_unit_test_setup_teardown(test_mem_regions, current_fx_setup, current_fx_teardown),
+		cmocka_unit_test_setup_teardown(test_devm_mem_regions, current_fx_setup, current_fx_teardown),
+		cmocka_unit_test(test_mem_region_left_at_destroy),
 		cmocka_unit_test_setup_teardown(test_ioremap_and_iounmap, current_fx_setup, current_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_devm_ioremap_and_devm_iounmap, current_fx_setup,
 						current_fx_teardown),

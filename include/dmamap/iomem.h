@@ -37,6 +37,14 @@
  *    fails with -EBUSY until the region is released, at the unbind of the
  *    driver that requested it. devm_iounmap() of such a mapping unmaps it
  *    and keeps the region, as in the kernel.
+ * The regions: request_mem_region() and devm_request_mem_region() request
+ * a range of physical addresses alone (nothing is mapped), as drivers that
+ * map with ioremap() or devm_ioremap() do first; release_mem_region() and
+ * devm_release_mem_region() give it back. A request fails (NULL, as the
+ * kernel's) while any requested region overlaps it, and for any range of
+ * RAM (the kernel's "System RAM" is busy). A region requested without a
+ * device and left at the machine's destruction is reported as a leak with
+ * the line that requested it.
  * Unmapping does not take the window away: it stays with its device, with
  * its bytes, and a pointer kept past the unmap still reaches it (where the
  * kernel would fault; not checked). When a device is destroyed, its windows
@@ -158,6 +166,86 @@ DMAMAP_API void dmamap_devm_iounmap_at(struct device *dev, const volatile void *
  */
 DMAMAP_API void *dmamap_devm_ioremap_resource_at(struct device *dev, const struct resource *res, const char *file,
 						 int line);
+
+/**
+ * dmamap_request_mem_region_at() - request the physical range [@start, @start + @n): request_mem_region()
+ * @m: the machine, or NULL for the current one
+ * @start: the first physical address
+ * @n: bytes
+ * @name: the requester's name, kept (not copied) in the resource returned
+ * @file: the caller's source file, or NULL
+ * @line: the caller's source line
+ *
+ * The region is the caller's until dmamap_release_mem_region_at() with the
+ * same bounds; one left when @m is destroyed is reported as a leak. Nothing
+ * is mapped, and the range need not lie in a register window.
+ * Return: the region's resource (@start, the last byte, @name, flags
+ * IORESOURCE_MEM | IORESOURCE_BUSY), the library's, valid until the region
+ * is released; NULL when @n is 0 or the range wraps, when a requested
+ * region or @m's RAM overlaps it (nothing reported, as the kernel's), when
+ * there is no current machine (DMAMAP_REPORT_BAD_INPUT), or when memory
+ * for the record cannot be had (DMAMAP_FAULT_HOST_ALLOC).
+ */
+DMAMAP_API struct resource *dmamap_request_mem_region_at(struct dmamap_machine *m, phys_addr_t start,
+							 phys_addr_t n, const char *name, const char *file,
+							 int line);
+
+/**
+ * dmamap_release_mem_region_at() - give back a region request_mem_region() requested: release_mem_region()
+ * @m: the machine, or NULL for the current one
+ * @start: the region's first physical address, as requested
+ * @n: its size in bytes, as requested
+ * @file: the caller's source file, or NULL
+ * @line: the caller's source line
+ *
+ * The bounds must be those of a region requested with
+ * dmamap_request_mem_region_at(); its resource is freed. Otherwise nothing
+ * changes and the call is reported as DMAMAP_REPORT_API_MISUSE at
+ * @file:@line, saying who requested a region of those bounds if a device
+ * did (whose devm_release_mem_region() or unbind releases it), or that none
+ * is requested (the kernel warns "Trying to free nonexistent resource").
+ */
+DMAMAP_API void dmamap_release_mem_region_at(struct dmamap_machine *m, phys_addr_t start, phys_addr_t n,
+					     const char *file, int line);
+
+/**
+ * dmamap_devm_request_mem_region_at() - request a physical range for @dev until it unbinds: devm_request_mem_region()
+ * @dev: an initialised device
+ * @start: the first physical address
+ * @n: bytes
+ * @name: the requester's name, kept (not copied) in the resource returned
+ * @file: the caller's source file, or NULL
+ * @line: the caller's source line
+ *
+ * dmamap_request_mem_region_at() on @dev's machine, the region a managed
+ * resource of @dev: released when the driver unbinds, or by
+ * dmamap_devm_release_mem_region_at().
+ * Return: the region's resource; NULL as dmamap_request_mem_region_at()
+ * fails, for a NULL or uninitialised @dev (DMAMAP_REPORT_BAD_INPUT), or
+ * when memory for the managed record cannot be had (nothing is left
+ * requested).
+ */
+DMAMAP_API struct resource *dmamap_devm_request_mem_region_at(struct device *dev, phys_addr_t start,
+							      phys_addr_t n, const char *name, const char *file,
+							      int line);
+
+/**
+ * dmamap_devm_release_mem_region_at() - give back a region @dev requested: devm_release_mem_region()
+ * @dev: an initialised device
+ * @start: the region's first physical address, as requested
+ * @n: its size in bytes, as requested
+ * @file: the caller's source file, or NULL
+ * @line: the caller's source line
+ *
+ * The bounds must be those of a region @dev requested with
+ * dmamap_devm_request_mem_region_at() or dmamap_devm_ioremap_resource_at()
+ * (and their kernel names); it is released now and its managed record
+ * forgotten. Otherwise nothing changes and the call is reported as
+ * DMAMAP_REPORT_API_MISUSE at @file:@line; so is a NULL or uninitialised
+ * @dev (DMAMAP_REPORT_BAD_INPUT).
+ */
+DMAMAP_API void dmamap_devm_release_mem_region_at(struct device *dev, phys_addr_t start, phys_addr_t n,
+						  const char *file, int line);
 
 DMAMAP_END_DECLS
 

@@ -89,6 +89,8 @@ struct resource {
 #define IORESOURCE_IRQ 0x00000400ul
 #define IORESOURCE_DMA 0x00000800ul
 #define IORESOURCE_BUS 0x00001000ul
+/* A flag of a requested region (request_mem_region(), <linux/ioport.h>). */
+#define IORESOURCE_BUSY 0x80000000ul
 
 /* A platform device's id: none (the device's name is its base name alone), or one the bus picks. */
 #define PLATFORM_DEVID_NONE (-1)

@@ -146,6 +146,13 @@ static inline void __iomem *devm_ioremap_resource(struct device *dev, const stru
 	return dmamap_devm_ioremap_resource_at(dev, res, NULL, 0);
 }
 
+/** devm_ioremap_resource_wc() - devm_ioremap_resource() with write combining: the same window here. */
+static inline void __iomem *devm_ioremap_resource_wc(struct device *dev, const struct resource *res)
+{
+	return dmamap_devm_ioremap_resource_at(dev, res, NULL, 0);
+}
+
 #define devm_ioremap_resource(dev, res) dmamap_devm_ioremap_resource_at((dev), (res), __FILE__, __LINE__)
+#define devm_ioremap_resource_wc(dev, res) dmamap_devm_ioremap_resource_at((dev), (res), __FILE__, __LINE__)
 
 #endif /* _LINUX_DEVICE_H */
