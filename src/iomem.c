@@ -649,19 +649,24 @@ static void release_refused(struct dmamap_machine *m, struct device *dev, const 
 		      why);
 }
 
+/* @m, or the current machine when NULL; NULL (reported, as @what of the range) when there is none. */
+static struct dmamap_machine *region_machine(struct dmamap_machine *m, const char *what, phys_addr_t start,
+					     phys_addr_t n, const char *file, int line)
+{
+	if (!m)
+		m = dmamap_machine_peek_current();
+	if (!m)
+		dmamap_report(NULL, DMAMAP_REPORT_BAD_INPUT, NULL, file, line, "%s(%#llx, %#llx): no current machine",
+			      what, (unsigned long long)start, (unsigned long long)n);
+	return m;
+}
+
 DMAMAP_API struct resource *dmamap_request_mem_region_at(struct dmamap_machine *m, phys_addr_t start,
 							 phys_addr_t n, const char *name, const char *file,
 							 int line)
 {
-	if (!m)
-		m = dmamap_machine_peek_current();
-	if (!m) {
-		dmamap_report(NULL, DMAMAP_REPORT_BAD_INPUT, NULL, file, line,
-			      "request_mem_region(%#llx, %#llx): no current machine", (unsigned long long)start,
-			      (unsigned long long)n);
-		return NULL;
-	}
-	return request_region(m, NULL, start, n, name, "request_mem_region", file, line);
+	m = region_machine(m, "request_mem_region", start, n, file, line);
+	return m ? request_region(m, NULL, start, n, name, "request_mem_region", file, line) : NULL;
 }
 
 DMAMAP_API void dmamap_release_mem_region_at(struct dmamap_machine *m, phys_addr_t start, phys_addr_t n,
@@ -669,14 +674,9 @@ DMAMAP_API void dmamap_release_mem_region_at(struct dmamap_machine *m, phys_addr
 {
 	struct dm_region other, *g;
 
+	m = region_machine(m, "release_mem_region", start, n, file, line);
 	if (!m)
-		m = dmamap_machine_peek_current();
-	if (!m) {
-		dmamap_report(NULL, DMAMAP_REPORT_BAD_INPUT, NULL, file, line,
-			      "release_mem_region(%#llx, %#llx): no current machine", (unsigned long long)start,
-			      (unsigned long long)n);
 		return;
-	}
 	g = region_find(m, NULL, start, n, &other);
 	if (g)
 		dmamap_free(g);

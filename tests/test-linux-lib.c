@@ -1478,6 +1478,25 @@ static void test_mem_regions(void **state)
 	release_mem_region(REGS_BASE + 0x100, 0x100);
 	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_API_MISUSE], 3);
 	assert_int_equal(f->c.reports, 3);
+
+	/* no current machine: refused, reported, and the machine's regions untouched */
+	{
+		struct capture g;
+
+		assert_non_null(request_mem_region(REGS_BASE, 0x10, "kept"));
+		capture_start(&g, NULL);
+		dmamap_machine_set_current(NULL);
+		assert_null(request_mem_region(REGS_BASE + 0x10, 0x10, "none"));
+		release_mem_region(REGS_BASE, 0x10);
+		dmamap_machine_set_current(f->m);
+		capture_stop(NULL);
+		assert_int_equal(g.by_kind[DMAMAP_REPORT_BAD_INPUT], 2);
+		assert_non_null(strstr(g.last, "release_mem_region(0x10000000, 0x10): no current machine"));
+		assert_true(region_busy_now(REGS_BASE, 1));
+		assert_false(region_busy_now(REGS_BASE + 0x10, 0x10));
+		release_mem_region(REGS_BASE, 0x10);
+	}
+	assert_int_equal(f->c.reports, 3);
 	f->c.reports = 0;
 	dmamap_platform_device_destroy(pdev);
 }
