@@ -12,6 +12,7 @@
  * platform data).
  */
 #include <linux/atomic.h>
+#include <linux/bitmap.h>
 #include <linux/kref.h>
 #include <linux/init.h>
 #include <linux/interrupt.h>
@@ -1573,6 +1574,72 @@ static void test_devm_mem_regions(void **state)
 	dmamap_platform_device_destroy(pdev);
 }
 
+/*
+ * The other names of the mappings (ioremap_uc(), ioremap_wt(),
+ * ioremap_cache(), devm_ioremap_uc(), devm_ioremap_np(),
+ * devm_platform_ioremap_resource_wc()): the same window, the same managed
+ * records and region; and the bitmaps of kmalloc() memory and
+ * devm_kstrdup_const(), counted as the memory they are.
+ */
+static void test_mapping_aliases_and_managed_bitmaps(void **state)
+{
+	struct current_fx *f = *state;
+	struct platform_device *pdev = regs_device(f, "regs");
+	struct device *dev = &pdev->dev;
+	u8 *regs = dmamap_platform_regs(pdev, 0);
+	void __iomem *p[3];
+	unsigned long *b;
+	const char *name = "regs-ctrl", *copy;
+
+	p[0] = ioremap_uc(REGS_BASE, 4);
+	p[1] = ioremap_wt(REGS_BASE + 4, 4);
+	p[2] = ioremap_cache(REGS_BASE + REGS_SIZE - 4, 4);
+	assert_ptr_equal(p[0], regs);
+	assert_ptr_equal(p[1], regs + 4);
+	assert_ptr_equal(p[2], regs + REGS_SIZE - 4);
+	for (int i = 0; i < 3; i++)
+		iounmap(p[i]);
+	assert_null(ioremap_cache(REGS_BASE + REGS_SIZE - 4, 8)); /* past the window */
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_BAD_ADDRESS], 1);
+	assert_ptr_equal(devm_ioremap_uc(dev, REGS_BASE, 0x10), regs);
+	assert_ptr_equal(devm_ioremap_np(dev, REGS_BASE + 0x10, 0x10), regs + 0x10);
+	assert_int_equal(dmamap_devres_count(dev), 2);
+	assert_ptr_equal(devm_platform_ioremap_resource_wc(pdev, 0), regs);
+	assert_int_equal(dmamap_devres_count(dev), 4); /* its region and its mapping */
+	assert_ptr_equal(devm_platform_ioremap_resource_wc(pdev, 0), ERR_PTR(-EBUSY));
+	assert_int_equal(dmamap_devres_count(dev), 4);
+
+	b = bitmap_zalloc(130, GFP_KERNEL);
+	assert_non_null(b);
+	assert_int_equal(kmalloc_live(f->m), 1);
+	assert_int_equal(b[0] | b[1] | b[2], 0);
+	bitmap_set(b, 64, 66);
+	assert_int_equal(bitmap_weight(b, 130), 66);
+	bitmap_free(b);
+	b = bitmap_alloc(1, GFP_KERNEL);
+	assert_non_null(b);
+	bitmap_free(b);
+	bitmap_free(NULL);
+	assert_int_equal(kmalloc_live(f->m), 0);
+
+	b = devm_bitmap_zalloc(dev, 65, GFP_KERNEL);
+	assert_non_null(b);
+	assert_int_equal(b[0] | b[1], 0);
+	assert_non_null(devm_bitmap_alloc(dev, 8, GFP_KERNEL));
+	copy = devm_kstrdup_const(dev, name, GFP_KERNEL);
+	assert_ptr_not_equal(copy, name);
+	assert_string_equal(copy, name);
+	assert_int_equal(dmamap_devres_count(dev), 7);
+	devm_kfree(dev, copy);
+	assert_int_equal(dmamap_devres_count(dev), 6);
+	dmamap_device_unbind(dev);
+	assert_int_equal(dmamap_devres_count(dev), 0);
+	assert_int_equal(kmalloc_live(f->m), 0);
+	assert_int_equal(f->c.reports, 1);
+	f->c.reports = 0;
+	dmamap_platform_device_destroy(pdev);
+}
+
 /* A region request_mem_region() left at the machine's destruction: a leak, at the line that requested it. */
 static void test_mem_region_left_at_destroy(void **state)
 {
@@ -2002,6 +2069,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_mem_regions, current_fx_setup, current_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_devm_mem_regions, current_fx_setup, current_fx_teardown),
 		cmocka_unit_test(test_mem_region_left_at_destroy),
+		cmocka_unit_test_setup_teardown(test_mapping_aliases_and_managed_bitmaps, current_fx_setup,
+						current_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_ioremap_and_iounmap, current_fx_setup, current_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_devm_ioremap_and_devm_iounmap, current_fx_setup,
 						current_fx_teardown),

@@ -271,6 +271,15 @@ static inline char *devm_kstrdup(struct device *dev, const char *s, gfp_t gfp)
 	return dmamap_devm_kstrdup(dev, s, gfp, NULL, 0);
 }
 
+/**
+ * devm_kstrdup_const() - devm_kstrdup(): always a copy here (the kernel returns a string of its read-only
+ * data itself, which a user program cannot tell apart); free it with devm_kfree() or leave it to @dev.
+ */
+static inline const char *devm_kstrdup_const(struct device *dev, const char *s, gfp_t gfp)
+{
+	return dmamap_devm_kstrdup(dev, s, gfp, NULL, 0);
+}
+
 /** devm_kfree() - free managed memory now (see dmamap_devm_kfree()). */
 static inline void devm_kfree(struct device *dev, const void *p)
 {
@@ -320,6 +329,7 @@ static inline int devm_add_action_or_reset(struct device *dev, void (*action)(vo
 #define devm_kcalloc(d, n, s, g) dmamap_devm_kmalloc_array((d), (n), (s), (g) | __GFP_ZERO, __FILE__, __LINE__)
 #define devm_kmemdup(d, s, l, g) dmamap_devm_kmemdup((d), (s), (l), (g), __FILE__, __LINE__)
 #define devm_kstrdup(d, s, g) dmamap_devm_kstrdup((d), (s), (g), __FILE__, __LINE__)
+#define devm_kstrdup_const(d, s, g) ((const char *)dmamap_devm_kstrdup((d), (s), (g), __FILE__, __LINE__))
 #define devm_kfree(d, p) dmamap_devm_kfree((d), (p), __FILE__, __LINE__)
 #define dmam_alloc_coherent(d, s, h, g) dmamap_dmam_alloc_attrs((d), (s), (h), (g), NULL, __FILE__, __LINE__)
 #define dmam_free_coherent(d, s, v, h) dmamap_dmam_free_coherent((d), (s), (v), (h), __FILE__, __LINE__)

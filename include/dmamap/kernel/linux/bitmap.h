@@ -4,13 +4,17 @@
  * arrays of unsigned long (DECLARE_BITMAP()), as drivers allocate descriptor
  * slots and channels: bitmap_zero(), bitmap_fill(), bitmap_set(),
  * bitmap_clear(), bitmap_empty(), bitmap_full(), bitmap_weight() and
- * bitmap_find_next_zero_area(), with <linux/bitops.h>. None is atomic: the
+ * bitmap_find_next_zero_area(), with <linux/bitops.h>; and bitmaps of
+ * kmalloc() memory: bitmap_alloc(), bitmap_zalloc(), bitmap_free(),
+ * devm_bitmap_alloc() and devm_bitmap_zalloc(). None is atomic: the
  * caller serialises, as with the kernel's.
  */
 #ifndef _LINUX_BITMAP_H
 #define _LINUX_BITMAP_H
 
+#include <dmamap/devres.h>
 #include <dmamap/linux-api.h>
+#include <dmamap/slab.h>
 #include <linux/bitops.h>
 
 DMAMAP_BEGIN_DECLS
@@ -96,6 +100,53 @@ static inline unsigned long bitmap_find_next_zero_area(unsigned long *map, unsig
 		start = busy + 1;
 	}
 }
+
+/** bitmap_alloc() - kmalloc() room for a bitmap of @nbits bits (its words uninitialised); NULL without memory. */
+static inline unsigned long *bitmap_alloc(unsigned int nbits, gfp_t flags)
+{
+	return (unsigned long *)dmamap_kmalloc_array(NULL, BITS_TO_LONGS(nbits), sizeof(unsigned long), flags, NULL, 0);
+}
+
+/** bitmap_zalloc() - bitmap_alloc() with every bit clear. */
+static inline unsigned long *bitmap_zalloc(unsigned int nbits, gfp_t flags)
+{
+	return (unsigned long *)dmamap_kmalloc_array(NULL, BITS_TO_LONGS(nbits), sizeof(unsigned long),
+						     flags | __GFP_ZERO, NULL, 0);
+}
+
+/** bitmap_free() - free a bitmap of bitmap_alloc() or bitmap_zalloc(); NULL is ignored. */
+static inline void bitmap_free(const unsigned long *bitmap)
+{
+	dmamap_kfree(bitmap, NULL, 0);
+}
+
+/** devm_bitmap_alloc() - bitmap_alloc() released with @dev (devm_kmalloc_array() memory). */
+static inline unsigned long *devm_bitmap_alloc(struct device *dev, unsigned int nbits, gfp_t flags)
+{
+	return (unsigned long *)dmamap_devm_kmalloc_array(dev, BITS_TO_LONGS(nbits), sizeof(unsigned long), flags, NULL,
+							  0);
+}
+
+/** devm_bitmap_zalloc() - devm_bitmap_alloc() with every bit clear. */
+static inline unsigned long *devm_bitmap_zalloc(struct device *dev, unsigned int nbits, gfp_t flags)
+{
+	return (unsigned long *)dmamap_devm_kmalloc_array(dev, BITS_TO_LONGS(nbits), sizeof(unsigned long),
+							  flags | __GFP_ZERO, NULL, 0);
+}
+
+#define bitmap_alloc(nbits, flags) \
+	((unsigned long *)dmamap_kmalloc_array(NULL, BITS_TO_LONGS(nbits), sizeof(unsigned long), (flags), __FILE__, \
+					       __LINE__))
+#define bitmap_zalloc(nbits, flags)                                                                             \
+	((unsigned long *)dmamap_kmalloc_array(NULL, BITS_TO_LONGS(nbits), sizeof(unsigned long), (flags) | __GFP_ZERO, \
+					       __FILE__, __LINE__))
+#define bitmap_free(bitmap) dmamap_kfree((bitmap), __FILE__, __LINE__)
+#define devm_bitmap_alloc(dev, nbits, flags)                                                                     \
+	((unsigned long *)dmamap_devm_kmalloc_array((dev), BITS_TO_LONGS(nbits), sizeof(unsigned long), (flags),     \
+						    __FILE__, __LINE__))
+#define devm_bitmap_zalloc(dev, nbits, flags)                                                                    \
+	((unsigned long *)dmamap_devm_kmalloc_array((dev), BITS_TO_LONGS(nbits), sizeof(unsigned long),              \
+						    (flags) | __GFP_ZERO, __FILE__, __LINE__))
 
 DMAMAP_END_DECLS
 

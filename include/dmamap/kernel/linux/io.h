@@ -6,8 +6,11 @@
  * the FIFO accessors (readsl(), writesl(), ioread32_rep(), iowrite32_rep()),
  * the copies to and from a register window (memcpy_toio(), memcpy_fromio(),
  * memset_io()), the barriers that order descriptor writes with them, and
- * the mappings of register windows: ioremap(), ioremap_wc(), ioremap_np(),
- * iounmap(), devm_ioremap(), devm_iounmap() and IOMEM_ERR_PTR().
+ * the mappings of register windows: ioremap() and its ioremap_wc(),
+ * ioremap_np(), ioremap_uc(), ioremap_wt() and ioremap_cache() forms (the
+ * same window: nothing caches or buffers a window here), iounmap(),
+ * devm_ioremap() and its _wc, _uc and _np forms, devm_iounmap() and
+ * IOMEM_ERR_PTR().
  *
  * A simulated device's registers are plain host memory: the register window
  * of a platform device's memory resource (<dmamap/iomem.h>), which the
@@ -328,6 +331,36 @@ static inline void __iomem *devm_ioremap_wc(struct device *dev, phys_addr_t offs
 	return dmamap_devm_ioremap_at(dev, offset, size, NULL, 0);
 }
 
+/** ioremap_uc() - ioremap() uncached: the same window here. */
+static inline void __iomem *ioremap_uc(phys_addr_t offset, size_t size)
+{
+	return dmamap_ioremap_at(NULL, offset, size, NULL, 0);
+}
+
+/** ioremap_wt() - ioremap() write-through: the same window here (nothing caches it). */
+static inline void __iomem *ioremap_wt(phys_addr_t offset, size_t size)
+{
+	return dmamap_ioremap_at(NULL, offset, size, NULL, 0);
+}
+
+/** ioremap_cache() - ioremap() cached: the same window here (the cache model holds RAM only, never a window). */
+static inline void __iomem *ioremap_cache(phys_addr_t offset, size_t size)
+{
+	return dmamap_ioremap_at(NULL, offset, size, NULL, 0);
+}
+
+/** devm_ioremap_uc() - devm_ioremap() uncached: the same window here. */
+static inline void __iomem *devm_ioremap_uc(struct device *dev, phys_addr_t offset, phys_addr_t size)
+{
+	return dmamap_devm_ioremap_at(dev, offset, size, NULL, 0);
+}
+
+/** devm_ioremap_np() - devm_ioremap() non-posted (arm64): the same window here. */
+static inline void __iomem *devm_ioremap_np(struct device *dev, phys_addr_t offset, phys_addr_t size)
+{
+	return dmamap_devm_ioremap_at(dev, offset, size, NULL, 0);
+}
+
 /** devm_iounmap() - undo now a managed mapping of @dev (see dmamap_devm_iounmap_at()). */
 static inline void devm_iounmap(struct device *dev, void __iomem *addr)
 {
@@ -337,9 +370,14 @@ static inline void devm_iounmap(struct device *dev, void __iomem *addr)
 #define ioremap(offset, size) dmamap_ioremap_at(NULL, (offset), (size), __FILE__, __LINE__)
 #define ioremap_wc(offset, size) dmamap_ioremap_at(NULL, (offset), (size), __FILE__, __LINE__)
 #define ioremap_np(offset, size) dmamap_ioremap_at(NULL, (offset), (size), __FILE__, __LINE__)
+#define ioremap_uc(offset, size) dmamap_ioremap_at(NULL, (offset), (size), __FILE__, __LINE__)
+#define ioremap_wt(offset, size) dmamap_ioremap_at(NULL, (offset), (size), __FILE__, __LINE__)
+#define ioremap_cache(offset, size) dmamap_ioremap_at(NULL, (offset), (size), __FILE__, __LINE__)
 #define iounmap(addr) dmamap_iounmap_at(NULL, (addr), __FILE__, __LINE__)
 #define devm_ioremap(dev, offset, size) dmamap_devm_ioremap_at((dev), (offset), (size), __FILE__, __LINE__)
 #define devm_ioremap_wc(dev, offset, size) dmamap_devm_ioremap_at((dev), (offset), (size), __FILE__, __LINE__)
+#define devm_ioremap_uc(dev, offset, size) dmamap_devm_ioremap_at((dev), (offset), (size), __FILE__, __LINE__)
+#define devm_ioremap_np(dev, offset, size) dmamap_devm_ioremap_at((dev), (offset), (size), __FILE__, __LINE__)
 #define devm_iounmap(dev, addr) dmamap_devm_iounmap_at((dev), (addr), __FILE__, __LINE__)
 
 DMAMAP_END_DECLS

@@ -104,6 +104,12 @@ static inline void __iomem *devm_platform_ioremap_resource(struct platform_devic
 	return dmamap_devm_platform_get_and_ioremap_resource_at(pdev, index, NULL, NULL, 0);
 }
 
+/** devm_platform_ioremap_resource_wc() - devm_platform_ioremap_resource() with write combining: the same window here. */
+static inline void __iomem *devm_platform_ioremap_resource_wc(struct platform_device *pdev, unsigned int index)
+{
+	return dmamap_devm_platform_get_and_ioremap_resource_at(pdev, index, NULL, NULL, 0);
+}
+
 /** devm_platform_ioremap_resource_byname() - map @pdev's memory resource named @name (see dmamap_devm_platform_ioremap_resource_byname_at()). */
 static inline void __iomem *devm_platform_ioremap_resource_byname(struct platform_device *pdev, const char *name)
 {
@@ -113,6 +119,8 @@ static inline void __iomem *devm_platform_ioremap_resource_byname(struct platfor
 #define devm_platform_get_and_ioremap_resource(pdev, index, res) \
 	dmamap_devm_platform_get_and_ioremap_resource_at((pdev), (index), (res), __FILE__, __LINE__)
 #define devm_platform_ioremap_resource(pdev, index) \
+	dmamap_devm_platform_get_and_ioremap_resource_at((pdev), (index), NULL, __FILE__, __LINE__)
+#define devm_platform_ioremap_resource_wc(pdev, index) \
 	dmamap_devm_platform_get_and_ioremap_resource_at((pdev), (index), NULL, __FILE__, __LINE__)
 #define devm_platform_ioremap_resource_byname(pdev, name) \
 	dmamap_devm_platform_ioremap_resource_byname_at((pdev), (name), __FILE__, __LINE__)
