@@ -255,18 +255,38 @@ DMAMAP_API struct resource *platform_get_resource_byname(struct platform_device 
 	return NULL;
 }
 
-DMAMAP_API int platform_get_irq_optional(struct platform_device *pdev, unsigned int num)
+/* The line of @pdev's interrupt resource @r (found by @what), or the kernel's error. */
+static int irq_of(struct platform_device *pdev, const struct resource *r, const char *what)
 {
-	struct resource *r = platform_get_resource(pdev, IORESOURCE_IRQ, num);
-
 	if (!r)
 		return -ENXIO;
 	if (r->start == 0 || r->start > INT_MAX) {
 		dmamap_report(pdev->dev.dmamap.machine, DMAMAP_REPORT_BAD_INPUT, pdev->dev.dmamap.name, NULL, 0,
-			      "platform_get_irq: %llu is an invalid IRQ number", (unsigned long long)r->start);
+			      "%s: %llu is an invalid IRQ number", what, (unsigned long long)r->start);
 		return -EINVAL;
 	}
 	return (int)r->start;
+}
+
+DMAMAP_API int platform_get_irq_optional(struct platform_device *pdev, unsigned int num)
+{
+	return irq_of(pdev, platform_get_resource(pdev, IORESOURCE_IRQ, num), "platform_get_irq");
+}
+
+DMAMAP_API int platform_get_irq_byname_optional(struct platform_device *pdev, const char *name)
+{
+	if (!pdev_check(pdev, "platform_get_irq_byname"))
+		return -EINVAL;
+	return irq_of(pdev, platform_get_resource_byname(pdev, IORESOURCE_IRQ, name), "platform_get_irq_byname");
+}
+
+DMAMAP_API int platform_get_irq_byname(struct platform_device *pdev, const char *name)
+{
+	int ret = platform_get_irq_byname_optional(pdev, name);
+
+	if (ret == -ENXIO)
+		dmamap_dev_printk(DMAMAP_LOG_ERR, &pdev->dev, "error -ENXIO: IRQ %s not found\n", name ? name : "(null)");
+	return ret;
 }
 
 DMAMAP_API int platform_get_irq(struct platform_device *pdev, unsigned int num)

@@ -1114,6 +1114,7 @@ static void test_platform_resources(void **state)
 		DEFINE_RES_MEM_NAMED(0x10002000, 0x100, dma_name),
 		DEFINE_RES_IRQ_NAMED(18, "err"),
 		DEFINE_RES_IRQ(0),
+		DEFINE_RES_IRQ_NAMED(0, "zero"),
 	};
 	const struct resource backwards[] = { { 0x2000, 0x1fff, NULL, IORESOURCE_MEM, 0 } };
 	struct current_fx *f = *state;
@@ -1150,6 +1151,24 @@ static void test_platform_resources(void **state)
 	assert_int_equal(f->c.messages, 1);
 	assert_int_equal(f->c.last_level, DMAMAP_LOG_ERR);
 	assert_non_null(strstr(f->c.last, "IRQ index 2 not found"));
+	/* by name: an interrupt's name only */
+	assert_int_equal(platform_get_irq_byname(pdev, "err"), 18);
+	assert_int_equal(platform_get_irq_byname_optional(pdev, "err"), 18);
+	assert_int_equal(platform_get_irq_byname_optional(pdev, "dma"), -ENXIO);
+	assert_int_equal(platform_get_irq_byname_optional(pdev, NULL), -ENXIO);
+	assert_int_equal(f->c.messages, 1);
+	assert_int_equal(platform_get_irq_byname(pdev, "dma"), -ENXIO);
+	assert_int_equal(f->c.messages, 2);
+	assert_int_equal(f->c.last_level, DMAMAP_LOG_ERR);
+	assert_non_null(strstr(f->c.last, "error -ENXIO: IRQ dma not found"));
+	{
+		struct capture g;
+
+		capture_start(&g, NULL); /* a NULL device belongs to no machine */
+		assert_int_equal(platform_get_irq_byname(NULL, "err"), -EINVAL);
+		capture_stop(NULL);
+		assert_int_equal(g.by_kind[DMAMAP_REPORT_BAD_INPUT], 1);
+	}
 
 	assert_null(platform_get_resource(bare, IORESOURCE_MEM, 0));
 	assert_int_equal(platform_irq_count(bare), 0);
@@ -1159,16 +1178,19 @@ static void test_platform_resources(void **state)
 	dmamap_platform_device_destroy(pdev);
 
 	/* line 0 is no interrupt, as in the kernel */
-	pdev = dmamap_platform_device_create_res(f->m, "res", 1, res + 4, 1);
+	pdev = dmamap_platform_device_create_res(f->m, "res", 1, res + 4, 2);
 	assert_false(IS_ERR(pdev));
 	assert_int_equal(platform_get_irq(pdev, 0), -EINVAL);
 	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_BAD_INPUT], 1);
+	assert_int_equal(platform_get_irq_byname(pdev, "zero"), -EINVAL);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_BAD_INPUT], 2);
+	assert_non_null(strstr(f->c.last, "platform_get_irq_byname: 0 is an invalid IRQ number"));
 	dmamap_platform_device_destroy(pdev);
 
 	/* refused: no array, a resource that ends before it starts */
 	assert_ptr_equal(dmamap_platform_device_create_res(f->m, "res", 2, NULL, 1), ERR_PTR(-EINVAL));
 	assert_ptr_equal(dmamap_platform_device_create_res(f->m, "res", 2, backwards, 1), ERR_PTR(-EINVAL));
-	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_BAD_INPUT], 3);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_BAD_INPUT], 4);
 	f->c.reports = 0;
 }
 

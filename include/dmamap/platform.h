@@ -247,6 +247,29 @@ DMAMAP_API int platform_get_irq_optional(struct platform_device *pdev, unsigned 
 DMAMAP_API int platform_get_irq(struct platform_device *pdev, unsigned int num);
 
 /**
+ * platform_get_irq_byname_optional() - the interrupt line of @pdev's IORESOURCE_IRQ resource named @name, quietly
+ * @pdev: the device
+ * @name: the name given at creation (DEFINE_RES_IRQ_NAMED())
+ *
+ * Return: the line (> 0); -ENXIO when no interrupt resource has that name,
+ * or @name is NULL (nothing logged); -EINVAL for a resource naming line 0
+ * (reported as DMAMAP_REPORT_BAD_INPUT), or for a NULL or uninitialised
+ * @pdev (DMAMAP_REPORT_BAD_INPUT).
+ */
+DMAMAP_API int platform_get_irq_byname_optional(struct platform_device *pdev, const char *name);
+
+/**
+ * platform_get_irq_byname() - platform_get_irq_byname_optional(), saying when the line is missing
+ * @pdev: the device
+ * @name: the name given at creation
+ *
+ * A missing line is logged on the device at DMAMAP_LOG_ERR, as the
+ * kernel logs it ("error -ENXIO: IRQ NAME not found").
+ * Return: what platform_get_irq_byname_optional() returns.
+ */
+DMAMAP_API int platform_get_irq_byname(struct platform_device *pdev, const char *name);
+
+/**
  * platform_irq_count() - how many IORESOURCE_IRQ resources @pdev has
  * @pdev: the device
  *
