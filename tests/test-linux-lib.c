@@ -1631,7 +1631,9 @@ static void test_mapping_aliases_and_managed_bitmaps(void **state)
 	assert_ptr_equal(devm_platform_ioremap_resource_wc(pdev, 0), regs);
 	assert_int_equal(dmamap_devres_count(dev), 4); /* its region and its mapping */
 	assert_ptr_equal(devm_platform_ioremap_resource_wc(pdev, 0), ERR_PTR(-EBUSY));
-	assert_int_equal(dmamap_devres_count(dev), 4);
+	assert_ptr_equal(devm_ioremap_resource_wc(dev, &pdev->resource[0]), ERR_PTR(-EBUSY));
+	assert_ptr_equal(devm_ioremap_resource_wc(dev, &pdev->resource[2]), dmamap_platform_regs(pdev, 1));
+	assert_int_equal(dmamap_devres_count(dev), 6);
 
 	b = bitmap_zalloc(130, GFP_KERNEL);
 	assert_non_null(b);
@@ -1653,9 +1655,9 @@ static void test_mapping_aliases_and_managed_bitmaps(void **state)
 	copy = devm_kstrdup_const(dev, name, GFP_KERNEL);
 	assert_ptr_not_equal(copy, name);
 	assert_string_equal(copy, name);
-	assert_int_equal(dmamap_devres_count(dev), 7);
+	assert_int_equal(dmamap_devres_count(dev), 9);
 	devm_kfree(dev, copy);
-	assert_int_equal(dmamap_devres_count(dev), 6);
+	assert_int_equal(dmamap_devres_count(dev), 8);
 	dmamap_device_unbind(dev);
 	assert_int_equal(dmamap_devres_count(dev), 0);
 	assert_int_equal(kmalloc_live(f->m), 0);
