@@ -949,6 +949,9 @@ void dmamap_dev_report(struct device *dev, enum dmamap_report_kind kind, const c
 		       ...) DMAMAP_PRINTF(5, 6);
 
 /* The machine of an initialised device (no checks). */
+/* Free the device-tree node dmamap_device_set_of_node() gave @dev, if any (of.c). */
+void dmamap_of_node_free(struct device *dev);
+
 static inline struct dmamap_machine *dm_dev_machine(const struct device *dev)
 {
 	return dev->dmamap.machine;

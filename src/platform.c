@@ -87,6 +87,7 @@ static void platform_teardown(struct device *dev)
 		iommu_detach_device(dev->dmamap.iommu_domain, dev);
 	dma_release_declared_memory(dev);
 	dmamap_debug_device_release(dev);
+	dmamap_of_node_free(dev);
 
 	pthread_mutex_lock(&m->obj_lock);
 	if (dev->dmamap.prev)
@@ -432,6 +433,7 @@ static void pdev_unbind_cleanup(struct platform_device *pdev)
 {
 	dmamap_devres_release_all(&pdev->dev);
 	pdev->dev.driver_data = NULL;
+	pdev->dev.driver = NULL;
 	pdev->id_entry = NULL;
 	pdev->dmamap.driver = NULL;
 }
@@ -456,6 +458,7 @@ DMAMAP_API int dmamap_platform_bind(struct platform_device *pdev, struct platfor
 		return -EBUSY;
 	}
 	pdev->dmamap.driver = drv;
+	pdev->dev.driver = &drv->driver;
 	pdev->id_entry = id_match(drv, pdev);
 	/* no call context: what the probe calls reports at the probe's lines */
 	ret = drv->probe ? drv->probe(pdev) : 0;

@@ -77,7 +77,12 @@ KERNEL = '''
 #include <linux/mutex.h>
 #include <linux/mm.h>
 #include <linux/mod_devicetable.h>
+#include <linux/of.h>
+#include <linux/of_device.h>
+#include <linux/of_platform.h>
 #include <linux/platform_device.h>
+#include <linux/property.h>
+#include <linux/fwnode.h>
 #include <linux/scatterlist.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
@@ -1299,6 +1304,82 @@ int board_probe(struct platform_device *pdev)
 }
 '''
 
+# A device-tree probe that reads its node, with <linux/of.h> alone.
+OF_READ = '''
+#include <linux/of.h>
+int acme_read(struct device *dev);
+int acme_read(struct device *dev)
+{
+	struct device_node *np = of_node_get(dev->of_node);
+	u32 chans, reg[2];
+	u64 window;
+	const char *label;
+	int ret;
+
+	if (of_property_read_u32(np, "dma-channels", &chans) || of_property_read_u32_array(np, "reg", reg, 2))
+		return -EINVAL;
+	if (of_property_read_u64(np, "dma-window", &window) || of_property_read_string(np, "label", &label))
+		return -EINVAL;
+	ret = of_property_read_bool(np, "dma-coherent") + of_device_is_compatible(np, "acme,dma") +
+	      of_property_count_u32_elems(np, "reg") + of_property_match_string(np, "dma-names", "rx");
+	of_node_put(np);
+	return ret;
+}
+'''
+
+# The firmware-agnostic readers a 6.x driver uses, with <linux/property.h> alone.
+PROPERTY_READ = '''
+#include <linux/property.h>
+int acme_props(struct device *dev);
+int acme_props(struct device *dev)
+{
+	const void *data = device_get_match_data(dev);
+	const char *names[4];
+	u32 chans;
+
+	if (!data || device_property_read_u32(dev, "dma-channels", &chans))
+		return -ENODEV;
+	if (device_property_read_string_array(dev, "dma-names", names, 4) < 0)
+		return -EINVAL;
+	return device_property_count_u32(dev, "reg") + device_property_match_string(dev, "dma-names", "rx") +
+	       device_property_read_bool(dev, "dma-coherent") + fwnode_property_present(dev_fwnode(dev), "reg");
+}
+'''
+
+# A board's device-tree node and a driver's match table, with <linux/of_platform.h> and <linux/property.h>.
+BOARD_OF = '''
+#include <linux/of_platform.h>
+#include <linux/property.h>
+static const char *const acme_compat[] = { "acme,dma-v2", "acme,dma" };
+static const u32 acme_reg[] = { 0x10000000, 0x1000 };
+static const struct property_entry acme_props[] = {
+	PROPERTY_ENTRY_STRING_ARRAY("compatible", acme_compat),
+	PROPERTY_ENTRY_U32_ARRAY("reg", acme_reg),
+	PROPERTY_ENTRY_U32("dma-channels", 8),
+	PROPERTY_ENTRY_U64("dma-window", 0x180000000ULL),
+	PROPERTY_ENTRY_U16("u16", 2),
+	PROPERTY_ENTRY_U8("u8", 1),
+	PROPERTY_ENTRY_STRING("label", "engine0"),
+	PROPERTY_ENTRY_BOOL("dma-coherent"),
+	{ }
+};
+static const int acme_v2 = 2;
+static const struct of_device_id acme_of_match[] = {
+	{ .compatible = "acme,dma-v2", .data = &acme_v2 },
+	{ }
+};
+int acme_board(struct platform_device *pdev);
+int acme_board(struct platform_device *pdev)
+{
+	struct property_entry one = PROPERTY_ENTRY_U32("x", 1);
+	const int *v2 = of_device_get_match_data(&pdev->dev);
+
+	if (!of_match_device(of_match_ptr(acme_of_match), &pdev->dev) || !v2 || one.length != 4)
+		return -ENODEV;
+	return dmamap_device_set_of_node(&pdev->dev, "dma-controller@10000000", acme_props);
+}
+'''
+
 # A probe that maps its register windows as 6.x drivers do, with
 # <linux/platform_device.h> and <linux/io.h>: by index with the resource, by
 # name, by index, a range managed and unmapped, a resource of its own; and
@@ -1423,6 +1504,10 @@ CASES = [
     ('the lock headers with the others', KERNEL + RING_LOCK + CONFIG_MUTEX + CMD_DONE, True, None),
     ('an interrupt handler from <linux/interrupt.h> alone', IRQ_HANDLER, True, None),
     ('platform resources from <linux/platform_device.h> alone', BOARD_RES, True, None),
+    ('a device-tree probe from <linux/of.h> alone', OF_READ, True, None),
+    ('device properties from <linux/property.h> alone', PROPERTY_READ, True, None),
+    ('a board node and a match table with <linux/of_platform.h> and <linux/property.h>', BOARD_OF, True, None),
+    ('a board node and a match table with the others', LIBC + KERNEL + BOARD_OF, True, None),
     ('register windows and platform data with <linux/platform_device.h> and <linux/io.h>', REG_WINDOWS, True, None),
     ('register windows and platform data with the others', LIBC + KERNEL + REG_WINDOWS, True, None),
     ('ioremap() and its forms from <linux/io.h> alone', MAP_ALONE, True, None),
@@ -1681,6 +1766,8 @@ CXX_CASES = [
     ('an interrupt handler from <linux/interrupt.h> alone in C++', IRQ_HANDLER, True, None),
     ('a threaded interrupt handler in C++', THREADED_IRQ, True, None),
     ('platform resources from <linux/platform_device.h> alone in C++', BOARD_RES, True, None),
+    ('a device-tree probe from <linux/of.h> alone in C++', OF_READ, True, None),
+    ('device properties from <linux/property.h> alone in C++', PROPERTY_READ, True, None),
     ('register windows and platform data in C++', LIBC + KERNEL + REG_WINDOWS, True, None),
     ('ioremap() and its forms from <linux/io.h> alone in C++', MAP_ALONE, True, None),
     ('a configuration under a mutex from <linux/mutex.h> alone in C++', CONFIG_MUTEX, True, None),

@@ -66,6 +66,32 @@
 #pragma weak dmamap_platform_regs
 #pragma weak dmamap_platform_regs_byname
 #pragma weak platform_device_add_data
+/* <dmamap/of.h> */
+#pragma weak dmamap_device_set_of_node
+#pragma weak of_find_property
+#pragma weak of_get_property
+#pragma weak of_property_count_elems_of_size
+#pragma weak of_property_read_variable_u8_array
+#pragma weak of_property_read_variable_u16_array
+#pragma weak of_property_read_variable_u32_array
+#pragma weak of_property_read_variable_u64_array
+#pragma weak of_property_read_u32_index
+#pragma weak of_property_read_string_helper
+#pragma weak of_property_read_string
+#pragma weak of_property_match_string
+#pragma weak of_device_is_compatible
+#pragma weak of_node_name_eq
+#pragma weak of_match_node
+#pragma weak of_match_device
+#pragma weak of_device_get_match_data
+#pragma weak device_get_match_data
+#pragma weak fwnode_property_present
+#pragma weak fwnode_property_read_u32_array
+#pragma weak fwnode_property_read_u8_array
+#pragma weak fwnode_property_read_u16_array
+#pragma weak fwnode_property_read_u64_array
+#pragma weak fwnode_property_read_string_array
+#pragma weak fwnode_property_match_string
 /* <dmamap/iomem.h> */
 #pragma weak dmamap_ioremap_at
 #pragma weak dmamap_iounmap_at
@@ -425,6 +451,32 @@ static const struct export functions[] = {
 	F(dmamap_platform_regs),
 	F(dmamap_platform_regs_byname),
 	F(platform_device_add_data),
+	/* <dmamap/of.h> */
+	F(dmamap_device_set_of_node),
+	F(of_find_property),
+	F(of_get_property),
+	F(of_property_count_elems_of_size),
+	F(of_property_read_variable_u8_array),
+	F(of_property_read_variable_u16_array),
+	F(of_property_read_variable_u32_array),
+	F(of_property_read_variable_u64_array),
+	F(of_property_read_u32_index),
+	F(of_property_read_string_helper),
+	F(of_property_read_string),
+	F(of_property_match_string),
+	F(of_device_is_compatible),
+	F(of_node_name_eq),
+	F(of_match_node),
+	F(of_match_device),
+	F(of_device_get_match_data),
+	F(device_get_match_data),
+	F(fwnode_property_present),
+	F(fwnode_property_read_u32_array),
+	F(fwnode_property_read_u8_array),
+	F(fwnode_property_read_u16_array),
+	F(fwnode_property_read_u64_array),
+	F(fwnode_property_read_string_array),
+	F(fwnode_property_match_string),
 	/* <dmamap/iomem.h> */
 	F(dmamap_ioremap_at),
 	F(dmamap_iounmap_at),

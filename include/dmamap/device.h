@@ -19,6 +19,9 @@ struct dmabounce_device_info;
 struct dma_iommu_mapping;
 struct iommu_domain;
 struct dma_coherent_mem;
+struct device_driver;
+struct device_node;
+struct fwnode_handle;
 
 #define DMAMAP_DEV_NAME_MAX 48
 
@@ -44,6 +47,9 @@ struct device {
 	struct dma_coherent_mem *dma_mem;     /* declared coherent memory */
 	void *driver_data;
 	void *platform_data;                  /* the board's description of the device (dev_get_platdata()) */
+	struct device_driver *driver;         /* the bound driver's, set by dmamap_platform_bind() */
+	struct device_node *of_node;          /* its device-tree node (dmamap_device_set_of_node(), <dmamap/of.h>) */
+	struct fwnode_handle *fwnode;         /* its firmware node: the of_node's handle */
 	/* library-private: set by dmamap_device_init() */
 	struct {
 		struct dmamap_machine *machine;
@@ -55,6 +61,7 @@ struct device {
 		unsigned long magic;
 		void *debug;                     /* reserved for the misuse checker's per-device state */
 		void *devres;                    /* managed resources, newest first (<dmamap/devres.h>) */
+		struct device_node *of_node;     /* the node dmamap_device_set_of_node() made, freed at release */
 		struct device *next, *prev;      /* the machine's device list */
 	} dmamap;
 };

@@ -21,6 +21,7 @@
 #include <dmamap/mm.h>
 #include <dmamap/device.h>
 #include <dmamap/platform.h>
+#include <dmamap/of.h>
 #include <dmamap/iomem.h>
 #include <dmamap/irq.h>
 #include <dmamap/iova.h>

@@ -4,9 +4,10 @@
  * drivers: kernel_ulong_t, struct platform_device_id (an id_table entry:
  * a device name and the driver's data for it) and struct of_device_id (an
  * of_match_table entry), with the kernel's fields (<dmamap/platform.h>).
- * Only id_table entries are matched (by the device's name, when a driver
- * is bound); no device tree describes the simulated devices, so an
- * of_match_table is kept but never matched.
+ * When a driver is bound, its id_table is matched by the device's name
+ * (platform_get_device_id()) and its of_match_table against the
+ * device-tree node a test gave the device (dmamap_device_set_of_node(),
+ * of_device_get_match_data(), <dmamap/of.h>).
  */
 #ifndef _LINUX_MOD_DEVICETABLE_H
 #define _LINUX_MOD_DEVICETABLE_H

@@ -47,7 +47,14 @@
  * platform_device_add_data(pdev, &pdata, sizeof(pdata)), and the driver
  * reads it with dev_get_platdata(&pdev->dev).
  *
- * Not provided: device-tree matching and the device registration calls.
+ * A device-tree node: the test gives it before binding too, with
+ * dmamap_device_set_of_node(&pdev->dev, "name@addr", props)
+ * (<dmamap/of.h>); the driver reads it with the <linux/property.h> and
+ * <linux/of.h> readers, and of_device_get_match_data() or
+ * device_get_match_data() give the data of its of_match_table entry
+ * that matches the node's "compatible".
+ *
+ * Not provided: the device registration calls.
  */
 #ifndef _LINUX_PLATFORM_DEVICE_H
 #define _LINUX_PLATFORM_DEVICE_H

@@ -1,0 +1,700 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Firmware descriptions of devices: the device-tree node a board gives a
+ * device, and the readers Linux 6.x drivers find their configuration with
+ * (<linux/of.h>, <linux/of_device.h>, <linux/property.h>, which bring this
+ * header).
+ *
+ * A test describes a device as its device tree would, with the kernel's own
+ * property initialisers, before the driver binds:
+ *
+ *	static const struct property_entry props[] = {
+ *		PROPERTY_ENTRY_STRING_ARRAY("compatible", compat),   (const char *compat[] = { "acme,dma-v2", "acme,dma" })
+ *		PROPERTY_ENTRY_U32("dma-channels", 8),
+ *		PROPERTY_ENTRY_BOOL("dma-coherent"),
+ *		{ }
+ *	};
+ *	dmamap_device_set_of_node(&pdev->dev, "dma-controller@10000000", props);
+ *
+ * The node lives in the library: each value is stored as a flattened device
+ * tree stores it (numbers big-endian, a u64 as two cells, strings one after
+ * another, each with its NUL), so of_get_property() returns the bytes a
+ * kernel driver would decode. dmamap_platform_bind() sets dev->driver, and a
+ * driver's of_match_table is matched against the node's "compatible" (and
+ * its name and "device_type") as the kernel's of_match_node() scores them:
+ * of_device_get_match_data() and device_get_match_data() return the best
+ * entry's .data. Every firmware node here is a device-tree node: there is no
+ * ACPI, no software node, and a node has no parent or children.
+ *
+ * Each reader takes what the kernel's does and returns its errors: -EINVAL
+ * for a property (or a node) that is not there, -ENODATA for a property
+ * without a value (a boolean), -EOVERFLOW when it holds fewer values than
+ * asked for (or, for a variable read, more than its maximum), -EILSEQ for a
+ * string without its NUL. An output is written only when the read succeeds.
+ */
+#ifndef DMAMAP_OF_H
+#define DMAMAP_OF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <dmamap/types.h>
+#include <dmamap/device.h>
+
+DMAMAP_BEGIN_DECLS
+
+struct of_device_id;
+
+typedef u32 phandle;
+
+/* The kernel's firmware node handle, embedded in each node (dev_fwnode()). */
+struct fwnode_handle {
+	struct fwnode_handle *secondary;
+	const void *ops; /* unused: every node is a device-tree node */
+};
+
+/* One property of a node: @length bytes at @value, as a flattened device tree holds them. */
+struct property {
+	char *name;
+	int length;
+	void *value;
+	struct property *next;
+};
+
+/* A device-tree node. Made by dmamap_device_set_of_node(), the device's until its release. */
+struct device_node {
+	const char *name;      /* the node name without its unit address: "serial" */
+	phandle phandle;
+	const char *full_name; /* as given: "serial@10000000" */
+	struct fwnode_handle fwnode;
+	struct property *properties;
+	struct device_node *parent, *child, *sibling; /* always NULL here */
+	/* library-private */
+	struct {
+		unsigned long magic;
+		struct device *dev; /* the device it describes */
+	} dmamap;
+};
+
+/* <linux/property.h>: the type of a property_entry's values. */
+enum dev_prop_type {
+	DEV_PROP_U8,
+	DEV_PROP_U16,
+	DEV_PROP_U32,
+	DEV_PROP_U64,
+	DEV_PROP_STRING,
+	DEV_PROP_REF,
+};
+
+/*
+ * <linux/property.h>: one property as a board file gives it, with the
+ * kernel's fields: @length bytes of values of @type, inline (one value) or
+ * at @pointer; a boolean has no type and no length. An array of them ends
+ * with an entry whose @name is NULL. The PROPERTY_ENTRY_*() initialisers
+ * below are brace initialisers, for an array or a declaration, where the
+ * kernel's are compound literals: write struct property_entry e =
+ * PROPERTY_ENTRY_U32(...) rather than assign one.
+ */
+struct property_entry {
+	const char *name;
+	size_t length;
+	bool is_inline;
+	enum dev_prop_type type;
+	union {
+		const void *pointer;
+		union {
+			u8 u8_data[sizeof(u64) / sizeof(u8)];
+			u16 u16_data[sizeof(u64) / sizeof(u16)];
+			u32 u32_data[sizeof(u64) / sizeof(u32)];
+			u64 u64_data[sizeof(u64) / sizeof(u64)];
+			const char *str[sizeof(u64) / sizeof(char *)];
+		} value;
+	};
+};
+
+#define DMAMAP_PROP_ARRAY_SIZE_(a) (sizeof(a) / sizeof((a)[0]))
+#define __PROPERTY_ENTRY_ELEMENT_SIZE(_elem_) sizeof(((struct property_entry *)NULL)->value._elem_[0])
+#define __PROPERTY_ENTRY_ARRAY_ELSIZE_LEN(_name_, _elsize_, _Type_, _val_, _len_)                         \
+	{ .name = _name_, .length = (_len_) * (_elsize_), .type = DEV_PROP_##_Type_, { .pointer = _val_ } }
+#define __PROPERTY_ENTRY_ARRAY_LEN(_name_, _elem_, _Type_, _val_, _len_) \
+	__PROPERTY_ENTRY_ARRAY_ELSIZE_LEN(_name_, __PROPERTY_ENTRY_ELEMENT_SIZE(_elem_), _Type_, _val_, _len_)
+#define PROPERTY_ENTRY_U8_ARRAY_LEN(_name_, _val_, _len_) __PROPERTY_ENTRY_ARRAY_LEN(_name_, u8_data, U8, _val_, _len_)
+#define PROPERTY_ENTRY_U16_ARRAY_LEN(_name_, _val_, _len_) \
+	__PROPERTY_ENTRY_ARRAY_LEN(_name_, u16_data, U16, _val_, _len_)
+#define PROPERTY_ENTRY_U32_ARRAY_LEN(_name_, _val_, _len_) \
+	__PROPERTY_ENTRY_ARRAY_LEN(_name_, u32_data, U32, _val_, _len_)
+#define PROPERTY_ENTRY_U64_ARRAY_LEN(_name_, _val_, _len_) \
+	__PROPERTY_ENTRY_ARRAY_LEN(_name_, u64_data, U64, _val_, _len_)
+#define PROPERTY_ENTRY_STRING_ARRAY_LEN(_name_, _val_, _len_) \
+	__PROPERTY_ENTRY_ARRAY_LEN(_name_, str, STRING, _val_, _len_)
+#define PROPERTY_ENTRY_U8_ARRAY(_name_, _val_) \
+	PROPERTY_ENTRY_U8_ARRAY_LEN(_name_, _val_, DMAMAP_PROP_ARRAY_SIZE_(_val_))
+#define PROPERTY_ENTRY_U16_ARRAY(_name_, _val_) \
+	PROPERTY_ENTRY_U16_ARRAY_LEN(_name_, _val_, DMAMAP_PROP_ARRAY_SIZE_(_val_))
+#define PROPERTY_ENTRY_U32_ARRAY(_name_, _val_) \
+	PROPERTY_ENTRY_U32_ARRAY_LEN(_name_, _val_, DMAMAP_PROP_ARRAY_SIZE_(_val_))
+#define PROPERTY_ENTRY_U64_ARRAY(_name_, _val_) \
+	PROPERTY_ENTRY_U64_ARRAY_LEN(_name_, _val_, DMAMAP_PROP_ARRAY_SIZE_(_val_))
+#define PROPERTY_ENTRY_STRING_ARRAY(_name_, _val_) \
+	PROPERTY_ENTRY_STRING_ARRAY_LEN(_name_, _val_, DMAMAP_PROP_ARRAY_SIZE_(_val_))
+#define __PROPERTY_ENTRY_ELEMENT(_name_, _elem_, _Type_, _val_)                                       \
+	{                                                                                            \
+		.name = _name_, .length = __PROPERTY_ENTRY_ELEMENT_SIZE(_elem_), .is_inline = true,   \
+		.type = DEV_PROP_##_Type_, { .value = { ._elem_[0] = _val_ } }                        \
+	}
+#define PROPERTY_ENTRY_U8(_name_, _val_) __PROPERTY_ENTRY_ELEMENT(_name_, u8_data, U8, _val_)
+#define PROPERTY_ENTRY_U16(_name_, _val_) __PROPERTY_ENTRY_ELEMENT(_name_, u16_data, U16, _val_)
+#define PROPERTY_ENTRY_U32(_name_, _val_) __PROPERTY_ENTRY_ELEMENT(_name_, u32_data, U32, _val_)
+#define PROPERTY_ENTRY_U64(_name_, _val_) __PROPERTY_ENTRY_ELEMENT(_name_, u64_data, U64, _val_)
+#define PROPERTY_ENTRY_STRING(_name_, _val_) __PROPERTY_ENTRY_ELEMENT(_name_, str, STRING, _val_)
+#define PROPERTY_ENTRY_BOOL(_name_) { .name = _name_ }
+
+/**
+ * dmamap_device_set_of_node() - give @dev the device-tree node a board would describe it with
+ * @dev: an initialised device (a platform device's &pdev->dev) with no driver bound
+ * @full_name: the node's name with its unit address, "serial@10000000"
+ *             (copied; its name is what comes before the '@')
+ * @props: its properties, ended by an entry with a NULL name (copied; NULL for none)
+ *
+ * Builds the node, its values as a flattened device tree stores them, and
+ * points dev->of_node and dev->fwnode at it, replacing a node this call gave
+ * before. The node is the device's: dmamap_device_release() (or the platform
+ * device's destroy) frees it. An entry of type DEV_PROP_REF, of an unknown
+ * type, of a length that is not a whole number of values, with values at a
+ * NULL pointer, a NULL string among its strings, or a name given twice is
+ * refused (DMAMAP_REPORT_BAD_INPUT), as is an empty @full_name.
+ * Return: 0; -EINVAL for a bad argument or a device that is not initialised,
+ * -EBUSY while a driver is bound (the board's description comes first),
+ * -ENOMEM; on an error the device is unchanged.
+ */
+DMAMAP_API int dmamap_device_set_of_node(struct device *dev, const char *full_name, const struct property_entry *props);
+
+/**
+ * of_find_property() - the property @name of @np, or NULL (also for a NULL @np or @name)
+ * @np: the node
+ * @name: the property's name
+ * @lenp: receives its length in bytes when found (may be NULL)
+ */
+DMAMAP_API struct property *of_find_property(const struct device_node *np, const char *name, int *lenp);
+
+/**
+ * of_get_property() - the value of property @name of @np, as stored (big-endian cells), or NULL
+ * @np: the node
+ * @name: the property's name
+ * @lenp: receives its length in bytes when found (may be NULL)
+ *
+ * The bytes are the node's, valid while its device lives.
+ */
+DMAMAP_API const void *of_get_property(const struct device_node *np, const char *name, int *lenp);
+
+/**
+ * of_property_count_elems_of_size() - how many values of @elem_size bytes property @propname holds
+ * @np: the node
+ * @propname: the property's name
+ * @elem_size: bytes a value (1, 2, 4 or 8 for the numbers)
+ *
+ * Return: the count; -EINVAL when the property is missing, or its length is
+ * no whole number of values (or @elem_size is 0); -ENODATA for a property
+ * without a value.
+ */
+DMAMAP_API int of_property_count_elems_of_size(const struct device_node *np, const char *propname, int elem_size);
+
+/**
+ * of_property_read_variable_u8_array() - read from @sz_min to @sz_max u8 values of @propname
+ * @np: the node
+ * @propname: the property's name
+ * @out_values: receives the values (as many as the return value)
+ * @sz_min: values the property must hold at least
+ * @sz_max: values it may hold at most, all of them read; 0: read exactly @sz_min
+ *
+ * Return: the number of values read; -EINVAL when the property is missing,
+ * -ENODATA when it has no value, -EOVERFLOW when it holds fewer than
+ * @sz_min values or more than a non-zero @sz_max.
+ */
+DMAMAP_API int of_property_read_variable_u8_array(const struct device_node *np, const char *propname,
+						  u8 *out_values, size_t sz_min, size_t sz_max);
+
+/** of_property_read_variable_u16_array() - of_property_read_variable_u8_array() of big-endian u16 values. */
+DMAMAP_API int of_property_read_variable_u16_array(const struct device_node *np, const char *propname,
+						   u16 *out_values, size_t sz_min, size_t sz_max);
+
+/** of_property_read_variable_u32_array() - of_property_read_variable_u8_array() of big-endian u32 cells. */
+DMAMAP_API int of_property_read_variable_u32_array(const struct device_node *np, const char *propname,
+						   u32 *out_values, size_t sz_min, size_t sz_max);
+
+/** of_property_read_variable_u64_array() - of_property_read_variable_u8_array() of u64 values (two cells each). */
+DMAMAP_API int of_property_read_variable_u64_array(const struct device_node *np, const char *propname,
+						   u64 *out_values, size_t sz_min, size_t sz_max);
+
+/**
+ * of_property_read_u32_index() - the @index-th u32 cell of @propname
+ * @np: the node
+ * @propname: the property's name
+ * @index: the cell, from 0
+ * @out_value: receives it
+ *
+ * Return: 0; -EINVAL when the property is missing, -ENODATA when it has no
+ * value, -EOVERFLOW when it holds @index cells or fewer.
+ */
+DMAMAP_API int of_property_read_u32_index(const struct device_node *np, const char *propname, u32 index,
+					  u32 *out_value);
+
+/**
+ * of_property_read_string_helper() - read, or count, the strings of @propname
+ * @np: the node
+ * @propname: the property's name
+ * @out_strs: receives up to @sz strings after the first @skip (pointers into
+ *            the node), or NULL to count them all
+ * @sz: room in @out_strs
+ * @skip: strings to pass over first
+ *
+ * Return: the strings stored (or counted, less @skip); -EINVAL when the
+ * property is missing, -ENODATA when it has no value or no string past
+ * @skip, -EILSEQ when one of the strings read lacks its NUL.
+ */
+DMAMAP_API int of_property_read_string_helper(const struct device_node *np, const char *propname,
+					      const char **out_strs, size_t sz, int skip);
+
+/**
+ * of_property_read_string() - the first string of @propname
+ * @np: the node
+ * @propname: the property's name
+ * @out_string: receives a pointer to it (into the node)
+ *
+ * Return: 0; -EINVAL when the property is missing, -ENODATA when it has no
+ * value, -EILSEQ when the value does not end within its length.
+ */
+DMAMAP_API int of_property_read_string(const struct device_node *np, const char *propname, const char **out_string);
+
+/**
+ * of_property_match_string() - the index of @string among the strings of @propname
+ * @np: the node
+ * @propname: the property's name
+ * @string: the string to find (compared exactly)
+ *
+ * Return: its index from 0; -ENODATA when it is not there (or the property
+ * has no value), -EINVAL when the property is missing or @string is NULL,
+ * -EILSEQ when a string before it lacks its NUL.
+ */
+DMAMAP_API int of_property_match_string(const struct device_node *np, const char *propname, const char *string);
+
+/**
+ * of_device_is_compatible() - how well @np matches the compatible string @compat
+ * @np: the node
+ * @compat: a compatible string, compared ignoring case as the kernel does
+ *
+ * Return: 0 when @compat is not among the node's "compatible" strings, else
+ * a positive score, higher the earlier it stands there (the kernel's).
+ */
+DMAMAP_API int of_device_is_compatible(const struct device_node *np, const char *compat);
+
+/**
+ * of_node_name_eq() - whether @np's name, without its unit address, is @name
+ * @np: the node, or NULL (false)
+ * @name: the name
+ */
+DMAMAP_API bool of_node_name_eq(const struct device_node *np, const char *name);
+
+/**
+ * of_match_node() - the entry of @matches that matches @node best, or NULL
+ * @matches: a table ended by an entry whose name, type and compatible are all empty
+ * @node: the node
+ *
+ * An entry with a compatible string matches when the node lists it (the
+ * earlier, the better); with a type, when the node's "device_type" is it;
+ * with a name, when the node's name is it; each given field must match. A
+ * compatible match outranks any other, as in the kernel.
+ */
+DMAMAP_API const struct of_device_id *of_match_node(const struct of_device_id *matches, const struct device_node *node);
+
+/** of_match_device() - of_match_node() of @dev's of_node; NULL when either is NULL. */
+DMAMAP_API const struct of_device_id *of_match_device(const struct of_device_id *matches, const struct device *dev);
+
+/**
+ * of_device_get_match_data() - the .data of the bound driver's of_match_table entry matching @dev
+ * @dev: the device
+ *
+ * Return: that entry's data; NULL when no driver is bound, it has no
+ * of_match_table, the device has no node, or no entry matches.
+ */
+DMAMAP_API const void *of_device_get_match_data(const struct device *dev);
+
+/**
+ * device_get_match_data() - <linux/property.h>: the driver's match data for @dev
+ *
+ * of_device_get_match_data() here, as every firmware node is a device-tree
+ * node: NULL when there is no match.
+ */
+DMAMAP_API const void *device_get_match_data(const struct device *dev);
+
+/** fwnode_property_present() - whether firmware node @fwnode has property @propname. */
+DMAMAP_API bool fwnode_property_present(const struct fwnode_handle *fwnode, const char *propname);
+
+/**
+ * fwnode_property_read_u32_array() - read @nval u32 values of @propname, or count them
+ * @fwnode: the firmware node (NULL: -EINVAL)
+ * @propname: the property's name
+ * @val: receives the first @nval values, or NULL to count them
+ * @nval: values to read
+ *
+ * Return: 0, or the count for a NULL @val; -EINVAL when the node or the
+ * property is missing (or its length is no whole number of values, when
+ * counting), -ENODATA when it has no value, -EOVERFLOW when it holds fewer
+ * than @nval values. The other widths behave alike.
+ */
+DMAMAP_API int fwnode_property_read_u32_array(const struct fwnode_handle *fwnode, const char *propname, u32 *val,
+					      size_t nval);
+
+/** fwnode_property_read_u8_array() - fwnode_property_read_u32_array() of u8 values. */
+DMAMAP_API int fwnode_property_read_u8_array(const struct fwnode_handle *fwnode, const char *propname, u8 *val,
+					     size_t nval);
+
+/** fwnode_property_read_u16_array() - fwnode_property_read_u32_array() of u16 values. */
+DMAMAP_API int fwnode_property_read_u16_array(const struct fwnode_handle *fwnode, const char *propname, u16 *val,
+					      size_t nval);
+
+/** fwnode_property_read_u64_array() - fwnode_property_read_u32_array() of u64 values. */
+DMAMAP_API int fwnode_property_read_u64_array(const struct fwnode_handle *fwnode, const char *propname, u64 *val,
+					      size_t nval);
+
+/**
+ * fwnode_property_read_string_array() - read up to @nval strings of @propname, or count them
+ * @fwnode: the firmware node (NULL: -EINVAL)
+ * @propname: the property's name
+ * @val: receives pointers to the strings (into the node), or NULL to count them
+ * @nval: room in @val
+ *
+ * Return: the strings read, or counted; errors as of_property_read_string_helper().
+ */
+DMAMAP_API int fwnode_property_read_string_array(const struct fwnode_handle *fwnode, const char *propname,
+						 const char **val, size_t nval);
+
+/**
+ * fwnode_property_match_string() - the index of @string among the strings of @propname
+ *
+ * As of_property_match_string(); -EINVAL for a NULL @fwnode.
+ */
+DMAMAP_API int fwnode_property_match_string(const struct fwnode_handle *fwnode, const char *propname,
+					    const char *string);
+
+/** of_fwnode_handle() - the firmware node handle of @np (NULL for NULL). */
+static inline struct fwnode_handle *of_fwnode_handle(const struct device_node *np)
+{
+	return np ? (struct fwnode_handle *)&np->fwnode : NULL;
+}
+
+/** is_of_node() - whether @fwnode is a device-tree node: any real handle here. */
+static inline bool is_of_node(const struct fwnode_handle *fwnode)
+{
+	return !IS_ERR_OR_NULL(fwnode);
+}
+
+/** to_of_node() - the device-tree node of @fwnode, or NULL. */
+static inline struct device_node *to_of_node(const struct fwnode_handle *fwnode)
+{
+	return is_of_node(fwnode) ? (struct device_node *)((const char *)fwnode - offsetof(struct device_node, fwnode))
+				  : NULL;
+}
+
+/** dev_fwnode() - @dev's firmware node: its of_node's handle, else dev->fwnode. */
+static inline struct fwnode_handle *dev_fwnode(const struct device *dev)
+{
+	return dev->of_node ? of_fwnode_handle(dev->of_node) : dev->fwnode;
+}
+
+/** dev_of_node() - @dev's device-tree node, or NULL. */
+static inline struct device_node *dev_of_node(const struct device *dev)
+{
+	return dev->of_node;
+}
+
+/** of_node_get() - take a reference to @np: nodes live with their device here, so @np itself. */
+static inline struct device_node *of_node_get(struct device_node *np)
+{
+	return np;
+}
+
+/** of_node_put() - drop a reference of of_node_get(): nothing to do. */
+static inline void of_node_put(struct device_node *np)
+{
+	(void)np;
+}
+
+/** of_node_full_name() - @np's name with its unit address, "<no-node>" for NULL. */
+static inline const char *of_node_full_name(const struct device_node *np)
+{
+	return np ? np->full_name : "<no-node>";
+}
+
+/** of_property_read_bool() - whether @np has property @propname (a boolean is present or not). */
+static inline bool of_property_read_bool(const struct device_node *np, const char *propname)
+{
+	return of_find_property(np, propname, NULL) != NULL;
+}
+
+/** of_property_present() - whether @np has property @propname. */
+static inline bool of_property_present(const struct device_node *np, const char *propname)
+{
+	return of_property_read_bool(np, propname);
+}
+
+/** of_property_read_u8_array() - read exactly @sz u8 values of @propname: 0 or an error as the variable form's. */
+static inline int of_property_read_u8_array(const struct device_node *np, const char *propname, u8 *out_values,
+					    size_t sz)
+{
+	int ret = of_property_read_variable_u8_array(np, propname, out_values, sz, 0);
+
+	return ret < 0 ? ret : 0;
+}
+
+/** of_property_read_u16_array() - read exactly @sz u16 values of @propname: 0 or an error. */
+static inline int of_property_read_u16_array(const struct device_node *np, const char *propname, u16 *out_values,
+					     size_t sz)
+{
+	int ret = of_property_read_variable_u16_array(np, propname, out_values, sz, 0);
+
+	return ret < 0 ? ret : 0;
+}
+
+/** of_property_read_u32_array() - read exactly @sz u32 cells of @propname: 0 or an error. */
+static inline int of_property_read_u32_array(const struct device_node *np, const char *propname, u32 *out_values,
+					     size_t sz)
+{
+	int ret = of_property_read_variable_u32_array(np, propname, out_values, sz, 0);
+
+	return ret < 0 ? ret : 0;
+}
+
+/** of_property_read_u64_array() - read exactly @sz u64 values of @propname: 0 or an error. */
+static inline int of_property_read_u64_array(const struct device_node *np, const char *propname, u64 *out_values,
+					     size_t sz)
+{
+	int ret = of_property_read_variable_u64_array(np, propname, out_values, sz, 0);
+
+	return ret < 0 ? ret : 0;
+}
+
+/** of_property_read_u8() - the first u8 value of @propname: 0 or an error. */
+static inline int of_property_read_u8(const struct device_node *np, const char *propname, u8 *out_value)
+{
+	return of_property_read_u8_array(np, propname, out_value, 1);
+}
+
+/** of_property_read_u16() - the first u16 value of @propname: 0 or an error. */
+static inline int of_property_read_u16(const struct device_node *np, const char *propname, u16 *out_value)
+{
+	return of_property_read_u16_array(np, propname, out_value, 1);
+}
+
+/** of_property_read_u32() - the first u32 cell of @propname: 0 or an error. */
+static inline int of_property_read_u32(const struct device_node *np, const char *propname, u32 *out_value)
+{
+	return of_property_read_u32_array(np, propname, out_value, 1);
+}
+
+/** of_property_read_s32() - the first cell of @propname as signed: 0 or an error. */
+static inline int of_property_read_s32(const struct device_node *np, const char *propname, s32 *out_value)
+{
+	return of_property_read_u32(np, propname, (u32 *)out_value);
+}
+
+/** of_property_read_u64() - the first u64 value (two cells) of @propname: 0 or an error. */
+static inline int of_property_read_u64(const struct device_node *np, const char *propname, u64 *out_value)
+{
+	return of_property_read_u64_array(np, propname, out_value, 1);
+}
+
+/** of_property_count_u8_elems() - how many u8 values @propname holds, or an error. */
+static inline int of_property_count_u8_elems(const struct device_node *np, const char *propname)
+{
+	return of_property_count_elems_of_size(np, propname, sizeof(u8));
+}
+
+/** of_property_count_u16_elems() - how many u16 values @propname holds, or an error. */
+static inline int of_property_count_u16_elems(const struct device_node *np, const char *propname)
+{
+	return of_property_count_elems_of_size(np, propname, sizeof(u16));
+}
+
+/** of_property_count_u32_elems() - how many u32 cells @propname holds, or an error. */
+static inline int of_property_count_u32_elems(const struct device_node *np, const char *propname)
+{
+	return of_property_count_elems_of_size(np, propname, sizeof(u32));
+}
+
+/** of_property_count_u64_elems() - how many u64 values @propname holds, or an error. */
+static inline int of_property_count_u64_elems(const struct device_node *np, const char *propname)
+{
+	return of_property_count_elems_of_size(np, propname, sizeof(u64));
+}
+
+/** of_property_read_string_array() - up to @sz strings of @propname: how many, or an error. */
+static inline int of_property_read_string_array(const struct device_node *np, const char *propname,
+						const char **out_strs, size_t sz)
+{
+	return of_property_read_string_helper(np, propname, out_strs, sz, 0);
+}
+
+/** of_property_count_strings() - how many strings @propname holds, or an error. */
+static inline int of_property_count_strings(const struct device_node *np, const char *propname)
+{
+	return of_property_read_string_helper(np, propname, NULL, 0, 0);
+}
+
+/** of_property_read_string_index() - the @index-th string of @propname: 0 or an error. */
+static inline int of_property_read_string_index(const struct device_node *np, const char *propname, int index,
+						const char **output)
+{
+	int rc = of_property_read_string_helper(np, propname, output, 1, index);
+
+	return rc < 0 ? rc : 0;
+}
+
+/** fwnode_property_read_bool() - whether @fwnode has property @propname. */
+static inline bool fwnode_property_read_bool(const struct fwnode_handle *fwnode, const char *propname)
+{
+	return fwnode_property_present(fwnode, propname);
+}
+
+/** fwnode_property_read_u32() - the first u32 value of @propname: 0 or an error. */
+static inline int fwnode_property_read_u32(const struct fwnode_handle *fwnode, const char *propname, u32 *val)
+{
+	return fwnode_property_read_u32_array(fwnode, propname, val, 1);
+}
+
+/** fwnode_property_read_string() - the first string of @propname: 0 or an error. */
+static inline int fwnode_property_read_string(const struct fwnode_handle *fwnode, const char *propname,
+					      const char **val)
+{
+	int ret = fwnode_property_read_string_array(fwnode, propname, val, 1);
+
+	return ret < 0 ? ret : 0;
+}
+
+/** fwnode_device_is_compatible() - whether @fwnode's "compatible" lists @compat. */
+static inline bool fwnode_device_is_compatible(const struct fwnode_handle *fwnode, const char *compat)
+{
+	return of_device_is_compatible(to_of_node(fwnode), compat) > 0;
+}
+
+/** device_property_present() - whether @dev's firmware node has property @propname. */
+static inline bool device_property_present(const struct device *dev, const char *propname)
+{
+	return fwnode_property_present(dev_fwnode(dev), propname);
+}
+
+/** device_property_read_bool() - whether @dev's firmware node has property @propname. */
+static inline bool device_property_read_bool(const struct device *dev, const char *propname)
+{
+	return device_property_present(dev, propname);
+}
+
+/** device_property_read_u8_array() - fwnode_property_read_u8_array() of @dev's node. */
+static inline int device_property_read_u8_array(const struct device *dev, const char *propname, u8 *val, size_t nval)
+{
+	return fwnode_property_read_u8_array(dev_fwnode(dev), propname, val, nval);
+}
+
+/** device_property_read_u16_array() - fwnode_property_read_u16_array() of @dev's node. */
+static inline int device_property_read_u16_array(const struct device *dev, const char *propname, u16 *val,
+						 size_t nval)
+{
+	return fwnode_property_read_u16_array(dev_fwnode(dev), propname, val, nval);
+}
+
+/** device_property_read_u32_array() - fwnode_property_read_u32_array() of @dev's node. */
+static inline int device_property_read_u32_array(const struct device *dev, const char *propname, u32 *val,
+						 size_t nval)
+{
+	return fwnode_property_read_u32_array(dev_fwnode(dev), propname, val, nval);
+}
+
+/** device_property_read_u64_array() - fwnode_property_read_u64_array() of @dev's node. */
+static inline int device_property_read_u64_array(const struct device *dev, const char *propname, u64 *val,
+						 size_t nval)
+{
+	return fwnode_property_read_u64_array(dev_fwnode(dev), propname, val, nval);
+}
+
+/** device_property_read_u8() - the first u8 value of @propname of @dev: 0 or an error. */
+static inline int device_property_read_u8(const struct device *dev, const char *propname, u8 *val)
+{
+	return device_property_read_u8_array(dev, propname, val, 1);
+}
+
+/** device_property_read_u16() - the first u16 value of @propname of @dev: 0 or an error. */
+static inline int device_property_read_u16(const struct device *dev, const char *propname, u16 *val)
+{
+	return device_property_read_u16_array(dev, propname, val, 1);
+}
+
+/** device_property_read_u32() - the first u32 value of @propname of @dev: 0 or an error. */
+static inline int device_property_read_u32(const struct device *dev, const char *propname, u32 *val)
+{
+	return device_property_read_u32_array(dev, propname, val, 1);
+}
+
+/** device_property_read_u64() - the first u64 value of @propname of @dev: 0 or an error. */
+static inline int device_property_read_u64(const struct device *dev, const char *propname, u64 *val)
+{
+	return device_property_read_u64_array(dev, propname, val, 1);
+}
+
+/** device_property_count_u8() - how many u8 values @propname of @dev holds, or an error. */
+static inline int device_property_count_u8(const struct device *dev, const char *propname)
+{
+	return device_property_read_u8_array(dev, propname, NULL, 0);
+}
+
+/** device_property_count_u16() - how many u16 values @propname of @dev holds, or an error. */
+static inline int device_property_count_u16(const struct device *dev, const char *propname)
+{
+	return device_property_read_u16_array(dev, propname, NULL, 0);
+}
+
+/** device_property_count_u32() - how many u32 values @propname of @dev holds, or an error. */
+static inline int device_property_count_u32(const struct device *dev, const char *propname)
+{
+	return device_property_read_u32_array(dev, propname, NULL, 0);
+}
+
+/** device_property_count_u64() - how many u64 values @propname of @dev holds, or an error. */
+static inline int device_property_count_u64(const struct device *dev, const char *propname)
+{
+	return device_property_read_u64_array(dev, propname, NULL, 0);
+}
+
+/** device_property_read_string_array() - fwnode_property_read_string_array() of @dev's node. */
+static inline int device_property_read_string_array(const struct device *dev, const char *propname,
+						    const char **val, size_t nval)
+{
+	return fwnode_property_read_string_array(dev_fwnode(dev), propname, val, nval);
+}
+
+/** device_property_string_array_count() - how many strings @propname of @dev holds, or an error. */
+static inline int device_property_string_array_count(const struct device *dev, const char *propname)
+{
+	return device_property_read_string_array(dev, propname, NULL, 0);
+}
+
+/** device_property_read_string() - the first string of @propname of @dev: 0 or an error. */
+static inline int device_property_read_string(const struct device *dev, const char *propname, const char **val)
+{
+	return fwnode_property_read_string(dev_fwnode(dev), propname, val);
+}
+
+/** device_property_match_string() - the index of @string among the strings of @propname of @dev. */
+static inline int device_property_match_string(const struct device *dev, const char *propname, const char *string)
+{
+	return fwnode_property_match_string(dev_fwnode(dev), propname, string);
+}
+
+/** device_is_compatible() - whether @dev's "compatible" lists @compat. */
+static inline bool device_is_compatible(const struct device *dev, const char *compat)
+{
+	return fwnode_device_is_compatible(dev_fwnode(dev), compat);
+}
+
+DMAMAP_END_DECLS
+
+#endif /* DMAMAP_OF_H */

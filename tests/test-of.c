@@ -1,0 +1,592 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Device-tree nodes and their readers, as a driver of Linux 6.x reaches
+ * them: the node a test gives a platform device, the values as a flattened
+ * tree stores them, the readers' results and errors, the driver's
+ * of_match_table matched against "compatible", and the refusals that leave
+ * a device as it was.
+ */
+#include <linux/device.h>
+#include <linux/mod_devicetable.h>
+#include <linux/module.h>
+#include <linux/of.h>
+#include <linux/of_device.h>
+#include <linux/of_platform.h>
+#include <linux/platform_device.h>
+#include <linux/property.h>
+#include "common.h"
+
+static const char *const compat[] = { "acme,dma-v2", "acme,dma" };
+static const u32 cells[] = { 0x10000000, 0x1000, 7 };
+static const u16 shorts[] = { 0x1234, 0xfffe };
+static const u8 bytes[] = { 'a', 'b', 'c' }; /* no NUL: not a string */
+static const char *const names[] = { "tx", "rx", "err" };
+
+static const struct property_entry props[] = {
+	PROPERTY_ENTRY_STRING_ARRAY("compatible", compat),
+	PROPERTY_ENTRY_U32_ARRAY("reg", cells),
+	PROPERTY_ENTRY_U32("dma-channels", 8),
+	PROPERTY_ENTRY_U64("dma-window", 0x0000000180000000ULL),
+	PROPERTY_ENTRY_U16_ARRAY("shorts", shorts),
+	PROPERTY_ENTRY_U8_ARRAY("bytes", bytes),
+	PROPERTY_ENTRY_U8("one-byte", 0xa5),
+	PROPERTY_ENTRY_STRING("label", "engine0"),
+	PROPERTY_ENTRY_STRING_ARRAY("dma-names", names),
+	PROPERTY_ENTRY_BOOL("dma-coherent"),
+	{ }
+};
+
+/* A platform device of @f's machine described by @p as "dma-controller@10000000". */
+static struct platform_device *described(struct current_fx *f, const struct property_entry *p)
+{
+	struct platform_device *pdev = dmamap_platform_device_create(f->m, "acme-dma", 0);
+
+	assert_false(IS_ERR(pdev));
+	assert_int_equal(dmamap_device_set_of_node(&pdev->dev, "dma-controller@10000000", p), 0);
+	return pdev;
+}
+
+static void test_values_stored_as_a_device_tree_stores_them(void **state)
+{
+	static const u8 reg_be[] = { 0x10, 0, 0, 0, 0, 0, 0x10, 0, 0, 0, 0, 7 };
+	static const u8 window_be[] = { 0, 0, 0, 1, 0x80, 0, 0, 0 };
+	static const char compat_bytes[] = "acme,dma-v2\0acme,dma";
+	struct current_fx *f = *state;
+	struct platform_device *pdev = described(f, props);
+	struct device_node *np = pdev->dev.of_node;
+	const u8 *v;
+	int len = -1;
+
+	assert_non_null(np);
+	assert_ptr_equal(dev_fwnode(&pdev->dev), of_fwnode_handle(np));
+	assert_ptr_equal(to_of_node(dev_fwnode(&pdev->dev)), np);
+	assert_ptr_equal(dev_of_node(&pdev->dev), np);
+	assert_string_equal(np->full_name, "dma-controller@10000000");
+	assert_string_equal(np->name, "dma-controller");
+	assert_string_equal(of_node_full_name(np), "dma-controller@10000000");
+	assert_string_equal(of_node_full_name(NULL), "<no-node>");
+	assert_true(of_node_name_eq(np, "dma-controller"));
+	assert_false(of_node_name_eq(np, "dma-control"));
+	assert_false(of_node_name_eq(np, "dma-controller@10000000"));
+	assert_ptr_equal(of_node_get(np), np);
+	of_node_put(np);
+
+	v = of_get_property(np, "reg", &len);
+	assert_int_equal(len, sizeof(reg_be));
+	assert_memory_equal(v, reg_be, sizeof(reg_be));
+	v = of_get_property(np, "dma-window", &len);
+	assert_int_equal(len, 8);
+	assert_memory_equal(v, window_be, 8);
+	v = of_get_property(np, "compatible", &len);
+	assert_int_equal(len, sizeof(compat_bytes));
+	assert_memory_equal(v, compat_bytes, sizeof(compat_bytes));
+	v = of_get_property(np, "shorts", &len);
+	assert_int_equal(len, 4);
+	assert_int_equal(v[0], 0x12);
+	assert_int_equal(v[3], 0xfe);
+	len = -1;
+	assert_non_null(of_find_property(np, "dma-coherent", &len));
+	assert_int_equal(len, 0);
+	assert_null(of_get_property(np, "dma-coherent", NULL));
+	len = -1;
+	assert_null(of_find_property(np, "nope", &len));
+	assert_int_equal(len, -1);
+	assert_null(of_find_property(NULL, "reg", NULL));
+	assert_null(of_find_property(np, NULL, NULL));
+
+	/* the properties in the order given */
+	{
+		const struct property *pp;
+		int i = 0;
+
+		for_each_property_of_node(np, pp)
+			assert_string_equal(pp->name, props[i++].name);
+		assert_int_equal(i, ARRAY_SIZE(props) - 1);
+	}
+	dmamap_platform_device_destroy(pdev);
+}
+
+static void test_number_readers(void **state)
+{
+	struct current_fx *f = *state;
+	struct platform_device *pdev = described(f, props);
+	struct device *dev = &pdev->dev;
+	struct device_node *np = dev->of_node;
+	u32 out[4] = { 0xdead, 0xdead, 0xdead, 0xdead }, v32 = 0xdead;
+	u64 v64 = 0xdead;
+	u16 v16[2] = { 0 };
+	u8 v8[3] = { 0 }, b8 = 0;
+
+	assert_int_equal(device_property_read_u32(dev, "dma-channels", &v32), 0);
+	assert_int_equal(v32, 8);
+	v32 = 0;
+	assert_int_equal(of_property_read_u32(np, "dma-channels", &v32), 0);
+	assert_int_equal(v32, 8);
+	assert_int_equal(device_property_read_u32_array(dev, "reg", out, 3), 0);
+	assert_int_equal(out[0], 0x10000000);
+	assert_int_equal(out[1], 0x1000);
+	assert_int_equal(out[2], 7);
+	assert_int_equal(out[3], 0xdead);
+	/* fewer than there are: the first ones */
+	memset(out, 0, sizeof(out));
+	assert_int_equal(of_property_read_u32_array(np, "reg", out, 2), 0);
+	assert_int_equal(out[1], 0x1000);
+	assert_int_equal(out[2], 0);
+	/* more than there are: an error, nothing written */
+	memset(out, 0x5a, sizeof(out));
+	assert_int_equal(device_property_read_u32_array(dev, "reg", out, 4), -EOVERFLOW);
+	assert_int_equal(of_property_read_u32_array(np, "reg", out, 4), -EOVERFLOW);
+	assert_int_equal(out[0], 0x5a5a5a5a);
+
+	/* a u64 is two cells, the high one first */
+	assert_int_equal(device_property_read_u64(dev, "dma-window", &v64), 0);
+	assert_int_equal(v64, 0x180000000ULL);
+	assert_int_equal(of_property_read_u32(np, "dma-window", &v32), 0);
+	assert_int_equal(v32, 1);
+	assert_int_equal(of_property_read_u32_index(np, "dma-window", 1, &v32), 0);
+	assert_int_equal(v32, 0x80000000u);
+	assert_int_equal(of_property_read_u32_index(np, "reg", 2, &v32), 0);
+	assert_int_equal(v32, 7);
+	v32 = 0x77;
+	assert_int_equal(of_property_read_u32_index(np, "reg", 3, &v32), -EOVERFLOW);
+	assert_int_equal(of_property_read_u32_index(np, "nope", 0, &v32), -EINVAL);
+	assert_int_equal(of_property_read_u32_index(np, "dma-coherent", 0, &v32), -ENODATA);
+	assert_int_equal(v32, 0x77);
+	/* a u64 read of one cell: too short */
+	v64 = 0x77;
+	assert_int_equal(of_property_read_u64(np, "dma-channels", &v64), -EOVERFLOW);
+	assert_int_equal(v64, 0x77);
+
+	assert_int_equal(device_property_read_u16_array(dev, "shorts", v16, 2), 0);
+	assert_int_equal(v16[0], 0x1234);
+	assert_int_equal(v16[1], 0xfffe);
+	assert_int_equal(of_property_read_u8_array(np, "bytes", v8, 3), 0);
+	assert_memory_equal(v8, "abc", 3);
+	assert_int_equal(device_property_read_u8(dev, "one-byte", &b8), 0);
+	assert_int_equal(b8, 0xa5);
+	assert_int_equal(of_property_read_u16(np, "shorts", &v16[0]), 0);
+	assert_int_equal(v16[0], 0x1234);
+
+	/* counts: values of the width asked, or an error */
+	assert_int_equal(device_property_count_u32(dev, "reg"), 3);
+	assert_int_equal(of_property_count_u32_elems(np, "reg"), 3);
+	assert_int_equal(device_property_count_u8(dev, "reg"), 12);
+	assert_int_equal(device_property_count_u16(dev, "reg"), 6);
+	assert_int_equal(device_property_count_u64(dev, "reg"), -EINVAL); /* 12 bytes: no whole u64s */
+	assert_int_equal(of_property_count_u64_elems(np, "dma-window"), 1);
+	assert_int_equal(device_property_count_u32(dev, "dma-coherent"), -ENODATA);
+	assert_int_equal(device_property_count_u32(dev, "nope"), -EINVAL);
+	assert_int_equal(of_property_count_elems_of_size(np, "reg", 0), -EINVAL);
+
+	/* the variable form: as many as there are, between the bounds */
+	memset(out, 0, sizeof(out));
+	assert_int_equal(of_property_read_variable_u32_array(np, "reg", out, 2, 4), 3);
+	assert_int_equal(out[2], 7);
+	assert_int_equal(of_property_read_variable_u32_array(np, "reg", out, 1, 2), -EOVERFLOW);
+	assert_int_equal(of_property_read_variable_u32_array(np, "reg", out, 4, 0), -EOVERFLOW);
+	assert_int_equal(of_property_read_variable_u32_array(np, "reg", out, 3, 3), 3);
+	assert_int_equal(of_property_read_variable_u32_array(np, "reg", out, 2, 0), 2);
+
+	/* missing, valueless, and no node at all */
+	v32 = 0x77;
+	assert_int_equal(device_property_read_u32(dev, "nope", &v32), -EINVAL);
+	assert_int_equal(device_property_read_u32(dev, "dma-coherent", &v32), -ENODATA);
+	assert_int_equal(of_property_read_u32(NULL, "reg", &v32), -EINVAL);
+	assert_int_equal(v32, 0x77);
+
+	assert_true(device_property_present(dev, "dma-coherent"));
+	assert_true(device_property_read_bool(dev, "dma-coherent"));
+	assert_true(of_property_read_bool(np, "dma-coherent"));
+	assert_true(of_property_present(np, "reg"));
+	assert_true(fwnode_property_read_bool(dev_fwnode(dev), "reg"));
+	assert_false(device_property_present(dev, "nope"));
+	assert_false(device_property_read_bool(dev, "Dma-coherent")); /* names are compared exactly */
+	assert_int_equal(f->c.reports, 0);
+	dmamap_platform_device_destroy(pdev);
+}
+
+static void test_string_readers(void **state)
+{
+	struct current_fx *f = *state;
+	struct platform_device *pdev = described(f, props);
+	struct device *dev = &pdev->dev;
+	struct device_node *np = dev->of_node;
+	const char *s = "unset", *arr[4] = { NULL };
+
+	assert_int_equal(device_property_read_string(dev, "label", &s), 0);
+	assert_string_equal(s, "engine0");
+	assert_int_equal(of_property_read_string(np, "dma-names", &s), 0);
+	assert_string_equal(s, "tx");
+	assert_int_equal(device_property_string_array_count(dev, "dma-names"), 3);
+	assert_int_equal(of_property_count_strings(np, "compatible"), 2);
+	assert_int_equal(device_property_read_string_array(dev, "dma-names", arr, 4), 3);
+	assert_string_equal(arr[0], "tx");
+	assert_string_equal(arr[2], "err");
+	assert_null(arr[3]);
+	memset(arr, 0, sizeof(arr));
+	assert_int_equal(of_property_read_string_array(np, "dma-names", arr, 2), 2);
+	assert_string_equal(arr[1], "rx");
+	assert_null(arr[2]);
+	assert_int_equal(of_property_read_string_index(np, "dma-names", 2, &s), 0);
+	assert_string_equal(s, "err");
+	s = "unset";
+	assert_int_equal(of_property_read_string_index(np, "dma-names", 3, &s), -ENODATA);
+	assert_int_equal(of_property_read_string_helper(np, "dma-names", arr, 0, 0), -ENODATA);
+	assert_int_equal(of_property_read_string_helper(np, "dma-names", arr, 1, -1), -EINVAL);
+
+	assert_int_equal(device_property_match_string(dev, "dma-names", "rx"), 1);
+	assert_int_equal(of_property_match_string(np, "dma-names", "err"), 2);
+	assert_int_equal(device_property_match_string(dev, "dma-names", "RX"), -ENODATA);
+	assert_int_equal(device_property_match_string(dev, "dma-names", "none"), -ENODATA);
+	assert_int_equal(device_property_match_string(dev, "nope", "rx"), -EINVAL);
+	assert_int_equal(of_property_match_string(np, "dma-names", NULL), -EINVAL);
+	assert_int_equal(device_property_match_string(dev, "dma-coherent", "rx"), -ENODATA);
+
+	/* bytes without a NUL are no string */
+	assert_int_equal(device_property_read_string(dev, "bytes", &s), -EILSEQ);
+	assert_int_equal(of_property_read_string(np, "bytes", &s), -EILSEQ);
+	assert_int_equal(of_property_count_strings(np, "bytes"), -EILSEQ);
+	assert_int_equal(of_property_match_string(np, "bytes", "abc"), -EILSEQ);
+	/* a valueless or missing property */
+	assert_int_equal(device_property_read_string(dev, "dma-coherent", &s), -ENODATA);
+	assert_int_equal(of_property_read_string(np, "nope", &s), -EINVAL);
+	assert_int_equal(device_property_string_array_count(dev, "nope"), -EINVAL);
+	assert_string_equal(s, "unset");
+	assert_int_equal(f->c.reports, 0);
+	dmamap_platform_device_destroy(pdev);
+}
+
+static void test_device_without_a_node(void **state)
+{
+	struct current_fx *f = *state;
+	struct platform_device *pdev = dmamap_platform_device_create(f->m, "bare", 0);
+	struct device *dev = &pdev->dev;
+	const char *s = "unset";
+	u32 v = 0x77;
+
+	assert_null(dev->of_node);
+	assert_null(dev_fwnode(dev));
+	assert_int_equal(device_property_read_u32(dev, "reg", &v), -EINVAL);
+	assert_int_equal(device_property_count_u32(dev, "reg"), -EINVAL);
+	assert_int_equal(device_property_read_string(dev, "label", &s), -EINVAL);
+	assert_int_equal(device_property_string_array_count(dev, "label"), -EINVAL);
+	assert_int_equal(device_property_match_string(dev, "label", "x"), -EINVAL);
+	assert_false(device_property_present(dev, "reg"));
+	assert_false(device_is_compatible(dev, "acme,dma"));
+	assert_null(device_get_match_data(dev));
+	assert_null(of_device_get_match_data(dev));
+	assert_null(of_match_device(NULL, dev));
+	assert_int_equal(v, 0x77);
+	assert_string_equal(s, "unset");
+	assert_int_equal(f->c.reports, 0);
+	dmamap_platform_device_destroy(pdev);
+}
+
+/* ------------------------------------------------------------ matching */
+
+struct acme_data {
+	const char *model;
+	int channels;
+};
+
+static const struct acme_data acme_v1 = { "v1", 4 }, acme_v2 = { "v2", 8 }, acme_any = { "by name", 1 };
+
+/* The v1 entry comes first: the node's own order of "compatible" decides. */
+static const struct of_device_id acme_of_match[] = {
+	{ .compatible = "acme,dma", .data = &acme_v1 },
+	{ .compatible = "acme,dma-v2", .data = &acme_v2 },
+	{ .name = "dma-controller", .data = &acme_any },
+	{ }
+};
+MODULE_DEVICE_TABLE(of, acme_of_match);
+
+struct acme_probe_seen {
+	const struct acme_data *match, *of_match;
+	u32 channels;
+	int probes;
+};
+
+static struct acme_probe_seen seen;
+
+static int acme_probe(struct platform_device *pdev)
+{
+	const struct acme_data *data = device_get_match_data(&pdev->dev);
+
+	seen.probes++;
+	seen.match = data;
+	seen.of_match = of_device_get_match_data(&pdev->dev);
+	if (!data)
+		return -ENODEV;
+	if (device_property_read_u32(&pdev->dev, "dma-channels", &seen.channels))
+		seen.channels = (u32)data->channels;
+	return 0;
+}
+
+static struct platform_driver acme_driver = {
+	.probe = acme_probe,
+	.driver = {
+		.name = "acme-dma",
+		.of_match_table = of_match_ptr(acme_of_match),
+	},
+};
+
+static void test_match_data_of_the_best_compatible(void **state)
+{
+	static const char *const v1_only[] = { "other,thing", "ACME,DMA" };
+	const struct property_entry p_v1[] = { PROPERTY_ENTRY_STRING_ARRAY("compatible", v1_only), { } };
+	const struct property_entry p_none[] = { PROPERTY_ENTRY_STRING("compatible", "other,thing"), { } };
+	struct current_fx *f = *state;
+	struct platform_device *pdev = described(f, props);
+
+	/* "acme,dma-v2" stands first in the node: its entry wins over the table's first */
+	memset(&seen, 0, sizeof(seen));
+	assert_int_equal(dmamap_platform_bind(pdev, &acme_driver), 0);
+	assert_ptr_equal(pdev->dev.driver, &acme_driver.driver);
+	assert_ptr_equal(seen.match, &acme_v2);
+	assert_ptr_equal(seen.of_match, &acme_v2);
+	assert_int_equal(seen.channels, 8);
+	assert_ptr_equal(of_match_device(acme_of_match, &pdev->dev), &acme_of_match[1]);
+	assert_true(device_is_compatible(&pdev->dev, "acme,dma"));
+	dmamap_platform_unbind(pdev);
+	assert_null(pdev->dev.driver);
+	assert_null(device_get_match_data(&pdev->dev)); /* no driver, no match */
+	assert_ptr_equal(of_match_device(acme_of_match, &pdev->dev), &acme_of_match[1]);
+
+	/* compared ignoring case, the later string of the node */
+	assert_int_equal(dmamap_device_set_of_node(&pdev->dev, "dma@0", p_v1), 0);
+	memset(&seen, 0, sizeof(seen));
+	assert_int_equal(dmamap_platform_bind(pdev, &acme_driver), 0);
+	assert_ptr_equal(seen.match, &acme_v1);
+	assert_int_equal(seen.channels, 4); /* no "dma-channels" now */
+	dmamap_platform_unbind(pdev);
+
+	/* no compatible entry, but the name entry matches */
+	assert_int_equal(dmamap_device_set_of_node(&pdev->dev, "dma-controller@4000", p_none), 0);
+	assert_ptr_equal(of_match_node(acme_of_match, pdev->dev.of_node), &acme_of_match[2]);
+	memset(&seen, 0, sizeof(seen));
+	assert_int_equal(dmamap_platform_bind(pdev, &acme_driver), 0);
+	assert_ptr_equal(seen.match, &acme_any);
+	dmamap_platform_unbind(pdev);
+
+	/* nothing matches: the probe sees NULL and declines */
+	assert_int_equal(dmamap_device_set_of_node(&pdev->dev, "uart@4000", p_none), 0);
+	memset(&seen, 0, sizeof(seen));
+	assert_int_equal(dmamap_platform_bind(pdev, &acme_driver), -ENODEV);
+	assert_int_equal(seen.probes, 1);
+	assert_null(seen.match);
+	assert_null(pdev->dev.driver);
+	assert_int_equal(f->c.reports, 0);
+	dmamap_platform_device_destroy(pdev);
+}
+
+static void test_compatible_scores(void **state)
+{
+	static const char *const three[] = { "a,first", "a,second", "a,third" };
+	const struct property_entry p[] = {
+		PROPERTY_ENTRY_STRING_ARRAY("compatible", three),
+		PROPERTY_ENTRY_STRING("device_type", "dma"),
+		{ }
+	};
+	static const struct of_device_id by_type[] = {
+		{ .compatible = "a,third", .type = "serial" }, /* the type must match too */
+		{ .compatible = "a,third", .type = "dma" },
+		{ .compatible = "a,second" },
+		{ }
+	};
+	static const struct of_device_id typed_first[] = {
+		{ .compatible = "a,second" },
+		{ .compatible = "a,second", .type = "dma" },
+		{ .compatible = "a,second", .type = "dma", .name = "eng" },
+		{ }
+	};
+	static const struct of_device_id none[] = { { .compatible = "b,x" }, { .type = "serial" }, { } };
+	static const struct of_device_id tie[] = { { .compatible = "a,third" }, { .compatible = "a,third" }, { } };
+	struct current_fx *f = *state;
+	struct platform_device *pdev = described(f, p);
+	struct device_node *np = pdev->dev.of_node;
+	int s1 = of_device_is_compatible(np, "a,first"), s2 = of_device_is_compatible(np, "a,second"),
+	    s3 = of_device_is_compatible(np, "A,Third");
+
+	assert_true(s1 > s2);
+	assert_true(s2 > s3);
+	assert_true(s3 > 0);
+	assert_int_equal(of_device_is_compatible(np, "a,fourth"), 0);
+	assert_int_equal(of_device_is_compatible(np, ""), 0);
+	assert_int_equal(of_device_is_compatible(np, NULL), 0);
+	assert_int_equal(of_device_is_compatible(NULL, "a,first"), 0);
+	assert_true(fwnode_device_is_compatible(dev_fwnode(&pdev->dev), "a,third"));
+
+	/* an earlier compatible outranks a type match on a later one */
+	assert_ptr_equal(of_match_node(by_type, np), &by_type[2]);
+	/* a type and a name add to the same compatible's score */
+	assert_ptr_equal(of_match_node(typed_first, np), &typed_first[1]);
+	assert_int_equal(dmamap_device_set_of_node(&pdev->dev, "eng@1", p), 0);
+	np = pdev->dev.of_node;
+	assert_ptr_equal(of_match_node(typed_first, np), &typed_first[2]);
+	assert_null(of_match_node(none, np));
+	assert_ptr_equal(of_match_node(tie, np), &tie[0]); /* of equal scores, the table's first */
+	assert_null(of_match_node(NULL, np));
+	assert_null(of_match_node(typed_first, NULL));
+	assert_int_equal(f->c.reports, 0);
+	dmamap_platform_device_destroy(pdev);
+}
+
+/* ------------------------------------------------------------ refusals */
+
+/* @dev's node is still @np, its "reg" read 3 cells, and @f saw one more bad-input report than @before. */
+static void assert_node_kept(struct current_fx *f, struct device *dev, struct device_node *np, unsigned long before)
+{
+	assert_ptr_equal(dev->of_node, np);
+	assert_ptr_equal(dev->fwnode, of_fwnode_handle(np));
+	assert_int_equal(device_property_count_u32(dev, "reg"), 3);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_BAD_INPUT], before + 1);
+}
+
+static void test_set_of_node_refusals(void **state)
+{
+	static const char *const with_null[] = { "ok", NULL };
+	static const u32 two[] = { 1, 2 };
+	struct property_entry bad[2] = { { 0 } };
+	struct current_fx *f = *state;
+	struct platform_device *pdev = described(f, props);
+	struct device *dev = &pdev->dev;
+	struct device_node *np = dev->of_node;
+	struct device stray;
+	struct capture pc;
+	const struct property_entry twice[] = { PROPERTY_ENTRY_U32("x", 1), PROPERTY_ENTRY_U32("x", 2), { } };
+	const struct property_entry refs[] = { { .name = "phandle-ref", .length = 8, .type = DEV_PROP_REF,
+						 { .pointer = two } }, { } };
+	const struct property_entry odd[] = { PROPERTY_ENTRY_U32_ARRAY_LEN("odd", two, 1), { } };
+	unsigned long before;
+
+	before = f->c.by_kind[DMAMAP_REPORT_BAD_INPUT];
+	assert_int_equal(dmamap_device_set_of_node(dev, NULL, props), -EINVAL);
+	assert_node_kept(f, dev, np, before);
+	before++;
+	assert_int_equal(dmamap_device_set_of_node(dev, "", props), -EINVAL);
+	assert_node_kept(f, dev, np, before);
+	before++;
+	assert_int_equal(dmamap_device_set_of_node(dev, "n@0", twice), -EINVAL);
+	assert_node_kept(f, dev, np, before);
+	assert_non_null(strstr(f->c.last, "given twice"));
+	before++;
+	assert_int_equal(dmamap_device_set_of_node(dev, "n@0", refs), -EINVAL);
+	assert_node_kept(f, dev, np, before);
+	before++;
+
+	/* a length that is no whole number of values, values at NULL, a NULL string, an unknown type... */
+	bad[0] = (struct property_entry)PROPERTY_ENTRY_U32_ARRAY("odd", two);
+	bad[0].length = 6;
+	assert_int_equal(dmamap_device_set_of_node(dev, "n@0", bad), -EINVAL);
+	assert_node_kept(f, dev, np, before++);
+	bad[0] = (struct property_entry)PROPERTY_ENTRY_U32_ARRAY("nul", two);
+	bad[0].pointer = NULL;
+	assert_int_equal(dmamap_device_set_of_node(dev, "n@0", bad), -EINVAL);
+	assert_node_kept(f, dev, np, before++);
+	bad[0] = (struct property_entry)PROPERTY_ENTRY_STRING_ARRAY("strs", with_null);
+	assert_int_equal(dmamap_device_set_of_node(dev, "n@0", bad), -EINVAL);
+	assert_node_kept(f, dev, np, before++);
+	bad[0] = (struct property_entry)PROPERTY_ENTRY_U32("t", 1);
+	bad[0].type = (enum dev_prop_type)9;
+	assert_int_equal(dmamap_device_set_of_node(dev, "n@0", bad), -EINVAL);
+	assert_node_kept(f, dev, np, before++);
+	bad[0] = (struct property_entry)PROPERTY_ENTRY_U32("big", 1);
+	bad[0].length = 16; /* inline values hold 8 bytes */
+	assert_int_equal(dmamap_device_set_of_node(dev, "n@0", bad), -EINVAL);
+	assert_node_kept(f, dev, np, before++);
+	bad[0] = (struct property_entry)PROPERTY_ENTRY_U32("", 1);
+	assert_int_equal(dmamap_device_set_of_node(dev, "n@0", bad), -EINVAL);
+	assert_node_kept(f, dev, np, before++);
+
+	/* fewer values than the array holds: fine */
+	assert_int_equal(dmamap_device_set_of_node(dev, "n@0", odd), 0);
+	assert_int_equal(device_property_count_u32(dev, "odd"), 1);
+	assert_int_equal(dmamap_device_set_of_node(dev, "dma-controller@10000000", props), 0);
+	np = dev->of_node;
+
+	/* not while a driver is bound */
+	memset(&seen, 0, sizeof(seen));
+	assert_int_equal(dmamap_platform_bind(pdev, &acme_driver), 0);
+	assert_int_equal(dmamap_device_set_of_node(dev, "n@0", NULL), -EBUSY);
+	assert_node_kept(f, dev, np, before++);
+	dmamap_platform_unbind(pdev);
+
+	/* a device that is not initialised: reports of no machine */
+	memset(&stray, 0, sizeof(stray));
+	capture_start(&pc, NULL);
+	assert_int_equal(dmamap_device_set_of_node(&stray, "n@0", props), -EINVAL);
+	assert_int_equal(dmamap_device_set_of_node(NULL, "n@0", props), -EINVAL);
+	capture_stop(NULL);
+	assert_null(stray.of_node);
+	assert_int_equal(pc.by_kind[DMAMAP_REPORT_BAD_INPUT], 2);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_BAD_INPUT], before);
+
+	/* a node of no properties */
+	assert_int_equal(dmamap_device_set_of_node(dev, "empty", NULL), 0);
+	assert_null(dev->of_node->properties);
+	assert_string_equal(dev->of_node->name, "empty");
+	assert_false(device_property_present(dev, "reg"));
+	dmamap_platform_device_destroy(pdev);
+}
+
+/* A failed allocation: -ENOMEM and the device keeps the node it had. */
+static void test_set_of_node_out_of_memory(void **state)
+{
+	struct current_fx *f = *state;
+	struct platform_device *pdev = described(f, props);
+	struct device_node *np = pdev->dev.of_node;
+	const struct property_entry other[] = { PROPERTY_ENTRY_U32("x", 1), { } };
+
+	assert_int_equal(dmamap_fault_inject(f->m, DMAMAP_FAULT_HOST_ALLOC, 1, 0), 0);
+	assert_int_equal(dmamap_device_set_of_node(&pdev->dev, "other@0", other), -ENOMEM);
+	assert_int_equal(dmamap_fault_inject(f->m, DMAMAP_FAULT_HOST_ALLOC, 0, 0), 0);
+	assert_ptr_equal(pdev->dev.of_node, np);
+	assert_int_equal(device_property_count_u32(&pdev->dev, "reg"), 3);
+	assert_false(device_property_present(&pdev->dev, "x"));
+	assert_int_equal(dmamap_device_set_of_node(&pdev->dev, "other@0", other), 0);
+	assert_true(device_property_present(&pdev->dev, "x"));
+	dmamap_platform_device_destroy(pdev);
+}
+
+/* A plain device's node goes with its release; a driver's own of_node pointer is left alone. */
+static void test_node_goes_with_the_device(void **state)
+{
+	struct current_fx *f = *state;
+	struct device dev, other;
+	struct device_node *np;
+
+	memset(&dev, 0, sizeof(dev));
+	memset(&other, 0, sizeof(other));
+	assert_int_equal(dmamap_device_init(&dev, f->m, "plain"), 0);
+	assert_int_equal(dmamap_device_init(&other, f->m, "child"), 0);
+	assert_int_equal(dmamap_device_set_of_node(&dev, "plain@0", props), 0);
+	np = dev.of_node;
+	/* a child device pointed at its parent's node, as drivers do */
+	other.of_node = np;
+	assert_int_equal(device_property_count_u32(&other, "reg"), 3);
+	other.of_node = NULL;
+	dmamap_device_release(&other);
+	dmamap_device_release(&dev);
+	assert_null(dev.of_node);
+	assert_null(dev.fwnode);
+	assert_int_equal(f->c.reports, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_values_stored_as_a_device_tree_stores_them, current_fx_setup,
+						current_fx_teardown),
+		cmocka_unit_test_setup_teardown(test_number_readers, current_fx_setup, current_fx_teardown),
+		cmocka_unit_test_setup_teardown(test_string_readers, current_fx_setup, current_fx_teardown),
+		cmocka_unit_test_setup_teardown(test_device_without_a_node, current_fx_setup, current_fx_teardown),
+		cmocka_unit_test_setup_teardown(test_match_data_of_the_best_compatible, current_fx_setup,
+						current_fx_teardown),
+		cmocka_unit_test_setup_teardown(test_compatible_scores, current_fx_setup, current_fx_teardown),
+		cmocka_unit_test_setup_teardown(test_set_of_node_refusals, current_fx_setup, current_fx_teardown),
+		cmocka_unit_test_setup_teardown(test_set_of_node_out_of_memory, current_fx_setup, current_fx_teardown),
+		cmocka_unit_test_setup_teardown(test_node_goes_with_the_device, current_fx_setup, current_fx_teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
