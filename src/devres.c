@@ -124,8 +124,10 @@ void dmamap_devres_release_all(struct device *dev)
 
 DMAMAP_API void dmamap_device_unbind(struct device *dev)
 {
-	if (dm_dev_ok(dev, "dmamap_device_unbind", NULL, 0))
+	if (dm_dev_ok(dev, "dmamap_device_unbind", NULL, 0)) {
 		dmamap_devres_release_all(dev);
+		dmamap_clk_unbind(dev);
+	}
 }
 
 DMAMAP_API unsigned long dmamap_devres_count(struct device *dev)

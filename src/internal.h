@@ -949,6 +949,11 @@ void dmamap_dev_report(struct device *dev, enum dmamap_report_kind kind, const c
 		       ...) DMAMAP_PRINTF(5, 6);
 
 /* The machine of an initialised device (no checks). */
+/* What a driver left on of @dev's clocks reported, turned off and put (clk.c): at its unbind. */
+void dmamap_clk_unbind(struct device *dev);
+/* dmamap_clk_unbind(), then @dev's clocks freed: at its release. */
+void dmamap_clk_release(struct device *dev);
+
 /* Free the device-tree node dmamap_device_set_of_node() gave @dev, if any (of.c). */
 void dmamap_of_node_free(struct device *dev);
 

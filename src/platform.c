@@ -72,6 +72,7 @@ static void platform_teardown(struct device *dev)
 
 	/* first, what the driver left, each with the line that made it */
 	dmamap_debug_device_leaks(dev);
+	dmamap_clk_release(dev);
 	/*
 	 * While the device can still free what it allocated: its safe buffers
 	 * and their pools, then the pools the driver left (they may live in
@@ -432,6 +433,7 @@ static const struct platform_device_id *id_match(const struct platform_driver *d
 static void pdev_unbind_cleanup(struct platform_device *pdev)
 {
 	dmamap_devres_release_all(&pdev->dev);
+	dmamap_clk_unbind(&pdev->dev);
 	pdev->dev.driver_data = NULL;
 	pdev->dev.driver = NULL;
 	pdev->id_entry = NULL;

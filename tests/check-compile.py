@@ -77,6 +77,7 @@ KERNEL = '''
 #include <linux/mutex.h>
 #include <linux/mm.h>
 #include <linux/mod_devicetable.h>
+#include <linux/clk.h>
 #include <linux/of.h>
 #include <linux/of_device.h>
 #include <linux/of_platform.h>
@@ -1380,6 +1381,51 @@ int acme_board(struct platform_device *pdev)
 }
 '''
 
+# A probe that turns its clocks on, and a remove that turns them off, with <linux/clk.h> alone.
+CLOCKS = '''
+#include <linux/clk.h>
+struct acme_clocks {
+	struct clk *bus, *core;
+	struct clk_bulk_data *all;
+	int n;
+};
+int acme_clocks_on(struct device *dev, struct acme_clocks *c);
+int acme_clocks_on(struct device *dev, struct acme_clocks *c)
+{
+	int ret;
+
+	c->bus = devm_clk_get_enabled(dev, "bus");
+	if (IS_ERR(c->bus))
+		return PTR_ERR(c->bus);
+	c->core = clk_get(dev, "core");
+	if (IS_ERR(c->core))
+		return PTR_ERR(c->core);
+	ret = clk_set_rate(c->core, clk_round_rate(c->core, 400000000));
+	if (!ret)
+		ret = clk_prepare_enable(c->core);
+	if (ret) {
+		clk_put(c->core);
+		return ret;
+	}
+	c->n = devm_clk_bulk_get_all(dev, &c->all);
+	if (c->n < 0)
+		return c->n;
+	return clk_bulk_prepare_enable(c->n, c->all);
+}
+void acme_clocks_off(struct acme_clocks *c);
+void acme_clocks_off(struct acme_clocks *c)
+{
+	void (*off)(struct clk *) = clk_disable_unprepare;
+
+	clk_bulk_disable_unprepare(c->n, c->all);
+	clk_disable(c->core);
+	clk_unprepare(c->core);
+	off(NULL);
+	clk_put(c->core);
+	(void)clk_get_rate(c->bus);
+}
+'''
+
 # A probe that maps its register windows as 6.x drivers do, with
 # <linux/platform_device.h> and <linux/io.h>: by index with the resource, by
 # name, by index, a range managed and unmapped, a resource of its own; and
@@ -1504,6 +1550,8 @@ CASES = [
     ('the lock headers with the others', KERNEL + RING_LOCK + CONFIG_MUTEX + CMD_DONE, True, None),
     ('an interrupt handler from <linux/interrupt.h> alone', IRQ_HANDLER, True, None),
     ('platform resources from <linux/platform_device.h> alone', BOARD_RES, True, None),
+    ('clocks on and off from <linux/clk.h> alone', CLOCKS, True, None),
+    ('clocks on and off with the others', LIBC + KERNEL + CLOCKS, True, None),
     ('a device-tree probe from <linux/of.h> alone', OF_READ, True, None),
     ('device properties from <linux/property.h> alone', PROPERTY_READ, True, None),
     ('a board node and a match table with <linux/of_platform.h> and <linux/property.h>', BOARD_OF, True, None),
@@ -1766,6 +1814,7 @@ CXX_CASES = [
     ('an interrupt handler from <linux/interrupt.h> alone in C++', IRQ_HANDLER, True, None),
     ('a threaded interrupt handler in C++', THREADED_IRQ, True, None),
     ('platform resources from <linux/platform_device.h> alone in C++', BOARD_RES, True, None),
+    ('clocks on and off from <linux/clk.h> alone in C++', CLOCKS, True, None),
     ('a device-tree probe from <linux/of.h> alone in C++', OF_READ, True, None),
     ('device properties from <linux/property.h> alone in C++', PROPERTY_READ, True, None),
     ('register windows and platform data in C++', LIBC + KERNEL + REG_WINDOWS, True, None),

@@ -92,6 +92,21 @@
 #pragma weak fwnode_property_read_u64_array
 #pragma weak fwnode_property_read_string_array
 #pragma weak fwnode_property_match_string
+/* <dmamap/clk.h> */
+#pragma weak dmamap_device_add_clock
+#pragma weak dmamap_device_clock_state
+#pragma weak dmamap_clk_get_at
+#pragma weak dmamap_clk_put_at
+#pragma weak dmamap_devm_clk_get_at
+#pragma weak dmamap_devm_clk_put_at
+#pragma weak dmamap_devm_clk_bulk_get_all_at
+#pragma weak dmamap_clk_prepare_at
+#pragma weak dmamap_clk_unprepare_at
+#pragma weak dmamap_clk_enable_at
+#pragma weak dmamap_clk_disable_at
+#pragma weak dmamap_clk_set_rate_at
+#pragma weak clk_get_rate
+#pragma weak clk_round_rate
 /* <dmamap/iomem.h> */
 #pragma weak dmamap_ioremap_at
 #pragma weak dmamap_iounmap_at
@@ -477,6 +492,21 @@ static const struct export functions[] = {
 	F(fwnode_property_read_u64_array),
 	F(fwnode_property_read_string_array),
 	F(fwnode_property_match_string),
+	/* <dmamap/clk.h> */
+	F(dmamap_device_add_clock),
+	F(dmamap_device_clock_state),
+	F(dmamap_clk_get_at),
+	F(dmamap_clk_put_at),
+	F(dmamap_devm_clk_get_at),
+	F(dmamap_devm_clk_put_at),
+	F(dmamap_devm_clk_bulk_get_all_at),
+	F(dmamap_clk_prepare_at),
+	F(dmamap_clk_unprepare_at),
+	F(dmamap_clk_enable_at),
+	F(dmamap_clk_disable_at),
+	F(dmamap_clk_set_rate_at),
+	F(clk_get_rate),
+	F(clk_round_rate),
 	/* <dmamap/iomem.h> */
 	F(dmamap_ioremap_at),
 	F(dmamap_iounmap_at),

@@ -62,6 +62,7 @@ struct device {
 		void *debug;                     /* reserved for the misuse checker's per-device state */
 		void *devres;                    /* managed resources, newest first (<dmamap/devres.h>) */
 		struct device_node *of_node;     /* the node dmamap_device_set_of_node() made, freed at release */
+		void *clocks;                    /* the clocks the board wired to it (<dmamap/clk.h>) */
 		struct device *next, *prev;      /* the machine's device list */
 	} dmamap;
 };

@@ -22,6 +22,7 @@
 #include <dmamap/device.h>
 #include <dmamap/platform.h>
 #include <dmamap/of.h>
+#include <dmamap/clk.h>
 #include <dmamap/iomem.h>
 #include <dmamap/irq.h>
 #include <dmamap/iova.h>
