@@ -1419,8 +1419,8 @@ DMAMAP_API void dmamap_complete_all(struct dmamap_completion *c)
 	pthread_mutex_unlock(&c->guard);
 }
 
-/* Sleep on @c (guard held) until @end on the monotonic clock; the condition variable counts in real time. */
-static void wait_until(struct dmamap_completion *c, s64 end)
+/* Wait on @cond (@mutex held) until it is signalled or @end on the monotonic clock; @cond counts in real time. */
+static void cond_wait_until(pthread_cond_t *cond, pthread_mutex_t *mutex, s64 end)
 {
 	struct timespec now, abs;
 	s64 left = end - mono_ns(), ns;
@@ -1431,7 +1431,7 @@ static void wait_until(struct dmamap_completion *c, s64 end)
 	ns = (s64)now.tv_nsec + left % 1000000000ll;
 	abs.tv_sec = now.tv_sec + (time_t)(left / 1000000000ll) + (time_t)(ns / 1000000000ll);
 	abs.tv_nsec = (long)(ns % 1000000000ll);
-	pthread_cond_timedwait(&c->wake, &c->guard, &abs);
+	pthread_cond_timedwait(cond, mutex, &abs);
 }
 
 DMAMAP_API unsigned long dmamap_completion_wait_at(struct dmamap_completion *c, unsigned long timeout,
@@ -1454,7 +1454,7 @@ DMAMAP_API unsigned long dmamap_completion_wait_at(struct dmamap_completion *c, 
 		}
 		if (mono_ns() >= end)
 			break;
-		wait_until(c, end);
+		cond_wait_until(&c->wake, &c->guard, end);
 	}
 	if (!c->done) {
 		pthread_mutex_unlock(&c->guard);
@@ -1490,4 +1490,81 @@ DMAMAP_API bool dmamap_completion_done(struct dmamap_completion *c)
 	done = c->done != 0;
 	pthread_mutex_unlock(&c->guard);
 	return done;
+}
+
+/* ------------------------------------------------------------ wait queues */
+
+DMAMAP_API void dmamap_waitqueue_init(struct dmamap_waitqueue *wq)
+{
+	pthread_mutex_init(&wq->guard, NULL);
+	pthread_cond_init(&wq->wake, NULL);
+	wq->wakes = 0;
+	wq->sleepers = 0;
+}
+
+DMAMAP_API void dmamap_wake_up(struct dmamap_waitqueue *wq)
+{
+	pthread_mutex_lock(&wq->guard);
+	wq->wakes++;
+	pthread_cond_broadcast(&wq->wake);
+	pthread_mutex_unlock(&wq->guard);
+}
+
+DMAMAP_API bool dmamap_waitqueue_active(struct dmamap_waitqueue *wq)
+{
+	bool active;
+
+	pthread_mutex_lock(&wq->guard);
+	active = wq->sleepers != 0;
+	pthread_mutex_unlock(&wq->guard);
+	return active;
+}
+
+DMAMAP_API unsigned long dmamap_waitqueue_ticket(struct dmamap_waitqueue *wq)
+{
+	unsigned long t;
+
+	pthread_mutex_lock(&wq->guard);
+	t = wq->wakes;
+	pthread_mutex_unlock(&wq->guard);
+	return t;
+}
+
+DMAMAP_API s64 dmamap_wait_deadline(unsigned long timeout)
+{
+	if (timeout >= (unsigned long)LONG_MAX)
+		return 0;
+	return mono_ns() + (timeout > (unsigned long)(INT64_MAX / 4 / NSEC_PER_JIFFY) ? INT64_MAX / 4
+										 : (s64)timeout * NSEC_PER_JIFFY);
+}
+
+DMAMAP_API long dmamap_wait_left(s64 end)
+{
+	s64 left;
+
+	if (!end)
+		return LONG_MAX;
+	left = end - mono_ns();
+	return left > 0 ? (long)((left + NSEC_PER_JIFFY - 1) / NSEC_PER_JIFFY) : 1;
+}
+
+DMAMAP_API bool dmamap_waitqueue_sleep(struct dmamap_waitqueue *wq, unsigned long ticket, s64 end)
+{
+	bool woken;
+
+	pthread_mutex_lock(&wq->guard);
+	wq->sleepers++;
+	while (wq->wakes == ticket) {
+		if (!end) {
+			pthread_cond_wait(&wq->wake, &wq->guard);
+			continue;
+		}
+		if (mono_ns() >= end)
+			break;
+		cond_wait_until(&wq->wake, &wq->guard, end);
+	}
+	woken = wq->wakes != ticket;
+	wq->sleepers--;
+	pthread_mutex_unlock(&wq->guard);
+	return woken;
 }

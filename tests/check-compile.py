@@ -95,6 +95,7 @@ KERNEL = '''
 #include <linux/poison.h>
 #include <linux/types.h>
 #include <linux/unaligned.h>
+#include <linux/wait.h>
 #include <linux/wordpart.h>
 '''
 
@@ -1426,6 +1427,38 @@ void acme_clocks_off(struct acme_clocks *c)
 }
 '''
 
+# A command that waits for its interrupt on a wait queue, with <linux/wait.h> alone.
+WAIT_QUEUE = '''
+#include <linux/wait.h>
+struct acme_cmd {
+	wait_queue_head_t wq;
+	int done;
+};
+static DECLARE_WAIT_QUEUE_HEAD(acme_global_wq);
+long acme_wait(struct acme_cmd *c);
+long acme_wait(struct acme_cmd *c)
+{
+	long left;
+
+	init_waitqueue_head(&c->wq);
+	left = wait_event_timeout(c->wq, READ_ONCE(c->done), msecs_to_jiffies(100));
+	if (!left)
+		return -ETIMEDOUT;
+	if (wait_event_interruptible(c->wq, c->done))
+		return -ERESTARTSYS;
+	wait_event(acme_global_wq, c->done != 0);
+	return wait_event_interruptible_timeout(c->wq, c->done, HZ) + waitqueue_active(&c->wq);
+}
+void acme_irq_done(struct acme_cmd *c);
+void acme_irq_done(struct acme_cmd *c)
+{
+	WRITE_ONCE(c->done, 1);
+	wake_up(&c->wq);
+	wake_up_all(&acme_global_wq);
+	wake_up_interruptible(&c->wq);
+}
+'''
+
 # A probe that maps its register windows as 6.x drivers do, with
 # <linux/platform_device.h> and <linux/io.h>: by index with the resource, by
 # name, by index, a range managed and unmapped, a resource of its own; and
@@ -1550,6 +1583,8 @@ CASES = [
     ('the lock headers with the others', KERNEL + RING_LOCK + CONFIG_MUTEX + CMD_DONE, True, None),
     ('an interrupt handler from <linux/interrupt.h> alone', IRQ_HANDLER, True, None),
     ('platform resources from <linux/platform_device.h> alone', BOARD_RES, True, None),
+    ('a wait for an interrupt from <linux/wait.h> alone', WAIT_QUEUE, True, None),
+    ('a wait for an interrupt with the others', LIBC + KERNEL + WAIT_QUEUE, True, None),
     ('clocks on and off from <linux/clk.h> alone', CLOCKS, True, None),
     ('clocks on and off with the others', LIBC + KERNEL + CLOCKS, True, None),
     ('a device-tree probe from <linux/of.h> alone', OF_READ, True, None),
@@ -1814,6 +1849,7 @@ CXX_CASES = [
     ('an interrupt handler from <linux/interrupt.h> alone in C++', IRQ_HANDLER, True, None),
     ('a threaded interrupt handler in C++', THREADED_IRQ, True, None),
     ('platform resources from <linux/platform_device.h> alone in C++', BOARD_RES, True, None),
+    ('a wait for an interrupt from <linux/wait.h> alone in C++', WAIT_QUEUE, True, None),
     ('clocks on and off from <linux/clk.h> alone in C++', CLOCKS, True, None),
     ('a device-tree probe from <linux/of.h> alone in C++', OF_READ, True, None),
     ('device properties from <linux/property.h> alone in C++', PROPERTY_READ, True, None),

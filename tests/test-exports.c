@@ -151,6 +151,13 @@
 #pragma weak dmamap_completion_wait_at
 #pragma weak dmamap_completion_try_wait
 #pragma weak dmamap_completion_done
+#pragma weak dmamap_waitqueue_init
+#pragma weak dmamap_wake_up
+#pragma weak dmamap_waitqueue_active
+#pragma weak dmamap_waitqueue_ticket
+#pragma weak dmamap_wait_deadline
+#pragma weak dmamap_wait_left
+#pragma weak dmamap_waitqueue_sleep
 /* <dmamap/clock.h> */
 #pragma weak dmamap_ktime_ns
 #pragma weak dmamap_jiffies
@@ -555,6 +562,13 @@ static const struct export functions[] = {
 	F(dmamap_completion_wait_at),
 	F(dmamap_completion_try_wait),
 	F(dmamap_completion_done),
+	F(dmamap_waitqueue_init),
+	F(dmamap_wake_up),
+	F(dmamap_waitqueue_active),
+	F(dmamap_waitqueue_ticket),
+	F(dmamap_wait_deadline),
+	F(dmamap_wait_left),
+	F(dmamap_waitqueue_sleep),
 	/* <dmamap/clock.h> */
 	F(dmamap_ktime_ns),
 	F(dmamap_jiffies),

@@ -24,9 +24,11 @@
 #include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
+#include <linux/wait.h>
 
 #include <limits.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <sched.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -379,6 +381,178 @@ static void test_completion_counts_and_times_out(void **state)
 	reinit_completion(&c);
 	assert_false(completion_done(&c));
 	assert_int_equal(wait_for_completion_timeout(&c, 1), 0);
+	assert_int_equal(f->c.reports, 0);
+}
+
+/* ---------------------------------------------------------- wait queues */
+
+struct event_waiter {
+	struct wait_queue_head *wq;
+	atomic_int *flag;
+	atomic_int evals;        /* times the condition was tested */
+	unsigned long timeout;   /* 0: wait_event() */
+	long ret;
+	atomic_int returned;
+};
+
+/* The condition of an event_waiter: counted each time it is tested. */
+static bool flag_up(struct event_waiter *w)
+{
+	atomic_fetch_add(&w->evals, 1);
+	return atomic_load(w->flag) != 0;
+}
+
+static void *event_waiter_thread(void *arg)
+{
+	struct event_waiter *w = arg;
+
+	if (w->timeout)
+		w->ret = wait_event_timeout(*w->wq, flag_up(w), w->timeout);
+	else
+		wait_event(*w->wq, flag_up(w));
+	atomic_store(&w->returned, 1);
+	return NULL;
+}
+
+/* Wait (at most a few seconds) until @w tested its condition @n times. */
+static void await_evals(struct event_waiter *w, int n)
+{
+	for (int i = 0; i < 5000 && atomic_load(&w->evals) < n; i++)
+		usleep(1000);
+	assert_true(atomic_load(&w->evals) >= n);
+}
+
+static void test_wait_event_sleeps_until_woken_with_its_condition(void **state)
+{
+	struct current_fx *f = *state;
+	DECLARE_WAIT_QUEUE_HEAD(wq);
+	atomic_int flag = 0;
+	struct event_waiter w = { .wq = &wq, .flag = &flag }, wt = { .wq = &wq, .flag = &flag, .timeout = 10 * HZ };
+	pthread_t t, tt;
+
+	assert_false(waitqueue_active(&wq));
+	assert_int_equal(pthread_create(&t, NULL, event_waiter_thread, &w), 0);
+	assert_int_equal(pthread_create(&tt, NULL, event_waiter_thread, &wt), 0);
+	await_evals(&w, 1);
+	await_evals(&wt, 1);
+	/* a wake-up with the condition still false: each tests it again, and sleeps on */
+	wake_up(&wq);
+	await_evals(&w, 2);
+	await_evals(&wt, 2);
+	msleep(10);
+	assert_int_equal(atomic_load(&w.returned), 0);
+	assert_int_equal(atomic_load(&wt.returned), 0);
+	assert_true(waitqueue_active(&wq));
+	/* the condition true but nobody woken: they sleep on */
+	atomic_store(&flag, 1);
+	msleep(10);
+	assert_int_equal(atomic_load(&w.returned), 0);
+	assert_int_equal(atomic_load(&w.evals), 2);
+	wake_up_all(&wq);
+	pthread_join(t, NULL);
+	pthread_join(tt, NULL);
+	assert_int_equal(atomic_load(&w.evals), 3);
+	assert_true(wt.ret >= 1 && wt.ret <= 10 * HZ);
+	assert_false(waitqueue_active(&wq));
+	assert_int_equal(f->c.reports, 0);
+}
+
+static void test_wait_event_timeout_values(void **state)
+{
+	struct current_fx *f = *state;
+	struct wait_queue_head wq;
+	int ready = 1, never = 0;
+	ktime_t t0;
+	long ret;
+
+	init_waitqueue_head(&wq);
+	/* true at once: no sleep, the whole timeout left */
+	ret = wait_event_timeout(wq, ready, 5 * HZ);
+	assert_true(ret >= 5 * HZ - 1 && ret <= 5 * HZ);
+	assert_int_equal(wait_event_timeout(wq, ready, 0), 1);
+	assert_int_equal(wait_event_interruptible_timeout(wq, ready, 1), 1);
+	assert_int_equal(wait_event_interruptible(wq, ready), 0);
+	wait_event(wq, ready);
+	/* false: the time passes, then 0 */
+	t0 = ktime_get();
+	assert_int_equal(wait_event_timeout(wq, never, msecs_to_jiffies(30)), 0);
+	assert_true(ktime_us_delta(ktime_get(), t0) >= 30000);
+	assert_int_equal(wait_event_timeout(wq, never, 0), 0);
+	assert_int_equal(wait_event_idle_timeout(wq, never, 1), 0);
+	/* true when tested again as the time ran out: 1, as the kernel's */
+	assert_int_equal(wait_event_timeout(wq, ++never > 1, 0), 1);
+	assert_int_equal(never, 2);
+	assert_int_equal(f->c.reports, 0);
+}
+
+struct ping_pong {
+	struct wait_queue_head wq;
+	atomic_int turn; /* whose turn: 0 or 1 */
+	int rounds, done;
+	bool timed_out;
+};
+
+/* Whether it is @who's turn: read, then a pause, so a hand-over often lands between the test and the sleep. */
+static bool turn_of(struct ping_pong *p, int who)
+{
+	bool mine = atomic_load(&p->turn) == who;
+
+	usleep(20);
+	return mine;
+}
+
+static void *pong_thread(void *arg)
+{
+	struct ping_pong *p = arg;
+
+	for (int i = 0; i < p->rounds; i++) {
+		if (!wait_event_timeout(p->wq, turn_of(p, 1), 5 * HZ)) {
+			p->timed_out = true;
+			break;
+		}
+		atomic_store(&p->turn, 0);
+		wake_up(&p->wq);
+	}
+	return NULL;
+}
+
+/* Hand-overs, each a test then a sleep: a wake-up lost in between leaves one side asleep until its timeout. */
+static void test_wait_event_loses_no_wake_up(void **state)
+{
+	struct current_fx *f = *state;
+	struct ping_pong p = { .rounds = under_valgrind() ? 100 : 2000 };
+	pthread_t t;
+
+	init_waitqueue_head(&p.wq);
+	assert_int_equal(pthread_create(&t, NULL, pong_thread, &p), 0);
+	for (p.done = 0; p.done < p.rounds; p.done++) {
+		atomic_store(&p.turn, 1);
+		wake_up(&p.wq);
+		if (!wait_event_timeout(p.wq, turn_of(&p, 0), 5 * HZ))
+			break;
+	}
+	pthread_join(t, NULL);
+	assert_false(p.timed_out);
+	assert_int_equal(p.done, p.rounds);
+	assert_int_equal(f->c.reports, 0);
+}
+
+static void test_wait_event_in_atomic_context_is_reported(void **state)
+{
+	struct current_fx *f = *state;
+	DECLARE_WAIT_QUEUE_HEAD(wq);
+	DEFINE_SPINLOCK(lock);
+	int line;
+
+	spin_lock(&lock);
+	line = __LINE__ + 1;
+	assert_int_equal(wait_event_timeout(wq, 1, 1), 1);
+	spin_unlock(&lock);
+	assert_one_report(f, DMAMAP_REPORT_SLEEP_IN_ATOMIC, line, "wait_event_timeout");
+	/* wake_up() never sleeps: fine under the lock */
+	spin_lock(&lock);
+	wake_up(&wq);
+	spin_unlock(&lock);
 	assert_int_equal(f->c.reports, 0);
 }
 
@@ -1634,6 +1808,12 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_interrupt_state_nests, current_fx_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_completion_wakes_its_waiter, current_fx_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_completion_counts_and_times_out, current_fx_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_wait_event_sleeps_until_woken_with_its_condition, current_fx_setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_wait_event_timeout_values, current_fx_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_wait_event_loses_no_wake_up, current_fx_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_wait_event_in_atomic_context_is_reported, current_fx_setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_unlock_of_a_lock_not_held_is_reported, current_fx_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unlock_by_another_thread_is_reported, current_fx_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_recursion_is_reported_not_a_deadlock, current_fx_setup, teardown),

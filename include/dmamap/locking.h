@@ -517,6 +517,76 @@ DMAMAP_API bool dmamap_completion_try_wait(struct dmamap_completion *c);
  */
 DMAMAP_API bool dmamap_completion_done(struct dmamap_completion *c);
 
+/* A kernel wait queue head: threads sleeping until a condition they test holds. */
+struct dmamap_waitqueue {
+	pthread_mutex_t guard; /* guards the fields below */
+	pthread_cond_t wake;   /* broadcast at each wake-up */
+	unsigned long wakes;   /* wake-ups so far: a sleeper sleeps until it changes */
+	unsigned int sleepers; /* threads asleep on it now */
+};
+
+/* An empty wait queue: the static initialiser of DECLARE_WAIT_QUEUE_HEAD(). */
+#define DMAMAP_WAITQUEUE_INITIALIZER { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0 }
+
+/**
+ * dmamap_waitqueue_init() - init_waitqueue_head(): make @wq afresh, empty
+ * @wq: caller-owned storage; nobody may be asleep on it
+ */
+DMAMAP_API void dmamap_waitqueue_init(struct dmamap_waitqueue *wq);
+
+/**
+ * dmamap_wake_up() - wake_up() and its forms: wake every thread asleep on @wq
+ * @wq: the queue
+ *
+ * Each sleeper then tests its condition again, as the kernel's waiters of
+ * wait_event() (none of them exclusive) do. Callable from any thread,
+ * holding any lock, from an interrupt handler.
+ */
+DMAMAP_API void dmamap_wake_up(struct dmamap_waitqueue *wq);
+
+/**
+ * dmamap_waitqueue_active() - waitqueue_active(): whether a thread sleeps on @wq now
+ * @wq: the queue
+ *
+ * Racy by nature, as the kernel's: a sleeper may be about to come or go.
+ */
+DMAMAP_API bool dmamap_waitqueue_active(struct dmamap_waitqueue *wq);
+
+/**
+ * dmamap_waitqueue_ticket() - where @wq stands before a wait_event() tests its condition
+ * @wq: the queue
+ *
+ * Return: the wake-ups of @wq so far; dmamap_waitqueue_sleep() sleeps until
+ * there is another, so a wake-up between the test and the sleep is not lost.
+ */
+DMAMAP_API unsigned long dmamap_waitqueue_ticket(struct dmamap_waitqueue *wq);
+
+/**
+ * dmamap_wait_deadline() - the host's monotonic time @timeout jiffies from now, for a wait
+ * @timeout: jiffies; MAX_SCHEDULE_TIMEOUT (LONG_MAX) or more waits for ever
+ *
+ * Return: the deadline in nanoseconds of CLOCK_MONOTONIC, or 0 for ever.
+ */
+DMAMAP_API s64 dmamap_wait_deadline(unsigned long timeout);
+
+/**
+ * dmamap_wait_left() - the jiffies left until @end (of dmamap_wait_deadline()), at least 1
+ * @end: the deadline, 0 for ever (LONG_MAX is returned)
+ */
+DMAMAP_API long dmamap_wait_left(s64 end);
+
+/**
+ * dmamap_waitqueue_sleep() - one sleep of wait_event() and its forms
+ * @wq: the queue
+ * @ticket: dmamap_waitqueue_ticket() of @wq, taken before the condition was tested
+ * @end: the deadline of dmamap_wait_deadline(), 0 for none
+ *
+ * Sleeps until @wq is woken after @ticket was taken (at once when it was
+ * already), or until @end.
+ * Return: false when @end passed first.
+ */
+DMAMAP_API bool dmamap_waitqueue_sleep(struct dmamap_waitqueue *wq, unsigned long ticket, s64 end);
+
 DMAMAP_END_DECLS
 
 #endif /* DMAMAP_LOCKING_H */
