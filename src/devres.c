@@ -255,6 +255,78 @@ DMAMAP_API void dmamap_devm_kfree(struct device *dev, const void *p, const char 
 	dmamap_free(r);
 }
 
+/* Whether @dev holds @p as devm_kmalloc() memory. */
+static bool holds_mem(struct device *dev, const void *p)
+{
+	struct dmamap_machine *m = dm_dev_machine(dev);
+	bool held = false;
+
+	pthread_mutex_lock(&m->obj_lock);
+	for (const struct devres *r = dev->dmamap.devres; r && !held; r = r->next)
+		held = match_mem(r, p);
+	pthread_mutex_unlock(&m->obj_lock);
+	return held;
+}
+
+DMAMAP_API void *dmamap_devm_krealloc(struct device *dev, void *p, size_t new_size, gfp_t gfp, const char *file,
+				      int line)
+{
+	DM_CALL(); /* what the checker says of the old object names this call */
+	struct dmamap_machine *m;
+	void *n;
+
+	if (!dm_dev_ok(dev, "devm_krealloc", file, line))
+		return NULL;
+	if (ZERO_OR_NULL_PTR(p))
+		return dmamap_devm_kmalloc(dev, new_size, gfp, file, line);
+	m = dm_dev_machine(dev);
+	if (!holds_mem(dev, p)) {
+		dmamap_report(m, DMAMAP_REPORT_API_MISUSE, dev->dmamap.name, file, line,
+			      "devm_krealloc(%p): not memory this device holds from devm_kmalloc (plain kmalloc memory "
+			      "is resized with krealloc); refused, nothing changed", p);
+		return NULL;
+	}
+	if (!new_size) {
+		dmamap_devm_kfree(dev, p, file, line);
+		return ZERO_SIZE_PTR;
+	}
+	n = dmamap_krealloc_managed(p, new_size, gfp, file, line);
+	if (!n)
+		return NULL;
+	/* the record stays where it was among the device's resources: the release order does not change */
+	pthread_mutex_lock(&m->obj_lock);
+	for (struct devres *r = dev->dmamap.devres; r; r = r->next) {
+		if (match_mem(r, p)) {
+			r->u.mem = n;
+			r->file = file;
+			r->line = line;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&m->obj_lock);
+	return n;
+}
+
+DMAMAP_API void *dmamap_devm_krealloc_array(struct device *dev, void *p, size_t new_n, size_t new_size, gfp_t gfp,
+					    const char *file, int line)
+{
+	size_t bytes;
+
+	if (__builtin_mul_overflow(new_n, new_size, &bytes))
+		return NULL;
+	return dmamap_devm_krealloc(dev, p, bytes, gfp, file, line);
+}
+
+DMAMAP_API void *dmamap_devm_kmemdup_array(struct device *dev, const void *src, size_t n, size_t size, gfp_t gfp,
+					   const char *file, int line)
+{
+	size_t bytes;
+
+	if (__builtin_mul_overflow(n, size, &bytes))
+		return NULL;
+	return dmamap_devm_kmemdup(dev, src, bytes, gfp, file, line);
+}
+
 /* -------------------------------------------------------------- coherent */
 
 DMAMAP_API void *dmamap_dmam_alloc_attrs(struct device *dev, size_t size, dma_addr_t *dma_handle, gfp_t gfp,

@@ -1100,6 +1100,16 @@ void dmamap_devres_release_all(struct device *dev);
 bool dmamap_devres_holds_pool(struct device *dev, const struct dma_pool *pool);
 /* Mark the live kmalloc object at @p as a device's managed memory (kfree() and krealloc() refuse it), or not. */
 void dmamap_kmalloc_set_managed(const void *p, bool managed);
+/*
+ * devm_krealloc()'s kmalloc part: resize @p, a live object its device's
+ * devres holds, keeping it managed. @p itself when its slot holds @size
+ * (non-zero) bytes, else a new managed object on the same machine with the
+ * old contents as the CPU sees them, @p freed. NULL, with @p as it was and
+ * still managed, when no memory can be had, @gfp has unknown bits or @size
+ * is above KMALLOC_MAX_SIZE (reported), or @p's slot is still mapped for
+ * DMA (reported by the checker, as a kfree() of it would be).
+ */
+void *dmamap_krealloc_managed(const void *p, size_t size, gfp_t gfp, const char *file, int line);
 /* Whether live @dev holds the coherent buffer at @vaddr as a managed resource (dmam_alloc_coherent()). */
 bool dmamap_devres_holds_coherent(struct device *dev, const void *vaddr);
 

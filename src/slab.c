@@ -535,12 +535,17 @@ void dmamap_kmalloc_set_managed(const void *p, bool managed)
 	pthread_mutex_unlock(&f.k->lock);
 }
 
-static bool lookup_freeable(const void *p, struct found *f, const char *what, const char *file, int line)
+/*
+ * As lookup_freeable() below; @managed: the caller is the device's devres,
+ * which holds the object, so its managed mark is no reason to refuse it.
+ */
+static bool lookup_freeable_as(const void *p, struct found *f, bool managed, const char *what, const char *file,
+			       int line)
 {
 	phys_addr_t phys;
 	size_t slot;
 
-	if (!lookup_live(p, f, what, file, line) || refuse_managed(f, p, what, file, line))
+	if (!lookup_live(p, f, what, file, line) || (!managed && refuse_managed(f, p, what, file, line)))
 		return false;
 	if (!f->m->dma_busy || !dmamap_debug_on(f->m))
 		return true;
@@ -553,7 +558,12 @@ static bool lookup_freeable(const void *p, struct found *f, const char *what, co
 		pthread_mutex_unlock(&f->k->lock);
 		return false;
 	}
-	return lookup_live(p, f, what, file, line) && !refuse_managed(f, p, what, file, line);
+	return lookup_live(p, f, what, file, line) && (managed || !refuse_managed(f, p, what, file, line));
+}
+
+static bool lookup_freeable(const void *p, struct found *f, const char *what, const char *file, int line)
+{
+	return lookup_freeable_as(p, f, false, what, file, line);
 }
 
 DMAMAP_API void dmamap_kfree(const void *p, const char *file, int line)
@@ -607,6 +617,32 @@ DMAMAP_API size_t kmalloc_size_roundup(size_t size)
 	return PAGE_SIZE << get_order(size);
 }
 
+/*
+ * The object @f found (lock held; released here) at @p now holds @size
+ * bytes, which its slot has room for: the bytes past the old size are
+ * undefined (zeroed through the CPU on __GFP_ZERO), those past the new one
+ * out of bounds; the object is @file:@line's now, as a new one would be.
+ */
+static void *resize_in_slot(struct found *f, const void *p, size_t size, gfp_t gfp, const char *file, int line)
+{
+	struct kobj *o = &f->s->obj[f->idx];
+	size_t old = o->size;
+
+	o->size = size;
+	o->file = file;
+	o->line = line;
+	f->k->st.live_bytes = f->k->st.live_bytes - old + size;
+	pthread_mutex_unlock(&f->k->lock);
+	if (size > old) {
+		dmamap_track_undefined((u8 *)p + old, size - old);
+		if (gfp & __GFP_ZERO)
+			dm_cpu_store(f->m, (u8 *)p + old, NULL, 0, size - old);
+	} else if (size < old) {
+		dmamap_track_noaccess((u8 *)p + size, old - size);
+	}
+	return (void *)p;
+}
+
 DMAMAP_API void *dmamap_krealloc(const void *p, size_t size, gfp_t gfp, const char *file, int line)
 {
 	struct found f;
@@ -626,30 +662,48 @@ DMAMAP_API void *dmamap_krealloc(const void *p, size_t size, gfp_t gfp, const ch
 	}
 	if (!lookup_live(p, &f, "krealloc", file, line) || refuse_managed(&f, p, "krealloc", file, line))
 		return NULL;
+	if (size <= f.s->slot)
+		return resize_in_slot(&f, p, size, gfp, file, line);
 	old = f.s->obj[f.idx].size;
-	if (size <= f.s->slot) {
-		struct kobj *o = &f.s->obj[f.idx];
-
-		o->size = size;
-		o->file = file;
-		o->line = line;
-		f.k->st.live_bytes = f.k->st.live_bytes - old + size;
-		pthread_mutex_unlock(&f.k->lock);
-		if (size > old) {
-			dmamap_track_undefined((u8 *)p + old, size - old);
-			if (gfp & __GFP_ZERO)
-				dm_cpu_store(f.m, (u8 *)p + old, NULL, 0, size - old);
-		} else if (size < old) {
-			dmamap_track_noaccess((u8 *)p + size, old - size);
-		}
-		return (void *)p;
-	}
 	pthread_mutex_unlock(&f.k->lock);
 	n = dmamap_kmalloc(f.m, size, gfp, file, line);
 	if (!n)
 		return NULL;
 	dm_cpu_store(f.m, n, p, 0, old);
 	dmamap_kfree(p, file, line);
+	return n;
+}
+
+void *dmamap_krealloc_managed(const void *p, size_t size, gfp_t gfp, const char *file, int line)
+{
+	struct dmamap_machine *m;
+	struct found f;
+	size_t old;
+	void *n;
+
+	if (gfp & ~DM_GFP_KNOWN) {
+		dmamap_report(dmamap_registry_lookup(p), DMAMAP_REPORT_BAD_INPUT, NULL, file, line,
+			      "devm_krealloc(%p, %zu, %#x): unknown gfp bits", p, size, gfp);
+		return NULL;
+	}
+	if (!lookup_live(p, &f, "devm_krealloc", file, line))
+		return NULL;
+	if (size <= f.s->slot)
+		return resize_in_slot(&f, p, size, gfp, file, line);
+	m = f.m;
+	old = f.s->obj[f.idx].size;
+	pthread_mutex_unlock(&f.k->lock);
+	/* the old object must be free to go before a new one is taken: not while its slot is mapped for DMA */
+	if (!lookup_freeable_as(p, &f, true, "devm_krealloc", file, line))
+		return NULL;
+	pthread_mutex_unlock(&f.k->lock);
+	n = dmamap_kmalloc(m, size, gfp, file, line);
+	if (!n)
+		return NULL;
+	dm_cpu_store(m, n, p, 0, old);
+	dmamap_kmalloc_set_managed(n, true);
+	if (lookup_live(p, &f, "devm_krealloc", file, line))
+		free_found(&f, file, line);
 	return n;
 }
 

@@ -267,9 +267,19 @@ int take_copies(struct device *dev, const struct cfg *def, const char *label, u3
 	char *tmp = kstrdup(label, GFP_KERNEL);
 	char short_name[8];
 	u32 *grown = (u32 *)krealloc_array(*tbl, n, sizeof(**tbl), GFP_KERNEL);
+	u32 *regs = (u32 *)devm_kmemdup_array(dev, def->regs, ARRAY_SIZE(def->regs), sizeof(u32), GFP_KERNEL);
+	u32 *scratch = (u32 *)kmemdup_array(def->regs, ARRAY_SIZE(def->regs), sizeof(u32), GFP_KERNEL);
+	void *ring = devm_krealloc(dev, NULL, 64, GFP_KERNEL);
 
 	if (strscpy(short_name, label, sizeof(short_name)) < 0)
 		short_name[0] = '\\0';
+	kfree(scratch);
+	if (!regs || !ring)
+		return -ENOMEM;
+	regs = (u32 *)devm_krealloc_array(dev, regs, 2 * ARRAY_SIZE(def->regs), sizeof(u32), GFP_KERNEL);
+	ring = devm_krealloc(dev, ring, 128, GFP_KERNEL);
+	if (!regs || !ring)
+		return -ENOMEM;
 	kfree(tmp);
 	tmp = kasprintf(GFP_KERNEL, "%s-%zu", label, n);
 	kfree(tmp);
@@ -1543,7 +1553,8 @@ CASES = [
     ('WARN_ON(), WARN(), BUG_ON(), BUG() and the _ONCE forms', KERNEL + BUGS, True, None),
     ('the kernel basics beside the DMA API', KERNEL + NAMES + NAMES_C, True, None),
     ('dev_printk(), the _once and _ratelimited forms, get_device()', KERNEL + DEV_LOG, True, None),
-    ('devm_kmemdup(), devm_kstrdup(), kstrdup(), krealloc_array()', KERNEL + COPIES, True, None),
+    ('devm_kmemdup(), devm_kstrdup(), kstrdup(), krealloc_array(), devm_krealloc(), kmemdup_array()...',
+     KERNEL + COPIES, True, None),
     ('a register block with FIELD_PREP(), FIELD_GET() and readl()/writel()', KERNEL + REGS, True, None),
     ('an sg transmit path: sg_miter_*(), sg_pcopy_*(), sg_zero_buffer()', KERNEL + SG_TX, True, None),
     ('a driver header with <linux/types.h> alone', HW_HEADER, True, None),

@@ -368,6 +368,9 @@
 #pragma weak dmamap_devm_kmalloc_array
 #pragma weak dmamap_devm_kfree
 #pragma weak dmamap_devm_kmemdup
+#pragma weak dmamap_devm_kmemdup_array
+#pragma weak dmamap_devm_krealloc
+#pragma weak dmamap_devm_krealloc_array
 #pragma weak dmamap_devm_kstrdup
 #pragma weak dmamap_devm_kvasprintf
 #pragma weak dmamap_devm_kasprintf
@@ -785,6 +788,9 @@ static const struct export functions[] = {
 	F(dmamap_devm_kmalloc_array),
 	F(dmamap_devm_kfree),
 	F(dmamap_devm_kmemdup),
+	F(dmamap_devm_kmemdup_array),
+	F(dmamap_devm_krealloc),
+	F(dmamap_devm_krealloc_array),
 	F(dmamap_devm_kstrdup),
 	F(dmamap_devm_kvasprintf),
 	F(dmamap_devm_kasprintf),

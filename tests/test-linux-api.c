@@ -2361,6 +2361,231 @@ static void test_strdup_and_array_sizes(void **state)
 	assert_int_equal(f->c.reports, 0);
 }
 
+/* The live kmalloc objects an action saw when the device's release reached it. */
+static unsigned long live_seen[4];
+
+static void note_live(void *data)
+{
+	struct dmamap_kmalloc_stats ks;
+
+	dmamap_kmalloc_stats(dmamap_machine_current(), &ks);
+	live_seen[(intptr_t)data] = ks.live_objects;
+}
+
+/*
+ * devm_krealloc(): the contents kept across growth and shrink, the memory
+ * still the device's (kfree() refuses it) and released with it in the place
+ * it was taken, with no report; NULL or ZERO_SIZE_PTR allocate, a size of 0
+ * frees.
+ */
+static void test_devm_krealloc_keeps_contents_and_device(void **state)
+{
+	struct fx *f = *state;
+	struct dmamap_kmalloc_stats ks;
+	u8 *mem, *q, *z;
+	size_t slot;
+
+	live_seen[1] = live_seen[2] = 99;
+	assert_int_equal(devm_add_action(&f->dev, note_live, (void *)1), 0);
+	mem = devm_kmalloc(&f->dev, 20, GFP_KERNEL);
+	assert_non_null(mem);
+	assert_int_equal(devm_add_action(&f->dev, note_live, (void *)2), 0);
+	fill_pattern(mem, 20, 11);
+	slot = ksize(mem);
+	assert_true(slot > 20 && slot < 1000);
+
+	/* grows inside its slot: the same object; shrunk and grown again, the new bytes zeroed on request */
+	q = devm_krealloc(&f->dev, mem, slot, GFP_KERNEL);
+	assert_ptr_equal(q, mem);
+	assert_int_equal(check_pattern(q, 20, 11), 0);
+	memset(q + 20, 0xee, slot - 20);
+	assert_ptr_equal(devm_krealloc(&f->dev, q, 20, GFP_KERNEL), mem);
+	q = devm_krealloc(&f->dev, mem, slot, GFP_KERNEL | __GFP_ZERO);
+	assert_ptr_equal(q, mem);
+	assert_int_equal(check_pattern(q, 20, 11), 0);
+	for (size_t i = 20; i < slot; i++)
+		assert_int_equal(q[i], 0);
+	/* beyond it: a new object with the contents, the old one freed */
+	q = devm_krealloc(&f->dev, mem, 3000, GFP_KERNEL);
+	assert_non_null(q);
+	assert_ptr_not_equal(q, mem);
+	assert_ptr_equal(dmamap_machine_of(q), f->m);
+	assert_int_equal(check_pattern(q, 20, 11), 0);
+	for (size_t i = 20; i < slot; i++)
+		assert_int_equal(q[i], 0);
+	dmamap_kmalloc_stats(f->m, &ks);
+	assert_int_equal(ks.live_objects, 1);
+	assert_int_equal(ks.live_bytes, 3000);
+	assert_int_equal(dmamap_devres_count(&f->dev), 3);
+	/* still the device's: a plain kfree() is refused */
+	kfree(q);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_API_MISUSE], 1);
+	assert_int_equal(check_pattern(q, 20, 11), 0);
+	/* shrinks in place, keeping what fits */
+	mem = devm_krealloc(&f->dev, q, 10, GFP_KERNEL);
+	assert_ptr_equal(mem, q);
+	assert_int_equal(check_pattern(mem, 10, 11), 0);
+	dmamap_kmalloc_stats(f->m, &ks);
+	assert_int_equal(ks.live_bytes, 10);
+
+	/* from NULL or ZERO_SIZE_PTR: a devm_kmalloc(); to 0: a devm_kfree() */
+	z = devm_krealloc(&f->dev, NULL, 16, GFP_KERNEL);
+	assert_non_null(z);
+	assert_int_equal(dmamap_devres_count(&f->dev), 4);
+	assert_ptr_equal(devm_krealloc(&f->dev, z, 0, GFP_KERNEL), ZERO_SIZE_PTR);
+	assert_int_equal(dmamap_devres_count(&f->dev), 3);
+	z = devm_krealloc(&f->dev, ZERO_SIZE_PTR, 8, GFP_KERNEL);
+	assert_non_null(z);
+	assert_ptr_not_equal(z, ZERO_SIZE_PTR);
+	assert_int_equal(dmamap_devres_count(&f->dev), 4);
+	assert_ptr_equal(devm_krealloc(&f->dev, NULL, 0, GFP_KERNEL), ZERO_SIZE_PTR);
+	assert_int_equal(dmamap_devres_count(&f->dev), 4);
+	assert_int_equal(f->c.reports, 1);
+
+	/* the release frees it all, newest first: the resized memory went where it was taken */
+	dmamap_device_release(&f->dev);
+	assert_int_equal(live_seen[2], 1); /* taken after the memory (before z): ran while it was live */
+	assert_int_equal(live_seen[1], 0); /* taken before it: ran after it went */
+	dmamap_kmalloc_stats(f->m, &ks);
+	assert_int_equal(ks.live_objects, 0);
+	assert_int_equal(f->c.reports, 1);
+	assert_int_equal(dmamap_device_init(&f->dev, f->m, "lx"), 0);
+}
+
+/*
+ * devm_krealloc() of what the device does not hold, of memory still mapped
+ * for DMA, and when no memory can be had: NULL, and nothing changed (the
+ * bytes, the object, whose it is); the overflowing array form allocates
+ * nothing and says nothing.
+ */
+static void test_devm_krealloc_refusals_change_nothing(void **state)
+{
+	struct fx *f = *state;
+	struct dmamap_kmalloc_stats ks, before;
+	u8 *plain, *other, *mem, *q;
+	struct capture pc;
+	dma_addr_t h;
+	int line;
+
+	assert_int_equal(dmamap_device_init(&f->dev2, f->m, "lx2"), 0);
+	plain = kmalloc(40, GFP_KERNEL);
+	other = devm_kmalloc(&f->dev2, 40, GFP_KERNEL);
+	mem = devm_kmalloc(&f->dev, 64, GFP_KERNEL);
+	assert_non_null(plain);
+	assert_non_null(other);
+	assert_non_null(mem);
+	fill_pattern(plain, 40, 1);
+	fill_pattern(other, 40, 2);
+	fill_pattern(mem, 64, 3);
+	dmamap_kmalloc_stats(f->m, &before);
+
+	/* plain kmalloc memory, another device's, either resized or freed: refused at the caller's line */
+	assert_null(devm_krealloc(&f->dev, plain, 4000, GFP_KERNEL)); line = __LINE__;
+	assert_int_equal(f->c.last_kind, DMAMAP_REPORT_API_MISUSE);
+	assert_int_equal(f->c.last_line, line);
+	assert_non_null(strstr(f->c.last, "devm_krealloc("));
+	assert_non_null(strstr(f->c.last, "not memory this device holds from devm_kmalloc"));
+	assert_null(devm_krealloc(&f->dev, other, 4000, GFP_KERNEL));
+	assert_null(devm_krealloc(&f->dev, other, 0, GFP_KERNEL));
+	assert_null(devm_krealloc(&f->dev, plain, 8, GFP_KERNEL));
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_API_MISUSE], 4);
+	assert_int_equal(check_pattern(plain, 40, 1), 0);
+	assert_int_equal(check_pattern(other, 40, 2), 0);
+	assert_int_equal(dmamap_devres_count(&f->dev2), 1);
+	dmamap_kmalloc_stats(f->m, &ks);
+	assert_int_equal(ks.live_objects, before.live_objects);
+	assert_int_equal(ks.live_bytes, before.live_bytes);
+	assert_int_equal(ks.allocations, before.allocations);
+	kfree(plain); /* still the caller's plain memory */
+	assert_int_equal(f->c.reports, 4);
+
+	/* an array size that overflows: NULL, unreported, nothing allocated, the memory as it was */
+	assert_null(devm_krealloc_array(&f->dev, mem, SIZE_MAX / 2, 3, GFP_KERNEL));
+	dmamap_kmalloc_stats(f->m, &ks);
+	assert_int_equal(ks.allocations, before.allocations);
+	assert_int_equal(check_pattern(mem, 64, 3), 0);
+	assert_int_equal(f->c.reports, 4);
+
+	/* no memory to be had: NULL, the memory as it was and still the device's */
+	assert_int_equal(dmamap_fault_inject(f->m, DMAMAP_FAULT_KMALLOC, 1, 0), 0);
+	assert_null(devm_krealloc(&f->dev, mem, 5000, GFP_KERNEL));
+	assert_int_equal(dmamap_fault_inject(f->m, DMAMAP_FAULT_KMALLOC, 0, 0), 0);
+	assert_int_equal(check_pattern(mem, 64, 3), 0);
+	assert_int_equal(ksize(mem), 64);
+	assert_int_equal(dmamap_devres_count(&f->dev), 1);
+	assert_int_equal(f->c.reports, 4);
+
+	/* still mapped for DMA: the old object cannot go, so nothing is taken */
+	h = dma_map_single(&f->dev, mem, 64, DMA_TO_DEVICE);
+	assert_false(dma_mapping_error(&f->dev, h));
+	assert_null(devm_krealloc(&f->dev, mem, 5000, GFP_KERNEL)); line = __LINE__;
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_FREE_MAPPED], 1);
+	assert_int_equal(f->c.last_line, line);
+	dmamap_kmalloc_stats(f->m, &ks);
+	assert_int_equal(ks.live_objects, before.live_objects - 1); /* less the plain one freed above */
+	dma_unmap_single(&f->dev, h, 64, DMA_TO_DEVICE);
+	assert_int_equal(check_pattern(mem, 64, 3), 0);
+
+	/* unmapped, the same call works: the array form to 100 u32s */
+	q = devm_krealloc_array(&f->dev, mem, 100, sizeof(u32), GFP_KERNEL);
+	assert_non_null(q);
+	assert_int_equal(check_pattern(q, 64, 3), 0);
+	assert_int_equal(dmamap_devres_count(&f->dev), 1);
+
+	/* freed already, or no device: refused */
+	devm_kfree(&f->dev, q);
+	assert_int_equal(dmamap_devres_count(&f->dev), 0);
+	assert_null(devm_krealloc(&f->dev, q, 64, GFP_KERNEL));
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_API_MISUSE], 5);
+	capture_start(&pc, NULL);
+	assert_null(devm_krealloc(NULL, other, 64, GFP_KERNEL));
+	capture_stop(NULL);
+	assert_int_equal(pc.by_kind[DMAMAP_REPORT_BAD_INPUT], 1); /* no device: process-wide */
+	assert_int_equal(check_pattern(other, 40, 2), 0);
+	/* the other device's memory goes with it, unreported */
+	dmamap_device_release(&f->dev2);
+	dmamap_kmalloc_stats(f->m, &ks);
+	assert_int_equal(ks.live_objects, 0);
+	assert_int_equal(f->c.reports, 6);
+}
+
+/* kmemdup_array() and devm_kmemdup_array(): copies of n objects; NULL, with nothing allocated, on overflow. */
+static void test_kmemdup_arrays(void **state)
+{
+	struct fx *f = *state;
+	static const u32 tbl[5] = { 10, 20, 30, 40, 50 };
+	struct dmamap_kmalloc_stats ks, before;
+	u32 *a, *d;
+
+	a = kmemdup_array(tbl, ARRAY_SIZE(tbl), sizeof(tbl[0]), GFP_KERNEL);
+	assert_non_null(a);
+	assert_ptr_equal(dmamap_machine_of(a), f->m);
+	assert_memory_equal(a, tbl, sizeof(tbl));
+	assert_int_equal(ksize(a) >= sizeof(tbl), 1);
+	d = devm_kmemdup_array(&f->dev, tbl, 3, sizeof(tbl[0]), GFP_KERNEL);
+	assert_non_null(d);
+	assert_memory_equal(d, tbl, 3 * sizeof(tbl[0]));
+	assert_int_equal(dmamap_devres_count(&f->dev), 1);
+	dmamap_kmalloc_stats(f->m, &before);
+	assert_int_equal(before.live_bytes, sizeof(tbl) + 3 * sizeof(tbl[0]));
+
+	assert_null(kmemdup_array(tbl, SIZE_MAX / 2, 3, GFP_KERNEL));
+	assert_null(devm_kmemdup_array(&f->dev, tbl, 3, SIZE_MAX / 2, GFP_KERNEL));
+	dmamap_kmalloc_stats(f->m, &ks);
+	assert_int_equal(ks.allocations, before.allocations);
+	assert_int_equal(ks.failures, before.failures);
+	assert_int_equal(dmamap_devres_count(&f->dev), 1);
+	assert_int_equal(f->c.reports, 0);
+	kfree(a);
+
+	/* the managed copy goes with the device, unreported */
+	dmamap_device_release(&f->dev);
+	dmamap_kmalloc_stats(f->m, &ks);
+	assert_int_equal(ks.live_objects, 0);
+	assert_int_equal(f->c.reports, 0);
+	assert_int_equal(dmamap_device_init(&f->dev, f->m, "lx"), 0);
+}
+
 /*
  * Options as a driver's test sets them: built in, a module, set to 0, set
  * to nothing, and one left undefined (CONFIG_LXTEST_NONE).
@@ -2704,15 +2929,24 @@ static void test_managed_calls_unwind_on_failure(void **state)
 	for (size_t s = 0; s < ARRAY_SIZE(sites); s++) {
 		for (unsigned nth = 1; nth < 8; nth++) {
 			dma_addr_t h;
-			void *mem, *coh;
+			u8 *mem, *grown, *fresh;
+			void *coh;
 			struct dma_pool *pool;
 
 			assert_int_equal(dmamap_fault_inject(f->m, sites[s], nth, 0), 0);
 			mem = devm_kzalloc(&f->dev, 64, GFP_KERNEL);
+			if (mem)
+				mem[63] = 0x3c;
+			/* a resize that fails leaves the memory as it was, still the device's */
+			grown = mem ? devm_krealloc(&f->dev, mem, 3000, GFP_KERNEL) : NULL;
+			fresh = devm_krealloc(&f->dev, NULL, 64, GFP_KERNEL);
 			coh = dmam_alloc_coherent(&f->dev, SZ_4K, &h, GFP_KERNEL);
 			pool = dmam_pool_create("f", &f->dev, 32, 32, 0);
 			assert_int_equal(dmamap_fault_inject(f->m, sites[s], 0, 0), 0);
-			assert_int_equal(dmamap_devres_count(&f->dev), (mem != NULL) + (coh != NULL) + (pool != NULL));
+			assert_int_equal(dmamap_devres_count(&f->dev),
+					 (mem != NULL) + (fresh != NULL) + (coh != NULL) + (pool != NULL));
+			if (mem)
+				assert_int_equal((grown ? grown : mem)[63], 0x3c);
 			if (!coh)
 				assert_int_equal(h, DMA_MAPPING_ERROR);
 			dmamap_device_release(&f->dev);
@@ -2792,6 +3026,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_managed_copies_go_with_the_device, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_strdup_and_array_sizes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kfree_of_managed_memory_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_devm_krealloc_keeps_contents_and_device, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_devm_krealloc_refusals_change_nothing, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_kmemdup_arrays, setup, teardown),
 		cmocka_unit_test(test_strscpy_bounds),
 		cmocka_unit_test_setup_teardown(test_kasprintf, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_scnprintf_counts_what_it_wrote, setup, teardown),

@@ -3,8 +3,9 @@
  * Managed resources (devres): memory, coherent buffers, dma_pools and actions
  * a driver takes in probe and never releases itself.
  *
- * Each devm_ or dmam_ call records its resource on the device (devm_kmemdup()
- * and devm_kstrdup() are devm_kmalloc() memory holding a copy). When the
+ * Each devm_ or dmam_ call records its resource on the device (devm_kmemdup(),
+ * devm_kmemdup_array() and devm_kstrdup() are devm_kmalloc() memory holding a
+ * copy; devm_krealloc() resizes such memory in its place). When the
  * driver goes (dmamap_device_release(), which stands for the driver's unbind),
  * the resources are released first, in the reverse order of their taking, as
  * devres_release_all() does: actions run, pools are destroyed, coherent
@@ -41,7 +42,7 @@ struct dma_pool;
  * failure (DMAMAP_FAULT_KMALLOC and the others kmalloc uses,
  * DMAMAP_FAULT_HOST_ALLOC for the record), or a NULL or uninitialised device
  * (reported). kfree() and krealloc() refuse the memory (reported): it goes
- * with the device, or with devm_kfree().
+ * with the device, or with devm_kfree(); devm_krealloc() resizes it.
  */
 DMAMAP_API void *dmamap_devm_kmalloc(struct device *dev, size_t size, gfp_t gfp, const char *file, int line);
 
@@ -58,6 +59,49 @@ DMAMAP_API void *dmamap_devm_kmalloc(struct device *dev, size_t size, gfp_t gfp,
  */
 DMAMAP_API void *dmamap_devm_kmalloc_array(struct device *dev, size_t n, size_t size, gfp_t gfp, const char *file,
 					   int line);
+
+/**
+ * dmamap_devm_krealloc() - resize devm_kmalloc() memory of @dev, still released with the device
+ * @dev: an initialised device
+ * @p: what devm_kmalloc() (or devm_kmemdup(), devm_kstrdup()...) returned on
+ *     @dev; NULL or ZERO_SIZE_PTR make this dmamap_devm_kmalloc()
+ * @new_size: bytes; 0 frees @p as devm_kfree() does and returns ZERO_SIZE_PTR
+ * @gfp: as dmamap_kmalloc(); __GFP_ZERO zeroes the bytes beyond the old size
+ * @file: the caller's source file, or NULL
+ * @line: the caller's source line
+ *
+ * As the kernel's: the contents are kept up to the lesser of the two sizes;
+ * when the object's slot already holds @new_size bytes @p itself is
+ * returned, otherwise a new managed object on the device's machine receives
+ * the contents (as the CPU sees them) and @p is freed. The memory stays
+ * @dev's, in its place among the device's resources (the release order does
+ * not change), for the device's release or devm_kfree() to free. A @p @dev
+ * does not hold (plain kmalloc() memory, another device's, freed already) is
+ * reported as DMAMAP_REPORT_API_MISUSE and nothing changes.
+ * Return: the memory; NULL, with @p as it was and still managed, when no
+ * memory can be had (DMAMAP_FAULT_KMALLOC and the others kmalloc uses),
+ * for a @p @dev does not hold, a NULL or uninitialised device, unknown gfp
+ * bits or a size above KMALLOC_MAX_SIZE (reported), or when @p is still
+ * mapped for DMA (the checker reports it, as for kfree()).
+ */
+DMAMAP_API void *dmamap_devm_krealloc(struct device *dev, void *p, size_t new_size, gfp_t gfp, const char *file,
+				      int line);
+
+/**
+ * dmamap_devm_krealloc_array() - dmamap_devm_krealloc() to @new_n objects of @new_size bytes
+ * @dev: an initialised device
+ * @p: as dmamap_devm_krealloc()
+ * @new_n: number of objects
+ * @new_size: bytes each
+ * @gfp: as dmamap_devm_krealloc()
+ * @file: the caller's source file, or NULL
+ * @line: the caller's source line
+ *
+ * Return: as dmamap_devm_krealloc(); NULL (not reported), with @p as it was
+ * and nothing allocated, when @new_n * @new_size overflows.
+ */
+DMAMAP_API void *dmamap_devm_krealloc_array(struct device *dev, void *p, size_t new_n, size_t new_size, gfp_t gfp,
+					    const char *file, int line);
 
 /**
  * dmamap_devm_kfree() - free managed memory now
@@ -88,6 +132,22 @@ DMAMAP_API void dmamap_devm_kfree(struct device *dev, const void *p, const char 
  */
 DMAMAP_API void *dmamap_devm_kmemdup(struct device *dev, const void *src, size_t len, gfp_t gfp, const char *file,
 				     int line);
+
+/**
+ * dmamap_devm_kmemdup_array() - dmamap_devm_kmemdup() of @n objects of @size bytes at @src
+ * @dev: an initialised device
+ * @src: the objects (any memory the CPU can read)
+ * @n: number of objects
+ * @size: bytes each
+ * @gfp: as dmamap_devm_kmemdup()
+ * @file: the caller's source file, or NULL
+ * @line: the caller's source line
+ *
+ * Return: as dmamap_devm_kmemdup() of @n * @size bytes; NULL (not reported),
+ * with nothing allocated, when the product overflows.
+ */
+DMAMAP_API void *dmamap_devm_kmemdup_array(struct device *dev, const void *src, size_t n, size_t size, gfp_t gfp,
+					   const char *file, int line);
 
 /**
  * dmamap_devm_kstrdup() - dmamap_devm_kmemdup() of the string @s with its terminating NUL
@@ -266,6 +326,24 @@ static inline void *devm_kmemdup(struct device *dev, const void *src, size_t len
 	return dmamap_devm_kmemdup(dev, src, len, gfp, NULL, 0);
 }
 
+/** devm_kmemdup_array() - devm_kmemdup() of @n objects of @size bytes; NULL on overflow, nothing allocated. */
+static inline void *devm_kmemdup_array(struct device *dev, const void *src, size_t n, size_t size, gfp_t flags)
+{
+	return dmamap_devm_kmemdup_array(dev, src, n, size, flags, NULL, 0);
+}
+
+/** devm_krealloc() - resize devm_kmalloc() memory, still released with @dev (see dmamap_devm_krealloc()). */
+static inline void *devm_krealloc(struct device *dev, void *ptr, size_t new_size, gfp_t gfp)
+{
+	return dmamap_devm_krealloc(dev, ptr, new_size, gfp, NULL, 0);
+}
+
+/** devm_krealloc_array() - devm_krealloc() to @new_n objects of @new_size bytes; NULL on overflow, @p kept. */
+static inline void *devm_krealloc_array(struct device *dev, void *p, size_t new_n, size_t new_size, gfp_t flags)
+{
+	return dmamap_devm_krealloc_array(dev, p, new_n, new_size, flags, NULL, 0);
+}
+
 /** devm_kstrdup() - a copy of the string @s released with @dev; NULL for NULL (see dmamap_devm_kstrdup()). */
 static inline char *devm_kstrdup(struct device *dev, const char *s, gfp_t gfp)
 {
@@ -330,6 +408,9 @@ static inline int devm_add_action_or_reset(struct device *dev, void (*action)(vo
 #define devm_kcalloc(d, n, s, g) dmamap_devm_kmalloc_array((d), (n), (s), (g) | __GFP_ZERO, __FILE__, __LINE__)
 #define devm_kmemdup(d, s, l, g) dmamap_devm_kmemdup((d), (s), (l), (g), __FILE__, __LINE__)
 #define devm_kstrdup(d, s, g) dmamap_devm_kstrdup((d), (s), (g), __FILE__, __LINE__)
+#define devm_kmemdup_array(d, s, n, z, g) dmamap_devm_kmemdup_array((d), (s), (n), (z), (g), __FILE__, __LINE__)
+#define devm_krealloc(d, p, s, g) dmamap_devm_krealloc((d), (p), (s), (g), __FILE__, __LINE__)
+#define devm_krealloc_array(d, p, n, s, g) dmamap_devm_krealloc_array((d), (p), (n), (s), (g), __FILE__, __LINE__)
 #define devm_kstrdup_const(d, s, g) ((const char *)dmamap_devm_kstrdup((d), (s), (g), __FILE__, __LINE__))
 #define devm_kfree(d, p) dmamap_devm_kfree((d), (p), __FILE__, __LINE__)
 #define dmam_alloc_coherent(d, s, h, g) dmamap_dmam_alloc_attrs((d), (s), (h), (g), NULL, __FILE__, __LINE__)

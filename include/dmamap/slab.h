@@ -124,7 +124,8 @@ DMAMAP_API void *dmamap_krealloc(const void *p, size_t size, gfp_t gfp, const ch
  * call's, and the object stays live (unmap it, then free it again). Memory
  * from devm_kmalloc() is its device's: its kfree(), kfree_sensitive() or
  * krealloc() (which then returns NULL) is refused as DMAMAP_REPORT_API_MISUSE,
- * naming where it was allocated; devm_kfree() gives it back.
+ * naming where it was allocated; devm_kfree() gives it back, devm_krealloc()
+ * resizes it.
  */
 DMAMAP_API void dmamap_kfree(const void *p, const char *file, int line);
 

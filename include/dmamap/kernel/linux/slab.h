@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * <linux/slab.h> of Linux 6.x over libdmamap: kmalloc(), kzalloc(), kcalloc(),
- * kmalloc_array(), krealloc(), krealloc_array(), kmemdup(), kfree()... over
+ * kmalloc_array(), krealloc(), krealloc_array(), kmemdup(), kmemdup_array()
+ * (which the kernel declares in <linux/string.h>), kfree()... over
  * the RAM of the current machine (see <dmamap/slab.h> for the model, the
  * alignment and the reports), kstrdup() (which the kernel declares in
  * <linux/string.h>; that header brings this one), kasprintf(), and the
@@ -60,6 +61,29 @@ static inline void *dmamap_krealloc_array_at(const void *p, size_t n, size_t siz
 	return dmamap_krealloc(p, bytes, gfp, file, line);
 }
 
+/**
+ * dmamap_kmemdup_array_at() - kmemdup_array() called at @file:@line
+ * @src: the objects (any memory the CPU can read)
+ * @count: number of objects
+ * @element_size: bytes each
+ * @gfp: as dmamap_kmalloc()
+ * @file: the caller's source file, or NULL
+ * @line: the caller's source line
+ *
+ * Return: dmamap_kmemdup() of @count * @element_size bytes, which the caller
+ * frees with kfree(); NULL (not reported), with nothing allocated, when the
+ * product overflows.
+ */
+static inline void *dmamap_kmemdup_array_at(const void *src, size_t count, size_t element_size, gfp_t gfp,
+					    const char *file, int line)
+{
+	size_t bytes;
+
+	if (__builtin_mul_overflow(count, element_size, &bytes))
+		return NULL;
+	return dmamap_kmemdup(src, bytes, gfp, file, line);
+}
+
 /*
  * kasprintf() - a kmalloc string formatted as printk() formats (%pad, %pe...
  * included), which the caller frees with kfree(); NULL when out of memory.
@@ -71,5 +95,6 @@ static inline void *dmamap_krealloc_array_at(const void *p, size_t n, size_t siz
 #define kvasprintf(gfp, fmt, ap) dmamap_kvasprintf((gfp), __FILE__, __LINE__, (fmt), (ap))
 #define kstrdup(s, gfp) dmamap_kstrdup_at((s), (gfp), __FILE__, __LINE__)
 #define krealloc_array(p, n, size, gfp) dmamap_krealloc_array_at((p), (n), (size), (gfp), __FILE__, __LINE__)
+#define kmemdup_array(src, count, size, gfp) dmamap_kmemdup_array_at((src), (count), (size), (gfp), __FILE__, __LINE__)
 
 #endif /* _LINUX_SLAB_H */

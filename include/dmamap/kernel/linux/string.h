@@ -2,9 +2,9 @@
 /*
  * <linux/string.h> of Linux 6.x over libdmamap: the C library's <string.h>
  * (memcpy(), memset(), strlen()...), strscpy(), kmemdup_nul() (a kmalloc
- * string of the first len bytes of a buffer, NUL added), and kstrdup() and
- * kmemdup(), which the kernel declares here and this library with the rest
- * of kmalloc in <linux/slab.h>.
+ * string of the first len bytes of a buffer, NUL added), and kstrdup(),
+ * kmemdup() and kmemdup_array(), which the kernel declares here and this
+ * library with the rest of kmalloc in <linux/slab.h>.
  */
 #ifndef _LINUX_STRING_H
 #define _LINUX_STRING_H
