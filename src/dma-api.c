@@ -49,6 +49,19 @@ static bool lx_attrs(struct device *dev, unsigned long attrs, struct dma_attrs *
 	if (!lx_attrs(dev, attrs, &a_, &ap_, (what), file, line))        \
 		fail
 
+static bool noncontig_holds(struct device *dev, phys_addr_t phys, const char *what, const char *file, int line);
+
+/* noncontig_holds() of the block at linear-map address @vaddr (anything else is no such block). */
+static bool noncontig_holds_va(struct device *dev, const void *vaddr, const char *what, const char *file, int line)
+{
+	struct dmamap_machine *m;
+
+	if (!dm_dev_live(dev))
+		return false;
+	m = dm_dev_machine(dev);
+	return dm_virt_in_linear(m, vaddr) && noncontig_holds(dev, dm_virt_to_phys(m, vaddr), what, file, line);
+}
+
 /* --------------------------------------------------------- streaming */
 
 DMAMAP_API dma_addr_t dmamap_linux_map_page(struct device *dev, struct page *page, unsigned long offset, size_t size,
@@ -147,9 +160,14 @@ DMAMAP_API void dmamap_linux_unmap_sgtable(struct device *dev, struct sg_table *
 		dmamap_unmap_sg_attrs(dev, sgt->sgl, (int)sgt->orig_nents, dir, ap_, file, line);
 }
 
+static bool noncontig_sync(struct device *dev, struct sg_table *sgt, int dir, bool for_cpu, const char *file,
+			   int line);
+
 DMAMAP_API void dmamap_linux_sync_sgtable(struct device *dev, struct sg_table *sgt, enum dma_data_direction dir,
 					  bool for_cpu, const char *file, int line)
 {
+	if (noncontig_sync(dev, sgt, (int)dir, for_cpu, file, line))
+		return;
 	if (!sgt_ok(dev, sgt, for_cpu ? "dma_sync_sgtable_for_cpu" : "dma_sync_sgtable_for_device", file, line))
 		return;
 	if (for_cpu)
@@ -176,6 +194,8 @@ DMAMAP_API void dmamap_linux_free(struct device *dev, size_t size, void *cpu_add
 	if (!cpu_addr)
 		return;
 	ATTRS("dma_free_attrs", return);
+	if (noncontig_holds_va(dev, cpu_addr, "dma_free_attrs", file, line))
+		return;
 	dmamap_free_attrs(dev, size, cpu_addr, dma_handle, ap_, file, line);
 }
 
@@ -236,7 +256,8 @@ DMAMAP_API void dmamap_linux_free_noncoherent(struct device *dev, size_t size, v
 {
 	struct dma_attrs a = noncoherent;
 
-	if (!noncoherent_dir_ok(dev, (int)dir, "dma_free_noncoherent", file, line))
+	if (!noncoherent_dir_ok(dev, (int)dir, "dma_free_noncoherent", file, line) ||
+	    noncontig_holds_va(dev, vaddr, "dma_free_noncoherent", file, line))
 		return;
 	/* as the kernel's dma-debug: said, then freed (the direction changes nothing the free does) */
 	if (dm_dev_live(dev) && dmamap_debug_on(dm_dev_machine(dev))) {
@@ -260,8 +281,9 @@ static const struct dma_attrs alloc_pages_attrs = { (1UL << DMA_ATTR_NON_CONSIST
 						    (1UL << DMA_ATTR_FORCE_CONTIGUOUS) |
 						    (1UL << DM_ATTR_NO_DECLARED) };
 
-DMAMAP_API struct page *dmamap_linux_alloc_pages(struct device *dev, size_t size, dma_addr_t *dma_handle,
-						 enum dma_data_direction dir, gfp_t gfp, const char *file, int line)
+/* dma_alloc_pages() made by the driver's call @what, whose buffer @pair frees: the reports name them. */
+static struct page *alloc_pages_as(struct device *dev, size_t size, dma_addr_t *dma_handle, int dir, gfp_t gfp,
+				   const char *what, const char *pair, const char *file, int line)
 {
 	struct dma_attrs a = alloc_pages_attrs;
 	struct dmamap_machine *m;
@@ -270,11 +292,11 @@ DMAMAP_API struct page *dmamap_linux_alloc_pages(struct device *dev, size_t size
 
 	if (dma_handle)
 		*dma_handle = DMA_MAPPING_ERROR;
-	if (!noncoherent_dir_ok(dev, (int)dir, "dma_alloc_pages", file, line))
+	if (!noncoherent_dir_ok(dev, dir, what, file, line))
 		return NULL;
 	if (gfp & (__GFP_DMA | __GFP_HIGHMEM)) {
 		dmamap_dev_report(dev, DMAMAP_REPORT_BAD_INPUT, file, line,
-			  "dma_alloc_pages: gfp %#x asks for a zone: the device's mask chooses it", gfp);
+			  "%s: gfp %#x asks for a zone: the device's mask chooses it", what, gfp);
 		return NULL;
 	}
 	cpu = dmamap_alloc_attrs(dev, size, dma_handle, gfp, &a, file, line);
@@ -284,43 +306,379 @@ DMAMAP_API struct page *dmamap_linux_alloc_pages(struct device *dev, size_t size
 	h = *dma_handle;
 	if (!dm_linear_range(m, cpu, size)) {
 		dmamap_log(m, DMAMAP_LOG_WARN, dev->dmamap.name,
-			   "dma_alloc_pages: the ops set gave no linear-map buffer: no struct page describes it");
+			   "%s: the ops set gave no linear-map buffer: no struct page describes it", what);
 		dmamap_free_attrs(dev, size, cpu, h, &a, file, line);
 		*dma_handle = DMA_MAPPING_ERROR;
 		return NULL;
 	}
 	if (dmamap_debug_on(m))
-		dmamap_debug_noncoherent(dev, cpu, h, (int)dir, false, "dma_alloc_pages", "dma_free_pages");
+		dmamap_debug_noncoherent(dev, cpu, h, dir, false, what, pair);
 	return dmamap_phys_to_page(m, dm_virt_to_phys(m, cpu));
+}
+
+/* Whether @dev and @page are what a free of pages can take; reported as @what's if not. */
+static bool pages_free_ok(struct device *dev, struct page *page, int dir, const char *what, const char *file,
+			  int line)
+{
+	if (!noncoherent_dir_ok(dev, dir, what, file, line))
+		return false;
+	if (!dm_dev_live(dev)) {
+		dmamap_dev_report(dev, DMAMAP_REPORT_BAD_INPUT, file, line, "%s: %s", what,
+			  dev ? "device not initialised" : "NULL device");
+		return false;
+	}
+	if (!page || dm_page_machine(page) != dm_dev_machine(dev)) {
+		dmamap_dev_report(dev, DMAMAP_REPORT_BAD_INPUT, file, line, "%s: %s", what,
+			  !page ? "NULL page" : "not a page of the device's machine");
+		return false;
+	}
+	return true;
+}
+
+/* dma_free_pages() made by the driver's call @what; the arguments checked by pages_free_ok(). */
+static void free_pages_as(struct device *dev, size_t size, struct page *page, dma_addr_t dma_handle, int dir,
+			  const char *what, const char *file, int line)
+{
+	struct dma_attrs a = alloc_pages_attrs;
+	void *cpu = page_address(page);
+
+	if (dmamap_debug_on(dm_dev_machine(dev))) {
+		DM_CALL();
+
+		dmamap_debug_noncoherent(dev, cpu, dma_handle, dir, true, what, NULL);
+	}
+	dm_free_attrs_as(dev, size, cpu, dma_handle, &a, what, file, line);
+}
+
+DMAMAP_API struct page *dmamap_linux_alloc_pages(struct device *dev, size_t size, dma_addr_t *dma_handle,
+						 enum dma_data_direction dir, gfp_t gfp, const char *file, int line)
+{
+	return alloc_pages_as(dev, size, dma_handle, (int)dir, gfp, "dma_alloc_pages", "dma_free_pages", file, line);
 }
 
 DMAMAP_API void dmamap_linux_free_pages(struct device *dev, size_t size, struct page *page, dma_addr_t dma_handle,
 					enum dma_data_direction dir, const char *file, int line)
 {
-	struct dma_attrs a = alloc_pages_attrs;
-	struct dmamap_machine *m;
-	void *cpu;
+	if (!pages_free_ok(dev, page, (int)dir, "dma_free_pages", file, line) ||
+	    noncontig_holds(dev, page_to_phys(page), "dma_free_pages", file, line))
+		return;
+	free_pages_as(dev, size, page, dma_handle, (int)dir, "dma_free_pages", file, line);
+}
 
-	if (!noncoherent_dir_ok(dev, (int)dir, "dma_free_pages", file, line))
-		return;
-	if (!dm_dev_live(dev)) {
-		dmamap_dev_report(dev, DMAMAP_REPORT_BAD_INPUT, file, line, "dma_free_pages: %s",
-			  dev ? "device not initialised" : "NULL device");
-		return;
+/* ------------------------------------------------------ non-contiguous */
+
+/*
+ * A dma_alloc_noncontiguous() allocation: the table the driver holds (its
+ * one entry here, describing one dma_alloc_pages() block) and what the
+ * frees, syncs and kernel mappings of it check against. Host memory, on
+ * the machine's list (under obj_lock) from the allocation to its free, or
+ * to the device's release, which reports the block as a leak and frees it.
+ */
+struct dm_noncontig {
+	struct sg_table sgt;          /* what the driver holds */
+	struct scatterlist sg;        /* its entry */
+	struct dm_noncontig *next;
+	struct device *dev;
+	struct page *page;
+	dma_addr_t handle;
+	size_t size;
+	int dir;
+	unsigned long vmaps;          /* dma_vmap_noncontiguous() not yet undone */
+	const char *file;
+	int line;
+};
+
+/* The live table @sgt of @m (whichever its device), or NULL: compares pointers, never reads through @sgt. */
+static struct dm_noncontig *nc_find(struct dmamap_machine *m, const struct sg_table *sgt)
+{
+	for (struct dm_noncontig *r = m->noncontig; r; r = r->next)
+		if (&r->sgt == sgt)
+			return r;
+	return NULL;
+}
+
+static void nc_unlink(struct dmamap_machine *m, struct dm_noncontig *r)
+{
+	struct dm_noncontig **pp = &m->noncontig;
+
+	while (*pp != r)
+		pp = &(*pp)->next;
+	*pp = r->next;
+}
+
+/* Report @what of @sgt, which names no live table of @dev (@other: the device whose it is, or NULL). */
+static void nc_unknown(struct device *dev, const struct sg_table *sgt, const char *other, const char *what,
+		       const char *file, int line)
+{
+	if (!sgt)
+		dmamap_dev_report(dev, DMAMAP_REPORT_BAD_INPUT, file, line, "%s: NULL table", what);
+	else if (other)
+		dmamap_dev_report(dev, DMAMAP_REPORT_NOT_MAPPED, file, line,
+			  "%s(%p): the table dma_alloc_noncontiguous() gave device %s, not this one; refused, "
+			  "nothing changed", what, (const void *)sgt, other);
+	else
+		dmamap_dev_report(dev, DMAMAP_REPORT_NOT_MAPPED, file, line,
+			  "%s(%p): not a table dma_alloc_noncontiguous() gave this device (freed already?); refused, "
+			  "nothing changed", what, (const void *)sgt);
+}
+
+/*
+ * Whether the block at @phys is a live dma_alloc_noncontiguous() table's of
+ * @dev: then freeing it by @what is reported and refused, as its table
+ * would be left describing freed pages.
+ */
+static bool noncontig_holds(struct device *dev, phys_addr_t phys, const char *what, const char *file, int line)
+{
+	struct dmamap_machine *m = dm_dev_machine(dev);
+	const char *afile = NULL;
+	dma_addr_t h = 0;
+	size_t size = 0;
+	int aline = 0;
+	bool held = false;
+
+	pthread_mutex_lock(&m->obj_lock);
+	for (struct dm_noncontig *r = m->noncontig; r && !held; r = r->next) {
+		if (r->dev == dev && page_to_phys(r->page) == phys) {
+			held = true;
+			h = r->handle;
+			size = r->size;
+			afile = r->file;
+			aline = r->line;
+		}
+	}
+	pthread_mutex_unlock(&m->obj_lock);
+	if (held)
+		dmamap_dev_report(dev, DMAMAP_REPORT_KIND_MISMATCH, file, line,
+			  "%s of bus %#llx: the %#zx bytes dma_alloc_noncontiguous() allocated at %s:%d, released by "
+			  "dma_free_noncontiguous with their table; refused", what, (unsigned long long)h, size,
+			  afile ? afile : "?", aline);
+	return held;
+}
+
+DMAMAP_API struct sg_table *dmamap_linux_alloc_noncontiguous(struct device *dev, size_t size,
+							     enum dma_data_direction dir, gfp_t gfp,
+							     unsigned long attrs, const char *file, int line)
+{
+	struct dmamap_machine *m;
+	struct dm_noncontig *r;
+	struct page *page;
+	dma_addr_t h;
+
+	if (!dm_dev_ok(dev, "dma_alloc_noncontiguous", file, line))
+		return NULL;
+	if (attrs & ~DMAMAP_LX_ATTR_ALLOC_SINGLE_PAGES) {
+		dmamap_dev_report(dev, DMAMAP_REPORT_BAD_INPUT, file, line,
+			  "dma_alloc_noncontiguous: attrs %#lx: only DMA_ATTR_ALLOC_SINGLE_PAGES is taken; refused",
+			  attrs);
+		return NULL;
+	}
+	if (size > UINT32_MAX - (PAGE_SIZE - 1)) {
+		dmamap_dev_report(dev, DMAMAP_REPORT_BAD_INPUT, file, line,
+			  "dma_alloc_noncontiguous: %#zx bytes: more than a scatterlist entry holds", size);
+		return NULL;
 	}
 	m = dm_dev_machine(dev);
-	if (!page || dm_page_machine(page) != m) {
-		dmamap_dev_report(dev, DMAMAP_REPORT_BAD_INPUT, file, line, "dma_free_pages: %s",
-			  !page ? "NULL page" : "not a page of the device's machine");
+	r = dmamap_zalloc(m, sizeof(*r));
+	if (!r)
+		return NULL;
+	page = alloc_pages_as(dev, size, &h, (int)dir, gfp, "dma_alloc_noncontiguous", "dma_free_noncontiguous", file,
+			      line);
+	if (!page) {
+		dmamap_free(r);
+		return NULL;
+	}
+	sg_init_table(&r->sg, 1);
+	sg_set_page(&r->sg, page, (unsigned int)size, 0);
+	sg_dma_address(&r->sg) = h;
+	sg_dma_len(&r->sg) = (unsigned int)size;
+	r->sgt.sgl = &r->sg;
+	r->sgt.orig_nents = 1;
+	r->sgt.nents = 1;
+	r->dev = dev;
+	r->page = page;
+	r->handle = h;
+	r->size = size;
+	r->dir = (int)dir;
+	r->file = file;
+	r->line = line;
+	pthread_mutex_lock(&m->obj_lock);
+	r->next = m->noncontig;
+	m->noncontig = r;
+	pthread_mutex_unlock(&m->obj_lock);
+	return &r->sgt;
+}
+
+DMAMAP_API void dmamap_linux_free_noncontiguous(struct device *dev, size_t size, struct sg_table *sgt,
+						enum dma_data_direction dir, const char *file, int line)
+{
+	const char *what = "dma_free_noncontiguous";
+	struct dmamap_machine *m;
+	struct dm_noncontig *r;
+	const char *other = NULL;
+	unsigned long reports;
+
+	if (!noncoherent_dir_ok(dev, (int)dir, what, file, line) || !dm_dev_ok(dev, what, file, line))
+		return;
+	m = dm_dev_machine(dev);
+	pthread_mutex_lock(&m->obj_lock);
+	r = sgt ? nc_find(m, sgt) : NULL;
+	if (r && r->dev != dev) {
+		other = r->dev->dmamap.name;
+		r = NULL;
+	}
+	if (r)
+		nc_unlink(m, r); /* this call's now: another free of it finds nothing */
+	pthread_mutex_unlock(&m->obj_lock);
+	if (!r) {
+		nc_unknown(dev, sgt, other, what, file, line);
 		return;
 	}
-	cpu = page_address(page);
-	if (dmamap_debug_on(m)) {
-		DM_CALL();
-
-		dmamap_debug_noncoherent(dev, cpu, dma_handle, (int)dir, true, "dma_free_pages", NULL);
+	/* as the kernel's dma-debug: said, then freed (the direction changes nothing the free does) */
+	if ((int)dir != r->dir)
+		dmamap_dev_report(dev, DMAMAP_REPORT_DIR_MISMATCH, file, line,
+			  "%s of bus %#llx with %s: the table was allocated for %s at %s:%d", what,
+			  (unsigned long long)r->handle, dmamap_dir_name((int)dir), dmamap_dir_name(r->dir),
+			  r->file ? r->file : "?", r->line);
+	/*
+	 * The block goes as dma_free_pages() would take it, the size the
+	 * caller's: its refusal (another size, the pages still mapped for DMA)
+	 * is reported there, and leaves the table allocated.
+	 */
+	reports = dm_reports_now();
+	free_pages_as(dev, size, r->page, r->handle, r->dir, what, file, line);
+	if (dm_reports_now() != reports) {
+		pthread_mutex_lock(&m->obj_lock);
+		r->next = m->noncontig;
+		m->noncontig = r;
+		pthread_mutex_unlock(&m->obj_lock);
+		return;
 	}
-	dm_free_attrs_as(dev, size, cpu, dma_handle, &a, "dma_free_pages", file, line);
+	if (r->vmaps)
+		dmamap_dev_report(dev, DMAMAP_REPORT_LEAK, file, line,
+			  "%s of bus %#llx: its kernel mapping from dma_vmap_noncontiguous() was never undone "
+			  "(dma_vunmap_noncontiguous() first: behind an IOMMU it is a vmap of its own, left behind)",
+			  what, (unsigned long long)r->handle);
+	dmamap_free(r);
+}
+
+DMAMAP_API void *dmamap_linux_vmap_noncontiguous(struct device *dev, size_t size, struct sg_table *sgt,
+						 const char *file, int line)
+{
+	const char *what = "dma_vmap_noncontiguous";
+	struct dmamap_machine *m;
+	struct dm_noncontig *r;
+	const char *other = NULL;
+	size_t was = 0;
+	void *vaddr = NULL;
+
+	if (!dm_dev_ok(dev, what, file, line))
+		return NULL;
+	m = dm_dev_machine(dev);
+	pthread_mutex_lock(&m->obj_lock);
+	r = sgt ? nc_find(m, sgt) : NULL;
+	if (r && r->dev != dev) {
+		other = r->dev->dmamap.name;
+		r = NULL;
+	}
+	if (r && r->size == size) {
+		r->vmaps++;
+		vaddr = page_address(r->page);
+	} else if (r) {
+		was = r->size;
+	}
+	pthread_mutex_unlock(&m->obj_lock);
+	if (!r)
+		nc_unknown(dev, sgt, other, what, file, line);
+	else if (!vaddr)
+		dmamap_dev_report(dev, DMAMAP_REPORT_SIZE_MISMATCH, file, line,
+			  "%s(%p) with size %#zx: the table was allocated with %#zx bytes; refused", what,
+			  (const void *)sgt, size, was);
+	return vaddr;
+}
+
+DMAMAP_API void dmamap_linux_vunmap_noncontiguous(struct device *dev, void *vaddr, const char *file, int line)
+{
+	struct dmamap_machine *m;
+	bool found = false;
+
+	if (!dm_dev_ok(dev, "dma_vunmap_noncontiguous", file, line))
+		return;
+	m = dm_dev_machine(dev);
+	pthread_mutex_lock(&m->obj_lock);
+	for (struct dm_noncontig *r = m->noncontig; r && !found; r = r->next) {
+		if (r->dev == dev && r->vmaps && page_address(r->page) == vaddr) {
+			r->vmaps--; /* the linear map itself: nothing to undo */
+			found = true;
+		}
+	}
+	pthread_mutex_unlock(&m->obj_lock);
+	if (!found)
+		dmamap_dev_report(dev, DMAMAP_REPORT_NOT_MAPPED, file, line,
+			  "dma_vunmap_noncontiguous(%p): no kernel mapping dma_vmap_noncontiguous() gave this device is "
+			  "there; ignored", vaddr);
+}
+
+/*
+ * dma_sync_sgtable_for_cpu()/_for_device() of a live dma_alloc_noncontiguous()
+ * table of @dev: its block is synced as the dma_alloc_pages() buffer it is,
+ * in the direction it was allocated for. false: @sgt is no such table.
+ */
+static bool noncontig_sync(struct device *dev, struct sg_table *sgt, int dir, bool for_cpu, const char *file,
+			   int line)
+{
+	const char *what = for_cpu ? "dma_sync_sgtable_for_cpu" : "dma_sync_sgtable_for_device";
+	struct dmamap_machine *m;
+	struct dm_noncontig *r;
+	dma_addr_t h = 0;
+	size_t size = 0;
+	int was = DMA_NONE;
+
+	if (!sgt || !dm_dev_live(dev))
+		return false;
+	m = dm_dev_machine(dev);
+	pthread_mutex_lock(&m->obj_lock);
+	r = nc_find(m, sgt);
+	if (r && r->dev == dev) {
+		h = r->handle;
+		size = r->size;
+		was = r->dir;
+	}
+	pthread_mutex_unlock(&m->obj_lock);
+	if (!r || !size)
+		return false;
+	if (valid_dma_direction(dir) && was != DMA_BIDIRECTIONAL && dir != was)
+		dmamap_dev_report(dev, DMAMAP_REPORT_SYNC_DIRECTION, file, line,
+			  "%s with %s of a %s table from dma_alloc_noncontiguous: a sync names the allocation's "
+			  "direction; refused", what, dmamap_dir_name(dir), dmamap_dir_name(was));
+	else
+		dm_sync_single_as(dev, h, size, dir, for_cpu, what, file, line);
+	return true;
+}
+
+void dmamap_noncontig_device_gone(struct device *dev)
+{
+	struct dmamap_machine *m = dm_dev_machine(dev);
+	struct dm_noncontig *gone = NULL, **pp;
+
+	pthread_mutex_lock(&m->obj_lock);
+	for (pp = &m->noncontig; *pp;) {
+		struct dm_noncontig *r = *pp;
+
+		if (r->dev != dev) {
+			pp = &r->next;
+			continue;
+		}
+		*pp = r->next;
+		r->next = gone;
+		gone = r;
+	}
+	pthread_mutex_unlock(&m->obj_lock);
+	while (gone) {
+		struct dm_noncontig *next = gone->next;
+
+		dmamap_free(gone);
+		gone = next;
+	}
 }
 
 /* ------------------------------------------------------------- resources */

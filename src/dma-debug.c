@@ -1550,11 +1550,10 @@ static void hand_over(struct dmamap_machine *m, struct dm_reports *rs, struct dm
 	own_device(rs, map, addr, addr + size, whole);
 }
 
-bool dmamap_debug_sync(struct device *dev, dma_addr_t addr, size_t size, int dir, bool for_cpu, const char *file,
-		       int line, struct dm_map **hold)
+bool dmamap_debug_sync(struct device *dev, dma_addr_t addr, size_t size, int dir, bool for_cpu, const char *what,
+		       const char *file, int line, struct dm_map **hold)
 {
 	struct dmamap_debug *dbg = dbg_of(dm_dev_machine(dev));
-	const char *what = for_cpu ? "dma_sync_single_for_cpu" : "dma_sync_single_for_device";
 	struct dm_reports rs;
 	struct dm_link *l;
 	struct dm_map *map;

@@ -241,17 +241,18 @@ DMAMAP_API void dmamap_unmap_page_attrs(struct device *dev, dma_addr_t addr, siz
 	unmap(dev, addr, size, (int)dir, attrs, true, "dma_unmap_page", WHERE);
 }
 
-static void sync_single(struct device *dev, dma_addr_t addr, size_t size, int dir, bool for_cpu, const char *file,
-			int line)
+void dm_sync_single_as(struct device *dev, dma_addr_t addr, size_t size, int dir, bool for_cpu, const char *what,
+		       const char *file, int line)
 {
-	const char *what = for_cpu ? "dma_sync_single_for_cpu" : "dma_sync_single_for_device";
+	DM_CALL();
 	const struct dma_map_ops *ops = for_cpu ? OPS(dev, what, sync_single_for_cpu)
 						: OPS(dev, what, sync_single_for_device);
 	struct dm_map *map = NULL;
 
 	if (!ops || !dir_ok(dev, dir, what, WHERE) || !size_ok(dev, size, what, WHERE))
 		return;
-	if (dmamap_debug_on(dm_dev_machine(dev)) && !dmamap_debug_sync(dev, addr, size, dir, for_cpu, WHERE, &map))
+	if (dmamap_debug_on(dm_dev_machine(dev)) &&
+	    !dmamap_debug_sync(dev, addr, size, dir, for_cpu, what, WHERE, &map))
 		return;
 	enter(dev);
 	if (for_cpu)
@@ -264,15 +265,13 @@ static void sync_single(struct device *dev, dma_addr_t addr, size_t size, int di
 DMAMAP_API void dmamap_sync_single_for_cpu(struct device *dev, dma_addr_t addr, size_t size,
 					   enum dma_data_direction dir, const char *file, int line)
 {
-	DM_CALL();
-	sync_single(dev, addr, size, (int)dir, true, WHERE);
+	dm_sync_single_as(dev, addr, size, (int)dir, true, "dma_sync_single_for_cpu", WHERE);
 }
 
 DMAMAP_API void dmamap_sync_single_for_device(struct device *dev, dma_addr_t addr, size_t size,
 					      enum dma_data_direction dir, const char *file, int line)
 {
-	DM_CALL();
-	sync_single(dev, addr, size, (int)dir, false, WHERE);
+	dm_sync_single_as(dev, addr, size, (int)dir, false, "dma_sync_single_for_device", WHERE);
 }
 
 /* ---------------------------------------------------------- scatterlists */

@@ -447,6 +447,8 @@ enum dmamap_layer_slot {
 
 /* ------------------------------------------------------------ the machine */
 
+struct dm_noncontig;
+
 struct dmamap_machine {
 	struct dmamap_machine_config cfg;
 	struct dmamap_logger log;
@@ -515,6 +517,9 @@ struct dmamap_machine {
 	struct dmamap_obj *objs;                     /* newest first */
 	void (*release_device)(struct device *dev);  /* set by the platform */
 	void (*destroy_hook)(struct dmamap_machine *m); /* later layers' machine-wide teardown */
+
+	/* the live dma_alloc_noncontiguous() tables, newest first, under obj_lock (dma-api.c) */
+	struct dm_noncontig *noncontig;
 
 	/* layers above keep their machine-wide state here (enum dmamap_layer_slot) */
 	void *layer[DMAMAP_LAYER_NR];
@@ -992,6 +997,20 @@ static inline bool dm_dev_coherent(const struct device *dev)
 }
 
 /*
+ * dma_sync_single_for_cpu() (@for_cpu) or _for_device() made by the driver's
+ * call @what (a 6.x sync built on them, dma_sync_sgtable_for_cpu of a
+ * dma_alloc_noncontiguous() table): every report of the sync names @what.
+ */
+void dm_sync_single_as(struct device *dev, dma_addr_t addr, size_t size, int dir, bool for_cpu, const char *what,
+		       const char *file, int line);
+
+/*
+ * @dev is being released: forget its dma_alloc_noncontiguous() tables (the
+ * blocks behind them are the checker's and the ops' to report and free).
+ */
+void dmamap_noncontig_device_gone(struct device *dev);
+
+/*
  * dmamap_free_attrs() made by the driver's call @what (dma_free_attrs, or a
  * 6.x free built on it, dma_free_noncoherent or dma_free_pages): every
  * report of the free names @what.
@@ -1243,8 +1262,9 @@ void dmamap_debug_mapping_error(struct device *dev, dma_addr_t addr);
  */
 bool dmamap_debug_unmap(struct device *dev, bool page_call, dma_addr_t addr, size_t size, int dir, const char *file,
 			int line, struct dm_map **hold);
-bool dmamap_debug_sync(struct device *dev, dma_addr_t addr, size_t size, int dir, bool for_cpu, const char *file,
-		       int line, struct dm_map **hold);
+/* @what: the driver's call, for the reports (dma_sync_single_for_cpu, or a 6.x sync built on it) */
+bool dmamap_debug_sync(struct device *dev, dma_addr_t addr, size_t size, int dir, bool for_cpu, const char *what,
+		       const char *file, int line, struct dm_map **hold);
 struct dm_map *dmamap_debug_map_sg_prepare(struct device *dev, struct scatterlist *sg, int nents);
 void dmamap_debug_map_sg_done(struct dm_map *map, struct device *dev, struct scatterlist *sg, int nents, int mapped,
 			      int dir, struct dma_attrs *attrs, const char *file, int line);

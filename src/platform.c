@@ -73,6 +73,7 @@ static void platform_teardown(struct device *dev)
 	/* first, what the driver left, each with the line that made it */
 	dmamap_debug_device_leaks(dev);
 	dmamap_clk_release(dev);
+	dmamap_noncontig_device_gone(dev);
 	/*
 	 * While the device can still free what it allocated: its safe buffers
 	 * and their pools, then the pools the driver left (they may live in

@@ -480,6 +480,35 @@ void ring_exit(struct device *dev, struct cmd_ring *r)
 }
 '''
 
+# A receive ring in pages the driver maps and syncs as a table, as camera
+# drivers keep one (dma_alloc_noncontiguous(), from <linux/dma-mapping.h>;
+# C and C++).
+NONCONTIG_RING = '''
+#include <linux/dma-mapping.h>
+struct rx_ring { struct sg_table *sgt; u8 *cpu; };
+int rx_init(struct device *dev, struct rx_ring *r);
+int rx_init(struct device *dev, struct rx_ring *r)
+{
+	r->sgt = dma_alloc_noncontiguous(dev, SZ_64K, DMA_FROM_DEVICE, GFP_KERNEL, DMA_ATTR_ALLOC_SINGLE_PAGES);
+	if (!r->sgt)
+		return -ENOMEM;
+	r->cpu = (u8 *)dma_vmap_noncontiguous(dev, SZ_64K, r->sgt);
+	if (!r->cpu) {
+		dma_free_noncontiguous(dev, SZ_64K, r->sgt, DMA_FROM_DEVICE);
+		return -ENOMEM;
+	}
+	dma_sync_sgtable_for_device(dev, r->sgt, DMA_FROM_DEVICE);
+	return sg_dma_address(r->sgt->sgl) ? 0 : -EIO;
+}
+void rx_exit(struct device *dev, struct rx_ring *r);
+void rx_exit(struct device *dev, struct rx_ring *r)
+{
+	dma_sync_sgtable_for_cpu(dev, r->sgt, DMA_FROM_DEVICE);
+	dma_vunmap_noncontiguous(dev, r->cpu);
+	dma_free_noncontiguous(dev, SZ_64K, r->sgt, DMA_FROM_DEVICE);
+}
+'''
+
 # A driver's own header, as it declares its hardware with <linux/types.h>
 # alone (C and C++).
 HW_HEADER = '''
@@ -1564,6 +1593,8 @@ CASES = [
     ('kmemdup_nul() from <linux/string.h> alone', NAME_FIELD, True, None),
     ('a command ring with dma_alloc_pages(), dma_free_pages()', '#include <linux/sizes.h>\n' + PAGES_RING, True,
      None),
+    ('a receive ring with dma_alloc_noncontiguous(), dma_vmap_noncontiguous()',
+     '#include <linux/sizes.h>\n' + NONCONTIG_RING, True, None),
     ('IS_ENABLED() and its siblings from <linux/kconfig.h> alone', KCONFIG, True, None),
     ('a status line with scnprintf() from <linux/kernel.h> alone', '#include <linux/kernel.h>\n' + STATUS, True,
      None),

@@ -348,6 +348,10 @@
 #pragma weak dmamap_linux_free_noncoherent
 #pragma weak dmamap_linux_alloc_pages
 #pragma weak dmamap_linux_free_pages
+#pragma weak dmamap_linux_alloc_noncontiguous
+#pragma weak dmamap_linux_free_noncontiguous
+#pragma weak dmamap_linux_vmap_noncontiguous
+#pragma weak dmamap_linux_vunmap_noncontiguous
 #pragma weak dmamap_linux_map_resource
 #pragma weak dmamap_linux_unmap_resource
 #pragma weak dmamap_linux_dmam_alloc
@@ -768,6 +772,10 @@ static const struct export functions[] = {
 	F(dmamap_linux_free_noncoherent),
 	F(dmamap_linux_alloc_pages),
 	F(dmamap_linux_free_pages),
+	F(dmamap_linux_alloc_noncontiguous),
+	F(dmamap_linux_free_noncontiguous),
+	F(dmamap_linux_vmap_noncontiguous),
+	F(dmamap_linux_vunmap_noncontiguous),
 	F(dmamap_linux_map_resource),
 	F(dmamap_linux_unmap_resource),
 	F(dmamap_linux_dmam_alloc),

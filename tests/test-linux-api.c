@@ -941,6 +941,299 @@ static void test_alloc_pages_behind_iommu(void **state)
 	assert_int_equal(f->c.reports, 0);
 }
 
+/* Read every byte at @p as the CPU would, pulling its lines into the cache; the sum, so nothing is optimised out. */
+static unsigned cpu_touch(const u8 *p, size_t len)
+{
+	const volatile u8 *v = p;
+	unsigned sum = 0;
+
+	for (size_t i = 0; i < len; i++)
+		sum += v[i];
+	return sum;
+}
+
+/*
+ * dma_alloc_noncontiguous(): one DMA segment over pages the CPU owns,
+ * zeroed; what the CPU stores reaches the device after
+ * dma_sync_sgtable_for_device(), what the device writes reaches the CPU
+ * after dma_sync_sgtable_for_cpu() and not before; the free gives every
+ * page back.
+ */
+static void test_alloc_noncontiguous_syncs(void **state)
+{
+	struct fx *f = *state;
+	u8 got[SZ_8K];
+	struct sg_table *sgt;
+	struct page *page;
+	unsigned sum;
+	u8 *p;
+	int stale;
+
+	sgt = dma_alloc_noncontiguous(&f->dev, SZ_8K, DMA_TO_DEVICE, GFP_KERNEL, 0);
+	assert_non_null(sgt);
+	assert_int_equal(sgt->nents, 1);
+	assert_int_equal(sgt->orig_nents, 1);
+	assert_int_equal(sg_dma_len(sgt->sgl), SZ_8K);
+	assert_int_equal(sgt->sgl->length, SZ_8K);
+	page = sg_page(sgt->sgl);
+	assert_true(sg_dma_address(sgt->sgl) == page_to_phys(page)); /* the direct ops: bus address = physical */
+	assert_int_equal(test_free_pages(f->m), f->base_free - 2);
+	p = dma_vmap_noncontiguous(&f->dev, SZ_8K, sgt);
+	assert_ptr_equal(p, page_address(page));
+	assert_int_equal(p[0] | p[SZ_8K - 1], 0); /* zeroed */
+	/* the CPU's: its stores reach the device only once the table is handed over */
+	fill_pattern(p, SZ_8K, 7);
+	assert_int_equal(dmamap_dev_read(&f->dev, sg_dma_address(sgt->sgl), got, SZ_8K), 0);
+	assert_int_not_equal(check_pattern(got, SZ_8K, 7), 0);
+	dma_sync_sgtable_for_device(&f->dev, sgt, DMA_TO_DEVICE);
+	assert_int_equal(dmamap_dev_read(&f->dev, sg_dma_address(sgt->sgl), got, SZ_8K), 0);
+	assert_int_equal(check_pattern(got, SZ_8K, 7), 0);
+	dma_vunmap_noncontiguous(&f->dev, p);
+	dma_free_noncontiguous(&f->dev, SZ_8K, sgt, DMA_TO_DEVICE);
+	assert_int_equal(test_free_pages(f->m), f->base_free);
+
+	/* a receive table: the device's bytes reach the CPU after sync_for_cpu, and not without it */
+	sgt = dma_alloc_noncontiguous(&f->dev, 3000, DMA_FROM_DEVICE, GFP_KERNEL, DMA_ATTR_ALLOC_SINGLE_PAGES);
+	assert_non_null(sgt);
+	p = dma_vmap_noncontiguous(&f->dev, 3000, sgt);
+	assert_non_null(p);
+	dma_sync_sgtable_for_device(&f->dev, sgt, DMA_FROM_DEVICE);
+	misuse_begin(f->m); /* the CPU reads on: lines of the old bytes in its cache */
+	sum = cpu_touch(p, 3000);
+	misuse_end(f->m);
+	assert_int_equal(sum, 0);
+	fill_pattern(got, 3000, 8);
+	assert_int_equal(dmamap_dev_write(&f->dev, sg_dma_address(sgt->sgl), got, 3000), 0);
+	misuse_begin(f->m);
+	stale = check_pattern(p, 3000, 8);
+	misuse_end(f->m);
+	assert_int_not_equal(stale, 0);
+	dma_sync_sgtable_for_cpu(&f->dev, sgt, DMA_FROM_DEVICE);
+	assert_int_equal(check_pattern(p, 3000, 8), 0);
+	dma_vunmap_noncontiguous(&f->dev, p);
+	dma_free_noncontiguous(&f->dev, 3000, sgt, DMA_FROM_DEVICE);
+	assert_int_equal(test_free_pages(f->m), f->base_free);
+	assert_int_equal(live_mappings(f->m), 0);
+	assert_int_equal(f->c.reports, 0);
+}
+
+/* Behind the IOMMU mapper: an IOVA for the one segment, one block of pages for the CPU; the free gives both back. */
+static void test_alloc_noncontiguous_behind_iommu(void **state)
+{
+	struct fx *f = *state;
+	struct dma_iommu_mapping *map = arm_iommu_create_mapping(f->m, 0x80000000, SZ_16M, 0);
+	u8 got[3 * SZ_4K];
+	struct sg_table *sgt;
+	dma_addr_t h;
+	u8 *p;
+	int stale;
+
+	assert_false(IS_ERR(map));
+	assert_int_equal(arm_iommu_attach_device(&f->dev, map), 0);
+	sgt = dma_alloc_noncontiguous(&f->dev, sizeof(got), DMA_BIDIRECTIONAL, GFP_KERNEL, 0);
+	assert_non_null(sgt);
+	assert_int_equal(sgt->nents, 1);
+	h = sg_dma_address(sgt->sgl);
+	assert_true(h >= 0x80000000 && h < 0x80000000 + SZ_16M);
+	assert_int_equal(sg_dma_len(sgt->sgl), sizeof(got));
+	p = dma_vmap_noncontiguous(&f->dev, sizeof(got), sgt);
+	assert_ptr_equal(p, page_address(sg_page(sgt->sgl)));
+	/* one block: the pages after the first are the next frames */
+	assert_true(page_to_phys(sg_page(sgt->sgl)) + 2 * SZ_4K ==
+		    page_to_phys(dmamap_pfn_to_page(f->m, page_to_pfn(sg_page(sgt->sgl)) + 2)));
+	fill_pattern(p, sizeof(got), 9);
+	dma_sync_sgtable_for_device(&f->dev, sgt, DMA_BIDIRECTIONAL);
+	assert_int_equal(dmamap_dev_read(&f->dev, h, got, sizeof(got)), 0);
+	assert_int_equal(check_pattern(got, sizeof(got), 9), 0);
+	/* the device answers through the IOVA: stale for the CPU until sync_for_cpu */
+	misuse_begin(f->m);
+	(void)cpu_touch(p, sizeof(got));
+	misuse_end(f->m);
+	fill_pattern(got, sizeof(got), 10);
+	assert_int_equal(dmamap_dev_write(&f->dev, h, got, sizeof(got)), 0);
+	misuse_begin(f->m);
+	stale = check_pattern(p, sizeof(got), 10);
+	misuse_end(f->m);
+	assert_int_not_equal(stale, 0);
+	dma_sync_sgtable_for_cpu(&f->dev, sgt, DMA_BIDIRECTIONAL);
+	assert_int_equal(check_pattern(p, sizeof(got), 10), 0);
+	dma_vunmap_noncontiguous(&f->dev, p);
+	dma_free_noncontiguous(&f->dev, sizeof(got), sgt, DMA_BIDIRECTIONAL);
+	/* the IOVA went with the free: the same one is had again */
+	sgt = dma_alloc_noncontiguous(&f->dev, sizeof(got), DMA_TO_DEVICE, GFP_KERNEL, 0);
+	assert_non_null(sgt);
+	assert_true(sg_dma_address(sgt->sgl) == h);
+	dma_free_noncontiguous(&f->dev, sizeof(got), sgt, DMA_TO_DEVICE);
+	arm_iommu_detach_device(&f->dev);
+	arm_iommu_release_mapping(map);
+	assert_int_equal(test_free_pages(f->m), f->base_free);
+	assert_int_equal(f->c.reports, 0);
+}
+
+/*
+ * Frees, syncs and kernel mappings that name no table of the device, or
+ * name it wrongly: reported at the caller's line, and nothing freed but
+ * where the kernel's dma-debug frees all the same (another direction, a
+ * mapping never undone).
+ */
+static void test_noncontiguous_misuse(void **state)
+{
+	struct fx *f = *state;
+	struct sg_table *sgt, *other, plain = { 0 };
+	unsigned long free_before;
+	dma_addr_t h;
+	u8 *p, *va;
+	int line;
+
+	assert_int_equal(dmamap_device_init(&f->dev2, f->m, "lx2"), 0);
+	sgt = dma_alloc_noncontiguous(&f->dev, SZ_4K, DMA_FROM_DEVICE, GFP_KERNEL, 0); line = __LINE__;
+	other = dma_alloc_noncontiguous(&f->dev2, SZ_4K, DMA_TO_DEVICE, GFP_KERNEL, 0);
+	assert_non_null(sgt);
+	assert_non_null(other);
+	free_before = test_free_pages(f->m);
+
+	/* another size: refused as dma_free_pages() refuses it, naming the call and the allocation's */
+	dma_free_noncontiguous(&f->dev, SZ_8K, sgt, DMA_FROM_DEVICE); line = __LINE__;
+	assert_said(f, DMAMAP_REPORT_SIZE_MISMATCH, line, "dma_free_noncontiguous of bus",
+		    "[dma_alloc_noncontiguous of 0x1000 bytes");
+	assert_int_equal(test_free_pages(f->m), free_before);
+	/* a table the device never had, another device's: refused */
+	dma_free_noncontiguous(&f->dev, SZ_4K, &plain, DMA_FROM_DEVICE); line = __LINE__;
+	assert_said(f, DMAMAP_REPORT_NOT_MAPPED, line, "dma_free_noncontiguous(", "not a table");
+	dma_free_noncontiguous(&f->dev, SZ_4K, other, DMA_TO_DEVICE); line = __LINE__;
+	assert_said(f, DMAMAP_REPORT_NOT_MAPPED, line, "dma_free_noncontiguous(", "gave device lx2, not this one");
+	dma_free_noncontiguous(&f->dev, SZ_4K, NULL, DMA_FROM_DEVICE); line = __LINE__;
+	assert_said(f, DMAMAP_REPORT_BAD_INPUT, line, "dma_free_noncontiguous", "NULL table");
+	/* its block freed by another call: refused, the table would describe freed pages */
+	h = sg_dma_address(sgt->sgl);
+	va = page_address(sg_page(sgt->sgl));
+	dma_free_pages(&f->dev, SZ_4K, sg_page(sgt->sgl), h, DMA_FROM_DEVICE); line = __LINE__;
+	assert_said(f, DMAMAP_REPORT_KIND_MISMATCH, line, "dma_free_pages of bus", "dma_free_noncontiguous");
+	dma_free_noncoherent(&f->dev, SZ_4K, va, h, DMA_FROM_DEVICE); line = __LINE__;
+	assert_said(f, DMAMAP_REPORT_KIND_MISMATCH, line, "dma_free_noncoherent of bus", "dma_free_noncontiguous");
+	dma_free_coherent(&f->dev, SZ_4K, va, h); line = __LINE__;
+	assert_said(f, DMAMAP_REPORT_KIND_MISMATCH, line, "dma_free_attrs of bus", "dma_free_noncontiguous");
+	assert_int_equal(test_free_pages(f->m), free_before);
+	assert_int_equal(f->c.reports, 7);
+
+	/* a sync in another direction, a mapping of another size or of nothing: refused */
+	dma_sync_sgtable_for_cpu(&f->dev, sgt, DMA_TO_DEVICE); line = __LINE__;
+	assert_said(f, DMAMAP_REPORT_SYNC_DIRECTION, line, "dma_sync_sgtable_for_cpu with DMA_TO_DEVICE",
+		    "a sync names the allocation's direction");
+	assert_null(dma_vmap_noncontiguous(&f->dev, SZ_8K, sgt)); line = __LINE__;
+	assert_said(f, DMAMAP_REPORT_SIZE_MISMATCH, line, "dma_vmap_noncontiguous(", "allocated with 0x1000 bytes");
+	assert_null(dma_vmap_noncontiguous(&f->dev, SZ_4K, other)); line = __LINE__;
+	assert_said(f, DMAMAP_REPORT_NOT_MAPPED, line, "dma_vmap_noncontiguous(", "not this one");
+	dma_vunmap_noncontiguous(&f->dev, page_address(sg_page(sgt->sgl))); line = __LINE__; /* never mapped */
+	assert_said(f, DMAMAP_REPORT_NOT_MAPPED, line, "dma_vunmap_noncontiguous(", "no kernel mapping");
+	assert_int_equal(f->c.reports, 11);
+
+	/* the table still works: a sync in its direction, then a free with another direction and a mapping left */
+	p = dma_vmap_noncontiguous(&f->dev, SZ_4K, sgt);
+	assert_non_null(p);
+	dma_sync_sgtable_for_cpu(&f->dev, sgt, DMA_FROM_DEVICE);
+	assert_int_equal(f->c.reports, 11);
+	dma_free_noncontiguous(&f->dev, SZ_4K, sgt, DMA_BIDIRECTIONAL); line = __LINE__;
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_DIR_MISMATCH], 1);
+	assert_said(f, DMAMAP_REPORT_LEAK, line, "dma_free_noncontiguous of bus", "dma_vunmap_noncontiguous() first");
+	assert_int_equal(test_free_pages(f->m), free_before + 1); /* freed all the same */
+	/* freed already: refused */
+	dma_free_noncontiguous(&f->dev, SZ_4K, sgt, DMA_FROM_DEVICE); line = __LINE__;
+	assert_said(f, DMAMAP_REPORT_NOT_MAPPED, line, "dma_free_noncontiguous(", "freed already?");
+	assert_int_equal(f->c.reports, 14);
+	dma_free_noncontiguous(&f->dev2, SZ_4K, other, DMA_TO_DEVICE);
+	assert_int_equal(f->c.reports, 14);
+
+	/* with the checker off, the ops refuse another size themselves: the table stays, then goes right */
+	assert_int_equal(dmamap_checker_enable(f->m, false), 0);
+	sgt = dma_alloc_noncontiguous(&f->dev, SZ_4K, DMA_TO_DEVICE, GFP_KERNEL, 0);
+	assert_non_null(sgt);
+	free_before = test_free_pages(f->m);
+	dma_free_noncontiguous(&f->dev, SZ_8K, sgt, DMA_TO_DEVICE); line = __LINE__;
+	assert_said(f, DMAMAP_REPORT_API_MISUSE, line, "dma_free_noncontiguous of ", "refused: ");
+	assert_int_equal(test_free_pages(f->m), free_before);
+	dma_sync_sgtable_for_device(&f->dev, sgt, DMA_TO_DEVICE);
+	dma_free_noncontiguous(&f->dev, SZ_4K, sgt, DMA_TO_DEVICE);
+	assert_int_equal(test_free_pages(f->m), f->base_free);
+	assert_int_equal(f->c.reports, 15);
+	assert_int_equal(dmamap_checker_enable(f->m, true), 0);
+	f->c.reports = 0;
+}
+
+/* Refusals at allocation change nothing; a failed allocation (its pages, its table) leaves nothing. */
+static void test_alloc_noncontiguous_refused_and_failing(void **state)
+{
+	struct fx *f = *state;
+	static const enum dmamap_fault_site sites[] = { DMAMAP_FAULT_PAGE_ALLOC, DMAMAP_FAULT_HOST_ALLOC };
+	struct sg_table *sgt;
+	struct capture pc;
+	int line;
+
+	sgt = dma_alloc_noncontiguous(&f->dev, SZ_4K, DMA_TO_DEVICE, GFP_KERNEL, DMA_ATTR_WRITE_COMBINE); line = __LINE__;
+	assert_null(sgt);
+	assert_said(f, DMAMAP_REPORT_BAD_INPUT, line, "dma_alloc_noncontiguous: attrs 0x4",
+		    "only DMA_ATTR_ALLOC_SINGLE_PAGES");
+	assert_null(dma_alloc_noncontiguous(&f->dev, SZ_4K, DMA_NONE, GFP_KERNEL, 0));
+	assert_null(dma_alloc_noncontiguous(&f->dev, SZ_4K, DMA_TO_DEVICE, GFP_KERNEL | GFP_DMA, 0)); line = __LINE__;
+	assert_said(f, DMAMAP_REPORT_BAD_INPUT, line, "dma_alloc_noncontiguous: gfp", "asks for a zone");
+	assert_null(dma_alloc_noncontiguous(&f->dev, 0, DMA_TO_DEVICE, GFP_KERNEL, 0));
+	capture_start(&pc, NULL);
+	assert_null(dma_alloc_noncontiguous(NULL, SZ_4K, DMA_TO_DEVICE, GFP_KERNEL, 0));
+	capture_stop(NULL);
+	assert_int_equal(pc.by_kind[DMAMAP_REPORT_BAD_INPUT], 1); /* no device: process-wide */
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_BAD_INPUT], 4);
+	assert_int_equal(test_free_pages(f->m), f->base_free);
+
+	/*
+	 * No page, or no host memory (the table's, the checker's record), at
+	 * each attempt in turn until one succeeds: NULL, nothing kept; the
+	 * first page attempt is the block's.
+	 */
+	for (size_t s = 0; s < ARRAY_SIZE(sites); s++) {
+		unsigned nth;
+
+		for (nth = 1; nth < 8; nth++) {
+			assert_int_equal(dmamap_fault_inject(f->m, sites[s], nth, 0), 0);
+			sgt = dma_alloc_noncontiguous(&f->dev, SZ_8K, DMA_FROM_DEVICE, GFP_KERNEL, 0);
+			assert_int_equal(dmamap_fault_inject(f->m, sites[s], 0, 0), 0);
+			if (sgt)
+				break;
+			assert_int_equal(test_free_pages(f->m), f->base_free);
+			assert_int_equal(live_mappings(f->m), 0);
+		}
+		assert_true(nth > 1 && nth < 8);
+		dma_free_noncontiguous(&f->dev, SZ_8K, sgt, DMA_FROM_DEVICE);
+		assert_int_equal(test_free_pages(f->m), f->base_free);
+	}
+	assert_int_equal(f->c.reports, 4); /* the failures are not misuse: unreported */
+	f->c.reports = 0;
+}
+
+/*
+ * A table the driver never frees: its block is reported at the device's
+ * release, with the allocation's line, and freed; the table goes too.
+ */
+static void test_noncontiguous_left_is_a_leak(void **state)
+{
+	struct fx *f = *state;
+	const struct captured *r;
+	struct sg_table *sgt;
+	int line;
+
+	sgt = dma_alloc_noncontiguous(&f->dev, SZ_8K, DMA_TO_DEVICE, GFP_KERNEL, 0); line = __LINE__;
+	assert_non_null(sgt);
+	assert_non_null(dma_vmap_noncontiguous(&f->dev, SZ_8K, sgt));
+	dmamap_device_release(&f->dev);
+	assert_int_equal(f->c.reports, 1);
+	r = capture_find(&f->c, DMAMAP_REPORT_LEAK);
+	assert_non_null(r);
+	assert_int_equal(r->map_line, line);
+	assert_non_null(strstr(r->message, "dma_alloc_noncontiguous"));
+	assert_int_equal(test_free_pages(f->m), f->base_free);
+	assert_int_equal(dmamap_device_init(&f->dev, f->m, "lx"), 0);
+	f->c.reports = 0;
+}
+
 static void test_map_resource(void **state)
 {
 	struct fx *f = *state;
@@ -3041,6 +3334,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_alloc_pages_refused_and_failing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_alloc_pages_behind_iommu, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_alloc_pages_not_from_declared_memory, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_alloc_noncontiguous_syncs, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_alloc_noncontiguous_behind_iommu, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_noncontiguous_misuse, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_alloc_noncontiguous_refused_and_failing, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_noncontiguous_left_is_a_leak, setup, teardown),
 		cmocka_unit_test(test_bitfield),
 		cmocka_unit_test_setup_teardown(test_managed_calls_unwind_on_failure, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_managed_calls_refuse_bad_devices, setup, teardown),

@@ -358,6 +358,106 @@ DMAMAP_API void dmamap_linux_free_pages(struct device *dev, size_t size, struct 
 					enum dma_data_direction dir, const char *file, int line);
 
 /**
+ * dmamap_linux_alloc_noncontiguous() - dma_alloc_noncontiguous(): pages the CPU owns, as a table of one DMA segment
+ * @dev: the device
+ * @size: bytes, non-zero
+ * @dir: the direction the pages will be used in (a valid mapping direction)
+ * @gfp: GFP_KERNEL or GFP_ATOMIC; zone bits are refused, as dma_alloc_pages()
+ *       refuses them
+ * @attrs: 0 or DMA_ATTR_ALLOC_SINGLE_PAGES (which changes nothing here);
+ *         any other bit is reported (DMAMAP_REPORT_BAD_INPUT) and refused
+ * @file: the caller's source file, or NULL
+ * @line: the caller's source line
+ *
+ * The kernel's fallback for ops sets that build no non-contiguous buffer,
+ * on every ops set here (the direct ops and the IOMMU mapper alike): one
+ * dma_alloc_pages() block, described by a table of one entry (orig_nents
+ * and nents 1) whose page is the block's first, whose length and
+ * sg_dma_len() are @size, and whose sg_dma_address() is the block's bus
+ * address (an IOVA behind the IOMMU mapper). The pages are zeroed, cached
+ * and the CPU's: give them to the device with dma_sync_sgtable_for_device()
+ * and back with dma_sync_sgtable_for_cpu(), in @dir (another direction is
+ * reported as DMAMAP_REPORT_SYNC_DIRECTION and the sync refused); the
+ * checker follows the block as a dma_alloc_pages() buffer named after this
+ * call. The table and the block are the caller's until
+ * dmamap_linux_free_noncontiguous(); a table the driver leaves goes at the
+ * device's release and its block is reported and freed as a
+ * dma_alloc_pages() buffer left is (the checker names this call and its
+ * line; behind the IOMMU mapper the block goes with the mapping). Do not
+ * free the block by another call (dma_free_pages() of the table's page,
+ * dma_free_noncoherent() or dma_free_attrs() of its address are reported as
+ * DMAMAP_REPORT_KIND_MISMATCH and refused), nor the table with
+ * sg_free_table().
+ * Return: the table; NULL when the allocation fails (no memory, injected
+ * DMAMAP_FAULT_PAGE_ALLOC or DMAMAP_FAULT_HOST_ALLOC for the table; nothing
+ * is kept), or for a NULL or uninitialised device, bad attrs, an invalid
+ * @dir, zone bits in @gfp or a size no scatterlist entry holds (reported).
+ */
+DMAMAP_API struct sg_table *dmamap_linux_alloc_noncontiguous(struct device *dev, size_t size,
+							     enum dma_data_direction dir, gfp_t gfp,
+							     unsigned long attrs, const char *file, int line);
+
+/**
+ * dmamap_linux_free_noncontiguous() - dma_free_noncontiguous(): free the table and its block
+ * @dev: the device given to the allocation
+ * @size: the size allocated
+ * @sgt: what dma_alloc_noncontiguous() returned
+ * @dir: the direction given at allocation
+ * @file: the caller's source file, or NULL
+ * @line: the caller's source line
+ *
+ * Gives back everything: the block (its pages, and its IOVA behind the IOMMU
+ * mapper) and the table. A table that is no live dma_alloc_noncontiguous()
+ * allocation of @dev (another device's, freed already, anything else) is
+ * reported as DMAMAP_REPORT_NOT_MAPPED, a NULL one as
+ * DMAMAP_REPORT_BAD_INPUT, and nothing is freed. The block is freed as
+ * dmamap_linux_free_pages() frees it, with its reports (named
+ * dma_free_noncontiguous): a @size that differs from the allocation's is
+ * reported and refused (DMAMAP_REPORT_SIZE_MISMATCH with the checker on,
+ * the ops' DMAMAP_REPORT_API_MISUSE with it off), and so are pages still
+ * mapped for DMA; the table then stays allocated, to be freed again. A
+ * direction other than the allocation's is reported
+ * (DMAMAP_REPORT_DIR_MISMATCH) and everything freed all the same, as is a
+ * table still mapped by dma_vmap_noncontiguous() (DMAMAP_REPORT_LEAK: behind
+ * an IOMMU the kernel's mapping would be left behind). An invalid @dir or a
+ * NULL or uninitialised device is refused (DMAMAP_REPORT_BAD_INPUT).
+ */
+DMAMAP_API void dmamap_linux_free_noncontiguous(struct device *dev, size_t size, struct sg_table *sgt,
+						enum dma_data_direction dir, const char *file, int line);
+
+/**
+ * dmamap_linux_vmap_noncontiguous() - dma_vmap_noncontiguous(): a kernel address for the whole allocation
+ * @dev: the device given to the allocation
+ * @size: the size allocated
+ * @sgt: what dma_alloc_noncontiguous() returned
+ * @file: the caller's source file, or NULL
+ * @line: the caller's source line
+ *
+ * The block is contiguous, so its kernel mapping is its linear map:
+ * page_address() of the table's page, cached, the same address for every
+ * call. Each mapping is to be undone with dmamap_linux_vunmap_noncontiguous()
+ * before the free. Nothing is allocated.
+ * Return: the address; NULL for a table that is no live allocation of @dev
+ * (DMAMAP_REPORT_NOT_MAPPED), another @size (DMAMAP_REPORT_SIZE_MISMATCH),
+ * or a NULL or uninitialised device (reported).
+ */
+DMAMAP_API void *dmamap_linux_vmap_noncontiguous(struct device *dev, size_t size, struct sg_table *sgt,
+						 const char *file, int line);
+
+/**
+ * dmamap_linux_vunmap_noncontiguous() - dma_vunmap_noncontiguous(): undo a dma_vmap_noncontiguous()
+ * @dev: the device given to the allocation
+ * @vaddr: what dma_vmap_noncontiguous() returned
+ * @file: the caller's source file, or NULL
+ * @line: the caller's source line
+ *
+ * Nothing to unmap (the linear map stays); the mapping is counted off. An
+ * address that is no mapping dma_vmap_noncontiguous() gave @dev (or one
+ * undone as often as it was made) is reported as DMAMAP_REPORT_NOT_MAPPED.
+ */
+DMAMAP_API void dmamap_linux_vunmap_noncontiguous(struct device *dev, void *vaddr, const char *file, int line);
+
+/**
  * dmamap_linux_map_resource() - dma_map_resource(): a bus address for a device's MMIO range
  * @dev: the device that will access it (a DMA engine, say)
  * @phys_addr: physical address of the MMIO range (a FIFO register...)

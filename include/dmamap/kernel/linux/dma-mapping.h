@@ -255,6 +255,43 @@ static inline void dma_free_pages(struct device *dev, size_t size, struct page *
 	dmamap_linux_free_pages(dev, size, page, dma_handle, dir, NULL, 0);
 }
 
+/**
+ * dma_alloc_noncontiguous() - pages the CPU owns, as an sg_table of one DMA segment
+ * @dev: the device
+ * @size: bytes
+ * @dir: the direction the pages will be used in
+ * @gfp: GFP_KERNEL or GFP_ATOMIC
+ * @attrs: 0 or DMA_ATTR_ALLOC_SINGLE_PAGES
+ *
+ * See dmamap_linux_alloc_noncontiguous(): one contiguous block here, on
+ * every ops set; sync it with dma_sync_sgtable_for_device()/_for_cpu().
+ * Return: the table, or NULL.
+ */
+static inline struct sg_table *dma_alloc_noncontiguous(struct device *dev, size_t size, enum dma_data_direction dir,
+						       gfp_t gfp, unsigned long attrs)
+{
+	return dmamap_linux_alloc_noncontiguous(dev, size, dir, gfp, attrs, NULL, 0);
+}
+
+/** dma_free_noncontiguous() - free a dma_alloc_noncontiguous() table and its pages: same device, size, direction. */
+static inline void dma_free_noncontiguous(struct device *dev, size_t size, struct sg_table *sgt,
+					  enum dma_data_direction dir)
+{
+	dmamap_linux_free_noncontiguous(dev, size, sgt, dir, NULL, 0);
+}
+
+/** dma_vmap_noncontiguous() - the kernel address of a dma_alloc_noncontiguous() table's pages, or NULL. */
+static inline void *dma_vmap_noncontiguous(struct device *dev, size_t size, struct sg_table *sgt)
+{
+	return dmamap_linux_vmap_noncontiguous(dev, size, sgt, NULL, 0);
+}
+
+/** dma_vunmap_noncontiguous() - undo a dma_vmap_noncontiguous() (nothing to unmap here). */
+static inline void dma_vunmap_noncontiguous(struct device *dev, void *vaddr)
+{
+	dmamap_linux_vunmap_noncontiguous(dev, vaddr, NULL, 0);
+}
+
 /** dmam_alloc_attrs() - dma_alloc_attrs() released with @dev (<dmamap/devres.h>). */
 static inline void *dmam_alloc_attrs(struct device *dev, size_t size, dma_addr_t *dma_handle, gfp_t gfp,
 				     unsigned long attrs)
@@ -310,6 +347,11 @@ static inline void *dmam_alloc_attrs(struct device *dev, size_t size, dma_addr_t
 #define dma_free_noncoherent(d, s, v, h, r) dmamap_linux_free_noncoherent((d), (s), (v), (h), (r), __FILE__, __LINE__)
 #define dma_alloc_pages(d, s, h, r, g) dmamap_linux_alloc_pages((d), (s), (h), (r), (g), __FILE__, __LINE__)
 #define dma_free_pages(d, s, p, h, r) dmamap_linux_free_pages((d), (s), (p), (h), (r), __FILE__, __LINE__)
+#define dma_alloc_noncontiguous(d, s, r, g, a) \
+	dmamap_linux_alloc_noncontiguous((d), (s), (r), (g), DMAMAP_LINUX_ATTRS(a), __FILE__, __LINE__)
+#define dma_free_noncontiguous(d, s, t, r) dmamap_linux_free_noncontiguous((d), (s), (t), (r), __FILE__, __LINE__)
+#define dma_vmap_noncontiguous(d, s, t) dmamap_linux_vmap_noncontiguous((d), (s), (t), __FILE__, __LINE__)
+#define dma_vunmap_noncontiguous(d, v) dmamap_linux_vunmap_noncontiguous((d), (v), __FILE__, __LINE__)
 
 DMAMAP_END_DECLS
 
