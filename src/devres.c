@@ -237,24 +237,6 @@ static bool match_mem(const struct devres *r, const void *key)
 	return r->kind == DR_KMALLOC && r->u.mem == key;
 }
 
-DMAMAP_API void dmamap_devm_kfree(struct device *dev, const void *p, const char *file, int line)
-{
-	struct devres *r;
-
-	if (ZERO_OR_NULL_PTR(p) || !dm_dev_ok(dev, "devm_kfree", file, line))
-		return;
-	r = take(dev, match_mem, p);
-	if (!r) {
-		dmamap_report(dm_dev_machine(dev), DMAMAP_REPORT_API_MISUSE, dev->dmamap.name, file, line,
-			      "devm_kfree(%p): not memory this device holds from devm_kmalloc (plain kmalloc memory "
-			      "goes back with kfree)", p);
-		return;
-	}
-	dmamap_kmalloc_set_managed(p, false);
-	dmamap_kfree(p, file, line);
-	dmamap_free(r);
-}
-
 /* Whether @dev holds @p as devm_kmalloc() memory. */
 static bool holds_mem(struct device *dev, const void *p)
 {
@@ -266,6 +248,25 @@ static bool holds_mem(struct device *dev, const void *p)
 		held = match_mem(r, p);
 	pthread_mutex_unlock(&m->obj_lock);
 	return held;
+}
+
+DMAMAP_API void dmamap_devm_kfree(struct device *dev, const void *p, const char *file, int line)
+{
+	struct devres *r;
+
+	if (ZERO_OR_NULL_PTR(p) || !dm_dev_ok(dev, "devm_kfree", file, line))
+		return;
+	if (!holds_mem(dev, p)) {
+		dmamap_report(dm_dev_machine(dev), DMAMAP_REPORT_API_MISUSE, dev->dmamap.name, file, line,
+			      "devm_kfree(%p): not memory this device holds from devm_kmalloc (plain kmalloc memory "
+			      "goes back with kfree)", p);
+		return;
+	}
+	/* a free refused (the memory still mapped for DMA) leaves it the device's, in its place */
+	if (!dmamap_kfree_managed(p, "devm_kfree", file, line))
+		return;
+	r = take(dev, match_mem, p);
+	dmamap_free(r);
 }
 
 DMAMAP_API void *dmamap_devm_krealloc(struct device *dev, void *p, size_t new_size, gfp_t gfp, const char *file,

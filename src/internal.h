@@ -1117,6 +1117,12 @@ struct device *dmamap_dma_pool_device(const struct dma_pool *pool);
 void dmamap_devres_release_all(struct device *dev);
 /* Whether live @dev holds @pool as a managed resource (dmam_pool_create(), not yet released). */
 bool dmamap_devres_holds_pool(struct device *dev, const struct dma_pool *pool);
+/*
+ * Free the device's managed kmalloc object at @p for its call @what
+ * (devm_kfree()): false, reported, when it cannot go (still mapped for
+ * DMA), the object then left as it was, managed.
+ */
+bool dmamap_kfree_managed(const void *p, const char *what, const char *file, int line);
 /* Mark the live kmalloc object at @p as a device's managed memory (kfree() and krealloc() refuse it), or not. */
 void dmamap_kmalloc_set_managed(const void *p, bool managed);
 /*

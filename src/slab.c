@@ -566,6 +566,18 @@ static bool lookup_freeable(const void *p, struct found *f, const char *what, co
 	return lookup_freeable_as(p, f, false, what, file, line);
 }
 
+bool dmamap_kfree_managed(const void *p, const char *what, const char *file, int line)
+{
+	struct found f;
+	DM_CALL();
+
+	if (!lookup_freeable_as(p, &f, true, what, file, line))
+		return false;
+	f.s->obj[f.idx].managed = false;
+	free_found(&f, file, line);
+	return true;
+}
+
 DMAMAP_API void dmamap_kfree(const void *p, const char *file, int line)
 {
 	struct found f;

@@ -2571,6 +2571,46 @@ static void test_managed_copies_go_with_the_device(void **state)
 	f->c.by_kind[DMAMAP_REPORT_BAD_INPUT] = 0;
 }
 
+/* devm_kfree() of memory still mapped for DMA: refused, and the memory stays the device's, in its place. */
+static void test_devm_kfree_of_mapped_memory_refused(void **state)
+{
+	struct fx *f = *state;
+	struct dmamap_kmalloc_stats ks;
+	u8 *first, *mem;
+	dma_addr_t h;
+	int line;
+
+	first = devm_kzalloc(&f->dev, 32, GFP_KERNEL);
+	mem = devm_kzalloc(&f->dev, 256, GFP_KERNEL);
+	assert_non_null(first);
+	assert_non_null(mem);
+	fill_pattern(mem, 256, 9);
+	h = dma_map_single(&f->dev, mem, 256, DMA_TO_DEVICE);
+	assert_false(dma_mapping_error(&f->dev, h));
+	devm_kfree(&f->dev, mem); line = __LINE__;
+	assert_int_equal(f->c.reports, 1);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_FREE_MAPPED], 1);
+	assert_int_equal(f->c.last_line, line);
+	assert_int_equal(dmamap_devres_count(&f->dev), 2);
+	assert_int_equal(check_pattern(mem, 256, 9), 0);
+	/* still managed: kfree() refuses it as the device's */
+	dma_unmap_single(&f->dev, h, 256, DMA_TO_DEVICE);
+	kfree(mem);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_API_MISUSE], 1);
+	assert_int_equal(check_pattern(mem, 256, 9), 0);
+	/* unmapped, it goes */
+	devm_kfree(&f->dev, mem);
+	assert_int_equal(dmamap_devres_count(&f->dev), 1);
+	assert_int_equal(f->c.reports, 2);
+	/* the rest at release, in order, nothing more said */
+	dmamap_device_release(&f->dev);
+	dmamap_kmalloc_stats(f->m, &ks);
+	assert_int_equal(ks.live_objects, 0);
+	assert_int_equal(f->c.reports, 2);
+	assert_int_equal(dmamap_device_init(&f->dev, f->m, "lx"), 0);
+	f->c.reports = 0;
+}
+
 /* kfree() or krealloc() of managed memory: refused at once (the device frees it), not a double free at release. */
 static void test_kfree_of_managed_memory_refused(void **state)
 {
@@ -3319,6 +3359,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_managed_copies_go_with_the_device, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_strdup_and_array_sizes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kfree_of_managed_memory_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_devm_kfree_of_mapped_memory_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_devm_krealloc_keeps_contents_and_device, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_devm_krealloc_refusals_change_nothing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kmemdup_arrays, setup, teardown),
