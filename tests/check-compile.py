@@ -97,6 +97,7 @@ KERNEL = '''
 #include <linux/unaligned.h>
 #include <linux/wait.h>
 #include <linux/wordpart.h>
+#include <linux/workqueue.h>
 '''
 
 DRIVER = '''
@@ -1498,6 +1499,54 @@ void acme_irq_done(struct acme_cmd *c)
 }
 '''
 
+# A driver's deferred work: its own queue, a delayed poll and the system queue, with <linux/workqueue.h> alone.
+DEFERRED = '''
+#include <linux/workqueue.h>
+struct acme {
+	struct workqueue_struct *wq;
+	struct work_struct reset_work;
+	struct delayed_work poll;
+	int polls;
+};
+static void acme_reset(struct work_struct *work)
+{
+	struct acme *a = container_of(work, struct acme, reset_work);
+
+	a->polls = 0;
+}
+static void acme_poll(struct work_struct *work)
+{
+	struct acme *a = container_of(to_delayed_work(work), struct acme, poll);
+
+	if (++a->polls < 10)
+		queue_delayed_work(a->wq, &a->poll, msecs_to_jiffies(10));
+}
+static DECLARE_WORK(acme_global, acme_reset);
+int acme_start(struct acme *a);
+int acme_start(struct acme *a)
+{
+	a->wq = alloc_workqueue("acme%d", WQ_UNBOUND | WQ_MEM_RECLAIM, 1, 0);
+	if (!a->wq)
+		return -ENOMEM;
+	INIT_WORK(&a->reset_work, acme_reset);
+	INIT_DELAYED_WORK(&a->poll, acme_poll);
+	queue_work(a->wq, &a->reset_work);
+	mod_delayed_work(a->wq, &a->poll, 0);
+	schedule_work(&acme_global);
+	return work_pending(&a->reset_work) + delayed_work_pending(&a->poll);
+}
+void acme_stop(struct acme *a);
+void acme_stop(struct acme *a)
+{
+	cancel_delayed_work_sync(&a->poll);
+	cancel_work_sync(&a->reset_work);
+	flush_work(&acme_global);
+	flush_workqueue(a->wq);
+	destroy_workqueue(a->wq);
+	flush_workqueue(system_wq);
+}
+'''
+
 # A probe that maps its register windows as 6.x drivers do, with
 # <linux/platform_device.h> and <linux/io.h>: by index with the resource, by
 # name, by index, a range managed and unmapped, a resource of its own; and
@@ -1625,6 +1674,8 @@ CASES = [
     ('the lock headers with the others', KERNEL + RING_LOCK + CONFIG_MUTEX + CMD_DONE, True, None),
     ('an interrupt handler from <linux/interrupt.h> alone', IRQ_HANDLER, True, None),
     ('platform resources from <linux/platform_device.h> alone', BOARD_RES, True, None),
+    ('deferred work from <linux/workqueue.h> alone', DEFERRED, True, None),
+    ('deferred work with the others', LIBC + KERNEL + DEFERRED, True, None),
     ('a wait for an interrupt from <linux/wait.h> alone', WAIT_QUEUE, True, None),
     ('a wait for an interrupt with the others', LIBC + KERNEL + WAIT_QUEUE, True, None),
     ('clocks on and off from <linux/clk.h> alone', CLOCKS, True, None),
@@ -1891,6 +1942,7 @@ CXX_CASES = [
     ('an interrupt handler from <linux/interrupt.h> alone in C++', IRQ_HANDLER, True, None),
     ('a threaded interrupt handler in C++', THREADED_IRQ, True, None),
     ('platform resources from <linux/platform_device.h> alone in C++', BOARD_RES, True, None),
+    ('deferred work from <linux/workqueue.h> alone in C++', DEFERRED, True, None),
     ('a wait for an interrupt from <linux/wait.h> alone in C++', WAIT_QUEUE, True, None),
     ('clocks on and off from <linux/clk.h> alone in C++', CLOCKS, True, None),
     ('a device-tree probe from <linux/of.h> alone in C++', OF_READ, True, None),

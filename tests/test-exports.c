@@ -107,6 +107,18 @@
 #pragma weak dmamap_clk_set_rate_at
 #pragma weak clk_get_rate
 #pragma weak clk_round_rate
+/* <dmamap/workqueue.h> */
+#pragma weak dmamap_work_init
+#pragma weak dmamap_wq_alloc
+#pragma weak dmamap_wq_system
+#pragma weak dmamap_wq_destroy_at
+#pragma weak dmamap_queue_work_at
+#pragma weak dmamap_mod_delayed_work_at
+#pragma weak dmamap_cancel_work_at
+#pragma weak dmamap_flush_work_at
+#pragma weak dmamap_flush_wq_at
+#pragma weak dmamap_work_pending
+#pragma weak dmamap_work_busy
 /* <dmamap/iomem.h> */
 #pragma weak dmamap_ioremap_at
 #pragma weak dmamap_iounmap_at
@@ -521,6 +533,18 @@ static const struct export functions[] = {
 	F(dmamap_clk_set_rate_at),
 	F(clk_get_rate),
 	F(clk_round_rate),
+	/* <dmamap/workqueue.h> */
+	F(dmamap_work_init),
+	F(dmamap_wq_alloc),
+	F(dmamap_wq_system),
+	F(dmamap_wq_destroy_at),
+	F(dmamap_queue_work_at),
+	F(dmamap_mod_delayed_work_at),
+	F(dmamap_cancel_work_at),
+	F(dmamap_flush_work_at),
+	F(dmamap_flush_wq_at),
+	F(dmamap_work_pending),
+	F(dmamap_work_busy),
 	/* <dmamap/iomem.h> */
 	F(dmamap_ioremap_at),
 	F(dmamap_iounmap_at),

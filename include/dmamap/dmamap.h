@@ -33,6 +33,7 @@
 #include <dmamap/dma-linux.h>
 #include <dmamap/dmapool.h>
 #include <dmamap/devres.h>
+#include <dmamap/workqueue.h>
 #include <dmamap/dmabounce.h>
 #include <dmamap/iommu.h>
 #include <dmamap/dma-iommu.h>
