@@ -595,6 +595,13 @@ static inline void *dm_phys_to_virt(const struct dmamap_machine *m, phys_addr_t 
  */
 void dm_cpu_store(struct dmamap_machine *m, void *va, const void *src, int c, size_t len);
 
+/*
+ * Wait on @cond (@mutex held) until it is signalled or @end on the monotonic
+ * clock (dmamap_ktime_ns()); a deadline already passed returns at once. The
+ * condition variable counts in real time: the time left is converted.
+ */
+void dm_cond_wait_until(pthread_cond_t *cond, pthread_mutex_t *mutex, s64 end);
+
 /* Fault injection: true when this attempt at @site must fail. */
 bool dmamap_should_fail(struct dmamap_machine *m, enum dmamap_fault_site site);
 

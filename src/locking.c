@@ -1419,8 +1419,7 @@ DMAMAP_API void dmamap_complete_all(struct dmamap_completion *c)
 	pthread_mutex_unlock(&c->guard);
 }
 
-/* Wait on @cond (@mutex held) until it is signalled or @end on the monotonic clock; @cond counts in real time. */
-static void cond_wait_until(pthread_cond_t *cond, pthread_mutex_t *mutex, s64 end)
+void dm_cond_wait_until(pthread_cond_t *cond, pthread_mutex_t *mutex, s64 end)
 {
 	struct timespec now, abs;
 	s64 left = end - mono_ns(), ns;
@@ -1454,7 +1453,7 @@ DMAMAP_API unsigned long dmamap_completion_wait_at(struct dmamap_completion *c, 
 		}
 		if (mono_ns() >= end)
 			break;
-		cond_wait_until(&c->wake, &c->guard, end);
+		dm_cond_wait_until(&c->wake, &c->guard, end);
 	}
 	if (!c->done) {
 		pthread_mutex_unlock(&c->guard);
@@ -1561,7 +1560,7 @@ DMAMAP_API bool dmamap_waitqueue_sleep(struct dmamap_waitqueue *wq, unsigned lon
 		}
 		if (mono_ns() >= end)
 			break;
-		cond_wait_until(&wq->wake, &wq->guard, end);
+		dm_cond_wait_until(&wq->wake, &wq->guard, end);
 	}
 	woken = wq->wakes != ticket;
 	wq->sleepers--;

@@ -9,7 +9,6 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include "internal.h"
 
@@ -33,14 +32,6 @@ static struct dmamap_wq *all_queues, *system_queue;
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
 static _Thread_local struct dmamap_wq *my_queue DM_TLS_MODEL; /* the queue this thread works for */
 static _Thread_local struct dmamap_work *my_work DM_TLS_MODEL; /* the item it runs now */
-
-static s64 mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (s64)ts.tv_sec * 1000000000ll + ts.tv_nsec;
-}
 
 /* Reports name no device: the current machine's, if any. */
 #define report(kind, file, line, ...) \
@@ -120,24 +111,13 @@ static bool running(const struct dmamap_work *w, unsigned long upto)
 	return false;
 }
 
-/* Sleep on wq_done (wq_lock held) until a change, or @end on the monotonic clock (0: no end). */
+/* Sleep on @cond (wq_lock held) until a change, or @end on the monotonic clock (0: no end). */
 static void wait_change(pthread_cond_t *cond, s64 end)
 {
-	struct timespec now, abs;
-	s64 left, ns;
-
-	if (!end) {
+	if (end)
+		dm_cond_wait_until(cond, &wq_lock, end);
+	else
 		pthread_cond_wait(cond, &wq_lock);
-		return;
-	}
-	left = end - mono_ns();
-	if (left <= 0)
-		return;
-	clock_gettime(CLOCK_REALTIME, &now);
-	ns = (s64)now.tv_nsec + left % 1000000000ll;
-	abs.tv_sec = now.tv_sec + (time_t)(left / 1000000000ll) + (time_t)(ns / 1000000000ll);
-	abs.tv_nsec = (long)(ns % 1000000000ll);
-	pthread_cond_timedwait(cond, &wq_lock, &abs);
 }
 
 static void *worker(void *arg)
@@ -147,7 +127,7 @@ static void *worker(void *arg)
 	my_queue = q;
 	pthread_mutex_lock(&wq_lock);
 	for (;;) {
-		s64 now = mono_ns(), earliest = 0;
+		s64 now = dmamap_ktime_ns(), earliest = 0;
 		struct dmamap_work *w;
 		work_func_t func;
 
