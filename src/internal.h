@@ -960,7 +960,6 @@ static inline const char *dmamap_dir_name(int dir)
 void dmamap_dev_report(struct device *dev, enum dmamap_report_kind kind, const char *file, int line, const char *fmt,
 		       ...) DMAMAP_PRINTF(5, 6);
 
-/* The machine of an initialised device (no checks). */
 /* What a driver left on of @dev's clocks reported, turned off and put (clk.c): at its unbind. */
 void dmamap_clk_unbind(struct device *dev);
 /* dmamap_clk_unbind(), then @dev's clocks freed: at its release. */
@@ -969,6 +968,22 @@ void dmamap_clk_release(struct device *dev);
 /* Free the device-tree node dmamap_device_set_of_node() gave @dev, if any (of.c). */
 void dmamap_of_node_free(struct device *dev);
 
+/*
+ * pm.c: the driver core's runtime PM around a driver's binding, as the
+ * kernel's really_probe() and __device_release_driver() do it; each does
+ * nothing for a device that never made a runtime PM call. After a probe that
+ * succeeded: pm_request_idle(). Before remove(): pm_runtime_get_sync(), then
+ * pm_runtime_put_sync(). After the managed resources of an unbind or a failed
+ * probe went: what the driver left reported and undone, then
+ * pm_runtime_reinit(). At the device's teardown: the same reports, and the
+ * state freed. None of the core's own doings is reported.
+ */
+void dmamap_pm_probed(struct device *dev);
+void dmamap_pm_unbinding(struct device *dev);
+void dmamap_pm_unbound(struct device *dev);
+void dmamap_pm_release(struct device *dev);
+
+/* The machine of an initialised device (no checks). */
 static inline struct dmamap_machine *dm_dev_machine(const struct device *dev)
 {
 	return dev->dmamap.machine;

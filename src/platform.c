@@ -90,6 +90,7 @@ static void platform_teardown(struct device *dev)
 	dma_release_declared_memory(dev);
 	dmamap_debug_device_release(dev);
 	dmamap_of_node_free(dev);
+	dmamap_pm_release(dev);
 
 	pthread_mutex_lock(&m->obj_lock);
 	if (dev->dmamap.prev)
@@ -435,6 +436,7 @@ static void pdev_unbind_cleanup(struct platform_device *pdev)
 {
 	dmamap_devres_release_all(&pdev->dev);
 	dmamap_clk_unbind(&pdev->dev);
+	dmamap_pm_unbound(&pdev->dev);
 	pdev->dev.driver_data = NULL;
 	pdev->dev.driver = NULL;
 	pdev->id_entry = NULL;
@@ -465,8 +467,10 @@ DMAMAP_API int dmamap_platform_bind(struct platform_device *pdev, struct platfor
 	pdev->id_entry = id_match(drv, pdev);
 	/* no call context: what the probe calls reports at the probe's lines */
 	ret = drv->probe ? drv->probe(pdev) : 0;
-	if (!ret)
+	if (!ret) {
+		dmamap_pm_probed(&pdev->dev);
 		return 0;
+	}
 	pdev_unbind_cleanup(pdev);
 	if (ret == -EPROBE_DEFER)
 		dmamap_log(m, DMAMAP_LOG_DEBUG, dev_name(&pdev->dev), "Driver %s requests probe deferral", drv_name(drv));
@@ -491,6 +495,7 @@ DMAMAP_API void dmamap_platform_unbind(struct platform_device *pdev)
 			      "dmamap_platform_unbind: no driver is bound");
 		return;
 	}
+	dmamap_pm_unbinding(&pdev->dev);
 	if (drv->dmamap_remove_void) {
 		drv->dmamap_remove_void(pdev);
 	} else if (drv->dmamap_remove_int) {

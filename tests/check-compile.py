@@ -82,6 +82,8 @@ KERNEL = '''
 #include <linux/of_device.h>
 #include <linux/of_platform.h>
 #include <linux/platform_device.h>
+#include <linux/pm.h>
+#include <linux/pm_runtime.h>
 #include <linux/property.h>
 #include <linux/fwnode.h>
 #include <linux/scatterlist.h>
@@ -1346,6 +1348,171 @@ int board_probe(struct platform_device *pdev)
 }
 '''
 
+# A driver's runtime PM, as 6.x drivers write it, with <linux/pm_runtime.h> alone: its ops, the
+# get/put around an access, autosuspend, both forms of pm_runtime_get_if_active().
+PM_RUNTIME = '''
+#include <linux/pm_runtime.h>
+static int foo_runtime_suspend(struct device *dev)
+{
+	(void)dev;
+	return 0;
+}
+static int foo_runtime_resume(struct device *dev)
+{
+	(void)dev;
+	return 0;
+}
+static DEFINE_RUNTIME_DEV_PM_OPS(foo_pm_ops, foo_runtime_suspend, foo_runtime_resume, NULL);
+const struct dev_pm_ops *foo_ops(void);
+const struct dev_pm_ops *foo_ops(void)
+{
+	return pm_ptr(&foo_pm_ops);
+}
+int foo_xfer(struct device *dev);
+int foo_xfer(struct device *dev)
+{
+	int ret = pm_runtime_resume_and_get(dev);
+
+	if (ret < 0)
+		return ret;
+	if (pm_runtime_get_if_active(dev) > 0)
+		pm_runtime_put_noidle(dev);
+	if (pm_runtime_get_if_active(dev, true) > 0)
+		pm_runtime_put_noidle(dev);
+	if (pm_runtime_get_if_in_use(dev) > 0)
+		(void)pm_runtime_put(dev);
+	pm_runtime_mark_last_busy(dev);
+	return pm_runtime_put_autosuspend(dev);
+}
+int foo_probe(struct device *dev);
+int foo_probe(struct device *dev)
+{
+	int ret;
+
+	pm_runtime_set_autosuspend_delay(dev, 50);
+	pm_runtime_use_autosuspend(dev);
+	pm_runtime_set_active(dev);
+	ret = devm_pm_runtime_enable(dev);
+	if (ret)
+		return ret;
+	ret = pm_runtime_get_sync(dev);
+	if (ret < 0) {
+		pm_runtime_put_noidle(dev);
+		return ret;
+	}
+	(void)pm_runtime_put_sync_autosuspend(dev);
+	return pm_runtime_enabled(dev) && !pm_runtime_suspended(dev) && pm_runtime_active(dev) &&
+	       !pm_runtime_status_suspended(dev) && !pm_runtime_is_irq_safe(dev);
+}
+void foo_remove(struct device *dev);
+void foo_remove(struct device *dev)
+{
+	(void)pm_runtime_get_sync(dev);
+	pm_runtime_dont_use_autosuspend(dev);
+	pm_runtime_disable(dev);
+	pm_runtime_put_noidle(dev);
+	pm_runtime_forbid(dev);
+	pm_runtime_allow(dev);
+	pm_runtime_no_callbacks(dev);
+	pm_runtime_irq_safe(dev);
+	pm_runtime_get_noresume(dev);
+	(void)pm_runtime_get(dev);
+	(void)pm_runtime_put_sync(dev);
+	(void)pm_runtime_put_sync_suspend(dev);
+	(void)__pm_runtime_put_autosuspend(dev);
+	(void)pm_runtime_idle(dev);
+	(void)pm_runtime_suspend(dev);
+	(void)pm_runtime_autosuspend(dev);
+	(void)pm_runtime_resume(dev);
+	(void)pm_request_idle(dev);
+	(void)pm_request_resume(dev);
+	(void)pm_request_autosuspend(dev);
+	(void)__pm_runtime_idle(dev, RPM_GET_PUT | RPM_ASYNC);
+	(void)__pm_runtime_resume(dev, RPM_GET_PUT);
+	(void)__pm_runtime_suspend(dev, RPM_AUTO);
+	pm_runtime_enable(dev);
+	(void)pm_runtime_set_suspended(dev);
+	(void)pm_runtime_autosuspend_expiration(dev);
+}
+'''
+
+# System sleep callbacks with <linux/pm.h> alone, the 6.x way and the older ones.
+PM_SLEEP = '''
+#include <linux/pm.h>
+static int bar_suspend(struct device *dev)
+{
+	(void)dev;
+	return 0;
+}
+static int bar_resume(struct device *dev)
+{
+	(void)dev;
+	return 0;
+}
+static DEFINE_SIMPLE_DEV_PM_OPS(bar_pm_ops, bar_suspend, bar_resume);
+static SIMPLE_DEV_PM_OPS(bar_old_pm_ops, bar_suspend, bar_resume);
+static UNIVERSAL_DEV_PM_OPS(bar_universal_pm_ops, bar_suspend, bar_resume, NULL);
+const struct dev_pm_ops *bar_ops(int which);
+const struct dev_pm_ops *bar_ops(int which)
+{
+	if (which == 1)
+		return &bar_old_pm_ops;
+	return which ? &bar_universal_pm_ops : pm_sleep_ptr(&bar_pm_ops);
+}
+'''
+
+# Ops a C driver fills itself, with the initialisers of every kind (in C++,
+# designated initializers that leave fields out draw -Wextra's warning).
+PM_OPS_C = '''
+static const struct dev_pm_ops bar_late_pm_ops = {
+	LATE_SYSTEM_SLEEP_PM_OPS(bar_suspend, bar_resume)
+	NOIRQ_SYSTEM_SLEEP_PM_OPS(bar_suspend, bar_resume)
+	RUNTIME_PM_OPS(bar_suspend, bar_resume, NULL)
+};
+static const struct dev_pm_ops bar_set_pm_ops = {
+	SET_SYSTEM_SLEEP_PM_OPS(pm_runtime_force_suspend, pm_runtime_force_resume)
+	SET_LATE_SYSTEM_SLEEP_PM_OPS(bar_suspend, bar_resume)
+	SET_NOIRQ_SYSTEM_SLEEP_PM_OPS(bar_suspend, bar_resume)
+	SET_RUNTIME_PM_OPS(bar_suspend, bar_resume, NULL)
+};
+const struct dev_pm_ops *bar_more_ops(int which);
+const struct dev_pm_ops *bar_more_ops(int which)
+{
+	return which ? &bar_late_pm_ops : &bar_set_pm_ops;
+}
+'''
+
+# A platform driver pointing its .pm at its ops, as drivers do.
+PM_PLATFORM = '''
+#include <linux/module.h>
+#include <linux/platform_device.h>
+#include <linux/pm_runtime.h>
+static int baz_runtime_suspend(struct device *dev)
+{
+	(void)dev;
+	return 0;
+}
+static int baz_runtime_resume(struct device *dev)
+{
+	(void)dev;
+	return 0;
+}
+static DEFINE_RUNTIME_DEV_PM_OPS(baz_pm_ops, baz_runtime_suspend, baz_runtime_resume, NULL);
+static int baz_probe(struct platform_device *pdev)
+{
+	pm_runtime_set_active(&pdev->dev);
+	return devm_pm_runtime_enable(&pdev->dev);
+}
+static struct platform_driver baz_driver = {
+	.probe = baz_probe,
+	.driver = {
+		.name = "baz",
+		.pm = pm_ptr(&baz_pm_ops),
+	},
+};
+module_platform_driver(baz_driver);
+'''
+
 # A device-tree probe that reads its node, with <linux/of.h> alone.
 OF_READ = '''
 #include <linux/of.h>
@@ -1681,6 +1848,41 @@ CASES = [
     ('clocks on and off from <linux/clk.h> alone', CLOCKS, True, None),
     ('clocks on and off with the others', LIBC + KERNEL + CLOCKS, True, None),
     ('a device-tree probe from <linux/of.h> alone', OF_READ, True, None),
+    ('runtime PM of a driver from <linux/pm_runtime.h> alone', PM_RUNTIME, True, None),
+    ('runtime PM of a driver with the others', LIBC + KERNEL + PM_RUNTIME, True, None),
+    ('system sleep ops from <linux/pm.h> alone', PM_SLEEP, True, None),
+    ('every kind of ops initialiser with <linux/pm_runtime.h>', PM_SLEEP + '#include <linux/pm_runtime.h>\n' + PM_OPS_C,
+     True, None),
+    ('a platform driver with runtime PM ops', PM_PLATFORM, True, None),
+    ('a platform driver with runtime PM ops with the others', KERNEL + PM_PLATFORM, True, None),
+    ('SET_RUNTIME_PM_OPS() and pm_ptr() without CONFIG_PM', '''
+#define CONFIG_PM 0
+#include <linux/pm_runtime.h>
+static int __maybe_unused qux_runtime_suspend(struct device *dev)
+{
+	(void)dev;
+	return 0;
+}
+static const struct dev_pm_ops qux_pm_ops = {
+	SET_RUNTIME_PM_OPS(qux_runtime_suspend, NULL, NULL)
+};
+const struct dev_pm_ops *qux_ops(void);
+const struct dev_pm_ops *qux_ops(void)
+{
+	return pm_ptr(&qux_pm_ops);
+}
+''', True, None),
+    ('a .pm that is no struct dev_pm_ops', '''
+#include <linux/platform_device.h>
+#include <linux/pm.h>
+static const int not_ops = 1;
+static struct platform_driver bad_driver = { .driver = { .name = "bad", .pm = &not_ops } };
+struct platform_driver *bad(void);
+struct platform_driver *bad(void)
+{
+	return &bad_driver;
+}
+''', False, ['incompatible']),
     ('device properties from <linux/property.h> alone', PROPERTY_READ, True, None),
     ('a board node and a match table with <linux/of_platform.h> and <linux/property.h>', BOARD_OF, True, None),
     ('a board node and a match table with the others', LIBC + KERNEL + BOARD_OF, True, None),
@@ -1946,6 +2148,16 @@ CXX_CASES = [
     ('a wait for an interrupt from <linux/wait.h> alone in C++', WAIT_QUEUE, True, None),
     ('clocks on and off from <linux/clk.h> alone in C++', CLOCKS, True, None),
     ('a device-tree probe from <linux/of.h> alone in C++', OF_READ, True, None),
+    ('runtime PM of a driver from <linux/pm_runtime.h> alone in C++', PM_RUNTIME, True, None),
+    ('runtime PM of a driver with the others in C++', LIBC + KERNEL + PM_RUNTIME, True, None),
+    ('system sleep ops from <linux/pm.h> alone in C++', PM_SLEEP, True, None),
+    ('a platform driver given runtime PM ops in C++', '#include <linux/platform_device.h>\n' + PM_RUNTIME + '''
+void foo_attach(struct platform_driver *drv);
+void foo_attach(struct platform_driver *drv)
+{
+	drv->driver.pm = pm_ptr(&foo_pm_ops);
+}
+''', True, None),
     ('device properties from <linux/property.h> alone in C++', PROPERTY_READ, True, None),
     ('register windows and platform data in C++', LIBC + KERNEL + REG_WINDOWS, True, None),
     ('ioremap() and its forms from <linux/io.h> alone in C++', MAP_ALONE, True, None),

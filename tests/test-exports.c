@@ -66,6 +66,34 @@
 #pragma weak dmamap_platform_regs
 #pragma weak dmamap_platform_regs_byname
 #pragma weak platform_device_add_data
+/* <dmamap/pm.h> */
+#pragma weak dmamap_pm_runtime_idle_at
+#pragma weak dmamap_pm_runtime_suspend_at
+#pragma weak dmamap_pm_runtime_resume_at
+#pragma weak dmamap_pm_runtime_resume_and_get_at
+#pragma weak dmamap_pm_runtime_get_noresume_at
+#pragma weak dmamap_pm_runtime_put_noidle_at
+#pragma weak dmamap_pm_runtime_get_if_active_at
+#pragma weak dmamap_pm_runtime_enable_at
+#pragma weak dmamap_pm_runtime_disable_at
+#pragma weak dmamap_devm_pm_runtime_enable_at
+#pragma weak dmamap_pm_runtime_set_status_at
+#pragma weak dmamap_pm_runtime_mark_last_busy_at
+#pragma weak dmamap_pm_runtime_use_autosuspend_at
+#pragma weak dmamap_pm_runtime_set_autosuspend_delay_at
+#pragma weak dmamap_pm_runtime_allow_at
+#pragma weak dmamap_pm_runtime_no_callbacks_at
+#pragma weak dmamap_pm_runtime_irq_safe_at
+#pragma weak pm_runtime_active
+#pragma weak pm_runtime_suspended
+#pragma weak pm_runtime_status_suspended
+#pragma weak pm_runtime_enabled
+#pragma weak pm_runtime_is_irq_safe
+#pragma weak pm_runtime_autosuspend_expiration
+#pragma weak pm_runtime_force_suspend
+#pragma weak pm_runtime_force_resume
+#pragma weak dmamap_pm_runtime_info
+#pragma weak dmamap_pm_runtime_run_timer
 /* <dmamap/of.h> */
 #pragma weak dmamap_device_set_of_node
 #pragma weak of_find_property
@@ -492,6 +520,34 @@ static const struct export functions[] = {
 	F(dmamap_platform_regs),
 	F(dmamap_platform_regs_byname),
 	F(platform_device_add_data),
+	/* <dmamap/pm.h> */
+	F(dmamap_pm_runtime_idle_at),
+	F(dmamap_pm_runtime_suspend_at),
+	F(dmamap_pm_runtime_resume_at),
+	F(dmamap_pm_runtime_resume_and_get_at),
+	F(dmamap_pm_runtime_get_noresume_at),
+	F(dmamap_pm_runtime_put_noidle_at),
+	F(dmamap_pm_runtime_get_if_active_at),
+	F(dmamap_pm_runtime_enable_at),
+	F(dmamap_pm_runtime_disable_at),
+	F(dmamap_devm_pm_runtime_enable_at),
+	F(dmamap_pm_runtime_set_status_at),
+	F(dmamap_pm_runtime_mark_last_busy_at),
+	F(dmamap_pm_runtime_use_autosuspend_at),
+	F(dmamap_pm_runtime_set_autosuspend_delay_at),
+	F(dmamap_pm_runtime_allow_at),
+	F(dmamap_pm_runtime_no_callbacks_at),
+	F(dmamap_pm_runtime_irq_safe_at),
+	F(pm_runtime_active),
+	F(pm_runtime_suspended),
+	F(pm_runtime_status_suspended),
+	F(pm_runtime_enabled),
+	F(pm_runtime_is_irq_safe),
+	F(pm_runtime_autosuspend_expiration),
+	F(pm_runtime_force_suspend),
+	F(pm_runtime_force_resume),
+	F(dmamap_pm_runtime_info),
+	F(dmamap_pm_runtime_run_timer),
 	/* <dmamap/of.h> */
 	F(dmamap_device_set_of_node),
 	F(of_find_property),

@@ -64,6 +64,7 @@ struct device {
 		struct device_node *of_node;     /* the node dmamap_device_set_of_node() made, freed at release */
 		void *clocks;                    /* the clocks the board wired to it (<dmamap/clk.h>) */
 		struct device *next, *prev;      /* the machine's device list */
+		void *pm;                        /* its runtime PM state (<dmamap/pm.h>), made at its first call */
 	} dmamap;
 };
 

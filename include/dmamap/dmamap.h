@@ -21,6 +21,7 @@
 #include <dmamap/mm.h>
 #include <dmamap/device.h>
 #include <dmamap/platform.h>
+#include <dmamap/pm.h>
 #include <dmamap/of.h>
 #include <dmamap/clk.h>
 #include <dmamap/iomem.h>

@@ -48,6 +48,7 @@
 DMAMAP_BEGIN_DECLS
 
 struct module;
+struct dev_pm_ops;
 
 #ifndef DMAMAP_HAVE_KERNEL_ULONG_T
 #define DMAMAP_HAVE_KERNEL_ULONG_T 1
@@ -96,13 +97,17 @@ struct resource {
 #define PLATFORM_DEVID_NONE (-1)
 #define PLATFORM_DEVID_AUTO (-2)
 
-/* What a driver tells the driver core about itself (only .name is read here). */
+/*
+ * What a driver tells the driver core about itself: its name for messages,
+ * its of_match_table (<dmamap/of.h>), and its PM callbacks (.pm = &foo_pm_ops,
+ * or pm_ptr(&foo_pm_ops); <dmamap/pm.h>). The others are not read.
+ */
 struct device_driver {
 	const char *name;
 	struct module *owner;
 	const struct of_device_id *of_match_table;
 	const void *acpi_match_table;
-	const void *pm;
+	const struct dev_pm_ops *pm;
 	bool suppress_bind_attrs;
 	int probe_type;
 };
@@ -373,7 +378,11 @@ DMAMAP_API int platform_device_add_data(struct platform_device *pdev, const void
  * is cleared, @drv is not bound, and the failure is logged as the kernel
  * logs it, a plain message on @pdev: "probe with driver NAME failed with
  * error E" at DMAMAP_LOG_ERR; for -ENODEV and -ENXIO ("rejects match") and
- * -EPROBE_DEFER ("requests probe deferral") at DMAMAP_LOG_DEBUG.
+ * -EPROBE_DEFER ("requests probe deferral") at DMAMAP_LOG_DEBUG. The
+ * runtime PM of the device is the driver core's as in the kernel
+ * (<dmamap/pm.h>): after a probe that succeeded, an idle check (the
+ * driver's runtime_idle, then runtime_suspend for a device it left idle);
+ * after one that failed, what it left of runtime PM is reported and undone.
  * Return: 0 once bound, or the probe's error; -EINVAL for a NULL @drv or a
  * @pdev that is no live platform device, -EBUSY when a driver is bound
  * already (each reported as DMAMAP_REPORT_BAD_INPUT, nothing called).
@@ -388,7 +397,11 @@ DMAMAP_API int dmamap_platform_bind(struct platform_device *pdev, struct platfor
  * kernels before 6.11, whose non-zero return is reported as
  * DMAMAP_REPORT_API_MISUSE and ignored, as the kernel warns and ignores
  * it), then releases the managed resources of .dev newest first, then
- * clears the driver data and pdev->id_entry. The device stays, and may be
+ * clears the driver data and pdev->id_entry. Around that, runtime PM as the
+ * kernel's driver core does it (<dmamap/pm.h>): before remove,
+ * pm_runtime_get_sync() then pm_runtime_put_sync(); after the managed
+ * resources, what the driver left of runtime PM (enabled, usage counts,
+ * autosuspend) is reported at its lines and undone. The device stays, and may be
  * bound again. A device with no driver bound, or no live platform device,
  * is reported (DMAMAP_REPORT_BAD_INPUT) and nothing is done.
  */
