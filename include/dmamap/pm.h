@@ -41,9 +41,9 @@
  * as the kernel's worker may at any moment after: hold a count, with
  * pm_runtime_get_sync(), for as long as the device must stay active). The
  * callbacks of such work run as the worker would run them, as a task of
- * their own: no lock of the caller held, interrupts on (dm_run_as_task()),
- * so pm_runtime_put() from an interrupt handler may have a runtime_suspend
- * callback that sleeps. Like an interrupt thread function, though, they run
+ * their own: no lock of the caller held, interrupts on, so pm_runtime_put()
+ * from an interrupt handler may have a runtime_suspend callback that
+ * sleeps. Like an interrupt thread function, though, they run
  * in the caller's thread: a callback that takes a lock the caller holds is
  * reported as a recursion, where the kernel's worker would wait for it.
  *
@@ -73,12 +73,15 @@
  * callback runs, nor while a report is made: a callback may call any of
  * these functions for its device or others. The callbacks of one device are
  * never run at the same time, but for runtime_idle, which may run beside the
- * others (and is never run twice at once). A synchronous call (the _sync
- * forms, pm_runtime_resume(), pm_runtime_suspend(), pm_runtime_disable())
- * that finds another thread resuming or suspending the device waits for it,
- * as the kernel's waits; the forms the kernel queues never wait (a resume
- * asked while another thread suspends the device is done by that thread
- * once its suspend is over, as the kernel's deferred resume). A synchronous
+ * others (and is never run twice at once). As the kernel's, a synchronous
+ * resume (pm_runtime_get_sync(), pm_runtime_resume()...) waits for a resume
+ * or suspend under way in another thread, a synchronous suspend for another
+ * suspend (one asked while a resume is under way returns -EAGAIN), the
+ * first pm_runtime_disable() for any callback under way; the forms the
+ * kernel queues never wait (a resume asked while another thread suspends
+ * the device is done by that thread once its suspend is over, the kernel's
+ * deferred resume; a suspend asked while another thread resumes it, by that
+ * thread once its resume is over). A synchronous
  * call that would wait for a callback of its own thread (runtime_resume
  * calling pm_runtime_get_sync() of its own device: the kernel deadlocks) is
  * reported as DMAMAP_REPORT_API_MISUSE and returns -EINPROGRESS at once.
