@@ -127,6 +127,7 @@ DMAMAP_API void dmamap_device_unbind(struct device *dev)
 	if (dm_dev_ok(dev, "dmamap_device_unbind", NULL, 0)) {
 		dmamap_devres_release_all(dev);
 		dmamap_clk_unbind(dev);
+		dmamap_reset_unbind(dev);
 	}
 }
 

@@ -964,6 +964,10 @@ void dmamap_dev_report(struct device *dev, enum dmamap_report_kind kind, const c
 void dmamap_clk_unbind(struct device *dev);
 /* dmamap_clk_unbind(), then @dev's clocks freed: at its release. */
 void dmamap_clk_release(struct device *dev);
+/* The reset controls a driver never put of @dev reported and put (reset.c): at its unbind. */
+void dmamap_reset_unbind(struct device *dev);
+/* dmamap_reset_unbind(), then @dev's reset lines freed: at its release. */
+void dmamap_reset_release(struct device *dev);
 
 /* Free the device-tree node dmamap_device_set_of_node() gave @dev, if any (of.c). */
 void dmamap_of_node_free(struct device *dev);

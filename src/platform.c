@@ -73,6 +73,7 @@ static void platform_teardown(struct device *dev)
 	/* first, what the driver left, each with the line that made it */
 	dmamap_debug_device_leaks(dev);
 	dmamap_clk_release(dev);
+	dmamap_reset_release(dev);
 	dmamap_noncontig_device_gone(dev);
 	/*
 	 * While the device can still free what it allocated: its safe buffers
@@ -437,6 +438,7 @@ static void pdev_unbind_cleanup(struct platform_device *pdev)
 	dmamap_devres_release_all(&pdev->dev);
 	dmamap_clk_unbind(&pdev->dev);
 	dmamap_pm_unbound(&pdev->dev);
+	dmamap_reset_unbind(&pdev->dev);
 	pdev->dev.driver_data = NULL;
 	pdev->dev.driver = NULL;
 	pdev->id_entry = NULL;

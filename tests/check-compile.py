@@ -78,6 +78,7 @@ KERNEL = '''
 #include <linux/mm.h>
 #include <linux/mod_devicetable.h>
 #include <linux/clk.h>
+#include <linux/reset.h>
 #include <linux/of.h>
 #include <linux/of_device.h>
 #include <linux/of_platform.h>
@@ -1714,6 +1715,61 @@ void acme_stop(struct acme *a)
 }
 '''
 
+# A probe that takes its device out of reset, and a remove that puts it back, with <linux/reset.h> alone.
+RESETS = '''
+#include <linux/reset.h>
+struct acme_resets {
+	struct reset_control *core, *bus, *phy, *all, *turn;
+};
+int acme_resets_on(struct device *dev, struct acme_resets *r);
+int acme_resets_on(struct device *dev, struct acme_resets *r)
+{
+	int ret;
+
+	r->core = devm_reset_control_get_exclusive(dev, "core");
+	if (IS_ERR(r->core))
+		return PTR_ERR(r->core);
+	r->bus = reset_control_get_shared(dev, "bus");
+	if (IS_ERR(r->bus))
+		return PTR_ERR(r->bus);
+	r->phy = devm_reset_control_get_optional_shared_deasserted(dev, "phy");
+	if (IS_ERR(r->phy))
+		return PTR_ERR(r->phy);
+	r->all = devm_reset_control_array_get_optional_exclusive(dev);
+	if (IS_ERR(r->all))
+		return PTR_ERR(r->all);
+	r->turn = reset_control_get_optional_exclusive_released(dev, "turn");
+	if (IS_ERR(r->turn))
+		return PTR_ERR(r->turn);
+	(void)devm_reset_control_get_exclusive_deasserted(dev, NULL);
+	(void)devm_reset_control_get_shared_by_index(dev, 1);
+	ret = reset_control_deassert(r->bus);
+	if (!ret && reset_control_status(r->core) > 0)
+		ret = reset_control_reset(r->core);
+	if (!ret && !reset_control_acquire(r->turn)) {
+		ret = reset_control_deassert(r->turn);
+		reset_control_release(r->turn);
+	}
+	if (ret) {
+		reset_control_put(r->bus);
+		return ret;
+	}
+	return device_reset_optional(dev);
+}
+void acme_resets_off(struct acme_resets *r);
+void acme_resets_off(struct acme_resets *r)
+{
+	int (*off)(struct reset_control *) = reset_control_assert;
+	void (*put)(struct reset_control *) = reset_control_put;
+
+	reset_control_assert(r->bus);
+	(void)reset_control_rearm(r->core);
+	(void)off(r->core);
+	put(r->bus);
+	reset_control_put(r->turn);
+}
+'''
+
 # A probe that maps its register windows as 6.x drivers do, with
 # <linux/platform_device.h> and <linux/io.h>: by index with the resource, by
 # name, by index, a range managed and unmapped, a resource of its own; and
@@ -1847,6 +1903,8 @@ CASES = [
     ('a wait for an interrupt with the others', LIBC + KERNEL + WAIT_QUEUE, True, None),
     ('clocks on and off from <linux/clk.h> alone', CLOCKS, True, None),
     ('clocks on and off with the others', LIBC + KERNEL + CLOCKS, True, None),
+    ('resets in and out from <linux/reset.h> alone', RESETS, True, None),
+    ('resets in and out with the others', LIBC + KERNEL + RESETS, True, None),
     ('a device-tree probe from <linux/of.h> alone', OF_READ, True, None),
     ('runtime PM of a driver from <linux/pm_runtime.h> alone', PM_RUNTIME, True, None),
     ('runtime PM of a driver with the others', LIBC + KERNEL + PM_RUNTIME, True, None),
@@ -2147,6 +2205,8 @@ CXX_CASES = [
     ('deferred work from <linux/workqueue.h> alone in C++', DEFERRED, True, None),
     ('a wait for an interrupt from <linux/wait.h> alone in C++', WAIT_QUEUE, True, None),
     ('clocks on and off from <linux/clk.h> alone in C++', CLOCKS, True, None),
+    ('resets in and out from <linux/reset.h> alone in C++', RESETS, True, None),
+    ('resets in and out with the others in C++', LIBC + KERNEL + RESETS, True, None),
     ('a device-tree probe from <linux/of.h> alone in C++', OF_READ, True, None),
     ('runtime PM of a driver from <linux/pm_runtime.h> alone in C++', PM_RUNTIME, True, None),
     ('runtime PM of a driver with the others in C++', LIBC + KERNEL + PM_RUNTIME, True, None),

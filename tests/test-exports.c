@@ -147,6 +147,20 @@
 #pragma weak dmamap_flush_wq_at
 #pragma weak dmamap_work_pending
 #pragma weak dmamap_work_busy
+/* <dmamap/reset.h> */
+#pragma weak dmamap_device_add_reset
+#pragma weak dmamap_device_reset_state
+#pragma weak dmamap_reset_control_get_at
+#pragma weak dmamap_devm_reset_control_get_at
+#pragma weak dmamap_devm_reset_control_array_get_at
+#pragma weak dmamap_reset_control_put_at
+#pragma weak dmamap_reset_control_assert_at
+#pragma weak dmamap_reset_control_deassert_at
+#pragma weak dmamap_reset_control_reset_at
+#pragma weak dmamap_reset_control_rearm_at
+#pragma weak dmamap_reset_control_status_at
+#pragma weak dmamap_reset_control_acquire_at
+#pragma weak dmamap_reset_control_release_at
 /* <dmamap/iomem.h> */
 #pragma weak dmamap_ioremap_at
 #pragma weak dmamap_iounmap_at
@@ -601,6 +615,20 @@ static const struct export functions[] = {
 	F(dmamap_flush_wq_at),
 	F(dmamap_work_pending),
 	F(dmamap_work_busy),
+	/* <dmamap/reset.h> */
+	F(dmamap_device_add_reset),
+	F(dmamap_device_reset_state),
+	F(dmamap_reset_control_get_at),
+	F(dmamap_devm_reset_control_get_at),
+	F(dmamap_devm_reset_control_array_get_at),
+	F(dmamap_reset_control_put_at),
+	F(dmamap_reset_control_assert_at),
+	F(dmamap_reset_control_deassert_at),
+	F(dmamap_reset_control_reset_at),
+	F(dmamap_reset_control_rearm_at),
+	F(dmamap_reset_control_status_at),
+	F(dmamap_reset_control_acquire_at),
+	F(dmamap_reset_control_release_at),
 	/* <dmamap/iomem.h> */
 	F(dmamap_ioremap_at),
 	F(dmamap_iounmap_at),

@@ -63,6 +63,7 @@ struct device {
 		void *devres;                    /* managed resources, newest first (<dmamap/devres.h>) */
 		struct device_node *of_node;     /* the node dmamap_device_set_of_node() made, freed at release */
 		void *clocks;                    /* the clocks the board wired to it (<dmamap/clk.h>) */
+		void *resets;                    /* the reset lines the board wired to it (<dmamap/reset.h>) */
 		struct device *next, *prev;      /* the machine's device list */
 		void *pm;                        /* its runtime PM state (<dmamap/pm.h>), made at its first call */
 	} dmamap;
