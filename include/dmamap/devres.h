@@ -283,7 +283,8 @@ DMAMAP_API void devm_release_action(struct device *dev, void (*action)(void *), 
  * What the driver core does when a driver's probe fails or the driver
  * unbinds: every devm_/dmam_ resource goes, newest first; then a clock the
  * driver left on, or a clock handle it never put, is reported as a leak and
- * undone (<dmamap/clk.h>). The device stays initialised, ready for another
+ * undone (<dmamap/clk.h>), as is a reset control it never put
+ * (<dmamap/reset.h>). The device stays initialised, ready for another
  * probe. A NULL or uninitialised device is reported.
  */
 DMAMAP_API void dmamap_device_unbind(struct device *dev);
