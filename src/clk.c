@@ -491,6 +491,7 @@ DMAMAP_API int dmamap_devm_clk_bulk_get_all_at(struct device *dev, struct clk_bu
  */
 void dmamap_clk_unbind(struct device *dev)
 {
+	int depth = dm_call_suspend(); /* the reports name the driver's own lines */
 	struct clk **pp;
 
 	pthread_mutex_lock(&clk_lock);
@@ -518,6 +519,7 @@ void dmamap_clk_unbind(struct device *dev)
 		c->enable_count = c->prepare_count = 0;
 	}
 	pthread_mutex_unlock(&clk_lock);
+	dm_call_resume(depth);
 }
 
 /* dmamap_clk_unbind(), then @dev's clocks freed: the device's release. */

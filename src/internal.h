@@ -117,6 +117,24 @@ static inline const char *dm_free_call(const char *op)
 	return dmamap_call_now.free_call ? dmamap_call_now.free_call : op;
 }
 
+/*
+ * Set this thread's call context aside, for reports of what a driver left
+ * that name the driver's own lines (a device's release runs in a context of
+ * no line); dm_call_resume() puts it back.
+ */
+static inline int dm_call_suspend(void)
+{
+	int depth = dmamap_call_now.depth;
+
+	dmamap_call_now.depth = 0;
+	return depth;
+}
+
+static inline void dm_call_resume(int depth)
+{
+	dmamap_call_now.depth = depth;
+}
+
 /* Whether the call this thread is in was made from within another one (by the library itself). */
 static inline bool dm_call_nested(void)
 {

@@ -635,11 +635,9 @@ DMAMAP_API struct reset_control *dmamap_devm_reset_control_array_get_at(struct d
  */
 void dmamap_reset_unbind(struct device *dev)
 {
-	/* a device's release runs in a call context of no line: the reports name the gets' own */
-	int depth = dmamap_call_now.depth;
+	int depth = dm_call_suspend(); /* the reports name the gets' own lines */
 	struct reset_control **pp;
 
-	dmamap_call_now.depth = 0;
 	pthread_mutex_lock(&rst_lock);
 	for (pp = &live_handles; *pp;) {
 		struct reset_control *h = *pp;
@@ -654,7 +652,7 @@ void dmamap_reset_unbind(struct device *dev)
 		pp = &live_handles; /* members may have gone from anywhere on the list */
 	}
 	pthread_mutex_unlock(&rst_lock);
-	dmamap_call_now.depth = depth;
+	dm_call_resume(depth);
 }
 
 /* dmamap_reset_unbind(), then @dev's lines freed: the device's release. */

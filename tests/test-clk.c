@@ -384,15 +384,21 @@ static void test_plain_device_release(void **state)
 	struct current_fx *f = *state;
 	struct device dev;
 	struct clk *c;
+	int get_line, prepare_line;
 
 	memset(&dev, 0, sizeof(dev));
 	assert_int_equal(dmamap_device_init(&dev, f->m, "plain"), 0);
 	assert_int_equal(dmamap_device_add_clock(&dev, "ick", 1), 0);
+
+	get_line = __LINE__ + 1;
 	c = clk_get(&dev, "ick");
+	prepare_line = __LINE__ + 1;
 	assert_int_equal(clk_prepare(c), 0);
 	dmamap_device_release(&dev);
 	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_LEAK], 2);
 	assert_non_null(strstr(capture_find(&f->c, DMAMAP_REPORT_LEAK)->message, "clock ick left prepared"));
+	assert_int_equal(capture_find(&f->c, DMAMAP_REPORT_LEAK)->line, prepare_line);
+	assert_int_equal(f->c.rec_last.line, get_line);
 	f->c.reports = 0;
 }
 
