@@ -16,8 +16,10 @@
 #include <cmocka.h>
 
 #include <linux/platform_device.h>
+#include <linux/property.h>
 #include <linux/slab.h>
 
+#include <dmamap/clk.h>
 #include <dmamap/irq.h>
 #include <dmamap/testing.h>
 
@@ -230,6 +232,61 @@ static void test_probe_without_registers(void **state)
 	assert_all_released(&t, pdev);
 }
 
+/* A controller named nothing the ID table knows, described by a device-tree node, and a bus clock wired to it. */
+static int bring_up_described(struct dmamap_test *t, struct tf_hw *hw, const char *compatible,
+			      struct platform_device **pdev)
+{
+	struct dmamap_test_traits traits = { .name = "toy-flash-test", .quiet = true };
+	const struct property_entry props[] = { PROPERTY_ENTRY_STRING("compatible", compatible), { } };
+
+	assert_int_equal(dmamap_test_init(t, &traits), 0);
+	*pdev = dmamap_platform_device_create_res(t->machine, "flash-ctl", 0, tf_res, ARRAY_SIZE(tf_res));
+	assert_false(IS_ERR(*pdev));
+	assert_int_equal(dmamap_device_set_of_node(&(*pdev)->dev, "flash@1c000000", props), 0);
+	assert_int_equal(dmamap_device_add_clock(&(*pdev)->dev, "bus", 50000000), 0);
+	hw_attach(hw, *pdev);
+	return dmamap_platform_bind(*pdev, &tflash_driver);
+}
+
+/* The clock "bus" of @pdev: on (prepared and enabled once), or off. */
+static void assert_bus_clock(struct platform_device *pdev, bool on)
+{
+	struct dmamap_clock_state st;
+
+	assert_int_equal(dmamap_device_clock_state(&pdev->dev, "bus", &st), 0);
+	assert_int_equal(st.prepare_count, on);
+	assert_int_equal(st.enable_count, on);
+}
+
+/*
+ * Described by its device tree: the match data gives the width ("toy,flash":
+ * 32 bits, the transfers work; "toy,flash-lite": 24, refused), and the bus
+ * clock is on while the driver is bound, off after its unbind or its failed
+ * probe.
+ */
+static void test_described_by_its_device_tree(void **state)
+{
+	static struct tf_hw hw;
+	u8 data[TF_SECTOR];
+	struct platform_device *pdev;
+	struct dmamap_test t;
+
+	(void)state;
+	assert_int_equal(bring_up_described(&t, &hw, "toy,flash", &pdev), 0);
+	assert_int_equal(dma_get_mask(&pdev->dev), DMA_BIT_MASK(32));
+	assert_bus_clock(pdev, true);
+	fill(data, sizeof(data), 9);
+	assert_int_equal(transfer(platform_get_drvdata(pdev), &hw, 1, data, sizeof(data), true), 0);
+	assert_memory_equal(hw.store[1], data, sizeof(data));
+	dmamap_platform_unbind(pdev);
+	assert_bus_clock(pdev, false);
+	assert_all_released(&t, pdev);
+
+	assert_int_equal(bring_up_described(&t, &hw, "toy,flash-lite", &pdev), -EIO);
+	assert_bus_clock(pdev, false);
+	assert_all_released(&t, pdev);
+}
+
 /* Create, bind, write and read a sector, unbind, destroy: with each allocation failed in turn. */
 static int bind_and_transfer(struct dmamap_test *t, void *ctx)
 {
@@ -302,6 +359,7 @@ int main(void)
 		cmocka_unit_test(test_remove_releases_everything),
 		cmocka_unit_test(test_probe_refuses_a_narrow_mask),
 		cmocka_unit_test(test_probe_without_registers),
+		cmocka_unit_test(test_described_by_its_device_tree),
 		cmocka_unit_test(test_every_failure_unwinds),
 		cmocka_unit_test(test_error_path_without_unmap),
 	};

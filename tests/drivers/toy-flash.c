@@ -3,6 +3,7 @@
  * The toy flash controller's driver: a Linux 6.x platform driver, with the
  * kernel's include lines only.
  */
+#include <linux/clk.h>
 #include <linux/device.h>
 #include <linux/dma-mapping.h>
 #include <linux/err.h>
@@ -13,6 +14,7 @@
 #include <linux/mod_devicetable.h>
 #include <linux/module.h>
 #include <linux/platform_device.h>
+#include <linux/property.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 
@@ -22,8 +24,14 @@ int tflash_bug;
 module_param_named(bug, tflash_bug, int, 0644);
 MODULE_PARM_DESC(bug, "make a mistake on purpose (enum tflash_bug)");
 
+/* What a variant's of_match_table entry tells the driver. */
+struct tflash_variant {
+	unsigned int addr_bits; /* its address registers' width */
+};
+
 struct tflash {
 	struct device *dev;
+	struct clk *bus;            /* its bus clock, when the board wires one: on while bound */
 	void __iomem *regs;
 	struct tf_desc *ring;       /* coherent, TF_RING descriptors */
 	dma_addr_t ring_dma;
@@ -166,15 +174,17 @@ int tflash_req_finish(struct tflash_req *req)
 }
 
 /*
- * tflash_probe() - set the controller up: its state, its registers (the
- * first memory resource), a DMA mask its address registers can hold (the ID
- * table's driver_data, in bits), the descriptor ring, the interrupt
- * handler; then start it.
+ * tflash_probe() - set the controller up: its state, its bus clock (on
+ * while bound, when the board wires one), its registers (the first memory
+ * resource), a DMA mask its address registers can hold (the width its
+ * device-tree match gives, else the ID table's driver_data, in bits), the
+ * descriptor ring, the interrupt handler; then start it.
  */
 static int tflash_probe(struct platform_device *pdev)
 {
+	const struct tflash_variant *variant = device_get_match_data(&pdev->dev);
 	const struct platform_device_id *id = platform_get_device_id(pdev);
-	unsigned int bits = id ? (unsigned int)id->driver_data : 32;
+	unsigned int bits = variant ? variant->addr_bits : id ? (unsigned int)id->driver_data : 32;
 	struct device *dev = &pdev->dev;
 	struct tflash *fl;
 	int irq, ret;
@@ -183,6 +193,9 @@ static int tflash_probe(struct platform_device *pdev)
 	if (!fl)
 		return -ENOMEM;
 	fl->dev = dev;
+	fl->bus = devm_clk_get_optional_enabled(dev, "bus");
+	if (IS_ERR(fl->bus))
+		return dev_err_probe(dev, PTR_ERR(fl->bus), "no bus clock\n");
 	fl->regs = devm_platform_ioremap_resource(pdev, 0);
 	if (IS_ERR(fl->regs))
 		return PTR_ERR(fl->regs);
@@ -231,8 +244,11 @@ static void tflash_remove(struct platform_device *pdev)
 	}
 }
 
+static const struct tflash_variant tflash_v1 = { .addr_bits = 32 }, tflash_lite = { .addr_bits = 24 };
+
 static const struct of_device_id tflash_of_match[] = {
-	{ .compatible = "toy,flash" },
+	{ .compatible = "toy,flash", .data = &tflash_v1 },
+	{ .compatible = "toy,flash-lite", .data = &tflash_lite },
 	{ }
 };
 MODULE_DEVICE_TABLE(of, tflash_of_match);

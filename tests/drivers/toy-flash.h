@@ -5,7 +5,9 @@
  * buffer; the controller moves the bytes, writes a status back into the
  * descriptor and raises its interrupt, which the driver requests with
  * devm_request_irq(). Its registers are its first memory resource, which the
- * driver maps with devm_platform_ioremap_resource(). Kernel includes only.
+ * driver maps with devm_platform_ioremap_resource(). A board may describe it
+ * by a device-tree node ("toy,flash" or "toy,flash-lite") and wire it a
+ * "bus" clock, which the driver keeps on while bound. Kernel includes only.
  */
 #ifndef TOY_FLASH_H
 #define TOY_FLASH_H
@@ -46,7 +48,10 @@ extern int tflash_bug;
 
 struct tflash;
 struct tflash_req;
-/* The driver, bound by the test; its ID table names "toy-flash" (32-bit DMA) and "toy-flash-lite" (24-bit). */
+/*
+ * The driver, bound by the test; its ID table names "toy-flash" (32-bit DMA)
+ * and "toy-flash-lite" (24-bit), its of_match_table the compatibles of both.
+ */
 extern struct platform_driver tflash_driver;
 
 /* Queue a transfer of @len bytes (up to a sector) at @sector: the request, or an ERR_PTR(). */
