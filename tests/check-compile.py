@@ -59,6 +59,7 @@ KERNEL = '''
 #include <linux/dma-mapping.h>
 #include <linux/dmapool.h>
 #include <linux/device.h>
+#include <linux/devm-helpers.h>
 #include <linux/err.h>
 #include <linux/gfp.h>
 #include <linux/highmem.h>
@@ -1715,6 +1716,35 @@ void acme_stop(struct acme *a)
 }
 '''
 
+# Work items a driver's unbind cancels, with <linux/devm-helpers.h> alone.
+AUTOCANCEL = '''
+#include <linux/devm-helpers.h>
+struct acme_mon {
+	struct work_struct irq_work;
+	struct delayed_work poll;
+};
+static void acme_irq_work(struct work_struct *work)
+{
+	(void)container_of(work, struct acme_mon, irq_work);
+}
+static void acme_poll(struct work_struct *work)
+{
+	(void)container_of(to_delayed_work(work), struct acme_mon, poll);
+}
+int acme_mon_probe(struct device *dev, struct acme_mon *m);
+int acme_mon_probe(struct device *dev, struct acme_mon *m)
+{
+	int ret = devm_work_autocancel(dev, &m->irq_work, acme_irq_work);
+
+	if (ret)
+		return ret;
+	ret = devm_delayed_work_autocancel(dev, &m->poll, acme_poll);
+	if (ret)
+		return dev_err_probe(dev, ret, "no poll\\n");
+	return schedule_delayed_work(&m->poll, HZ) ? 0 : -EBUSY;
+}
+'''
+
 # A probe that takes its device out of reset, and a remove that puts it back, with <linux/reset.h> alone.
 RESETS = '''
 #include <linux/reset.h>
@@ -1898,6 +1928,7 @@ CASES = [
     ('an interrupt handler from <linux/interrupt.h> alone', IRQ_HANDLER, True, None),
     ('platform resources from <linux/platform_device.h> alone', BOARD_RES, True, None),
     ('deferred work from <linux/workqueue.h> alone', DEFERRED, True, None),
+    ('work an unbind cancels, from <linux/devm-helpers.h> alone', AUTOCANCEL, True, None),
     ('deferred work with the others', LIBC + KERNEL + DEFERRED, True, None),
     ('a wait for an interrupt from <linux/wait.h> alone', WAIT_QUEUE, True, None),
     ('a wait for an interrupt with the others', LIBC + KERNEL + WAIT_QUEUE, True, None),
@@ -2203,6 +2234,7 @@ CXX_CASES = [
     ('a threaded interrupt handler in C++', THREADED_IRQ, True, None),
     ('platform resources from <linux/platform_device.h> alone in C++', BOARD_RES, True, None),
     ('deferred work from <linux/workqueue.h> alone in C++', DEFERRED, True, None),
+    ('work an unbind cancels, from <linux/devm-helpers.h> alone in C++', AUTOCANCEL, True, None),
     ('a wait for an interrupt from <linux/wait.h> alone in C++', WAIT_QUEUE, True, None),
     ('clocks on and off from <linux/clk.h> alone in C++', CLOCKS, True, None),
     ('resets in and out from <linux/reset.h> alone in C++', RESETS, True, None),

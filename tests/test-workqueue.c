@@ -7,6 +7,8 @@
  */
 #include <linux/completion.h>
 #include <linux/delay.h>
+#include <linux/device.h>
+#include <linux/devm-helpers.h>
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
 #include <linux/slab.h>
@@ -324,6 +326,41 @@ static void test_destroy_drains_its_queue(void **state)
 	assert_int_equal(f->c.reports, 0);
 }
 
+/* A driver's items set up with devm_*_autocancel(): cancelled, never run, when it unbinds; a run in progress waited for. */
+static void test_devm_autocancel_at_unbind(void **state)
+{
+	struct current_fx *f = *state;
+	struct device dev;
+	struct job j, slow;
+
+	memset(&dev, 0, sizeof(dev));
+	assert_int_equal(dmamap_device_init(&dev, f->m, "autocancel"), 0);
+	job_init(&j, false);
+	job_init(&slow, true);
+	assert_int_equal(devm_delayed_work_autocancel(&dev, &j.dwork, djob_fn), 0);
+	assert_int_equal(devm_work_autocancel(&dev, &slow.work, job_fn), 0);
+	assert_int_equal(dmamap_devres_count(&dev), 2);
+	assert_true(schedule_delayed_work(&j.dwork, 100 * HZ));
+	assert_true(schedule_work(&slow.work));
+	wait_for_completion(&slow.started);
+	/* the gate opens a little later: the unbind's cancel of the running item waits for it */
+	{
+		pthread_t t;
+
+		assert_int_equal(pthread_create(&t, NULL, open_gate, &slow.gate), 0);
+		dmamap_device_unbind(&dev);
+		pthread_join(t, NULL);
+	}
+	assert_int_equal(atomic_load(&slow.runs), 1);
+	assert_false(work_busy(&slow.work));
+	assert_false(delayed_work_pending(&j.dwork));
+	assert_int_equal(dmamap_devres_count(&dev), 0);
+	flush_scheduled_work();
+	assert_int_equal(atomic_load(&j.runs), 0);
+	dmamap_device_release(&dev);
+	assert_int_equal(f->c.reports, 0);
+}
+
 /* ------------------------------------------------------------ misuse */
 
 struct selfish {
@@ -402,6 +439,7 @@ int main(void)
 						current_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_item_may_free_itself, current_fx_setup, current_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_destroy_drains_its_queue, current_fx_setup, current_fx_teardown),
+		cmocka_unit_test_setup_teardown(test_devm_autocancel_at_unbind, current_fx_setup, current_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_waits_for_itself_reported, current_fx_setup, current_fx_teardown),
 	};
 
