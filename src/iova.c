@@ -155,6 +155,7 @@ struct dmamap_iova {
 	unsigned char lock;            /* iova_lock() */
 	u8 pend_fit, pend_pre;         /* the pending word's largest fit and free prefix, as its node knows them */
 	u8 pend_now;                   /* and its largest fit now */
+	u8 dead;                       /* destroyed: every call through it is refused (see iova_bury()) */
 	dma_addr_t base;
 	size_t size;
 	unsigned order;                /* granule order (pages) */
@@ -184,7 +185,10 @@ struct dmamap_iova {
 	unsigned long fail_grow_next;  /* test hook: fail this many growths */
 	bool caching;                  /* per-thread caches in front (dmamap_iova_set_cache()) */
 	u64 id;                        /* unique, never reused: what a thread's cache names */
-	struct iova_tcache *caches;    /* every thread's cache of this allocator */
+	union {
+		struct iova_tcache *caches;    /* live: every thread's cache of this allocator */
+		struct dmamap_iova *dead_next; /* destroyed: the next in the queue of destroyed allocators */
+	};
 	struct dmamap_obj obj;         /* owned by its pointer until destroyed: a second destroy is refused */
 };
 
@@ -1893,6 +1897,72 @@ static void tc_totals(struct dmamap_iova *a, unsigned long *ranges, unsigned lon
 
 /* ------------------------------------------------------------ public API */
 
+/*
+ * Destroyed allocators. An allocator's struct never goes back to the heap:
+ * its destroy frees the bitmaps, marks it dead and queues it here, and a
+ * creation reuses the oldest only once IOVA_QUARANTINE others wait behind
+ * it. A call through the pointer of a destroyed allocator so reads memory
+ * that is still an allocator's, finds it dead and is refused, until that
+ * many creations have followed (as a sanitizer's quarantine delays reuse).
+ */
+#define IOVA_QUARANTINE 256
+static pthread_mutex_t dead_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct dmamap_iova *dead_head, *dead_tail;
+static unsigned long dead_count;
+
+/* A zeroed struct for a new allocator: the oldest dead one past the quarantine, or a new one; NULL if none. */
+static struct dmamap_iova *iova_struct_get(void)
+{
+	struct dmamap_iova *a = NULL;
+
+	pthread_mutex_lock(&dead_lock);
+	if (dead_count > IOVA_QUARANTINE) {
+		a = dead_head;
+		dead_head = a->dead_next;
+		dead_count--;
+	}
+	pthread_mutex_unlock(&dead_lock);
+	if (!a)
+		return calloc(1, sizeof(*a));
+	memset(a, 0, sizeof(*a));
+	return a;
+}
+
+/* Mark @a (its bitmaps freed) dead and queue it; only its base and size, for reports, stay meaningful. */
+static void iova_bury(struct dmamap_iova *a)
+{
+	a->used = a->head = a->nib = NULL;
+	a->used_mem = NULL;
+	a->nlev = 0;
+	a->ext = a->nwords = 0;
+	a->dead_next = NULL;
+	__atomic_store_n(&a->dead, 1, __ATOMIC_RELEASE);
+	pthread_mutex_lock(&dead_lock);
+	if (dead_head)
+		dead_tail->dead_next = a;
+	else
+		dead_head = a;
+	dead_tail = a;
+	dead_count++;
+	pthread_mutex_unlock(&dead_lock);
+}
+
+static __attribute__((noinline, cold)) void iova_dead_report(const struct dmamap_iova *a, const char *what)
+{
+	dmamap_report(NULL, DMAMAP_REPORT_BAD_INPUT, NULL, NULL, 0,
+		      "%s(%p): the " DM_OBJ_IOVA " of %#llx+%#zx was destroyed: nothing done", what, (const void *)a,
+		      (unsigned long long)a->base, a->size);
+}
+
+/* Whether @a was destroyed; if so @what, which must then do nothing, is reported. */
+static inline bool iova_dead(const struct dmamap_iova *a, const char *what)
+{
+	if (likely(!__atomic_load_n(&a->dead, __ATOMIC_ACQUIRE)))
+		return false;
+	iova_dead_report(a, what);
+	return true;
+}
+
 DMAMAP_API struct dmamap_iova *dmamap_iova_create(dma_addr_t base, size_t size, unsigned order)
 {
 	struct dmamap_iova *a;
@@ -1923,7 +1993,7 @@ DMAMAP_API struct dmamap_iova *dmamap_iova_create(dma_addr_t base, size_t size, 
 		return NULL;
 	}
 
-	a = calloc(1, sizeof(*a));
+	a = iova_struct_get();
 	if (!a) {
 		errno = ENOMEM;
 		return NULL;
@@ -1938,7 +2008,7 @@ DMAMAP_API struct dmamap_iova *dmamap_iova_create(dma_addr_t base, size_t size, 
 	a->pend = NOT_FOUND;
 	if (resize(a, ext)) {
 		free_maps(a);
-		free(a);
+		iova_bury(a);
 		errno = ENOMEM;
 		return NULL;
 	}
@@ -1989,7 +2059,7 @@ void dmamap_iova_destroy_in(struct dmamap_iova *a, struct dmamap_machine *m)
 			      granules == 1 ? "" : "s");
 	dmamap_obj_disown(&a->obj);
 	free_maps(a);
-	free(a);
+	iova_bury(a);
 }
 
 DMAMAP_API void dmamap_iova_destroy(struct dmamap_iova *a)
@@ -2129,7 +2199,7 @@ DMAMAP_API dma_addr_t dmamap_iova_alloc(struct dmamap_iova *a, size_t size)
 	struct iova_tcache *c = NULL;
 	unsigned long count, first;
 
-	if (!a || size == 0)
+	if (!a || iova_dead(a, "dmamap_iova_alloc") || size == 0)
 		return DMA_MAPPING_ERROR;
 	count = granules_for(a, size);
 	if (count <= TC_MAX && __atomic_load_n(&a->caching, __ATOMIC_RELAXED)) {
@@ -2218,6 +2288,8 @@ DMAMAP_API void dmamap_iova_free(struct dmamap_iova *a, dma_addr_t addr, size_t 
 			      "iova free of %#llx+%#zx on a NULL allocator", (unsigned long long)addr, size);
 		return;
 	}
+	if (iova_dead(a, "dmamap_iova_free"))
+		return;
 	if (__atomic_load_n(&a->caching, __ATOMIC_RELAXED) && tc_free(a, addr, size))
 		return;
 	free_locked(a, addr, size);
@@ -2225,7 +2297,7 @@ DMAMAP_API void dmamap_iova_free(struct dmamap_iova *a, dma_addr_t addr, size_t 
 
 DMAMAP_API int dmamap_iova_set_max_align(struct dmamap_iova *a, unsigned order)
 {
-	if (!a || order > 30)
+	if (!a || iova_dead(a, "dmamap_iova_set_max_align") || order > 30)
 		return -EINVAL;
 	iova_lock(a);
 	__atomic_store_n(&a->max_align_order, order, __ATOMIC_RELAXED);
@@ -2240,7 +2312,7 @@ DMAMAP_API int dmamap_iova_set_cache(struct dmamap_iova *a, bool on)
 {
 	int err = 0;
 
-	if (!a || (on && a->bits > (1UL << 31) * 2))
+	if (!a || iova_dead(a, "dmamap_iova_set_cache") || (on && a->bits > (1UL << 31) * 2))
 		return -EINVAL;
 	iova_lock(a);
 	if (on && a->ext < a->bits)
@@ -2261,7 +2333,7 @@ DMAMAP_API void dmamap_iova_stats(struct dmamap_iova *a, struct dmamap_iova_stat
 	if (!st)
 		return;
 	memset(st, 0, sizeof(*st));
-	if (!a)
+	if (!a || iova_dead(a, "dmamap_iova_stats"))
 		return;
 	iova_lock(a);
 	tc_totals(a, &st->cached, &st->cached_granules, &cache_bytes);
@@ -2286,7 +2358,7 @@ DMAMAP_API bool dmamap_iova_is_allocated(struct dmamap_iova *a, dma_addr_t addr)
 	bool ret;
 	unsigned long g;
 
-	if (!a || addr < a->base || addr - a->base >= (u64)a->size)
+	if (!a || iova_dead(a, "dmamap_iova_is_allocated") || addr < a->base || addr - a->base >= (u64)a->size)
 		return false;
 	g = (unsigned long)((addr - a->base) >> a->gshift);
 	iova_lock(a);

@@ -709,6 +709,84 @@ static void test_destroyed_twice_refused(void **state)
 	assert_int_equal(c.reports, 0);
 }
 
+/* Every call made through a destroyed allocator's pointer is reported, answers as for NULL, and changes nothing. */
+static void test_calls_after_destroy_refused(void **state)
+{
+	(void)state;
+	struct dmamap_iova *a = mk(BASE, 64 * PG, 0), *b = mk(BASE, 64 * PG, 0);
+	struct dmamap_iova_stats st, before;
+	struct capture c;
+	dma_addr_t x = dmamap_iova_alloc(a, 4 * PG);
+
+	assert_int_equal(x, BASE);
+	assert_int_equal(dmamap_iova_alloc(b, 2 * PG), BASE);
+	before = stats_of(b);
+	destroy_leaky(a);
+
+	capture_start(&c, NULL);
+	assert_int_equal(dmamap_iova_alloc(a, PG), DMA_MAPPING_ERROR);
+	assert_int_equal(c.by_kind[DMAMAP_REPORT_BAD_INPUT], 1);
+	assert_non_null(strstr(c.last, "dmamap_iova_alloc("));
+	assert_non_null(strstr(c.last, "was destroyed: nothing done"));
+	dmamap_iova_free(a, x, 4 * PG);
+	assert_non_null(strstr(c.last, "dmamap_iova_free("));
+	assert_int_equal(dmamap_iova_set_max_align(a, 4), -EINVAL);
+	assert_non_null(strstr(c.last, "dmamap_iova_set_max_align("));
+	assert_int_equal(dmamap_iova_set_cache(a, true), -EINVAL);
+	assert_non_null(strstr(c.last, "dmamap_iova_set_cache("));
+	memset(&st, 0xa5, sizeof(st));
+	dmamap_iova_stats(a, &st);
+	assert_non_null(strstr(c.last, "dmamap_iova_stats("));
+	assert_int_equal(st.allocations, 0);
+	assert_int_equal(st.granules, 0);
+	assert_int_equal(st.metadata_bytes, 0);
+	assert_false(dmamap_iova_is_allocated(a, x));
+	assert_non_null(strstr(c.last, "dmamap_iova_is_allocated("));
+	capture_stop(NULL);
+	assert_int_equal(c.reports, 6);
+	assert_int_equal(c.by_kind[DMAMAP_REPORT_BAD_INPUT], 6);
+
+	/* the live allocator at the same base saw none of it */
+	st = stats_of(b);
+	assert_stats_equal(&st, &before);
+	assert_true(dmamap_iova_is_allocated(b, BASE));
+	dmamap_iova_free(b, BASE, 2 * PG);
+	destroy_clean(b);
+}
+
+/*
+ * A destroyed allocator's record is not reused before 256 later destroys:
+ * until then a stale pointer is refused; past that it is reused, so that a
+ * program making one allocator after another keeps bounded memory.
+ */
+static void test_destroyed_kept_for_256_destroys(void **state)
+{
+	(void)state;
+	struct dmamap_iova *a = mk(BASE, 64 * PG, 0), *n;
+	unsigned long cycle;
+	struct capture c;
+
+	dmamap_iova_destroy(a);
+	for (cycle = 1; cycle <= 100000; cycle++) {
+		n = mk(BASE, 16 * PG, 0);
+		if (n == a)
+			break;
+		dmamap_iova_destroy(n);
+		if (cycle % 64 == 0 || cycle == 255) {
+			capture_start(&c, NULL);
+			assert_int_equal(dmamap_iova_alloc(a, PG), DMA_MAPPING_ERROR);
+			capture_stop(NULL);
+			assert_int_equal(c.by_kind[DMAMAP_REPORT_BAD_INPUT], 1);
+		}
+	}
+	assert_true(cycle > 256);
+	assert_true(cycle <= 100000);
+	/* reused: a new, empty allocator that works */
+	assert_int_equal(dmamap_iova_alloc(n, PG), BASE);
+	dmamap_iova_free(n, BASE, PG);
+	destroy_clean(n);
+}
+
 static void test_destroy_reports_leaks(void **state)
 {
 	(void)state;
@@ -2194,6 +2272,8 @@ int main(void)
 		cmocka_unit_test(test_double_free_refused),
 		cmocka_unit_test(test_destroy_reports_leaks),
 		cmocka_unit_test(test_destroyed_twice_refused),
+		cmocka_unit_test(test_calls_after_destroy_refused),
+		cmocka_unit_test(test_destroyed_kept_for_256_destroys),
 		cmocka_unit_test(test_large_space_word_scans),
 		cmocka_unit_test(test_growth_on_demand_and_its_failure),
 		cmocka_unit_test(test_free_past_the_extent_refused),

@@ -25,6 +25,14 @@
  * per call. dmamap_iova_set_cache() puts per-thread caches (magazines) in
  * front, as Linux's alloc_iova_fast() does: a hit takes no lock, and first
  * fit then holds modulo cached ranges (see there).
+ *
+ * A destroyed allocator's pointer stays safe to pass for a while: every call
+ * below made through it is reported (DMAMAP_REPORT_BAD_INPUT, "... was
+ * destroyed: nothing done") and does nothing, returning what it returns for
+ * a NULL allocator. The library keeps the last 256 destroyed allocators'
+ * records (a few hundred bytes each, their bitmaps freed) before it reuses
+ * the oldest for a new allocator: past that, a stale pointer may name a
+ * live allocator again, as a sanitizer's quarantine only delays reuse.
  */
 #ifndef DMAMAP_IOVA_H
 #define DMAMAP_IOVA_H
@@ -54,9 +62,11 @@ DMAMAP_API struct dmamap_iova *dmamap_iova_create(dma_addr_t base, size_t size, 
  * dmamap_iova_destroy() - free the allocator; NULL is ignored
  *
  * Ranges still allocated are reported (DMAMAP_REPORT_LEAK, process-wide log)
- * and forgotten. A pointer that names no live allocator (destroyed already)
- * is reported process-wide (DMAMAP_REPORT_BAD_INPUT) and nothing is done:
- * the pointer is compared, never read through.
+ * and forgotten; the bitmaps are freed. A pointer that names no live
+ * allocator (destroyed already) is reported process-wide
+ * (DMAMAP_REPORT_BAD_INPUT) and nothing is done: the pointer is compared,
+ * never read through. Other calls through a destroyed allocator are refused
+ * as the opening comment says.
  */
 DMAMAP_API void dmamap_iova_destroy(struct dmamap_iova *a);
 
@@ -67,7 +77,7 @@ DMAMAP_API void dmamap_iova_destroy(struct dmamap_iova *a);
  *
  * Return: the range's first address, aligned as described above, or
  * DMA_MAPPING_ERROR when no aligned free run is large enough, or for a zero
- * size or NULL allocator, or (counted in grow_failures) when the bitmaps had
+ * size, a NULL or destroyed allocator, or (counted in grow_failures) when the bitmaps had
  * to grow to reach a free run and host memory ran out.
  */
 DMAMAP_API DMAMAP_MUST_CHECK dma_addr_t dmamap_iova_alloc(struct dmamap_iova *a, size_t size);
@@ -81,7 +91,9 @@ DMAMAP_API DMAMAP_MUST_CHECK dma_addr_t dmamap_iova_alloc(struct dmamap_iova *a,
  *
  * A range that is not exactly an allocated one (not allocated, partly
  * allocated, outside the space, not granule aligned) is reported
- * (DMAMAP_REPORT_IOVA_MISUSE) and refused: nothing changes.
+ * (DMAMAP_REPORT_IOVA_MISUSE) and refused: nothing changes. So is a free on
+ * a NULL allocator; one on a destroyed allocator is reported as
+ * DMAMAP_REPORT_BAD_INPUT.
  */
 DMAMAP_API void dmamap_iova_free(struct dmamap_iova *a, dma_addr_t addr, size_t size);
 
@@ -90,7 +102,8 @@ DMAMAP_API void dmamap_iova_free(struct dmamap_iova *a, dma_addr_t addr, size_t 
  * @a: the allocator
  * @order: allocations align to at most 2^@order pages (0..30)
  *
- * Return: 0, or -EINVAL (nothing changed).
+ * Return: 0, or -EINVAL (NULL or destroyed @a, or @order too large;
+ * nothing changed).
  */
 DMAMAP_API DMAMAP_MUST_CHECK int dmamap_iova_set_max_align(struct dmamap_iova *a, unsigned order);
 
@@ -129,7 +142,7 @@ DMAMAP_API DMAMAP_MUST_CHECK int dmamap_iova_set_max_align(struct dmamap_iova *a
  * Turning caches off empties them all. The IOMMU mapper uses the exact
  * allocator. Call this while no other thread uses @a.
  *
- * Return: 0, -EINVAL (NULL @a, or caches asked for a space of more than 2^32
+ * Return: 0, -EINVAL (NULL or destroyed @a, or caches asked for a space of more than 2^32
  * granules) or -ENOMEM (the bitmaps could not grow to the whole space,
  * counted in grow_failures; nothing else changed).
  */
@@ -155,14 +168,15 @@ struct dmamap_iova_stats {
 
 /**
  * dmamap_iova_stats() - read @a's counters into @st
- * @a: the allocator; NULL gives all zeroes
+ * @a: the allocator; NULL or a destroyed one gives all zeroes
  * @st: filled in; NULL is ignored
  */
 DMAMAP_API void dmamap_iova_stats(struct dmamap_iova *a, struct dmamap_iova_stats *st);
 
 /**
  * dmamap_iova_is_allocated() - whether the granule holding @addr is in use
- * Return: true if allocated; false if free or outside the space.
+ * Return: true if allocated; false if free, outside the space, or @a is
+ * NULL or destroyed.
  */
 DMAMAP_API bool dmamap_iova_is_allocated(struct dmamap_iova *a, dma_addr_t addr);
 
