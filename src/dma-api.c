@@ -561,15 +561,19 @@ DMAMAP_API void dmamap_linux_free_noncontiguous(struct device *dev, size_t size,
 	dmamap_free(r);
 }
 
-DMAMAP_API void *dmamap_linux_vmap_noncontiguous(struct device *dev, size_t size, struct sg_table *sgt,
-						 const char *file, int line)
+/*
+ * The block of @dev's live dma_alloc_noncontiguous() table @sgt of @size
+ * bytes, for @what (@vmap: counted as a kernel mapping); NULL, reported, for
+ * any other table or size.
+ */
+static struct page *nc_block(struct device *dev, size_t size, struct sg_table *sgt, bool vmap, const char *what,
+			     const char *file, int line)
 {
-	const char *what = "dma_vmap_noncontiguous";
 	struct dmamap_machine *m;
 	struct dm_noncontig *r;
 	const char *other = NULL;
+	struct page *page = NULL;
 	size_t was = 0;
-	void *vaddr = NULL;
 
 	if (!dm_dev_ok(dev, what, file, line))
 		return NULL;
@@ -581,19 +585,65 @@ DMAMAP_API void *dmamap_linux_vmap_noncontiguous(struct device *dev, size_t size
 		r = NULL;
 	}
 	if (r && r->size == size) {
-		r->vmaps++;
-		vaddr = page_address(r->page);
+		r->vmaps += vmap;
+		page = r->page;
 	} else if (r) {
 		was = r->size;
 	}
 	pthread_mutex_unlock(&m->obj_lock);
 	if (!r)
 		nc_unknown(dev, sgt, other, what, file, line);
-	else if (!vaddr)
+	else if (!page)
 		dmamap_dev_report(dev, DMAMAP_REPORT_SIZE_MISMATCH, file, line,
 			  "%s(%p) with size %#zx: the table was allocated with %#zx bytes; refused", what,
 			  (const void *)sgt, size, was);
-	return vaddr;
+	return page;
+}
+
+DMAMAP_API void *dmamap_linux_vmap_noncontiguous(struct device *dev, size_t size, struct sg_table *sgt,
+						 const char *file, int line)
+{
+	struct page *page = nc_block(dev, size, sgt, true, "dma_vmap_noncontiguous", file, line);
+
+	return page ? page_address(page) : NULL;
+}
+
+/* dma_mmap_pages() made by the driver's call @what: the kernel's checks of the offset and length, then a remap. */
+static int mmap_pages_as(struct device *dev, struct vm_area_struct *vma, size_t size, struct page *page,
+			 const char *what, const char *file, int line)
+{
+	unsigned long count = (unsigned long)(PAGE_ALIGN(size) >> PAGE_SHIFT), pages;
+
+	if (!dm_dev_ok(dev, what, file, line))
+		return -EINVAL;
+	if (!vma || !vma->dmamap || !page || dm_page_machine(page) != dm_dev_machine(dev)) {
+		dmamap_dev_report(dev, DMAMAP_REPORT_BAD_INPUT, file, line, "%s: %s; nothing mapped", what,
+			  !vma || !vma->dmamap ? "not a vma from dmamap_vma_create"
+			  : !page	       ? "NULL page"
+					       : "not a page of the device's machine");
+		return -EINVAL;
+	}
+	pages = (vma->vm_end - vma->vm_start) >> PAGE_SHIFT;
+	/* an offset or length past the buffer is the user's mmap() asking too much: an error, not a misuse */
+	if (vma->vm_pgoff >= count || pages > count - vma->vm_pgoff)
+		return -ENXIO;
+	return remap_pfn_range(vma, vma->vm_start, page_to_pfn(page) + vma->vm_pgoff, pages << PAGE_SHIFT,
+			       vma->vm_page_prot);
+}
+
+DMAMAP_API int dmamap_linux_mmap_pages(struct device *dev, struct vm_area_struct *vma, size_t size, struct page *page,
+				       const char *file, int line)
+{
+	return mmap_pages_as(dev, vma, size, page, "dma_mmap_pages", file, line);
+}
+
+DMAMAP_API int dmamap_linux_mmap_noncontiguous(struct device *dev, struct vm_area_struct *vma, size_t size,
+					       struct sg_table *sgt, const char *file, int line)
+{
+	const char *what = "dma_mmap_noncontiguous";
+	struct page *page = nc_block(dev, size, sgt, false, what, file, line);
+
+	return page ? mmap_pages_as(dev, vma, size, page, what, file, line) : -EINVAL;
 }
 
 DMAMAP_API void dmamap_linux_vunmap_noncontiguous(struct device *dev, void *vaddr, const char *file, int line)

@@ -505,6 +505,19 @@ int rx_init(struct device *dev, struct rx_ring *r)
 	dma_sync_sgtable_for_device(dev, r->sgt, DMA_FROM_DEVICE);
 	return sg_dma_address(r->sgt->sgl) ? 0 : -EIO;
 }
+/* the ring, handed to user space as a V4L2 driver's mmap handler does */
+int rx_mmap(struct device *dev, struct rx_ring *r, struct vm_area_struct *vma);
+int rx_mmap(struct device *dev, struct rx_ring *r, struct vm_area_struct *vma)
+{
+	if (vma_pages(vma) > SZ_64K >> PAGE_SHIFT)
+		return -EINVAL;
+	return dma_mmap_noncontiguous(dev, vma, SZ_64K, r->sgt);
+}
+int rx_mmap_pages(struct device *dev, struct page *page, struct vm_area_struct *vma);
+int rx_mmap_pages(struct device *dev, struct page *page, struct vm_area_struct *vma)
+{
+	return dma_mmap_pages(dev, vma, SZ_64K, page);
+}
 void rx_exit(struct device *dev, struct rx_ring *r);
 void rx_exit(struct device *dev, struct rx_ring *r)
 {
@@ -1895,7 +1908,7 @@ CASES = [
     ('kmemdup_nul() from <linux/string.h> alone', NAME_FIELD, True, None),
     ('a command ring with dma_alloc_pages(), dma_free_pages()', '#include <linux/sizes.h>\n' + PAGES_RING, True,
      None),
-    ('a receive ring with dma_alloc_noncontiguous(), dma_vmap_noncontiguous()',
+    ('a receive ring with dma_alloc_noncontiguous(), dma_vmap_noncontiguous(), dma_mmap_noncontiguous()',
      '#include <linux/sizes.h>\n' + NONCONTIG_RING, True, None),
     ('IS_ENABLED() and its siblings from <linux/kconfig.h> alone', KCONFIG, True, None),
     ('a status line with scnprintf() from <linux/kernel.h> alone', '#include <linux/kernel.h>\n' + STATUS, True,

@@ -406,6 +406,8 @@
 #pragma weak dmamap_linux_free_noncontiguous
 #pragma weak dmamap_linux_vmap_noncontiguous
 #pragma weak dmamap_linux_vunmap_noncontiguous
+#pragma weak dmamap_linux_mmap_pages
+#pragma weak dmamap_linux_mmap_noncontiguous
 #pragma weak dmamap_linux_map_resource
 #pragma weak dmamap_linux_unmap_resource
 #pragma weak dmamap_linux_dmam_alloc
@@ -884,6 +886,8 @@ static const struct export functions[] = {
 	F(dmamap_linux_free_noncontiguous),
 	F(dmamap_linux_vmap_noncontiguous),
 	F(dmamap_linux_vunmap_noncontiguous),
+	F(dmamap_linux_mmap_pages),
+	F(dmamap_linux_mmap_noncontiguous),
 	F(dmamap_linux_map_resource),
 	F(dmamap_linux_unmap_resource),
 	F(dmamap_linux_dmam_alloc),

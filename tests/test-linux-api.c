@@ -1161,6 +1161,102 @@ static void test_noncontiguous_misuse(void **state)
 }
 
 /* Refusals at allocation change nothing; a failed allocation (its pages, its table) leaves nothing. */
+/*
+ * dma_mmap_pages() and dma_mmap_noncontiguous(): the user mapping aliases
+ * the block from vm_pgoff on, cached: user stores reach the device only
+ * through a sync for the device. An offset or length past the block is
+ * -ENXIO with nothing mapped; a bad page, vma or table is reported.
+ */
+static void test_mmap_pages_and_noncontiguous(void **state)
+{
+	struct fx *f = *state;
+	struct vm_area_struct *vma, *small, fake = { 0 };
+	u8 got[2 * SZ_4K];
+	struct sg_table *sgt;
+	unsigned long pfn;
+	struct page *page;
+	pgprot_t prot;
+	dma_addr_t h;
+	int line;
+
+	page = dma_alloc_pages(&f->dev, 3 * SZ_4K, &h, DMA_TO_DEVICE, GFP_KERNEL);
+	assert_non_null(page);
+	vma = dmamap_vma_create(f->m, 2 * SZ_4K);
+	assert_non_null(vma);
+	assert_int_equal(vma_pages(vma), 2);
+	/* the last two pages of the block: the vma ends exactly at its end */
+	vma->vm_pgoff = 1;
+	assert_int_equal(dma_mmap_pages(&f->dev, vma, 3 * SZ_4K, page), 0);
+	assert_int_equal(dmamap_vma_pte(vma, vma->vm_start, &pfn, &prot), 0);
+	assert_int_equal(pfn, page_to_pfn(page) + 1);
+	assert_int_equal(pgprot_memtype(prot), DMAMAP_MT_CACHED);
+	assert_int_equal(dmamap_vma_pte(vma, vma->vm_end - 1, &pfn, NULL), 0);
+	assert_int_equal(pfn, page_to_pfn(page) + 2);
+	/* user stores are the CPU's: in the linear map at once, at the device after the sync */
+	fill_pattern((u8 *)vma->vm_start, 2 * SZ_4K, 21);
+	assert_int_equal(check_pattern((u8 *)page_address(page) + SZ_4K, 2 * SZ_4K, 21), 0);
+	assert_int_equal(dmamap_dev_read(&f->dev, h + SZ_4K, got, sizeof(got)), 0);
+	assert_int_not_equal(check_pattern(got, sizeof(got), 21), 0);
+	dma_sync_single_for_device(&f->dev, h, 3 * SZ_4K, DMA_TO_DEVICE);
+	assert_int_equal(dmamap_dev_read(&f->dev, h + SZ_4K, got, sizeof(got)), 0);
+	assert_int_equal(check_pattern(got, sizeof(got), 21), 0);
+	/* mapped already: remap_pfn_range()'s -EBUSY */
+	assert_int_equal(dma_mmap_pages(&f->dev, vma, 3 * SZ_4K, page), -EBUSY);
+	dmamap_vma_destroy(vma);
+
+	/* past the block: -ENXIO, not reported, nothing mapped (a size ending mid-page counts its page) */
+	small = dmamap_vma_create(f->m, 2 * SZ_4K);
+	assert_non_null(small);
+	small->vm_pgoff = 2;
+	assert_int_equal(dma_mmap_pages(&f->dev, small, 3 * SZ_4K, page), -ENXIO);
+	small->vm_pgoff = 3;
+	assert_int_equal(dma_mmap_pages(&f->dev, small, 3 * SZ_4K, page), -ENXIO);
+	small->vm_pgoff = 0;
+	assert_int_equal(dma_mmap_pages(&f->dev, small, SZ_4K, page), -ENXIO);
+	assert_int_equal(dmamap_vma_pte(small, small->vm_start, NULL, NULL), -ENOENT);
+	assert_int_equal(f->c.reports, 0);
+	assert_int_equal(dma_mmap_pages(&f->dev, small, SZ_4K + 1, page), 0);
+	dmamap_vma_destroy(small);
+
+	/* a NULL page, a vma the library did not make: reported, nothing mapped */
+	small = dmamap_vma_create(f->m, SZ_4K);
+	assert_non_null(small);
+	assert_int_equal(dma_mmap_pages(&f->dev, small, SZ_4K, NULL), -EINVAL); line = __LINE__;
+	assert_said(f, DMAMAP_REPORT_BAD_INPUT, line, "dma_mmap_pages", "NULL page");
+	fake.vm_end = SZ_4K;
+	assert_int_equal(dma_mmap_pages(&f->dev, &fake, SZ_4K, page), -EINVAL); line = __LINE__;
+	assert_said(f, DMAMAP_REPORT_BAD_INPUT, line, "dma_mmap_pages", "not a vma from dmamap_vma_create");
+	assert_int_equal(dmamap_vma_pte(small, small->vm_start, NULL, NULL), -ENOENT);
+	assert_int_equal(f->c.reports, 2);
+	dma_free_pages(&f->dev, 3 * SZ_4K, page, h, DMA_TO_DEVICE);
+
+	/* a non-contiguous table: its block, from vm_pgoff 0 */
+	sgt = dma_alloc_noncontiguous(&f->dev, 2 * SZ_4K, DMA_TO_DEVICE, GFP_KERNEL, 0);
+	assert_non_null(sgt);
+	assert_int_equal(dma_mmap_noncontiguous(&f->dev, small, SZ_4K, sgt), -EINVAL); line = __LINE__;
+	assert_said(f, DMAMAP_REPORT_SIZE_MISMATCH, line, "dma_mmap_noncontiguous(", "allocated with 0x2000 bytes");
+	assert_int_equal(dma_mmap_noncontiguous(&f->dev, small, SZ_4K, NULL), -EINVAL); line = __LINE__;
+	assert_said(f, DMAMAP_REPORT_BAD_INPUT, line, "dma_mmap_noncontiguous", "NULL table");
+	assert_int_equal(dmamap_vma_pte(small, small->vm_start, NULL, NULL), -ENOENT);
+	assert_int_equal(f->c.reports, 4);
+	dmamap_vma_destroy(small);
+	vma = dmamap_vma_create(f->m, 2 * SZ_4K);
+	assert_non_null(vma);
+	assert_int_equal(dma_mmap_noncontiguous(&f->dev, vma, 2 * SZ_4K, sgt), 0);
+	assert_int_equal(dmamap_vma_pte(vma, vma->vm_start, &pfn, NULL), 0);
+	assert_int_equal(pfn, page_to_pfn(sg_page(sgt->sgl)));
+	fill_pattern((u8 *)vma->vm_start, 2 * SZ_4K, 22);
+	assert_int_equal(dmamap_dev_read(&f->dev, sg_dma_address(sgt->sgl), got, sizeof(got)), 0);
+	assert_int_not_equal(check_pattern(got, sizeof(got), 22), 0);
+	dma_sync_sgtable_for_device(&f->dev, sgt, DMA_TO_DEVICE);
+	assert_int_equal(dmamap_dev_read(&f->dev, sg_dma_address(sgt->sgl), got, sizeof(got)), 0);
+	assert_int_equal(check_pattern(got, sizeof(got), 22), 0);
+	dmamap_vma_destroy(vma);
+	dma_free_noncontiguous(&f->dev, 2 * SZ_4K, sgt, DMA_TO_DEVICE);
+	assert_int_equal(test_free_pages(f->m), f->base_free);
+	assert_int_equal(f->c.reports, 4);
+}
+
 static void test_alloc_noncontiguous_refused_and_failing(void **state)
 {
 	struct fx *f = *state;
@@ -3378,6 +3474,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_alloc_noncontiguous_syncs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_alloc_noncontiguous_behind_iommu, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_noncontiguous_misuse, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mmap_pages_and_noncontiguous, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_alloc_noncontiguous_refused_and_failing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_noncontiguous_left_is_a_leak, setup, teardown),
 		cmocka_unit_test(test_bitfield),

@@ -458,6 +458,52 @@ DMAMAP_API void *dmamap_linux_vmap_noncontiguous(struct device *dev, size_t size
 DMAMAP_API void dmamap_linux_vunmap_noncontiguous(struct device *dev, void *vaddr, const char *file, int line);
 
 /**
+ * dmamap_linux_mmap_pages() - dma_mmap_pages(): map a dma_alloc_pages() block into a user vma
+ * @dev: the device given to the allocation
+ * @vma: a vma from dmamap_vma_create(); vm_pgoff (in pages) chooses where in
+ *       the block it starts
+ * @size: the block's size, as given to dma_alloc_pages()
+ * @page: the block's first page, as dma_alloc_pages() returned it
+ * @file: the caller's source file, or NULL
+ * @line: the caller's source line
+ *
+ * As the kernel's: the vma's pages from vm_pgoff on become host aliases of
+ * the block's pages, with vm_page_prot (PAGE_SHARED unless the driver
+ * changed it: cached, so user stores are CPU stores, handed to the device
+ * only by a sync for the device). Nothing is checked of the block beyond
+ * its machine, as the kernel checks nothing.
+ * Return: 0; -ENXIO (not reported: the user's mmap() asked too much) when
+ * vm_pgoff is not inside the block or the vma runs past its end; -EINVAL
+ * for a NULL or uninitialised device, a vma not from dmamap_vma_create(), a
+ * NULL page or one of another machine (reported as
+ * DMAMAP_REPORT_BAD_INPUT); remap_pfn_range()'s errors (-EBUSY: a page of
+ * the vma is mapped already). On error nothing is mapped.
+ */
+DMAMAP_API DMAMAP_MUST_CHECK int dmamap_linux_mmap_pages(struct device *dev, struct vm_area_struct *vma, size_t size,
+							 struct page *page, const char *file, int line);
+
+/**
+ * dmamap_linux_mmap_noncontiguous() - dma_mmap_noncontiguous(): map a dma_alloc_noncontiguous() table's pages into a user vma
+ * @dev: the device given to the allocation
+ * @vma: a vma from dmamap_vma_create(), as for dmamap_linux_mmap_pages()
+ * @size: the size given to the allocation
+ * @sgt: the table dma_alloc_noncontiguous() returned
+ * @file: the caller's source file, or NULL
+ * @line: the caller's source line
+ *
+ * dmamap_linux_mmap_pages() of the table's block, which is what the kernel
+ * does on an ops set without its own non-contiguous allocator (the block is
+ * one here on every ops set). Cached, as the kernel's: user stores reach
+ * the device through dma_sync_sgtable_for_device().
+ * Return: as dmamap_linux_mmap_pages(); -EINVAL also for a table that is no
+ * live allocation of @dev (DMAMAP_REPORT_NOT_MAPPED) or another @size
+ * (DMAMAP_REPORT_SIZE_MISMATCH), nothing mapped.
+ */
+DMAMAP_API DMAMAP_MUST_CHECK int dmamap_linux_mmap_noncontiguous(struct device *dev, struct vm_area_struct *vma,
+								 size_t size, struct sg_table *sgt, const char *file,
+								 int line);
+
+/**
  * dmamap_linux_map_resource() - dma_map_resource(): a bus address for a device's MMIO range
  * @dev: the device that will access it (a DMA engine, say)
  * @phys_addr: physical address of the MMIO range (a FIFO register...)

@@ -292,6 +292,19 @@ static inline void dma_vunmap_noncontiguous(struct device *dev, void *vaddr)
 	dmamap_linux_vunmap_noncontiguous(dev, vaddr, NULL, 0);
 }
 
+/** dma_mmap_pages() - map a dma_alloc_pages() block into a user vma from vm_pgoff on (see dmamap_linux_mmap_pages()). */
+static inline int dma_mmap_pages(struct device *dev, struct vm_area_struct *vma, size_t size, struct page *page)
+{
+	return dmamap_linux_mmap_pages(dev, vma, size, page, NULL, 0);
+}
+
+/** dma_mmap_noncontiguous() - map a dma_alloc_noncontiguous() table's pages into a user vma. */
+static inline int dma_mmap_noncontiguous(struct device *dev, struct vm_area_struct *vma, size_t size,
+					 struct sg_table *sgt)
+{
+	return dmamap_linux_mmap_noncontiguous(dev, vma, size, sgt, NULL, 0);
+}
+
 /** dmam_alloc_attrs() - dma_alloc_attrs() released with @dev (<dmamap/devres.h>). */
 static inline void *dmam_alloc_attrs(struct device *dev, size_t size, dma_addr_t *dma_handle, gfp_t gfp,
 				     unsigned long attrs)
@@ -352,6 +365,8 @@ static inline void *dmam_alloc_attrs(struct device *dev, size_t size, dma_addr_t
 #define dma_free_noncontiguous(d, s, t, r) dmamap_linux_free_noncontiguous((d), (s), (t), (r), __FILE__, __LINE__)
 #define dma_vmap_noncontiguous(d, s, t) dmamap_linux_vmap_noncontiguous((d), (s), (t), __FILE__, __LINE__)
 #define dma_vunmap_noncontiguous(d, v) dmamap_linux_vunmap_noncontiguous((d), (v), __FILE__, __LINE__)
+#define dma_mmap_pages(d, v, s, p) dmamap_linux_mmap_pages((d), (v), (s), (p), __FILE__, __LINE__)
+#define dma_mmap_noncontiguous(d, v, s, t) dmamap_linux_mmap_noncontiguous((d), (v), (s), (t), __FILE__, __LINE__)
 
 DMAMAP_END_DECLS
 

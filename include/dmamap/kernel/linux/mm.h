@@ -3,7 +3,7 @@
  * <linux/mm.h> of Linux 6.x over libdmamap, as far as DMA code needs it:
  * struct page and its conversions (page_address(), virt_to_page(),
  * page_to_phys(), page_to_virt()...), page geometry, vm_area_struct and the
- * mmap helpers (remap_pfn_range(), vm_insert_page()), offset_in_page(),
+ * mmap helpers (remap_pfn_range(), vm_insert_page(), vma_pages()), offset_in_page(),
  * PAGE_ALIGNED(), PHYS_PFN().
  */
 #ifndef _LINUX_MM_H
@@ -39,6 +39,12 @@ static inline void *page_to_virt(const struct page *page)
 static inline void *lowmem_page_address(const struct page *page)
 {
 	return page_address(page);
+}
+
+/** vma_pages() - the number of pages @vma spans. */
+static inline unsigned long vma_pages(const struct vm_area_struct *vma)
+{
+	return (vma->vm_end - vma->vm_start) >> PAGE_SHIFT;
 }
 
 DMAMAP_END_DECLS
