@@ -128,6 +128,7 @@ DMAMAP_API void dmamap_device_unbind(struct device *dev)
 		dmamap_devres_release_all(dev);
 		dmamap_clk_unbind(dev);
 		dmamap_reset_unbind(dev);
+		dmamap_firmware_unbind(dev);
 	}
 }
 

@@ -460,6 +460,7 @@ enum dmamap_layer_slot {
 	DMAMAP_LAYER_COHERENT,
 	DMAMAP_LAYER_IRQ,
 	DMAMAP_LAYER_IOMEM,
+	DMAMAP_LAYER_FIRMWARE,
 	DMAMAP_LAYER_NR
 };
 
@@ -979,6 +980,10 @@ void dmamap_dev_report(struct device *dev, enum dmamap_report_kind kind, const c
 		       ...) DMAMAP_PRINTF(5, 6);
 
 /* What a driver left on of @dev's clocks reported, turned off and put (clk.c): at its unbind. */
+/* What @dev's driver left of firmware (images held, background requests not started): reported and undone. */
+void dmamap_firmware_unbind(struct device *dev);
+/* At @m's destroy, its devices released: what is left of firmware reported and undone, the directory freed. */
+void dmamap_firmware_machine_fini(struct dmamap_machine *m);
 void dmamap_clk_unbind(struct device *dev);
 /* dmamap_clk_unbind(), then @dev's clocks freed: at its release. */
 void dmamap_clk_release(struct device *dev);

@@ -294,6 +294,7 @@ DMAMAP_API void dmamap_machine_destroy(struct dmamap_machine *m)
 			      "device still initialised at machine destroy; releasing it");
 		m->release_device(dev);
 	}
+	dmamap_firmware_machine_fini(m);
 	dmamap_irq_machine_fini(m);
 	dmamap_iomem_machine_fini(m);
 	objs_gone(m);

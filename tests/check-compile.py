@@ -79,6 +79,7 @@ KERNEL = '''
 #include <linux/mm.h>
 #include <linux/mod_devicetable.h>
 #include <linux/clk.h>
+#include <linux/firmware.h>
 #include <linux/reset.h>
 #include <linux/of.h>
 #include <linux/of_device.h>
@@ -1604,6 +1605,51 @@ int acme_board(struct platform_device *pdev)
 }
 '''
 
+# A probe that loads its firmware into a DMA buffer, and one that loads it in
+# the background, with <linux/firmware.h> (and <linux/module.h> for THIS_MODULE).
+FIRMWARE = '''
+#include <linux/firmware.h>
+#include <linux/module.h>
+struct acme_fw { const u8 *code; size_t size; int err; };
+int acme_load(struct device *dev, u8 *buf, size_t len, size_t *got);
+int acme_load(struct device *dev, u8 *buf, size_t len, size_t *got)
+{
+	const struct firmware *fw;
+	int ret = request_firmware(&fw, "acme/dsp-v2.bin", dev);
+
+	if (ret)
+		ret = firmware_request_nowarn(&fw, "acme/dsp.bin", dev);
+	if (ret)
+		return ret;
+	if (fw->size > len) {
+		release_firmware(fw);
+		return -EFBIG;
+	}
+	for (size_t i = 0; i < fw->size; i++)
+		buf[i] = fw->data[i];
+	*got = fw->size;
+	release_firmware(fw);
+	ret = request_firmware_into_buf(&fw, "acme/table.bin", dev, buf, len);
+	if (!ret)
+		release_firmware(fw);
+	return firmware_request_cache(dev, "acme/dsp-v2.bin");
+}
+static void acme_fw_ready(const struct firmware *fw, void *context)
+{
+	struct acme_fw *a = (struct acme_fw *)context;
+
+	a->err = fw ? 0 : -ENOENT;
+	a->size = fw ? fw->size : 0;
+	release_firmware(fw);
+}
+int acme_load_later(struct device *dev, struct acme_fw *a);
+int acme_load_later(struct device *dev, struct acme_fw *a)
+{
+	return request_firmware_nowait(THIS_MODULE, FW_ACTION_UEVENT, "acme/dsp-v2.bin", dev, GFP_KERNEL, a,
+				       acme_fw_ready);
+}
+'''
+
 # A probe that turns its clocks on, and a remove that turns them off, with <linux/clk.h> alone.
 CLOCKS = '''
 #include <linux/clk.h>
@@ -1946,6 +1992,7 @@ CASES = [
     ('a wait for an interrupt from <linux/wait.h> alone', WAIT_QUEUE, True, None),
     ('a wait for an interrupt with the others', LIBC + KERNEL + WAIT_QUEUE, True, None),
     ('clocks on and off from <linux/clk.h> alone', CLOCKS, True, None),
+    ('firmware loaded with <linux/firmware.h>', FIRMWARE, True, None),
     ('clocks on and off with the others', LIBC + KERNEL + CLOCKS, True, None),
     ('resets in and out from <linux/reset.h> alone', RESETS, True, None),
     ('resets in and out with the others', LIBC + KERNEL + RESETS, True, None),
@@ -2250,6 +2297,7 @@ CXX_CASES = [
     ('work an unbind cancels, from <linux/devm-helpers.h> alone in C++', AUTOCANCEL, True, None),
     ('a wait for an interrupt from <linux/wait.h> alone in C++', WAIT_QUEUE, True, None),
     ('clocks on and off from <linux/clk.h> alone in C++', CLOCKS, True, None),
+    ('firmware loaded with <linux/firmware.h> in C++', FIRMWARE, True, None),
     ('resets in and out from <linux/reset.h> alone in C++', RESETS, True, None),
     ('resets in and out with the others in C++', LIBC + KERNEL + RESETS, True, None),
     ('a device-tree probe from <linux/of.h> alone in C++', OF_READ, True, None),

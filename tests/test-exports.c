@@ -120,6 +120,13 @@
 #pragma weak fwnode_property_read_u64_array
 #pragma weak fwnode_property_read_string_array
 #pragma weak fwnode_property_match_string
+/* <dmamap/firmware.h> */
+#pragma weak dmamap_firmware_add
+#pragma weak dmamap_firmware_remove
+#pragma weak dmamap_firmware_loaded
+#pragma weak dmamap_request_firmware_at
+#pragma weak dmamap_request_firmware_nowait_at
+#pragma weak dmamap_release_firmware_at
 /* <dmamap/clk.h> */
 #pragma weak dmamap_device_add_clock
 #pragma weak dmamap_device_clock_state
@@ -591,6 +598,12 @@ static const struct export functions[] = {
 	F(fwnode_property_read_string_array),
 	F(fwnode_property_match_string),
 	/* <dmamap/clk.h> */
+	F(dmamap_firmware_add),
+	F(dmamap_firmware_remove),
+	F(dmamap_firmware_loaded),
+	F(dmamap_request_firmware_at),
+	F(dmamap_request_firmware_nowait_at),
+	F(dmamap_release_firmware_at),
 	F(dmamap_device_add_clock),
 	F(dmamap_device_clock_state),
 	F(dmamap_clk_get_at),

@@ -24,6 +24,7 @@
 #include <dmamap/pm.h>
 #include <dmamap/of.h>
 #include <dmamap/clk.h>
+#include <dmamap/firmware.h>
 #include <dmamap/reset.h>
 #include <dmamap/iomem.h>
 #include <dmamap/irq.h>
