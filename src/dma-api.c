@@ -873,3 +873,17 @@ DMAMAP_API bool dma_need_sync(struct device *dev, dma_addr_t dma_addr)
 		return !dm_dev_coherent(dev);
 	return ops->sync_single_for_cpu || ops->sync_single_for_device;
 }
+
+DMAMAP_API bool dma_need_unmap(struct device *dev)
+{
+	if (!live_or_report(dev, "dma_need_unmap"))
+		return true;
+	if (get_dma_ops(dev) != dev->dmamap.default_ops || !dm_dev_coherent(dev))
+		return true;
+	return dmamap_debug_on(dm_dev_machine(dev));
+}
+
+DMAMAP_API bool dma_can_mmap(struct device *dev)
+{
+	return live_or_report(dev, "dma_can_mmap") && get_dma_ops(dev)->mmap;
+}

@@ -654,3 +654,16 @@ DMAMAP_API int dma_set_seg_boundary(struct device *dev, unsigned long mask)
 	dev->dma_parms->segment_boundary_mask = mask;
 	return 0;
 }
+
+DMAMAP_API int dma_set_min_align_mask(struct device *dev, unsigned int min_align_mask)
+{
+	if (!helper_dev_ok(dev, "dma_set_min_align_mask") || !dev->dma_parms)
+		return -EIO;
+	dev->dma_parms->min_align_mask = min_align_mask;
+	return 0;
+}
+
+DMAMAP_API unsigned int dma_get_min_align_mask(struct device *dev)
+{
+	return helper_dev_ok(dev, "dma_get_min_align_mask") && dev->dma_parms ? dev->dma_parms->min_align_mask : 0;
+}

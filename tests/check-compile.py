@@ -729,6 +729,27 @@ unsigned int ring_size(unsigned int want, volatile u32 *done, phys_addr_t base)
 }
 '''
 
+# What an NVMe-like driver asks of the DMA layer at probe, with Linux 6.x's
+# smaller queries (<linux/dma-mapping.h> alone; C and C++).
+DMA_QUERIES = '''
+#include <linux/dma-mapping.h>
+struct q_limits { unsigned long seg_pages, merge; bool unmap, mmap; unsigned int align; };
+int q_probe(struct device *dev, struct q_limits *l);
+int q_probe(struct device *dev, struct q_limits *l)
+{
+	int ret = dma_set_min_align_mask(dev, 4096 - 1);
+
+	if (ret)
+		return ret;
+	l->align = dma_get_min_align_mask(dev);
+	l->seg_pages = dma_get_seg_boundary_nr_pages(dev, PAGE_SHIFT);
+	l->merge = dma_get_merge_boundary(dev);
+	l->unmap = dma_need_unmap(dev);
+	l->mmap = dma_can_mmap(dev);
+	return 0;
+}
+'''
+
 # A reset sequence as drivers write it: a register polled with
 # readl_poll_timeout() (sleeping) and its _atomic form, a settle delay, a
 # jiffies deadline and a ktime measure; each header alone (C and C++).
@@ -1954,6 +1975,7 @@ CASES = [
     ('kmemdup_nul() from <linux/string.h> alone', NAME_FIELD, True, None),
     ('a command ring with dma_alloc_pages(), dma_free_pages()', '#include <linux/sizes.h>\n' + PAGES_RING, True,
      None),
+    ('the smaller DMA queries of Linux 6.x from <linux/dma-mapping.h> alone', DMA_QUERIES, True, None),
     ('a receive ring with dma_alloc_noncontiguous(), dma_vmap_noncontiguous(), dma_mmap_noncontiguous()',
      '#include <linux/sizes.h>\n' + NONCONTIG_RING, True, None),
     ('IS_ENABLED() and its siblings from <linux/kconfig.h> alone', KCONFIG, True, None),
@@ -2296,6 +2318,7 @@ CXX_CASES = [
     ('deferred work from <linux/workqueue.h> alone in C++', DEFERRED, True, None),
     ('work an unbind cancels, from <linux/devm-helpers.h> alone in C++', AUTOCANCEL, True, None),
     ('a wait for an interrupt from <linux/wait.h> alone in C++', WAIT_QUEUE, True, None),
+    ('the smaller DMA queries of Linux 6.x in C++', DMA_QUERIES, True, None),
     ('clocks on and off from <linux/clk.h> alone in C++', CLOCKS, True, None),
     ('firmware loaded with <linux/firmware.h> in C++', FIRMWARE, True, None),
     ('resets in and out from <linux/reset.h> alone in C++', RESETS, True, None),

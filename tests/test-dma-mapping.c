@@ -1737,10 +1737,26 @@ static void test_dma_attrs(void **state)
 		assert_int_equal(dma_get_attr(all[i], &attrs), 0);
 }
 
+/* dma_can_mmap() asks the ops set for an mmap operation; dma_need_unmap() is true on any ops set but the direct one. */
+static void test_can_mmap_and_need_unmap(void **state)
+{
+	(void)state;
+	assert_true(dma_can_mmap(&E.dev));
+	assert_true(dma_need_unmap(&E.dev));
+	E.ops.mmap = NULL;
+	assert_false(dma_can_mmap(&E.dev));
+	E.dev.dma_coherent = true;
+	assert_true(dma_need_unmap(&E.dev)); /* not the direct ops, even coherent with the checker off */
+	E.dev.dma_coherent = false;
+	assert_int_equal(rec.total, 0);
+	assert_int_equal(E.cap.reports, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_get_set_dma_ops, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_can_mmap_and_need_unmap, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_map_single, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_map_page, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unmap, setup, teardown),

@@ -390,6 +390,10 @@
 #pragma weak dma_get_cache_alignment
 #pragma weak dma_get_required_mask
 #pragma weak dma_need_sync
+#pragma weak dma_need_unmap
+#pragma weak dma_can_mmap
+#pragma weak dma_set_min_align_mask
+#pragma weak dma_get_min_align_mask
 #pragma weak dma_addressing_limited
 #pragma weak dmamap_linux_mapping_error
 #pragma weak dmamap_linux_map_page
@@ -876,6 +880,10 @@ static const struct export functions[] = {
 	F(dma_get_cache_alignment),
 	F(dma_get_required_mask),
 	F(dma_need_sync),
+	F(dma_need_unmap),
+	F(dma_can_mmap),
+	F(dma_set_min_align_mask),
+	F(dma_get_min_align_mask),
 	F(dma_addressing_limited),
 	F(dmamap_linux_mapping_error),
 	F(dmamap_linux_map_page),

@@ -1426,6 +1426,58 @@ static void test_coerce_mask_and_helpers(void **state)
 	assert_true(IS_ERR(ERR_CAST(ERR_PTR(-EIO))));
 }
 
+/* The smaller queries of Linux 6.x: segment boundary in pages, merge boundary, min_align_mask, need_unmap, can_mmap. */
+static void test_dma_queries_of_6x(void **state)
+{
+	struct fx *f = *state;
+	struct dma_iommu_mapping *map;
+	struct device bare = { 0 };
+	struct capture pw;
+
+	/* the boundary in pages: 4 GiB by default, the boundary set, NULL as a device without dma_parms */
+	assert_int_equal(dma_get_seg_boundary_nr_pages(&f->dev, PAGE_SHIFT), 0x100000);
+	assert_int_equal(dma_get_seg_boundary_nr_pages(NULL, PAGE_SHIFT), 0x100000);
+	assert_int_equal(dma_set_seg_boundary(&f->dev, SZ_64K - 1), 0);
+	assert_int_equal(dma_get_seg_boundary_nr_pages(&f->dev, PAGE_SHIFT), 16);
+	assert_int_equal(dma_get_seg_boundary_nr_pages(&f->dev, 16), 1);
+	assert_int_equal(dma_set_seg_boundary(&f->dev, 0xffffffffUL), 0);
+	assert_int_equal(dma_get_merge_boundary(&f->dev), 0);
+
+	assert_int_equal(dma_get_min_align_mask(&f->dev), 0);
+	assert_int_equal(dma_set_min_align_mask(&f->dev, SZ_4K - 1), 0);
+	assert_int_equal(dma_get_min_align_mask(&f->dev), SZ_4K - 1);
+
+	/* need_unmap: false only for a snooping device on the direct ops with the checker off */
+	assert_true(dma_need_unmap(&f->dev));
+	f->dev.dma_coherent = true;
+	assert_true(dma_need_unmap(&f->dev)); /* the checker must see the unmap */
+	assert_int_equal(dmamap_checker_enable(f->m, false), 0);
+	assert_false(dma_need_unmap(&f->dev));
+	map = arm_iommu_create_mapping(f->m, 0x80000000, SZ_16M, 0);
+	assert_false(IS_ERR(map));
+	assert_int_equal(arm_iommu_attach_device(&f->dev, map), 0);
+	assert_true(dma_need_unmap(&f->dev)); /* the unmap gives the IOVA back */
+	arm_iommu_detach_device(&f->dev);
+	arm_iommu_release_mapping(map);
+	assert_int_equal(dmamap_checker_enable(f->m, true), 0);
+	f->dev.dma_coherent = false;
+
+	/* can_mmap: the library's ops sets can (an ops set without mmap: test-dma-mapping) */
+	assert_true(dma_can_mmap(&f->dev));
+	assert_int_equal(f->c.reports, 0);
+
+	/* an uninitialised device: reported, the getters' defaults, the setter's -EIO, nothing written */
+	capture_start(&pw, NULL);
+	assert_int_equal(dma_set_min_align_mask(&bare, 7), -EIO);
+	assert_int_equal(dma_get_min_align_mask(&bare), 0);
+	assert_true(dma_need_unmap(&bare));
+	assert_false(dma_can_mmap(&bare));
+	assert_true(dma_need_unmap(NULL));
+	capture_stop(NULL);
+	assert_int_equal(pw.by_kind[DMAMAP_REPORT_BAD_INPUT], 5);
+	assert_null(bare.dma_parms);
+}
+
 static void zone_machine(struct dmamap_machine_config *cfg)
 {
 	cfg->ram_base = 0;
@@ -3430,6 +3482,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_alloc_noncoherent_needs_syncs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_map_resource, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_coerce_mask_and_helpers, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_dma_queries_of_6x, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_addressing_limited, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kernel_basics, setup, teardown),
 		cmocka_unit_test(test_align_math_overflow),

@@ -28,6 +28,7 @@ struct fwnode_handle;
 struct device_dma_parameters {
 	unsigned int max_segment_size;        /* default 64 KiB */
 	unsigned long segment_boundary_mask;  /* default 0xffffffff */
+	unsigned int min_align_mask;          /* default 0 (dma_set_min_align_mask()) */
 };
 
 struct dev_archdata {

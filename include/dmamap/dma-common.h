@@ -149,6 +149,46 @@ DMAMAP_API unsigned long dma_get_seg_boundary(struct device *dev);
 DMAMAP_API int dma_set_seg_boundary(struct device *dev, unsigned long mask);
 
 /**
+ * dma_get_seg_boundary_nr_pages() - the segment boundary in pages of 1 << @page_shift bytes
+ * @dev: the device; NULL stands for the 4 GiB boundary of a device without dma_parms
+ * @page_shift: log2 of the page size the caller counts in
+ *
+ * Return: (dma_get_seg_boundary(@dev) >> @page_shift) + 1, as the kernel's.
+ */
+static inline unsigned long dma_get_seg_boundary_nr_pages(struct device *dev, unsigned int page_shift)
+{
+	return ((dev ? dma_get_seg_boundary(dev) : 0xffffffffUL) >> page_shift) + 1;
+}
+
+/**
+ * dma_set_min_align_mask() - the low address bits a bounce buffer must keep
+ * @dev: the device
+ * @min_align_mask: the mask (NVMe, for one, sets its page size - 1)
+ *
+ * Stored for dma_get_min_align_mask(), as the kernel stores it for swiotlb.
+ * ARM's dmabounce, the library's bouncing ops set, predates it and does not
+ * honour it (nor does the kernel's).
+ * Return: 0, or -EIO without dma_parms (or not initialised).
+ */
+DMAMAP_API int dma_set_min_align_mask(struct device *dev, unsigned int min_align_mask);
+
+/** dma_get_min_align_mask() - what dma_set_min_align_mask() stored; 0 without dma_parms. */
+DMAMAP_API unsigned int dma_get_min_align_mask(struct device *dev);
+
+/**
+ * dma_get_merge_boundary() - the boundary up to which the device's ops merge segments
+ * @dev: the device
+ *
+ * Return: 0: no ops set here merges DMA segments by a boundary (ARM's IOMMU
+ * mapper has no get_merge_boundary, so the kernel says 0 there too).
+ */
+static inline unsigned long dma_get_merge_boundary(struct device *dev)
+{
+	(void)dev;
+	return 0;
+}
+
+/**
  * dma_declare_coherent_memory() - give @dev a private pool of coherent memory
  * @dev: the device
  * @phys_addr: start of the memory, page aligned, RAM of the device's machine
@@ -282,6 +322,30 @@ DMAMAP_API int dma_get_cache_alignment(void);
  * device is reported and true is returned (syncing is the safe answer).
  */
 DMAMAP_API bool dma_need_sync(struct device *dev, dma_addr_t dma_addr);
+
+/**
+ * dma_need_unmap() - whether the device's streaming mappings must be unmapped
+ * @dev: the device
+ *
+ * As the kernel answers: true on an ops set other than the direct one
+ * (dmabounce, the IOMMU mapper: an unmap gives back a safe buffer or an
+ * IOVA), true on the direct ops when the device does not snoop the CPU
+ * caches (the unmap syncs) or the DMA-API checker is on (the kernel's
+ * CONFIG_DMA_API_DEBUG: the checker must see the unmap); false only for a
+ * coherent device on the direct ops with the checker off. A NULL or
+ * uninitialised device is reported and true is returned.
+ */
+DMAMAP_API bool dma_need_unmap(struct device *dev);
+
+/**
+ * dma_can_mmap() - whether dma_mmap_attrs() can map the device's coherent buffers to user space
+ * @dev: the device
+ *
+ * Return: true when the device's ops set has an mmap operation (every ops
+ * set of the library does; a test's own ops set may not). A NULL or
+ * uninitialised device is reported and false is returned.
+ */
+DMAMAP_API bool dma_can_mmap(struct device *dev);
 
 /*
  * Where a driver keeps what it needs for an unmap (CONFIG_NEED_DMA_MAP_STATE
