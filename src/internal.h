@@ -6,7 +6,8 @@
  * log, host (registry, fault injection, host allocations), machine,
  * locking (the kernel's locks and completions, each thread's atomic
  * context), clock (ktime, jiffies, delays and sleeps on the host's clock),
- * page_alloc, cache, kmalloc (slab.c), pgtable/vma, iova, device,
+ * page_alloc, cache, kmalloc (slab.c), pgtable/vma, vmalloc (whose lookups
+ * kmalloc, scatterlist and the dma core ask about addresses), iova, device,
  * iommu, debug, dma core (with dma-api.c, the Linux 6.x entry points),
  * devres, arm ops, dmabounce, iommu mapper, platform,
  * check (the invariant checker and fault sweep, which ask every layer),
@@ -529,6 +530,7 @@ struct dmamap_machine {
 	struct dmamap_consistent cons;
 
 	struct dmamap_kmalloc *_Atomic kmalloc;      /* kmalloc state, made on first use (slab.c) */
+	struct dmamap_vmalloc *_Atomic vmalloc;      /* the vmalloc area, made on first use (vmalloc.c) */
 
 	pthread_mutex_t obj_lock;                    /* device list, vma ptes, creation of the kmalloc state */
 	struct device *devices;
@@ -923,6 +925,19 @@ int dmamap_vmregion_map(struct dmamap_machine *m, struct dmamap_vmregion *r, siz
 			unsigned long pfn, size_t count, pgprot_t prot);
 /* Unmap every page and release the region. */
 void dmamap_vmregion_free(struct dmamap_machine *m, struct dmamap_vmregion *r);
+
+/* ---------------------------------------------------------- vmalloc API */
+
+/* Report every vmalloc area and vmap mapping still live, free them, release the area: at machine destroy. */
+void dmamap_vmalloc_fini(struct dmamap_machine *m);
+/* The live machine whose vmalloc area holds @p (mapped or not), or NULL. */
+struct dmamap_machine *dm_vmalloc_machine(const void *p);
+/*
+ * dm_vmalloc_machine(), and what @p is there written into @buf (@n bytes)
+ * for a report: "0x10 bytes into the 8192-byte vmalloc area at 0x... made
+ * at f.c:12", or "in no live vmalloc area".
+ */
+struct dmamap_machine *dm_vmalloc_describe(const void *p, char *buf, size_t n);
 
 /* Unmap the pages of @vma in [addr, addr + size) (page aligned, inside the vma): what zap_page_range does. */
 void dmamap_vma_zap(struct vm_area_struct *vma, unsigned long addr, size_t size);

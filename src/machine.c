@@ -302,6 +302,7 @@ DMAMAP_API void dmamap_machine_destroy(struct dmamap_machine *m)
 	m->cons.closing = true;
 	if (m->destroy_hook)
 		m->destroy_hook(m);
+	dmamap_vmalloc_fini(m);
 	dmamap_kmalloc_fini(m);
 	dmamap_consistent_fini(m);
 	m->recycle = recycle_arena(m);

@@ -100,6 +100,7 @@ KERNEL = '''
 #include <linux/poison.h>
 #include <linux/types.h>
 #include <linux/unaligned.h>
+#include <linux/vmalloc.h>
 #include <linux/wait.h>
 #include <linux/wordpart.h>
 #include <linux/workqueue.h>
@@ -1825,6 +1826,55 @@ int acme_mon_probe(struct device *dev, struct acme_mon *m)
 }
 '''
 
+# A firmware image in vmalloc memory handed to a device page by page, and a
+# vmap() of a driver's pages, with <linux/vmalloc.h> and <linux/dma-mapping.h>.
+VMALLOC_FW = '''
+#include <linux/dma-mapping.h>
+#include <linux/vmalloc.h>
+struct acme_fw {
+	u8 *image;
+	size_t size;
+	dma_addr_t bus[16];
+	void *window;
+};
+int acme_fw_load(struct device *dev, struct acme_fw *fw, size_t size);
+int acme_fw_load(struct device *dev, struct acme_fw *fw, size_t size)
+{
+	size_t off;
+	unsigned int i = 0;
+
+	fw->image = (u8 *)vzalloc(size);
+	if (!fw->image || !is_vmalloc_addr(fw->image))
+		return -ENOMEM;
+	fw->size = size;
+	flush_kernel_vmap_range(fw->image, (int)size);
+	for (off = 0; off < size && i < ARRAY_SIZE(fw->bus); off += PAGE_SIZE, i++) {
+		fw->bus[i] = dma_map_page(dev, vmalloc_to_page(fw->image + off), 0, PAGE_SIZE, DMA_TO_DEVICE);
+		if (dma_mapping_error(dev, fw->bus[i]))
+			return -ENOMEM;
+	}
+	return vmalloc_to_pfn(fw->image) ? 0 : -EINVAL;
+}
+void acme_fw_unload(struct acme_fw *fw);
+void acme_fw_unload(struct acme_fw *fw)
+{
+	invalidate_kernel_vmap_range(fw->image, (int)fw->size);
+	vfree(fw->image);
+	vfree_atomic(vmalloc_array(4, 8));
+	kvfree(kvmalloc(fw->size, GFP_KERNEL));
+	(vfree)(vcalloc(2, 2));
+}
+void *acme_window(struct page **pages, unsigned int n);
+void *acme_window(struct page **pages, unsigned int n)
+{
+	void *w = vmap(pages, n, VM_MAP, pgprot_writecombine(PAGE_KERNEL));
+
+	if (w)
+		vunmap(w);
+	return vmap(pages, n, VM_MAP, PAGE_KERNEL);
+}
+'''
+
 # A probe that takes its device out of reset, and a remove that puts it back, with <linux/reset.h> alone.
 RESETS = '''
 #include <linux/reset.h>
@@ -2018,6 +2068,16 @@ CASES = [
     ('clocks on and off with the others', LIBC + KERNEL + CLOCKS, True, None),
     ('resets in and out from <linux/reset.h> alone', RESETS, True, None),
     ('resets in and out with the others', LIBC + KERNEL + RESETS, True, None),
+    ('a firmware image in vmalloc memory from <linux/vmalloc.h>', VMALLOC_FW, True, None),
+    ('a firmware image in vmalloc memory with the others', LIBC + KERNEL + VMALLOC_FW, True, None),
+    ('vmap() with a protection that is no pgprot_t', '''
+#include <linux/vmalloc.h>
+void *f(struct page **pages);
+void *f(struct page **pages)
+{
+	return vmap(pages, 1, VM_MAP, 0);
+}
+''', False, ['incompatible']),
     ('a device-tree probe from <linux/of.h> alone', OF_READ, True, None),
     ('runtime PM of a driver from <linux/pm_runtime.h> alone', PM_RUNTIME, True, None),
     ('runtime PM of a driver with the others', LIBC + KERNEL + PM_RUNTIME, True, None),
@@ -2323,6 +2383,8 @@ CXX_CASES = [
     ('firmware loaded with <linux/firmware.h> in C++', FIRMWARE, True, None),
     ('resets in and out from <linux/reset.h> alone in C++', RESETS, True, None),
     ('resets in and out with the others in C++', LIBC + KERNEL + RESETS, True, None),
+    ('a firmware image in vmalloc memory from <linux/vmalloc.h> in C++', VMALLOC_FW, True, None),
+    ('a firmware image in vmalloc memory with the others in C++', LIBC + KERNEL + VMALLOC_FW, True, None),
     ('a device-tree probe from <linux/of.h> alone in C++', OF_READ, True, None),
     ('runtime PM of a driver from <linux/pm_runtime.h> alone in C++', PM_RUNTIME, True, None),
     ('runtime PM of a driver with the others in C++', LIBC + KERNEL + PM_RUNTIME, True, None),

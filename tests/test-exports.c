@@ -287,6 +287,10 @@
 #pragma weak ksize
 #pragma weak kmalloc_size_roundup
 #pragma weak dmamap_kmalloc_stats
+#pragma weak dmamap_kvmalloc_at
+#pragma weak dmamap_kvmalloc_array_at
+#pragma weak dmamap_kvfree_at
+#pragma weak dmamap_kvfree_sensitive_at
 /* <dmamap/mm.h> */
 #pragma weak dmamap_vma_create
 #pragma weak dmamap_vma_destroy
@@ -296,6 +300,16 @@
 #pragma weak dmamap_consistent_pte
 #pragma weak dmamap_consistent_contains
 #pragma weak dmamap_consistent_stats
+/* <dmamap/vmalloc.h> */
+#pragma weak dmamap_vmalloc_at
+#pragma weak dmamap_vmalloc_array_at
+#pragma weak dmamap_vfree_at
+#pragma weak dmamap_vfree_atomic_at
+#pragma weak dmamap_vmap_at
+#pragma weak dmamap_vunmap_at
+#pragma weak dmamap_vmalloc_to_page_at
+#pragma weak is_vmalloc_addr
+#pragma weak dmamap_vmalloc_stats
 /* <dmamap/device.h> */
 #pragma weak dmamap_device_init
 #pragma weak dmamap_device_release
@@ -777,6 +791,10 @@ static const struct export functions[] = {
 	F(ksize),
 	F(kmalloc_size_roundup),
 	F(dmamap_kmalloc_stats),
+	F(dmamap_kvmalloc_at),
+	F(dmamap_kvmalloc_array_at),
+	F(dmamap_kvfree_at),
+	F(dmamap_kvfree_sensitive_at),
 	/* <dmamap/mm.h> */
 	F(dmamap_vma_create),
 	F(dmamap_vma_destroy),
@@ -786,6 +804,16 @@ static const struct export functions[] = {
 	F(dmamap_consistent_pte),
 	F(dmamap_consistent_contains),
 	F(dmamap_consistent_stats),
+	/* <dmamap/vmalloc.h> */
+	F(dmamap_vmalloc_at),
+	F(dmamap_vmalloc_array_at),
+	F(dmamap_vfree_at),
+	F(dmamap_vfree_atomic_at),
+	F(dmamap_vmap_at),
+	F(dmamap_vunmap_at),
+	F(dmamap_vmalloc_to_page_at),
+	F(is_vmalloc_addr),
+	F(dmamap_vmalloc_stats),
 	/* <dmamap/device.h> */
 	F(dmamap_device_init),
 	F(dmamap_device_release),

@@ -19,6 +19,7 @@
 #include <dmamap/cache.h>
 #include <dmamap/slab.h>
 #include <dmamap/mm.h>
+#include <dmamap/vmalloc.h>
 #include <dmamap/device.h>
 #include <dmamap/platform.h>
 #include <dmamap/pm.h>

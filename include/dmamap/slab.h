@@ -277,17 +277,68 @@ static inline void *kmemdup(const void *src, size_t len, gfp_t gfp)
 	return dmamap_kmemdup(src, len, gfp, NULL, 0);
 }
 
-/*
- * The simulated kernel has no vmalloc area: the kv*() calls hand out kmalloc
- * memory (up to KMALLOC_MAX_SIZE) and kvfree() is kfree(). A driver that maps
- * a kvmalloc() buffer for DMA works here and may not on a kernel that took
- * the vmalloc path: map kmalloc() or page memory.
+/**
+ * dmamap_kvmalloc_at() - kvmalloc(): kmalloc memory, or vmalloc memory when kmalloc cannot serve
+ * @size: bytes
+ * @gfp: as dmamap_kmalloc()
+ * @file: the caller's source file, or NULL
+ * @line: the caller's source line
+ *
+ * As the kernel's: kmalloc() first (quietly, for more than a page); when
+ * that fails -- a size above KMALLOC_MAX_SIZE, memory too fragmented for
+ * the block, an injected failure -- and @size is above a page and @gfp
+ * may sleep, vmalloc() (<dmamap/vmalloc.h>). A driver must therefore not
+ * hand a kvmalloc() buffer to dma_map_single(): is_vmalloc_addr() tells
+ * which it got. The caller frees it with kvfree().
+ * Return: the memory; NULL as dmamap_kmalloc() for a size of a page or
+ * less or a @gfp that may not sleep, else as dmamap_vmalloc_at() (a size
+ * above INT_MAX is refused first, reported unless __GFP_NOWARN, as the
+ * kernel warns).
  */
-#define kvmalloc(size, flags) kmalloc(size, flags)
-#define kvzalloc(size, flags) kzalloc(size, flags)
-#define kvmalloc_array(n, size, flags) kmalloc_array(n, size, flags)
-#define kvcalloc(n, size, flags) kcalloc(n, size, flags)
-#define kvfree(p) kfree(p)
+DMAMAP_API void *dmamap_kvmalloc_at(size_t size, gfp_t gfp, const char *file, int line);
+
+/**
+ * dmamap_kvmalloc_array_at() - kvmalloc_array(): dmamap_kvmalloc_at() of @n objects of @size bytes
+ * @n: number of objects
+ * @size: bytes each
+ * @gfp: as dmamap_kmalloc()
+ * @file: the caller's source file, or NULL
+ * @line: the caller's source line
+ *
+ * Return: as dmamap_kvmalloc_at(); NULL (not reported) when @n * @size overflows.
+ */
+DMAMAP_API void *dmamap_kvmalloc_array_at(size_t n, size_t size, gfp_t gfp, const char *file, int line);
+
+/**
+ * dmamap_kvfree_at() - kvfree(): vfree() of vmalloc memory, kfree() of anything else
+ * @p: what a kvmalloc-family (or kmalloc- or vmalloc-family) call returned; NULL is ignored
+ * @file: the caller's source file for reports, or NULL
+ * @line: the caller's source line
+ *
+ * Refused, reported, as the free it chooses refuses.
+ */
+DMAMAP_API void dmamap_kvfree_at(const void *p, const char *file, int line);
+
+/**
+ * dmamap_kvfree_sensitive_at() - kvfree_sensitive(): zero @len bytes at @p through the CPU, then kvfree() it
+ * @p: as dmamap_kvfree_at()
+ * @len: bytes to zero (the size the caller asked for)
+ * @file: the caller's source file, or NULL
+ * @line: the caller's source line
+ *
+ * A kmalloc object is zeroed and freed as kfree_sensitive() does (its whole
+ * slot); a vmalloc area has its first @len bytes zeroed (at most the area),
+ * then is freed. Refused as dmamap_kvfree_at() refuses; a refused object
+ * is not zeroed.
+ */
+DMAMAP_API void dmamap_kvfree_sensitive_at(const void *p, size_t len, const char *file, int line);
+
+#define kvmalloc(size, flags) dmamap_kvmalloc_at((size), (flags), __FILE__, __LINE__)
+#define kvzalloc(size, flags) dmamap_kvmalloc_at((size), (flags) | __GFP_ZERO, __FILE__, __LINE__)
+#define kvmalloc_array(n, size, flags) dmamap_kvmalloc_array_at((n), (size), (flags), __FILE__, __LINE__)
+#define kvcalloc(n, size, flags) dmamap_kvmalloc_array_at((n), (size), (flags) | __GFP_ZERO, __FILE__, __LINE__)
+#define kvfree(p) dmamap_kvfree_at((p), __FILE__, __LINE__)
+#define kvfree_sensitive(p, len) dmamap_kvfree_sensitive_at((p), (len), __FILE__, __LINE__)
 /* The simulated machine has one NUMA node: the node is ignored. */
 #define NUMA_NO_NODE (-1)
 #define kmalloc_node(size, flags, node) ((void)(node), kmalloc(size, flags))

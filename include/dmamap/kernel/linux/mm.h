@@ -4,7 +4,8 @@
  * struct page and its conversions (page_address(), virt_to_page(),
  * page_to_phys(), page_to_virt()...), page geometry, vm_area_struct and the
  * mmap helpers (remap_pfn_range(), vm_insert_page(), vma_pages()), offset_in_page(),
- * PAGE_ALIGNED(), PHYS_PFN().
+ * PAGE_ALIGNED(), PHYS_PFN(), is_vmalloc_addr() (true in a machine's vmalloc
+ * area, <linux/vmalloc.h>).
  */
 #ifndef _LINUX_MM_H
 #define _LINUX_MM_H
@@ -13,6 +14,8 @@
 #include <linux/gfp.h>
 #include <dmamap/page.h>
 #include <dmamap/mm.h>
+/* is_vmalloc_addr(): true in a machine's vmalloc area (<dmamap/vmalloc.h>) */
+#include <dmamap/vmalloc.h>
 
 DMAMAP_BEGIN_DECLS
 
@@ -21,13 +24,6 @@ DMAMAP_BEGIN_DECLS
 #define PAGE_ALIGNED(addr) IS_ALIGNED((unsigned long)(addr), PAGE_SIZE)
 /* PHYS_PFN() - the frame number of the physical address @x. */
 #define PHYS_PFN(x) ((unsigned long)((x) >> PAGE_SHIFT))
-
-/** is_vmalloc_addr() - whether @x is a vmalloc address: never, the simulated kernel has no vmalloc area. */
-static inline bool is_vmalloc_addr(const void *x)
-{
-	(void)x;
-	return false;
-}
 
 /** page_to_virt() - page_address(): every simulated page is in the linear map. */
 static inline void *page_to_virt(const struct page *page)
