@@ -180,10 +180,19 @@ DMAMAP_API dma_addr_t dmamap_map_single_attrs(struct device *dev, void *ptr, siz
 {
 	DM_CALL();
 	struct dmamap_machine *m = dm_dev_live(dev) ? dm_dev_machine(dev) : NULL;
+	char what[256];
 
 	if (m && (!dm_virt_in_linear(m, ptr) || size > m->cfg.ram_size - ((uintptr_t)ptr - (uintptr_t)m->lin))) {
-		refuse(dev, DMAMAP_REPORT_BAD_ADDRESS, WHERE,
-		       "dma_map_single: %p+%#zx is not in the device's machine's linear map (RAM)", ptr, size);
+		if (dm_vmalloc_describe(ptr, what, sizeof(what)))
+			/* CONFIG_DMA_API_DEBUG's words: nothing behind the address is one contiguous buffer */
+			refuse(dev, DMAMAP_REPORT_BAD_ADDRESS, WHERE,
+			       "dma_map_single: device driver maps memory from vmalloc area [addr=%p] [len=%zu] (%s): it "
+			       "is physically scattered; map each page of it (vmalloc_to_page()) with dma_map_page() or "
+			       "an sg table",
+			       ptr, size, what);
+		else
+			refuse(dev, DMAMAP_REPORT_BAD_ADDRESS, WHERE,
+			       "dma_map_single: %p+%#zx is not in the device's machine's linear map (RAM)", ptr, size);
 		return DMA_MAPPING_ERROR;
 	}
 	return map_page(dev, m ? dm_page(m, ((uintptr_t)ptr - (uintptr_t)m->lin) >> PAGE_SHIFT) : NULL,

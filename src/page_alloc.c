@@ -751,13 +751,27 @@ DMAMAP_API bool virt_addr_valid(const volatile void *addr)
 	return dmamap_registry_lookup(addr) != NULL;
 }
 
+/* Report @addr, which no machine's linear map holds, for @what: a vmalloc address says which call serves it. */
+static void not_linear(const char *what, const volatile void *addr)
+{
+	char desc[256];
+	struct dmamap_machine *m = dm_vmalloc_describe((const void *)addr, desc, sizeof(desc));
+
+	if (m)
+		dmamap_report(m, DMAMAP_REPORT_BAD_ADDRESS, NULL, NULL, 0,
+			      "%s(%p): a vmalloc address (%s), not a linear-map one: vmalloc_to_page() gives its page",
+			      what, (const void *)addr, desc);
+	else
+		dmamap_report(NULL, DMAMAP_REPORT_BAD_ADDRESS, NULL, NULL, 0,
+			      "%s(%p): not a linear-map address of any machine", what, (const void *)addr);
+}
+
 DMAMAP_API phys_addr_t virt_to_phys(const volatile void *addr)
 {
 	struct dmamap_machine *m = dmamap_registry_lookup(addr);
 
 	if (!m) {
-		dmamap_report(NULL, DMAMAP_REPORT_BAD_ADDRESS, NULL, NULL, 0,
-			      "virt_to_phys(%p): not a linear-map address of any machine", (const void *)addr);
+		not_linear("virt_to_phys", addr);
 		return ~(phys_addr_t)0;
 	}
 	return dm_virt_to_phys(m, addr);
@@ -768,8 +782,7 @@ DMAMAP_API struct page *virt_to_page(const volatile void *addr)
 	struct dmamap_machine *m = dmamap_registry_lookup(addr);
 
 	if (!m) {
-		dmamap_report(NULL, DMAMAP_REPORT_BAD_ADDRESS, NULL, NULL, 0,
-			      "virt_to_page(%p): not a linear-map address of any machine", (const void *)addr);
+		not_linear("virt_to_page", addr);
 		return NULL;
 	}
 	return dm_page(m, ((uintptr_t)addr - (uintptr_t)m->lin) >> PAGE_SHIFT);

@@ -35,6 +35,25 @@ DMAMAP_API void sg_init_table(struct scatterlist *sgl, unsigned int nents)
 }
 
 /*
+ * A vmalloc address is refused, reported at the caller's line, the entry
+ * left as it was (CONFIG_DEBUG_SG BUG()s there: no one page is behind it).
+ */
+static bool vmalloc_refused(const void *buf, unsigned int buflen, const char *what, const char *file, int line)
+{
+	char desc[256];
+	struct dmamap_machine *m;
+
+	/* linear-map memory, the common case, without a look at the vmalloc areas */
+	if (virt_addr_valid(buf) || !(m = dm_vmalloc_describe(buf, desc, sizeof(desc))))
+		return false;
+	dmamap_report(m, DMAMAP_REPORT_BAD_ADDRESS, NULL, file, line,
+		      "%s(%p, %u): a vmalloc address (%s) has no linear map nor one page behind it: set each page "
+		      "with sg_set_page(vmalloc_to_page()); entry left as it was",
+		      what, buf, buflen, desc);
+	return true;
+}
+
+/*
  * A pointer that is no linear-map address is reported by virt_to_page()
  * (DMAMAP_REPORT_BAD_ADDRESS, process-wide); the entry then has no page, but
  * keeps the offset (the pointer's offset in its page) and the length, as the
@@ -49,6 +68,8 @@ DMAMAP_API void dmamap_sg_set_buf(struct scatterlist *sg, const void *buf, unsig
 		dmamap_report(NULL, DMAMAP_REPORT_BAD_INPUT, NULL, NULL, 0, "sg_set_buf: NULL entry");
 		return;
 	}
+	if (vmalloc_refused(buf, buflen, "sg_set_buf", file, line))
+		return;
 	sg_set_page(sg, virt_to_page(buf), buflen, (unsigned int)((uintptr_t)buf & ~PAGE_MASK));
 }
 
@@ -66,6 +87,8 @@ DMAMAP_API void dmamap_sg_init_one(struct scatterlist *sg, const void *buf, unsi
 		dmamap_report(NULL, DMAMAP_REPORT_BAD_INPUT, NULL, NULL, 0, "sg_init_one: NULL entry");
 		return;
 	}
+	if (vmalloc_refused(buf, buflen, "sg_init_one", file, line))
+		return;
 	sg_init_table(sg, 1);
 	dmamap_sg_set_buf(sg, buf, buflen, file, line);
 }

@@ -314,8 +314,17 @@ static bool lookup_live(const void *p, struct found *f, const char *what, const 
 	unsigned i;
 
 	if (!m) {
-		dmamap_report(NULL, DMAMAP_REPORT_BAD_ADDRESS, NULL, file, line,
-			      "%s(%p): not an address in any machine's RAM (host memory is freed with free())", what, p);
+		char desc[256];
+		struct dmamap_machine *vm = dm_vmalloc_describe(p, desc, sizeof(desc));
+
+		if (vm)
+			dmamap_report(vm, DMAMAP_REPORT_PAGE_MISUSE, NULL, file, line,
+				      "%s(%p): vmalloc memory (%s), not kmalloc's: vfree() or kvfree() frees it", what, p,
+				      desc);
+		else
+			dmamap_report(NULL, DMAMAP_REPORT_BAD_ADDRESS, NULL, file, line,
+				      "%s(%p): not an address in any machine's RAM (host memory is freed with free())",
+				      what, p);
 		return false;
 	}
 	s = NULL;

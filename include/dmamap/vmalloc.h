@@ -14,16 +14,21 @@
  * physical memory, as vmalloc memory on a kernel that ran for a while is
  * scattered. An unmapped guard page follows every area.
  *
- * The right way to give a device such memory is vmalloc_to_page() per
- * page, then dma_map_page() or an sg table of those pages.
+ * So the classic mistakes with such memory show here as they would on a
+ * kernel with CONFIG_DMA_API_DEBUG and CONFIG_DEBUG_SG: dma_map_single() of
+ * a vmalloc address is refused (DMAMAP_REPORT_BAD_ADDRESS, DMA_MAPPING_ERROR,
+ * nothing mapped), as are sg_set_buf() and sg_init_one() of one (the entry is
+ * left as it was), and virt_to_page() and virt_to_phys() of one are
+ * reported, naming vmalloc_to_page(). The right way is vmalloc_to_page()
+ * per page, then dma_map_page() or an sg table of those pages.
  *
  * vfree() of anything else than the start of a live vmalloc() area --
  * kmalloc memory, an address inside an area, a vmap() area, an area freed
  * already (its freeing line named while the address is not reused) -- is
- * reported as DMAMAP_REPORT_PAGE_MISUSE and frees nothing. A freed area's
- * addresses go back to inaccessible host memory, so a use after vfree()
- * faults; they are reused only once the area's later addresses have all
- * been handed out. Areas
+ * reported as DMAMAP_REPORT_PAGE_MISUSE and frees nothing; kfree() of
+ * vmalloc memory is refused likewise. A freed area's addresses go back to
+ * inaccessible host memory, so a use after vfree() faults; they are reused
+ * only once the area's later addresses have all been handed out. Areas
  * still live when their machine is destroyed are reported one by one
  * (DMAMAP_REPORT_LEAK) with the line that made them.
  *
