@@ -322,11 +322,21 @@ static bool area_enter(struct dmamap_machine *m, struct dmamap_vmalloc *v, struc
 	return true;
 }
 
-static void count_failure(struct dmamap_vmalloc *v)
+/*
+ * The end of a vmalloc() or vmap(): @r (NULL when its record could not be
+ * had), ready when @ready, entered; or, failing that, counted as a failure
+ * and given back. Return: the area's first byte, or NULL.
+ */
+static void *area_finish(struct dmamap_machine *m, struct dmamap_vmalloc *v, struct vm_area *r, bool ready)
 {
+	if (ready && area_enter(m, v, r))
+		return (void *)r->start;
 	pthread_mutex_lock(&v->lock);
 	v->st.failures++;
 	pthread_mutex_unlock(&v->lock);
+	if (r)
+		area_release(r);
+	return NULL;
 }
 
 /* ------------------------------------------------------------ vmalloc */
@@ -364,25 +374,17 @@ static void *vmalloc_on(struct dmamap_machine *m, size_t size, gfp_t gfp, const 
 	if (!v)
 		return NULL;
 	r = area_new(m, n, PAGE_KERNEL, false, file, line);
-	if (!r)
-		goto fail;
-	r->asked = size;
-	for (; r->nr_pages < n; r->nr_pages++) {
+	if (r)
+		r->asked = size;
+	for (; r && r->nr_pages < n; r->nr_pages++) {
 		r->pages[r->nr_pages] = dm_alloc_pages(m, gfp & (__GFP_DMA | __GFP_HIGH | __GFP_WAIT | __GFP_IO |
 								   __GFP_FS | __GFP_NOWARN | __GFP_ZERO), 0);
 		if (!r->pages[r->nr_pages])
-			goto fail;
+			break;
 	}
-	qsort(r->pages, n, sizeof(*r->pages), page_desc);
-	if (!area_enter(m, v, r))
-		goto fail;
-	return (void *)r->start;
-
-fail:
-	count_failure(v);
-	if (r)
-		area_release(r);
-	return NULL;
+	if (r && r->nr_pages == n)
+		qsort(r->pages, n, sizeof(*r->pages), page_desc);
+	return area_finish(m, v, r, r && r->nr_pages == n);
 }
 
 DMAMAP_API void *dmamap_vmalloc_at(size_t size, gfp_t gfp, const char *file, int line)
@@ -395,13 +397,19 @@ DMAMAP_API void *dmamap_vmalloc_at(size_t size, gfp_t gfp, const char *file, int
 	return vmalloc_on(m, size, gfp, "vmalloc", file, line);
 }
 
-DMAMAP_API void *dmamap_vmalloc_array_at(size_t n, size_t size, gfp_t gfp, const char *file, int line)
+/* @n * @size bytes of kvmalloc() (@kv) or vmalloc(); NULL, quietly, when the product overflows, as the kernel's. */
+static void *array_alloc(bool kv, size_t n, size_t size, gfp_t gfp, const char *file, int line)
 {
 	size_t bytes;
 
 	if (__builtin_mul_overflow(n, size, &bytes))
 		return NULL;
-	return dmamap_vmalloc_at(bytes, gfp, file, line);
+	return kv ? dmamap_kvmalloc_at(bytes, gfp, file, line) : dmamap_vmalloc_at(bytes, gfp, file, line);
+}
+
+DMAMAP_API void *dmamap_vmalloc_array_at(size_t n, size_t size, gfp_t gfp, const char *file, int line)
+{
+	return array_alloc(false, n, size, gfp, file, line);
 }
 
 /* ------------------------------------------------------------ vmap */
@@ -434,19 +442,11 @@ static void *vmap_on(struct dmamap_machine *m, struct page **pages, unsigned int
 	if (!v)
 		return NULL;
 	r = area_new(m, count, prot, true, file, line);
-	if (!r)
-		goto fail;
-	memcpy(r->pages, pages, count * sizeof(*pages));
-	r->nr_pages = count;
-	if (!area_enter(m, v, r))
-		goto fail;
-	return (void *)r->start;
-
-fail:
-	count_failure(v);
-	if (r)
-		area_release(r);
-	return NULL;
+	if (r) {
+		memcpy(r->pages, pages, count * sizeof(*pages));
+		r->nr_pages = count;
+	}
+	return area_finish(m, v, r, r != NULL);
 }
 
 DMAMAP_API void *dmamap_vmap_at(struct page **pages, unsigned int count, unsigned long flags, pgprot_t prot,
@@ -686,11 +686,7 @@ DMAMAP_API void *dmamap_kvmalloc_at(size_t size, gfp_t gfp, const char *file, in
 
 DMAMAP_API void *dmamap_kvmalloc_array_at(size_t n, size_t size, gfp_t gfp, const char *file, int line)
 {
-	size_t bytes;
-
-	if (__builtin_mul_overflow(n, size, &bytes))
-		return NULL;
-	return dmamap_kvmalloc_at(bytes, gfp, file, line);
+	return array_alloc(true, n, size, gfp, file, line);
 }
 
 DMAMAP_API void dmamap_kvfree_at(const void *p, const char *file, int line)
