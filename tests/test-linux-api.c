@@ -2428,7 +2428,7 @@ static void test_bug_on_aborts(void **state)
 		fail_msg("no \"%s\" in the child's stderr:\n%s", want, out);
 }
 
-/* kvmalloc() is kmalloc memory here (no vmalloc area); kmalloc_size_roundup() names the slot. */
+/* kvmalloc() is kmalloc memory while kmalloc serves it (a vmalloc fallback: test-vmalloc); kmalloc_size_roundup() names the slot. */
 static void test_kvmalloc_and_size_roundup(void **state)
 {
 	struct fx *f = *state;
