@@ -129,6 +129,7 @@ DMAMAP_API void dmamap_device_unbind(struct device *dev)
 		dmamap_clk_unbind(dev);
 		dmamap_reset_unbind(dev);
 		dmamap_firmware_unbind(dev);
+		dmamap_of_unbind(dev);
 	}
 }
 

@@ -1009,6 +1009,10 @@ void dmamap_reset_release(struct device *dev);
 
 /* Free the device-tree node dmamap_device_set_of_node() gave @dev, if any (of.c). */
 void dmamap_of_node_free(struct device *dev);
+/* References to device-tree nodes @dev's driver took and never put, reported and dropped (of.c): at unbind. */
+void dmamap_of_unbind(struct device *dev);
+/* The machine's own device-tree nodes freed, references still held reported (of.c): at its destroy. */
+void dmamap_of_machine_fini(struct dmamap_machine *m);
 
 /*
  * pm.c: the driver core's runtime PM around a driver's binding, as the

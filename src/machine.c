@@ -295,6 +295,7 @@ DMAMAP_API void dmamap_machine_destroy(struct dmamap_machine *m)
 		m->release_device(dev);
 	}
 	dmamap_firmware_machine_fini(m);
+	dmamap_of_machine_fini(m);
 	dmamap_irq_machine_fini(m);
 	dmamap_iomem_machine_fini(m);
 	objs_gone(m);

@@ -75,6 +75,7 @@ static void platform_teardown(struct device *dev)
 	dmamap_clk_release(dev);
 	dmamap_reset_release(dev);
 	dmamap_firmware_unbind(dev);
+	dmamap_of_unbind(dev);
 	dmamap_noncontig_device_gone(dev);
 	/*
 	 * While the device can still free what it allocated: its safe buffers
@@ -441,6 +442,7 @@ static void pdev_unbind_cleanup(struct platform_device *pdev)
 	dmamap_pm_unbound(&pdev->dev);
 	dmamap_reset_unbind(&pdev->dev);
 	dmamap_firmware_unbind(&pdev->dev);
+	dmamap_of_unbind(&pdev->dev);
 	pdev->dev.driver_data = NULL;
 	pdev->dev.driver = NULL;
 	pdev->id_entry = NULL;

@@ -1593,6 +1593,93 @@ int acme_props(struct device *dev)
 }
 '''
 
+# A multi-channel probe that walks its children and follows its phandles, with <linux/of.h> alone.
+OF_TREE = '''
+#include <linux/of.h>
+int acme_channels(struct device *dev);
+int acme_channels(struct device *dev)
+{
+	struct device_node *np = dev->of_node, *child, *phy, *parent;
+	struct of_phandle_args args;
+	int n = 0;
+
+	for_each_available_child_of_node(np, child) {
+		u32 reg;
+
+		if (of_property_read_u32(child, "reg", &reg)) {
+			of_node_put(child);
+			return -EINVAL;
+		}
+		n++;
+	}
+	for_each_child_of_node(np, child)
+		n += of_device_is_available(child);
+	child = of_get_child_by_name(np, "port");
+	parent = of_get_parent(child);
+	of_node_put(parent);
+	of_node_put(child);
+	if (of_parse_phandle_with_args(np, "dmas", "#dma-cells", 0, &args) == 0)
+		of_node_put(args.np);
+	if (of_parse_phandle_with_fixed_args(np, "clocks", 1, 0, &args) == 0)
+		of_node_put(args.np);
+	phy = of_parse_phandle(np, "phys", 0);
+	of_node_put(of_find_node_by_phandle(phy ? phy->phandle : 0));
+	of_node_put(phy);
+	return n + of_get_child_count(np) + of_get_available_child_count(np) +
+	       of_count_phandle_with_args(np, "dmas", "#dma-cells");
+}
+'''
+
+# The children of a device through the firmware-agnostic calls, with <linux/property.h> alone.
+FWNODE_CHILDREN = '''
+#include <linux/property.h>
+int acme_ports(struct device *dev);
+int acme_ports(struct device *dev)
+{
+	struct fwnode_handle *child;
+	unsigned int n = device_get_child_node_count(dev);
+
+	device_for_each_child_node(dev, child) {
+		if (!fwnode_property_present(child, "reg")) {
+			fwnode_handle_put(child);
+			return -EINVAL;
+		}
+	}
+	fwnode_for_each_child_node(dev_fwnode(dev), child)
+		n++;
+	child = fwnode_handle_get(device_get_next_child_node(dev, NULL));
+	fwnode_handle_put(child);
+	fwnode_handle_put(child);
+	return (int)n;
+}
+'''
+
+# A board's nodes referring to each other, with <linux/of.h> and <linux/property.h>.
+BOARD_REFS = '''
+#include <linux/of.h>
+#include <linux/property.h>
+int acme_board_refs(struct dmamap_machine *m, struct device *dev);
+int acme_board_refs(struct dmamap_machine *m, struct device *dev)
+{
+	static const struct property_entry cells[] = { PROPERTY_ENTRY_U32("#dma-cells", 1), { } };
+	struct device_node *dmac = dmamap_of_node_create(m, "dma-controller@0", cells);
+	const struct software_node_ref_args dmas[] = { SOFTWARE_NODE_REFERENCE(dmac, 1), SOFTWARE_NODE_REFERENCE(dmac, 2) };
+	const struct property_entry props[] = {
+		PROPERTY_ENTRY_REF_ARRAY("dmas", dmas),
+		PROPERTY_ENTRY_REF("phys", dmac),
+		{ }
+	};
+	int ret;
+
+	if (IS_ERR(dmac))
+		return (int)PTR_ERR(dmac);
+	ret = dmamap_device_set_of_node(dev, "acme@0", props);
+	if (!ret && IS_ERR(dmamap_of_node_add_child(dev->of_node, "port@0", NULL)))
+		ret = -EINVAL;
+	return ret ? ret : dmamap_of_node_destroy(dmac);
+}
+'''
+
 # A board's device-tree node and a driver's match table, with <linux/of_platform.h> and <linux/property.h>.
 BOARD_OF = '''
 #include <linux/of_platform.h>
@@ -2079,6 +2166,10 @@ void *f(struct page **pages)
 }
 ''', False, ['incompatible']),
     ('a device-tree probe from <linux/of.h> alone', OF_READ, True, None),
+    ('children and phandles from <linux/of.h> alone', OF_TREE, True, None),
+    ('children and phandles with the others', LIBC + KERNEL + OF_TREE, True, None),
+    ('child nodes from <linux/property.h> alone', FWNODE_CHILDREN, True, None),
+    ('a board of nodes referring to each other', BOARD_REFS, True, None),
     ('runtime PM of a driver from <linux/pm_runtime.h> alone', PM_RUNTIME, True, None),
     ('runtime PM of a driver with the others', LIBC + KERNEL + PM_RUNTIME, True, None),
     ('system sleep ops from <linux/pm.h> alone', PM_SLEEP, True, None),
@@ -2386,6 +2477,9 @@ CXX_CASES = [
     ('a firmware image in vmalloc memory from <linux/vmalloc.h> in C++', VMALLOC_FW, True, None),
     ('a firmware image in vmalloc memory with the others in C++', LIBC + KERNEL + VMALLOC_FW, True, None),
     ('a device-tree probe from <linux/of.h> alone in C++', OF_READ, True, None),
+    ('children and phandles from <linux/of.h> alone in C++', OF_TREE, True, None),
+    ('children and phandles with the others in C++', LIBC + KERNEL + OF_TREE, True, None),
+    ('child nodes from <linux/property.h> alone in C++', FWNODE_CHILDREN, True, None),
     ('runtime PM of a driver from <linux/pm_runtime.h> alone in C++', PM_RUNTIME, True, None),
     ('runtime PM of a driver with the others in C++', LIBC + KERNEL + PM_RUNTIME, True, None),
     ('system sleep ops from <linux/pm.h> alone in C++', PM_SLEEP, True, None),

@@ -127,6 +127,22 @@
 #pragma weak dmamap_request_firmware_at
 #pragma weak dmamap_request_firmware_nowait_at
 #pragma weak dmamap_release_firmware_at
+#pragma weak dmamap_of_node_add_child
+#pragma weak dmamap_of_node_create
+#pragma weak dmamap_of_node_destroy
+#pragma weak dmamap_of_node_get_at
+#pragma weak dmamap_of_node_put_at
+#pragma weak dmamap_of_get_parent_at
+#pragma weak dmamap_of_get_next_child_at
+#pragma weak dmamap_of_get_next_available_child_at
+#pragma weak dmamap_of_get_child_by_name_at
+#pragma weak of_get_child_count
+#pragma weak of_get_available_child_count
+#pragma weak of_device_is_available
+#pragma weak dmamap_of_parse_phandle_with_args_at
+#pragma weak dmamap_of_count_phandle_with_args_at
+#pragma weak dmamap_of_find_node_by_phandle_at
+#pragma weak dmamap_fwnode_get_next_child_node_at
 /* <dmamap/clk.h> */
 #pragma weak dmamap_device_add_clock
 #pragma weak dmamap_device_clock_state
@@ -615,6 +631,22 @@ static const struct export functions[] = {
 	F(fwnode_property_read_u64_array),
 	F(fwnode_property_read_string_array),
 	F(fwnode_property_match_string),
+	F(dmamap_of_node_add_child),
+	F(dmamap_of_node_create),
+	F(dmamap_of_node_destroy),
+	F(dmamap_of_node_get_at),
+	F(dmamap_of_node_put_at),
+	F(dmamap_of_get_parent_at),
+	F(dmamap_of_get_next_child_at),
+	F(dmamap_of_get_next_available_child_at),
+	F(dmamap_of_get_child_by_name_at),
+	F(of_get_child_count),
+	F(of_get_available_child_count),
+	F(of_device_is_available),
+	F(dmamap_of_parse_phandle_with_args_at),
+	F(dmamap_of_count_phandle_with_args_at),
+	F(dmamap_of_find_node_by_phandle_at),
+	F(dmamap_fwnode_get_next_child_node_at),
 	/* <dmamap/clk.h> */
 	F(dmamap_firmware_add),
 	F(dmamap_firmware_remove),

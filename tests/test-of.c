@@ -4,7 +4,9 @@
  * them: the node a test gives a platform device, the values as a flattened
  * tree stores them, the readers' results and errors, the driver's
  * of_match_table matched against "compatible", and the refusals that leave
- * a device as it was.
+ * a device as it was; child nodes walked as drivers walk them, phandle
+ * lists followed to the machine's nodes, the references the walks take
+ * counted (one never put reported at its line).
  */
 #include <linux/device.h>
 #include <linux/mod_devicetable.h>
@@ -572,6 +574,492 @@ static void test_node_goes_with_the_device(void **state)
 	assert_int_equal(f->c.reports, 0);
 }
 
+/* ------------------------------------------------------------ children */
+
+static const struct property_entry port_props[][3] = {
+	{ PROPERTY_ENTRY_U32("reg", 0), PROPERTY_ENTRY_STRING("status", "okay"), { } },
+	{ PROPERTY_ENTRY_U32("reg", 1), PROPERTY_ENTRY_STRING("status", "disabled"), { } },
+	{ PROPERTY_ENTRY_U32("reg", 2), { } },
+};
+
+/* @f's "dma-controller@10000000" with children port@0, port@1 (disabled), port@2, and phy@0 under port@2. */
+static struct platform_device *with_ports(struct current_fx *f, struct device_node **ports)
+{
+	static const char *const port_names[] = { "port@0", "port@1", "port@2" };
+	static const struct property_entry phy[] = { PROPERTY_ENTRY_STRING("status", "ok"), { } };
+	struct platform_device *pdev = described(f, props);
+
+	for (int i = 0; i < 3; i++) {
+		ports[i] = dmamap_of_node_add_child(pdev->dev.of_node, port_names[i], port_props[i]);
+		assert_false(IS_ERR(ports[i]));
+	}
+	assert_false(IS_ERR(dmamap_of_node_add_child(ports[2], "phy@0", phy)));
+	return pdev;
+}
+
+static void test_children_walked_in_order(void **state)
+{
+	struct current_fx *f = *state;
+	struct device_node *ports[3], *child, *np;
+	struct fwnode_handle *fw;
+	struct platform_device *pdev = with_ports(f, ports);
+	struct device *dev = &pdev->dev;
+	int i = 0;
+	u32 reg;
+
+	np = dev->of_node;
+	assert_ptr_equal(np->child, ports[0]);
+	assert_ptr_equal(ports[0]->sibling, ports[1]);
+	assert_null(ports[2]->sibling);
+	assert_string_equal(ports[1]->name, "port");
+	assert_int_equal(of_get_child_count(np), 3);
+	assert_int_equal(of_get_available_child_count(np), 2);
+	assert_int_equal(device_get_child_node_count(dev), 2);
+	assert_int_equal(of_get_child_count(ports[2]), 1);
+	assert_int_equal(of_get_child_count(ports[0]), 0);
+	assert_int_equal(of_get_child_count(NULL), 0);
+
+	for_each_child_of_node(np, child) {
+		assert_ptr_equal(child, ports[i]);
+		assert_ptr_equal(child->parent, np);
+		assert_int_equal(of_property_read_u32(child, "reg", &reg), 0);
+		assert_int_equal(reg, i);
+		i++;
+	}
+	assert_int_equal(i, 3);
+	i = 0;
+	for_each_available_child_of_node(np, child) {
+		assert_ptr_equal(child, ports[i]);
+		i += 2;
+	}
+	assert_int_equal(i, 4);
+	i = 0;
+	device_for_each_child_node(dev, fw) {
+		assert_ptr_equal(to_of_node(fw), ports[i]);
+		assert_int_equal(fwnode_property_read_u32(fw, "reg", &reg), 0);
+		assert_int_equal(reg, i);
+		i += 2;
+	}
+	assert_int_equal(i, 4);
+	/* the last child: nothing after it, its reference given back */
+	child = of_get_next_child(np, of_node_get(ports[2]));
+	assert_null(child);
+	assert_null(of_get_next_child(NULL, NULL));
+
+	child = of_get_child_by_name(np, "port");
+	assert_ptr_equal(child, ports[0]);
+	of_node_put(child);
+	assert_null(of_get_child_by_name(np, "phy"));
+	child = of_get_child_by_name(ports[2], "phy");
+	assert_non_null(child);
+	assert_string_equal(child->full_name, "phy@0");
+	np = of_get_parent(child);
+	assert_ptr_equal(np, ports[2]);
+	of_node_put(np);
+	of_node_put(child);
+	assert_null(of_get_parent(dev->of_node));
+	assert_null(of_get_parent(NULL));
+
+	assert_true(of_device_is_available(ports[0]));  /* "okay" */
+	assert_false(of_device_is_available(ports[1])); /* "disabled" */
+	assert_true(of_device_is_available(ports[2]));  /* none */
+	assert_true(of_device_is_available(ports[2]->child)); /* "ok" */
+	assert_false(of_device_is_available(NULL));
+	of_node_put(NULL);
+	fwnode_handle_put(NULL);
+	dmamap_platform_device_destroy(pdev);
+	assert_int_equal(f->c.reports, 0);
+}
+
+/* How the ports driver's probe leaves its walk, and the line of the walk. */
+static struct {
+	enum { WALK_ALL, WALK_BREAK, WALK_BREAK_PUT, WALK_FWNODE_BREAK } how;
+	int line;
+	struct device_node *found;
+} walk;
+
+static int ports_probe(struct platform_device *pdev)
+{
+	struct device_node *child;
+	struct fwnode_handle *fw;
+
+	if (walk.how == WALK_FWNODE_BREAK) {
+		walk.line = __LINE__ + 1;
+		device_for_each_child_node(&pdev->dev, fw)
+			if (fwnode_property_present(fw, "reg"))
+				break;
+		walk.found = to_of_node(fw);
+		return 0;
+	}
+	walk.line = __LINE__ + 1;
+	for_each_child_of_node(pdev->dev.of_node, child) {
+		u32 reg = 0;
+
+		if (walk.how != WALK_ALL && !of_property_read_u32(child, "reg", &reg) && reg == 1)
+			break;
+	}
+	walk.found = child;
+	if (walk.how == WALK_BREAK_PUT)
+		of_node_put(child);
+	return 0;
+}
+
+static struct platform_driver ports_driver = {
+	.probe = ports_probe,
+	.driver = { .name = "acme-dma" },
+};
+
+/* A walk left early keeps a reference: reported at unbind, at the walk's line; one given back is not. */
+static void test_walk_left_early_leaks_at_unbind(void **state)
+{
+	struct current_fx *f = *state;
+	struct device_node *ports[3];
+	struct platform_device *pdev = with_ports(f, ports);
+	const struct captured *r;
+
+	walk.how = WALK_ALL;
+	assert_int_equal(dmamap_platform_bind(pdev, &ports_driver), 0);
+	assert_null(walk.found);
+	dmamap_platform_unbind(pdev);
+	assert_int_equal(f->c.reports, 0);
+
+	walk.how = WALK_BREAK_PUT;
+	assert_int_equal(dmamap_platform_bind(pdev, &ports_driver), 0);
+	assert_ptr_equal(walk.found, ports[1]);
+	dmamap_platform_unbind(pdev);
+	assert_int_equal(f->c.reports, 0);
+
+	walk.how = WALK_BREAK;
+	assert_int_equal(dmamap_platform_bind(pdev, &ports_driver), 0);
+	assert_ptr_equal(walk.found, ports[1]);
+	assert_int_equal(f->c.reports, 0);
+	dmamap_platform_unbind(pdev);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_LEAK], 1);
+	r = capture_find(&f->c, DMAMAP_REPORT_LEAK);
+	assert_int_equal(r->line, walk.line);
+	assert_non_null(strstr(r->file, "test-of.c"));
+	assert_non_null(strstr(r->message, "port@1"));
+	assert_non_null(strstr(r->message, "never put"));
+	/* reported once: the next bind starts clean */
+	walk.how = WALK_ALL;
+	assert_int_equal(dmamap_platform_bind(pdev, &ports_driver), 0);
+	dmamap_platform_unbind(pdev);
+	assert_int_equal(f->c.reports, 1);
+
+	/* the fwnode walk counts the same way: the first available child with "reg" */
+	walk.how = WALK_FWNODE_BREAK;
+	assert_int_equal(dmamap_platform_bind(pdev, &ports_driver), 0);
+	assert_ptr_equal(walk.found, ports[0]);
+	dmamap_platform_unbind(pdev);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_LEAK], 2);
+	assert_int_equal(f->c.rec_last.line, walk.line);
+	assert_non_null(strstr(f->c.rec_last.message, "port@0"));
+	dmamap_platform_device_destroy(pdev);
+	assert_int_equal(f->c.reports, 2);
+}
+
+/* A plain device's release reports what was taken and not put; a put below zero is reported at its line. */
+static void test_references_counted(void **state)
+{
+	struct current_fx *f = *state;
+	struct device dev;
+	struct device_node *np, *port;
+	int line;
+
+	memset(&dev, 0, sizeof(dev));
+	assert_int_equal(dmamap_device_init(&dev, f->m, "plain"), 0);
+	assert_int_equal(dmamap_device_set_of_node(&dev, "plain@0", props), 0);
+	np = dev.of_node;
+	port = dmamap_of_node_add_child(np, "port@0", port_props[0]);
+	assert_false(IS_ERR(port));
+
+	/* balanced: nothing */
+	assert_ptr_equal(of_node_get(np), np);
+	assert_ptr_equal(of_node_get(np), np);
+	of_node_put(np);
+	of_node_put(np);
+	assert_int_equal(f->c.reports, 0);
+	/* one put more than got */
+	line = __LINE__ + 1;
+	of_node_put(np);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_API_MISUSE], 1);
+	assert_int_equal(f->c.rec_last.line, line);
+	assert_non_null(strstr(f->c.rec_last.message, "below zero"));
+	/* the iterator puts what it is handed: a child handed without a reference is a put too many */
+	assert_null(of_get_next_child(np, port));
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_API_MISUSE], 2);
+
+	line = __LINE__ + 1;
+	port = of_get_child_by_name(np, "port");
+	assert_non_null(port);
+	dmamap_device_release(&dev);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_LEAK], 1);
+	assert_int_equal(f->c.rec_last.line, line);
+	assert_non_null(strstr(f->c.rec_last.message, "port@0"));
+	assert_null(dev.of_node);
+	assert_int_equal(f->c.reports, 3);
+}
+
+/* ------------------------------------------------------------ phandles */
+
+/*
+ * Entry @index of @np's @list gives node @want and the @count cells of
+ * @want_args, with a reference that is then given back: @cells_name
+ * counted, or @cell_count when NULL.
+ */
+static void assert_entry(const struct device_node *np, const char *list, const char *cells_name, int cell_count,
+			 int index, const struct device_node *want, int count, const u32 *want_args)
+{
+	struct of_phandle_args args;
+
+	memset(&args, 0x5a, sizeof(args));
+	if (cells_name)
+		assert_int_equal(of_parse_phandle_with_args(np, list, cells_name, index, &args), 0);
+	else
+		assert_int_equal(of_parse_phandle_with_fixed_args(np, list, cell_count, index, &args), 0);
+	assert_ptr_equal(args.np, want);
+	assert_int_equal(args.args_count, count);
+	for (int i = 0; i < count; i++)
+		assert_int_equal(args.args[i], want_args[i]);
+	of_node_put(args.np);
+}
+
+static void test_phandles_followed(void **state)
+{
+	static const struct property_entry dmac_props[] = { PROPERTY_ENTRY_U32("#dma-cells", 2), { } };
+	static const struct property_entry dmac2_props[] = { PROPERTY_ENTRY_U32("#dma-cells", 1), { } };
+	static const struct property_entry clk_props[] = { PROPERTY_ENTRY_U32("#clock-cells", 1), { } };
+	static const struct property_entry iommu_props[] = { PROPERTY_ENTRY_U32("#iommu-cells", 0), { } };
+	struct current_fx *f = *state;
+	struct device_node *dmac = dmamap_of_node_create(f->m, "dma-controller@20000000", dmac_props);
+	struct device_node *dmac2 = dmamap_of_node_create(f->m, "dma-controller@30000000", dmac2_props);
+	struct device_node *clk = dmamap_of_node_create(f->m, "clock-controller@0", clk_props);
+	struct device_node *iommu = dmamap_of_node_create(NULL, "iommu@40000000", iommu_props);
+	struct platform_device *pdev = dmamap_platform_device_create(f->m, "client", 0);
+	const struct software_node_ref_args dmas[] = {
+		SOFTWARE_NODE_REFERENCE(dmac, 3, 1),
+		SOFTWARE_NODE_REFERENCE(dmac2, 9),
+		SOFTWARE_NODE_REFERENCE(dmac, 5, 0),
+	};
+	const struct property_entry client[] = {
+		PROPERTY_ENTRY_REF_ARRAY("dmas", dmas),
+		PROPERTY_ENTRY_REF("clocks", clk, 7),
+		PROPERTY_ENTRY_REF("iommus", iommu),
+		{ }
+	};
+	struct of_phandle_args args, untouched;
+	struct device_node *np, *n;
+	u32 raw[8];
+
+	assert_false(IS_ERR(dmac) || IS_ERR(dmac2) || IS_ERR(clk) || IS_ERR(iommu) || IS_ERR(pdev));
+	assert_int_not_equal(dmac->phandle, 0);
+	assert_int_not_equal(dmac->phandle, dmac2->phandle);
+	assert_int_equal(dmamap_device_set_of_node(&pdev->dev, "client@0", client), 0);
+	np = pdev->dev.of_node;
+
+	/* stored as a flattened tree stores it: the phandle cell, then the argument cells */
+	assert_int_equal(of_property_count_u32_elems(np, "dmas"), 8);
+	assert_int_equal(of_property_read_u32_array(np, "dmas", raw, 8), 0);
+	assert_int_equal(raw[0], dmac->phandle);
+	assert_int_equal(raw[1], 3);
+	assert_int_equal(raw[2], 1);
+	assert_int_equal(raw[3], dmac2->phandle);
+	assert_int_equal(raw[4], 9);
+	assert_int_equal(raw[5], dmac->phandle);
+	assert_int_equal(raw[6], 5);
+	assert_int_equal(raw[7], 0);
+	assert_int_equal(of_property_count_u32_elems(np, "iommus"), 1);
+
+	/* counts: each target's own "#dma-cells"; with none, every cell a phandle */
+	assert_int_equal(of_count_phandle_with_args(np, "dmas", "#dma-cells"), 3);
+	assert_int_equal(of_count_phandle_with_args(np, "dmas", NULL), 8);
+	assert_int_equal(of_count_phandle_with_args(np, "clocks", "#clock-cells"), 1);
+	assert_int_equal(of_count_phandle_with_args(np, "nope", "#dma-cells"), -ENOENT);
+
+	assert_entry(np, "dmas", "#dma-cells", -1, 0, dmac, 2, (const u32[]){ 3, 1 });
+	assert_entry(np, "dmas", "#dma-cells", -1, 1, dmac2, 1, (const u32[]){ 9 });
+	/* index = count - 1, then = count */
+	assert_entry(np, "dmas", "#dma-cells", -1, 2, dmac, 2, (const u32[]){ 5, 0 });
+	memset(&args, 0x5a, sizeof(args));
+	memcpy(&untouched, &args, sizeof(args));
+	assert_int_equal(of_parse_phandle_with_args(np, "dmas", "#dma-cells", 3, &args), -ENOENT);
+	assert_int_equal(of_parse_phandle_with_args(np, "dmas", "#dma-cells", -1, &args), -EINVAL);
+	assert_int_equal(of_parse_phandle_with_args(np, "nope", "#dma-cells", 0, &args), -ENOENT);
+	assert_int_equal(of_parse_phandle_with_args(NULL, "dmas", "#dma-cells", 0, &args), -ENOENT);
+	assert_memory_equal(&args, &untouched, sizeof(args));
+
+	/* fixed cells, zero cells */
+	assert_int_equal(of_parse_phandle_with_fixed_args(np, "clocks", 1, 0, &args), 0);
+	assert_ptr_equal(args.np, clk);
+	of_node_put(args.np);
+	assert_entry(np, "clocks", NULL, 1, 0, clk, 1, (const u32[]){ 7 });
+	assert_int_equal(of_parse_phandle_with_args(np, "clocks", NULL, 0, &args), 0); /* no count: none */
+	assert_ptr_equal(args.np, clk);
+	assert_int_equal(args.args_count, 0);
+	of_node_put(args.np);
+	assert_entry(np, "iommus", "#iommu-cells", -1, 0, iommu, 0, NULL);
+	assert_entry(np, "iommus", NULL, 0, 0, iommu, 0, NULL);
+	n = of_parse_phandle(np, "iommus", 0);
+	assert_ptr_equal(n, iommu);
+	of_node_put(n);
+	assert_null(of_parse_phandle(np, "iommus", 1));
+	assert_null(of_parse_phandle(np, "nope", 0));
+	n = of_parse_phandle(np, "dmas", 0);
+	assert_ptr_equal(n, dmac);
+	of_node_put(n);
+	n = of_find_node_by_phandle(dmac2->phandle);
+	assert_ptr_equal(n, dmac2);
+	of_node_put(n);
+	assert_null(of_find_node_by_phandle(0));
+	assert_int_equal(f->c.reports, 0);
+
+	/* a node referred to stays while the referring node lives */
+	assert_int_equal(dmamap_of_node_destroy(dmac2), -EBUSY);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_BAD_INPUT], 1);
+	assert_int_equal(of_count_phandle_with_args(np, "dmas", "#dma-cells"), 3);
+	assert_int_equal(dmamap_of_node_destroy(np), -EINVAL); /* a device's: it goes with the device */
+	dmamap_platform_device_destroy(pdev);
+	assert_int_equal(dmamap_of_node_destroy(dmac2), 0);
+	assert_int_equal(dmamap_of_node_destroy(iommu), 0);
+	assert_int_equal(dmamap_of_node_destroy(iommu), -EINVAL);
+	assert_int_equal(f->c.reports, 3);
+	/* dmac and clk go with the machine */
+}
+
+/* Malformed lists: -EINVAL, reported at the driver's line; the list stays readable. */
+static void test_phandle_lists_malformed(void **state)
+{
+	static const struct property_entry no_cells[] = { PROPERTY_ENTRY_STRING("compatible", "acme,dma"), { } };
+	static const struct property_entry three[] = { PROPERTY_ENTRY_U32("#dma-cells", 3), { } };
+	static const struct property_entry many[] = { PROPERTY_ENTRY_U32("#dma-cells", 17), { } };
+	struct current_fx *f = *state;
+	struct device_node *bare = dmamap_of_node_create(f->m, "bare@0", no_cells);
+	struct device_node *wide = dmamap_of_node_create(f->m, "wide@0", three);
+	struct device_node *huge = dmamap_of_node_create(f->m, "huge@0", many);
+	const u32 stray[] = { 0x7fffffff, 1 };
+	struct platform_device *pdev = dmamap_platform_device_create(f->m, "client", 0);
+	const struct property_entry client[] = {
+		PROPERTY_ENTRY_REF("bare", bare, 1),
+		PROPERTY_ENTRY_REF("short", wide, 1, 2),
+		PROPERTY_ENTRY_REF("huge", huge, 1),
+		PROPERTY_ENTRY_U32_ARRAY("stray", stray),
+		{ }
+	};
+	struct of_phandle_args args;
+	struct device_node *np;
+	int line;
+
+	assert_false(IS_ERR(bare) || IS_ERR(wide) || IS_ERR(huge) || IS_ERR(pdev));
+	assert_int_equal(dmamap_device_set_of_node(&pdev->dev, "client@0", client), 0);
+	np = pdev->dev.of_node;
+
+	line = __LINE__ + 1;
+	assert_int_equal(of_parse_phandle_with_args(np, "bare", "#dma-cells", 0, &args), -EINVAL);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_BAD_INPUT], 1);
+	assert_int_equal(f->c.rec_last.line, line);
+	assert_non_null(strstr(f->c.rec_last.message, "without its cell count"));
+	/* fixed cells stand in for a missing count */
+	assert_int_equal(dmamap_of_parse_phandle_with_args_at(np, "bare", "#dma-cells", 1, 0, &args, NULL, 0), 0);
+	assert_ptr_equal(args.np, bare);
+	assert_int_equal(args.args[0], 1);
+	of_node_put(args.np);
+	line = __LINE__ + 1;
+	assert_int_equal(of_count_phandle_with_args(np, "short", "#dma-cells"), -EINVAL);
+	assert_int_equal(f->c.rec_last.line, line);
+	assert_non_null(strstr(f->c.rec_last.message, "past the property's end"));
+	assert_int_equal(of_parse_phandle_with_args(np, "huge", "#dma-cells", 0, &args), -EINVAL);
+	assert_non_null(strstr(f->c.rec_last.message, "MAX_PHANDLE_ARGS"));
+	assert_int_equal(of_parse_phandle_with_args(np, "stray", "#dma-cells", 0, &args), -EINVAL);
+	assert_non_null(strstr(f->c.rec_last.message, "no node has"));
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_BAD_INPUT], 4);
+	/* a phandle without a node and fixed cells: the kernel gives the entry, of no node */
+	assert_null(of_parse_phandle(np, "stray", 0));
+	assert_int_equal(f->c.reports, 4);
+	dmamap_platform_device_destroy(pdev);
+}
+
+/* A reference the board cannot store is refused, the device keeps its node; a machine's node is freed with what is held on it reported. */
+static void test_board_refusals(void **state)
+{
+	static const struct property_entry one_cell[] = { PROPERTY_ENTRY_U32("#dma-cells", 1), { } };
+	struct current_fx *f = *state;
+	struct device_node *ports[3], *dmac = dmamap_of_node_create(f->m, "dma-controller@20000000", one_cell);
+	struct platform_device *pdev = with_ports(f, ports);
+	struct device *dev = &pdev->dev;
+	struct device_node *np = dev->of_node, fake, *gone = dmamap_of_node_create(f->m, "gone@0", NULL);
+	struct software_node_ref_args ref = SOFTWARE_NODE_REFERENCE(dmac, 1);
+	struct property_entry bad[2] = { { 0 } };
+	unsigned long before = 0;
+	int line;
+
+	assert_false(IS_ERR(dmac) || IS_ERR(gone));
+	assert_int_equal(dmamap_of_node_destroy(gone), 0);
+	memset(&fake, 0, sizeof(fake));
+	bad[0] = (struct property_entry)PROPERTY_ENTRY_REF_ARRAY_LEN("dmas", &ref, 1);
+	ref.node = &fake;
+	assert_int_equal(dmamap_device_set_of_node(dev, "n@0", bad), -EINVAL);
+	assert_node_kept(f, dev, np, before++);
+	assert_non_null(strstr(f->c.last, "no live node"));
+	ref.node = gone;
+	assert_int_equal(dmamap_device_set_of_node(dev, "n@0", bad), -EINVAL);
+	assert_node_kept(f, dev, np, before++);
+	ref.node = NULL;
+	assert_int_equal(dmamap_device_set_of_node(dev, "n@0", bad), -EINVAL);
+	assert_node_kept(f, dev, np, before++);
+	ref.node = dmac;
+	ref.nargs = NR_FWNODE_REFERENCE_ARGS + 1;
+	assert_int_equal(dmamap_device_set_of_node(dev, "n@0", bad), -EINVAL);
+	assert_node_kept(f, dev, np, before++);
+	ref.nargs = 1;
+	ref.args[0] = 0x100000000ULL;
+	assert_int_equal(dmamap_of_node_add_child(np, "port@3", bad), ERR_PTR(-EINVAL));
+	assert_node_kept(f, dev, np, before++);
+	ref.args[0] = 4;
+	bad[0].length = sizeof(ref) - 1;
+	assert_int_equal(dmamap_device_set_of_node(dev, "n@0", bad), -EINVAL);
+	assert_node_kept(f, dev, np, before++);
+	bad[0].length = sizeof(ref);
+	assert_int_equal(of_get_child_count(np), 3);
+
+	/* children: a name twice, no live parent, a bound driver */
+	assert_int_equal(dmamap_of_node_add_child(np, "port@1", NULL), ERR_PTR(-EINVAL));
+	assert_node_kept(f, dev, np, before++);
+	assert_int_equal(dmamap_of_node_add_child(&fake, "port@3", NULL), ERR_PTR(-EINVAL));
+	assert_node_kept(f, dev, np, before++);
+	assert_int_equal(dmamap_of_node_add_child(NULL, "port@3", NULL), ERR_PTR(-EINVAL));
+	assert_node_kept(f, dev, np, before++);
+	assert_int_equal(dmamap_of_node_add_child(np, "", NULL), ERR_PTR(-EINVAL));
+	assert_node_kept(f, dev, np, before++);
+	walk.how = WALK_ALL;
+	assert_int_equal(dmamap_platform_bind(pdev, &ports_driver), 0);
+	assert_int_equal(dmamap_of_node_add_child(ports[0], "x@0", NULL), ERR_PTR(-EBUSY));
+	assert_node_kept(f, dev, np, before++);
+	dmamap_platform_unbind(pdev);
+	assert_int_equal(of_get_child_count(np), 3);
+	assert_int_equal(of_get_child_count(ports[0]), 0);
+	assert_int_equal(dmamap_of_node_destroy(&fake), -EINVAL);
+	assert_int_equal(dmamap_of_node_destroy(ports[0]), -EINVAL);
+	before += 2;
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_BAD_INPUT], before);
+
+	/* accepted: the device's node refers to dmac, which then cannot go */
+	assert_int_equal(dmamap_of_node_add_child(np, "port@3", bad) == NULL, 0);
+	assert_int_equal(of_count_phandle_with_args(np->child->sibling->sibling->sibling, "dmas", "#dma-cells"), 1);
+	assert_int_equal(dmamap_of_node_destroy(dmac), -EBUSY);
+	dmamap_platform_device_destroy(pdev);
+
+	/* a reference held on a machine's node: reported when it goes, at the line that took it */
+	line = __LINE__ + 1;
+	assert_ptr_equal(of_node_get(dmac), dmac);
+	assert_int_equal(dmamap_of_node_destroy(dmac), 0);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_LEAK], 1);
+	assert_int_equal(f->c.rec_last.line, line);
+	assert_non_null(strstr(f->c.rec_last.message, "dma-controller@20000000"));
+	/* a pointer of no live node */
+	of_node_put(dmac);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_BAD_INPUT], before + 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -586,6 +1074,13 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_set_of_node_refusals, current_fx_setup, current_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_set_of_node_out_of_memory, current_fx_setup, current_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_node_goes_with_the_device, current_fx_setup, current_fx_teardown),
+		cmocka_unit_test_setup_teardown(test_children_walked_in_order, current_fx_setup, current_fx_teardown),
+		cmocka_unit_test_setup_teardown(test_walk_left_early_leaks_at_unbind, current_fx_setup,
+						current_fx_teardown),
+		cmocka_unit_test_setup_teardown(test_references_counted, current_fx_setup, current_fx_teardown),
+		cmocka_unit_test_setup_teardown(test_phandles_followed, current_fx_setup, current_fx_teardown),
+		cmocka_unit_test_setup_teardown(test_phandle_lists_malformed, current_fx_setup, current_fx_teardown),
+		cmocka_unit_test_setup_teardown(test_board_refusals, current_fx_setup, current_fx_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -24,7 +24,27 @@
  * its name and "device_type") as the kernel's of_match_node() scores them:
  * of_device_get_match_data() and device_get_match_data() return the best
  * entry's .data. Every firmware node here is a device-tree node: there is no
- * ACPI, no software node, and a node has no parent or children.
+ * ACPI and no software node.
+ *
+ * A node has children (dmamap_of_node_add_child()), walked in the order
+ * they were added, and a test describes the nodes that are no device's (a
+ * DMA controller's, a reserved-memory region's) with
+ * dmamap_of_node_create(): the machine's, until dmamap_of_node_destroy() or
+ * the machine's destroy. Every node has a phandle, and a property refers
+ * to nodes with PROPERTY_ENTRY_REF() or PROPERTY_ENTRY_REF_ARRAY(), stored
+ * as a flattened tree stores a phandle list:
+ *
+ *	const struct property_entry client[] = {
+ *		PROPERTY_ENTRY_REF("dmas", dmac, 3),       (<&dmac 3>, dmac's "#dma-cells" = <1>)
+ *		PROPERTY_ENTRY_REF("memory-region", pool), (<&pool>)
+ *		{ }
+ *	};
+ *
+ * The walks (of_get_next_child(), for_each_child_of_node()...) and the
+ * phandle lookups take references to the nodes they return, as the
+ * kernel's do; one never given back with of_node_put() is reported at the
+ * line that took it, at the unbind or release of the device whose tree
+ * the walk started in.
  *
  * Each reader takes what the kernel's does and returns its errors: -EINVAL
  * for a property (or a node) that is not there, -ENODATA for a property
@@ -61,18 +81,26 @@ struct property {
 	struct property *next;
 };
 
-/* A device-tree node. Made by dmamap_device_set_of_node(), the device's until its release. */
+/*
+ * A device-tree node. Made by dmamap_device_set_of_node() (the device's
+ * until its release), dmamap_of_node_add_child() (its parent's) or
+ * dmamap_of_node_create() (the machine's, until dmamap_of_node_destroy()).
+ */
 struct device_node {
 	const char *name;      /* the node name without its unit address: "serial" */
-	phandle phandle;
+	phandle phandle;       /* unique within the process, never 0 */
 	const char *full_name; /* as given: "serial@10000000" */
 	struct fwnode_handle fwnode;
 	struct property *properties;
-	struct device_node *parent, *child, *sibling; /* always NULL here */
+	struct device_node *parent, *child, *sibling; /* its first child, its next sibling */
 	/* library-private */
 	struct {
 		unsigned long magic;
-		struct device *dev; /* the device it describes */
+		struct device *dev;           /* the device whose tree it is in, NULL for a machine's node */
+		struct dmamap_machine *machine;
+		struct device_node *next;     /* the process's live nodes */
+		const u32 *targets;           /* the phandles its properties refer to */
+		unsigned int ntargets;
 	} dmamap;
 };
 
@@ -84,6 +112,23 @@ enum dev_prop_type {
 	DEV_PROP_U64,
 	DEV_PROP_STRING,
 	DEV_PROP_REF,
+};
+
+/* <linux/fwnode.h>: the most arguments a property_entry's reference carries. */
+#define NR_FWNODE_REFERENCE_ARGS 8
+
+/*
+ * <linux/property.h>: one reference of a DEV_PROP_REF property_entry, to
+ * @node with @nargs argument cells. The kernel's @node is a software node;
+ * here every firmware node is a device-tree node, so it is the node referred
+ * to, and the property is stored as a flattened tree stores a phandle list:
+ * the node's phandle cell, then the @nargs cells of @args (each at most
+ * U32_MAX).
+ */
+struct software_node_ref_args {
+	const struct device_node *node;
+	unsigned int nargs;
+	u64 args[NR_FWNODE_REFERENCE_ARGS];
 };
 
 /*
@@ -149,6 +194,33 @@ struct property_entry {
 #define PROPERTY_ENTRY_STRING(_name_, _val_) __PROPERTY_ENTRY_ELEMENT(_name_, str, STRING, _val_)
 #define PROPERTY_ENTRY_BOOL(_name_) { .name = _name_ }
 
+/* How many arguments are given, none too: a trailing comma left by ## in ISO mode adds no element. */
+#define DMAMAP_OF_NARGS_(...) (sizeof((const u64[]){ 0, ##__VA_ARGS__ }) / sizeof(u64) - 1)
+
+/*
+ * SOFTWARE_NODE_REFERENCE() - a reference to node @_ref_ with up to eight
+ * argument cells: SOFTWARE_NODE_REFERENCE(dmac, 3) is <&dmac 3>.
+ */
+#define SOFTWARE_NODE_REFERENCE(_ref_, ...)                                                      \
+	(const struct software_node_ref_args)                                                     \
+	{                                                                                         \
+		.node = (_ref_), .nargs = DMAMAP_OF_NARGS_(__VA_ARGS__), .args = { __VA_ARGS__ }          \
+	}
+/* PROPERTY_ENTRY_REF_ARRAY_LEN() - a list of @_len_ references from the array @_val_. */
+#define PROPERTY_ENTRY_REF_ARRAY_LEN(_name_, _val_, _len_) \
+	__PROPERTY_ENTRY_ARRAY_ELSIZE_LEN(_name_, sizeof(struct software_node_ref_args), REF, _val_, _len_)
+#define PROPERTY_ENTRY_REF_ARRAY(_name_, _val_) \
+	PROPERTY_ENTRY_REF_ARRAY_LEN(_name_, _val_, DMAMAP_PROP_ARRAY_SIZE_(_val_))
+/*
+ * PROPERTY_ENTRY_REF() - property @_name_ = <&node args...>, for an array
+ * at block scope: PROPERTY_ENTRY_REF("dmas", dmac, 3).
+ */
+#define PROPERTY_ENTRY_REF(_name_, _ref_, ...)                                              \
+	{                                                                                    \
+		.name = _name_, .length = sizeof(struct software_node_ref_args), .type = DEV_PROP_REF, \
+		{ .pointer = &SOFTWARE_NODE_REFERENCE(_ref_, ##__VA_ARGS__) }                  \
+	}
+
 /**
  * dmamap_device_set_of_node() - give @dev the device-tree node a board would describe it with
  * @dev: an initialised device (a platform device's &pdev->dev) with no driver bound
@@ -159,15 +231,65 @@ struct property_entry {
  * Builds the node, its values as a flattened device tree stores them, and
  * points dev->of_node and dev->fwnode at it, replacing a node this call gave
  * before. The node is the device's: dmamap_device_release() (or the platform
- * device's destroy) frees it. An entry of type DEV_PROP_REF, of an unknown
+ * device's destroy) frees it, with its children. An entry of an unknown
  * type, of a length that is not a whole number of values, with values at a
  * NULL pointer, a NULL string among its strings, or a name given twice is
- * refused (DMAMAP_REPORT_BAD_INPUT), as is an empty @full_name.
+ * refused (DMAMAP_REPORT_BAD_INPUT), as is an empty @full_name; so is a
+ * DEV_PROP_REF entry referring to no live node of the device's machine, or
+ * with more than NR_FWNODE_REFERENCE_ARGS arguments or one above U32_MAX.
  * Return: 0; -EINVAL for a bad argument or a device that is not initialised,
  * -EBUSY while a driver is bound (the board's description comes first),
  * -ENOMEM; on an error the device is unchanged.
  */
 DMAMAP_API int dmamap_device_set_of_node(struct device *dev, const char *full_name, const struct property_entry *props);
+
+/**
+ * dmamap_of_node_add_child() - give node @parent a child node, after its other children
+ * @parent: a live node: a device's (no driver bound), a machine's or another child
+ * @full_name: the child's name with its unit address, "port@1" (copied); no
+ *             other child of @parent may have it
+ * @props: its properties, as dmamap_device_set_of_node() takes them (copied)
+ *
+ * The child belongs to @parent's tree and goes with it: with the device's
+ * release (or a later dmamap_device_set_of_node()), or with
+ * dmamap_of_node_destroy() of a machine's node. Children are walked in the
+ * order they were added. Bad input is reported (DMAMAP_REPORT_BAD_INPUT)
+ * and changes nothing.
+ * Return: the child; ERR_PTR(-EINVAL) for a parent that is no live node, a
+ * bad name or property, ERR_PTR(-EBUSY) while a driver is bound to the
+ * device whose tree @parent is in, ERR_PTR(-ENOMEM).
+ */
+DMAMAP_API struct device_node *dmamap_of_node_add_child(struct device_node *parent, const char *full_name,
+							const struct property_entry *props);
+
+/**
+ * dmamap_of_node_create() - a node of no device: a DMA controller's, a reserved-memory region's
+ * @m: the machine it belongs to (NULL: the current machine)
+ * @full_name: its name with its unit address (copied)
+ * @props: its properties, as dmamap_device_set_of_node() takes them (copied)
+ *
+ * The node has no parent; dmamap_of_node_add_child() gives it children,
+ * and PROPERTY_ENTRY_REF() lets the nodes of the same machine refer to it
+ * (or to its children) by phandle. It is the machine's: freed, with its
+ * children, by dmamap_of_node_destroy() or by dmamap_machine_destroy(),
+ * where references still held to it are reported as leaks.
+ * Return: the node; ERR_PTR(-EINVAL) for bad input (reported),
+ * ERR_PTR(-ENOMEM).
+ */
+DMAMAP_API struct device_node *dmamap_of_node_create(struct dmamap_machine *m, const char *full_name,
+						     const struct property_entry *props);
+
+/**
+ * dmamap_of_node_destroy() - free a node of dmamap_of_node_create() and its children
+ * @np: the node
+ *
+ * References of_node_get() (or a walk or a phandle lookup) took on them and
+ * did not put are reported as leaks, at the line that took them.
+ * Return: 0; -EINVAL (reported) for a node that is not a live one of
+ * dmamap_of_node_create(); -EBUSY (reported, nothing freed) while a node of
+ * another tree refers to it or to one of its children by phandle.
+ */
+DMAMAP_API int dmamap_of_node_destroy(struct device_node *np);
 
 /**
  * of_find_property() - the property @name of @np, or NULL (also for a NULL @np or @name)
@@ -183,7 +305,7 @@ DMAMAP_API struct property *of_find_property(const struct device_node *np, const
  * @name: the property's name
  * @lenp: receives its length in bytes when found (may be NULL)
  *
- * The bytes are the node's, valid while its device lives.
+ * The bytes are the node's, valid while it lives (with its device, or its machine).
  */
 DMAMAP_API const void *of_get_property(const struct device_node *np, const char *name, int *lenp);
 
@@ -377,6 +499,185 @@ DMAMAP_API int fwnode_property_read_string_array(const struct fwnode_handle *fwn
 DMAMAP_API int fwnode_property_match_string(const struct fwnode_handle *fwnode, const char *propname,
 					    const char *string);
 
+/* <linux/of.h>: the most argument cells of_parse_phandle_with_args() returns. */
+#define MAX_PHANDLE_ARGS 16
+
+/* <linux/of.h>: a node a phandle list refers to, and the argument cells after its phandle. */
+struct of_phandle_args {
+	struct device_node *np;
+	int args_count;
+	uint32_t args[MAX_PHANDLE_ARGS];
+};
+
+/**
+ * dmamap_of_node_get_at() - of_node_get(): take a reference to @np
+ * @np: a live node, or NULL (nothing done)
+ * @file: the caller's file, for the leak report of a reference never put (may be NULL)
+ * @line: the caller's line
+ *
+ * Each reference is counted until of_node_put() gives it back; one still
+ * held is reported (DMAMAP_REPORT_LEAK, at @file:@line) at the unbind or
+ * release of the device whose tree @np is in, or when a machine's node is
+ * destroyed (with the machine or by dmamap_of_node_destroy()).
+ * Return: @np; a pointer that is no live node is reported and returned as it
+ * is, no reference taken.
+ */
+DMAMAP_API struct device_node *dmamap_of_node_get_at(struct device_node *np, const char *file, int line);
+
+/**
+ * dmamap_of_node_put_at() - of_node_put(): give back a reference of of_node_get()
+ * @np: the node, or NULL (nothing done)
+ * @file: the caller's file, for the report of a misuse (may be NULL)
+ * @line: the caller's line
+ *
+ * Gives back the latest reference taken to @np. A put with no reference
+ * left (below zero: the kernel would free the node) is reported
+ * (DMAMAP_REPORT_API_MISUSE), as is a pointer that is no live node.
+ */
+DMAMAP_API void dmamap_of_node_put_at(struct device_node *np, const char *file, int line);
+
+/**
+ * dmamap_of_get_parent_at() - of_get_parent(): @np's parent, with a reference taken
+ * @np: the node, or NULL
+ * @file: the caller's file
+ * @line: the caller's line
+ *
+ * Return: the parent, to give back with of_node_put(); NULL for NULL or a node without one.
+ */
+DMAMAP_API struct device_node *dmamap_of_get_parent_at(const struct device_node *np, const char *file, int line);
+
+/**
+ * dmamap_of_get_next_child_at() - of_get_next_child(): the child of @node after @prev
+ * @node: the parent, or NULL (NULL returned)
+ * @prev: the child returned last, or NULL for the first: its reference is put
+ * @file: the caller's file (of for_each_child_of_node())
+ * @line: the caller's line
+ *
+ * Return: the next child with a reference taken, or NULL after the last. A
+ * walk left before its end keeps the reference to the child it stopped at,
+ * to give back with of_node_put(), as in the kernel.
+ */
+DMAMAP_API struct device_node *dmamap_of_get_next_child_at(const struct device_node *node, struct device_node *prev,
+							   const char *file, int line);
+
+/**
+ * dmamap_of_get_next_available_child_at() - of_get_next_available_child(): as
+ * dmamap_of_get_next_child_at(), passing over the children of_device_is_available() refuses
+ */
+DMAMAP_API struct device_node *dmamap_of_get_next_available_child_at(const struct device_node *node,
+								     struct device_node *prev, const char *file,
+								     int line);
+
+/**
+ * dmamap_of_get_child_by_name_at() - of_get_child_by_name(): the first child of @node named @name
+ * @node: the parent, or NULL
+ * @name: the child's name without its unit address (of_node_name_eq())
+ * @file: the caller's file
+ * @line: the caller's line
+ *
+ * Return: the child, with a reference taken; NULL when there is none.
+ */
+DMAMAP_API struct device_node *dmamap_of_get_child_by_name_at(const struct device_node *node, const char *name,
+							      const char *file, int line);
+
+/** of_get_child_count() - how many children @np has (0 for NULL). */
+DMAMAP_API int of_get_child_count(const struct device_node *np);
+
+/** of_get_available_child_count() - how many children of @np of_device_is_available() accepts (0 for NULL). */
+DMAMAP_API int of_get_available_child_count(const struct device_node *np);
+
+/**
+ * of_device_is_available() - whether @device is enabled: its "status" is "okay" or "ok", or absent
+ * @device: the node, or NULL (false)
+ */
+DMAMAP_API bool of_device_is_available(const struct device_node *device);
+
+/**
+ * dmamap_of_parse_phandle_with_args_at() - of_parse_phandle_with_args() and its fixed and plain forms
+ * @np: the node holding the list, or NULL (-ENOENT)
+ * @list_name: the property: phandle cells, each followed by its argument cells
+ * @cells_name: the property of each referred node giving its count of
+ *              argument cells ("#dma-cells"), or NULL for @cell_count each
+ * @cell_count: the count of argument cells when @cells_name is NULL, or
+ *              when the referred node lacks @cells_name (negative: it may not)
+ * @index: the entry wanted, from 0
+ * @out_args: receives the node (with a reference taken, to give back with
+ *            of_node_put()) and its argument cells; NULL: none taken
+ * @file: the caller's file
+ * @line: the caller's line
+ *
+ * A phandle of 0 is an empty entry, without arguments.
+ * Return: 0; -ENOENT when the property is missing, @index is past its last
+ * entry or names an empty one; -EINVAL for a negative @index or a malformed
+ * list (a phandle no node of the machine has, a referred node without
+ * @cells_name, more than MAX_PHANDLE_ARGS cells, arguments running past the
+ * property's end), reported as DMAMAP_REPORT_BAD_INPUT at @file:@line.
+ * @out_args is written only on success.
+ */
+DMAMAP_API int dmamap_of_parse_phandle_with_args_at(const struct device_node *np, const char *list_name,
+						    const char *cells_name, int cell_count, int index,
+						    struct of_phandle_args *out_args, const char *file, int line);
+
+/**
+ * dmamap_of_count_phandle_with_args_at() - of_count_phandle_with_args(): how many entries @list_name holds
+ * @np: the node, or NULL (-ENOENT)
+ * @list_name: the property
+ * @cells_name: the referred nodes' count of argument cells, or NULL: each
+ *              entry is a phandle alone, the count its cells
+ * @file: the caller's file
+ * @line: the caller's line
+ *
+ * Return: the count (empty entries included); -ENOENT when the property is
+ * missing; -EINVAL (reported) for a malformed list, as
+ * dmamap_of_parse_phandle_with_args_at().
+ */
+DMAMAP_API int dmamap_of_count_phandle_with_args_at(const struct device_node *np, const char *list_name,
+						    const char *cells_name, const char *file, int line);
+
+/**
+ * dmamap_of_find_node_by_phandle_at() - of_find_node_by_phandle(): the node of the current machine with phandle @handle
+ * @handle: the phandle (0: none)
+ * @file: the caller's file
+ * @line: the caller's line
+ *
+ * Return: the node, with a reference taken; NULL when there is none.
+ */
+DMAMAP_API struct device_node *dmamap_of_find_node_by_phandle_at(phandle handle, const char *file, int line);
+
+/**
+ * dmamap_of_parse_phandle_at() - of_parse_phandle(): the node entry @index of @phandle_name refers to
+ *
+ * dmamap_of_parse_phandle_with_args_at() of entries without arguments.
+ * Return: the node, with a reference taken; NULL when there is none.
+ */
+static inline struct device_node *dmamap_of_parse_phandle_at(const struct device_node *np, const char *phandle_name,
+							     int index, const char *file, int line)
+{
+	struct of_phandle_args args;
+
+	if (dmamap_of_parse_phandle_with_args_at(np, phandle_name, NULL, 0, index, &args, file, line))
+		return NULL;
+	return args.np;
+}
+
+/** of_parse_phandle() - the node entry @index of @phandle_name refers to, with a reference; NULL when none. */
+static inline struct device_node *of_parse_phandle(const struct device_node *np, const char *phandle_name, int index)
+{
+	return dmamap_of_parse_phandle_at(np, phandle_name, index, NULL, 0);
+}
+
+/** of_node_get() - take a reference to @np (see dmamap_of_node_get_at()). */
+static inline struct device_node *of_node_get(struct device_node *np)
+{
+	return dmamap_of_node_get_at(np, NULL, 0);
+}
+
+/** of_node_put() - give back a reference of of_node_get() (see dmamap_of_node_put_at()). */
+static inline void of_node_put(struct device_node *np)
+{
+	dmamap_of_node_put_at(np, NULL, 0);
+}
+
 /** of_fwnode_handle() - the firmware node handle of @np (NULL for NULL). */
 static inline struct fwnode_handle *of_fwnode_handle(const struct device_node *np)
 {
@@ -406,18 +707,6 @@ static inline struct fwnode_handle *dev_fwnode(const struct device *dev)
 static inline struct device_node *dev_of_node(const struct device *dev)
 {
 	return dev->of_node;
-}
-
-/** of_node_get() - take a reference to @np: nodes live with their device here, so @np itself. */
-static inline struct device_node *of_node_get(struct device_node *np)
-{
-	return np;
-}
-
-/** of_node_put() - drop a reference of of_node_get(): nothing to do. */
-static inline void of_node_put(struct device_node *np)
-{
-	(void)np;
 }
 
 /** of_node_full_name() - @np's name with its unit address, "<no-node>" for NULL. */
@@ -693,6 +982,51 @@ static inline int device_property_match_string(const struct device *dev, const c
 static inline bool device_is_compatible(const struct device *dev, const char *compat)
 {
 	return fwnode_device_is_compatible(dev_fwnode(dev), compat);
+}
+
+/**
+ * dmamap_fwnode_get_next_child_node_at() - fwnode_get_next_child_node(): the available child after @child
+ * @fwnode: the parent's handle, or NULL
+ * @child: the child returned last (its reference is put), or NULL for the first
+ * @file: the caller's file
+ * @line: the caller's line
+ *
+ * dmamap_of_get_next_available_child_at() of the nodes behind the handles.
+ * Return: the next child's handle with a reference taken, or NULL after the last.
+ */
+DMAMAP_API struct fwnode_handle *dmamap_fwnode_get_next_child_node_at(const struct fwnode_handle *fwnode,
+								      struct fwnode_handle *child, const char *file,
+								      int line);
+
+/** fwnode_get_next_child_node() - the available child of @fwnode after @child (see dmamap_fwnode_get_next_child_node_at()). */
+static inline struct fwnode_handle *fwnode_get_next_child_node(const struct fwnode_handle *fwnode,
+							       struct fwnode_handle *child)
+{
+	return dmamap_fwnode_get_next_child_node_at(fwnode, child, NULL, 0);
+}
+
+/** device_get_next_child_node() - the available child of @dev's node after @child. */
+static inline struct fwnode_handle *device_get_next_child_node(const struct device *dev, struct fwnode_handle *child)
+{
+	return fwnode_get_next_child_node(dev_fwnode(dev), child);
+}
+
+/** fwnode_handle_get() - take a reference to the node of @fwnode (of_node_get()); returns @fwnode. */
+static inline struct fwnode_handle *fwnode_handle_get(struct fwnode_handle *fwnode)
+{
+	return of_fwnode_handle(of_node_get(to_of_node(fwnode)));
+}
+
+/** fwnode_handle_put() - give back a reference to the node of @fwnode (of_node_put()); NULL is fine. */
+static inline void fwnode_handle_put(struct fwnode_handle *fwnode)
+{
+	of_node_put(to_of_node(fwnode));
+}
+
+/** device_get_child_node_count() - how many available children @dev's node has. */
+static inline unsigned int device_get_child_node_count(const struct device *dev)
+{
+	return (unsigned int)of_get_available_child_count(to_of_node(dev_fwnode(dev)));
 }
 
 DMAMAP_END_DECLS
