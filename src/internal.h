@@ -1011,6 +1011,8 @@ void dmamap_reset_release(struct device *dev);
 void dmamap_of_node_free(struct device *dev);
 /* References to device-tree nodes @dev's driver took and never put, reported and dropped (of.c): at unbind. */
 void dmamap_of_unbind(struct device *dev);
+/* What of_reserved_mem_device_init() gave @dev forgotten, then its node freed (of.c): at its release. */
+void dmamap_of_release(struct device *dev);
 /* The machine's own device-tree nodes freed, references still held reported (of.c): at its destroy. */
 void dmamap_of_machine_fini(struct dmamap_machine *m);
 

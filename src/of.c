@@ -1202,3 +1202,106 @@ DMAMAP_API struct device_node *dmamap_of_find_node_by_phandle_at(phandle handle,
 	return np;
 }
 
+/* ------------------------------------------------------ reserved memory */
+
+/* The devices of_reserved_mem_device_init*() gave declared memory: entries of no node. */
+static struct of_ref *rmem_users;
+
+/* The "#address-cells" (or "#size-cells", @what) that apply to the "reg" of @np: its parents', 1 at the root. */
+static u32 n_cells(const struct device_node *np, const char *what)
+{
+	u32 n;
+
+	for (np = np->parent; np; np = np->parent)
+		if (!of_property_read_u32(np, what, &n))
+			return n;
+	return 1;
+}
+
+/* Why region @rmem cannot serve a device (NULL: it can), its memory read into @base and @size. */
+static const char *rmem_region(const struct device_node *rmem, u64 *base, u64 *size)
+{
+	u32 ac = n_cells(rmem, "#address-cells"), sc = n_cells(rmem, "#size-cells");
+	u32 cells[4];
+
+	if (of_device_is_compatible(rmem, "shared-dma-pool") <= 0)
+		return "not compatible with \"shared-dma-pool\"";
+	if (of_property_read_bool(rmem, "reusable"))
+		return "\"reusable\" (CMA) regions are not modelled";
+	if (!of_property_read_bool(rmem, "no-map"))
+		return "without \"no-map\" (ARM's shared-dma-pool needs it)";
+	if (ac < 1 || ac > 2 || sc < 1 || sc > 2)
+		return "#address-cells and #size-cells must be 1 or 2";
+	if (of_property_read_u32_array(rmem, "reg", cells, ac + sc))
+		return "no \"reg\" of one address and one size";
+	*base = ac == 2 ? (u64)cells[0] << 32 | cells[1] : cells[0];
+	*size = sc == 2 ? (u64)cells[ac] << 32 | cells[ac + 1] : cells[ac];
+	return NULL;
+}
+
+DMAMAP_API int dmamap_of_reserved_mem_device_init_by_idx_at(struct device *dev, struct device_node *np, int idx,
+							    const char *file, int line)
+{
+	struct of_phandle_args args;
+	struct of_ref *u;
+	const char *why;
+	u64 base = 0, size = 0;
+	int err;
+
+	if (!dm_dev_ok(dev, "of_reserved_mem_device_init", file, line))
+		return -EINVAL;
+	if (!np)
+		return -EINVAL;
+	if (dmamap_of_parse_phandle_with_args_at(np, "memory-region", NULL, 0, idx, &args, file, line) || !args.np)
+		return -ENODEV;
+	if (!of_device_is_available(args.np)) {
+		dmamap_of_node_put_at(args.np, file, line);
+		return 0;
+	}
+	why = rmem_region(args.np, &base, &size);
+	if (!why && (base > (phys_addr_t)-1 || size > SIZE_MAX))
+		why = "a region beyond the physical address space";
+	if (why) {
+		dmamap_dev_report(dev, DMAMAP_REPORT_BAD_INPUT, file, line, "of_reserved_mem_device_init: region %s: %s",
+				  args.np->full_name, why);
+		dmamap_of_node_put_at(args.np, file, line);
+		return -EINVAL;
+	}
+	dmamap_of_node_put_at(args.np, file, line);
+	u = dmamap_zalloc(dm_dev_machine(dev), sizeof(*u));
+	if (!u)
+		return -ENOMEM;
+	err = dma_declare_coherent_memory(dev, (phys_addr_t)base, dm_phys_to_dma(dev, (phys_addr_t)base), (size_t)size);
+	if (err) {
+		dmamap_free(u);
+		return err;
+	}
+	u->dev = dev;
+	pthread_mutex_lock(&of_lock);
+	u->next = rmem_users;
+	rmem_users = u;
+	pthread_mutex_unlock(&of_lock);
+	return 0;
+}
+
+DMAMAP_API void of_reserved_mem_device_release(struct device *dev)
+{
+	bool given;
+
+	if (!dm_dev_ok(dev, "of_reserved_mem_device_release", NULL, 0))
+		return;
+	pthread_mutex_lock(&of_lock);
+	given = ref_unlink(&rmem_users, NULL, dev);
+	pthread_mutex_unlock(&of_lock);
+	if (given)
+		dma_release_declared_memory(dev);
+}
+
+/* At @dev's release, its declared memory released already: what was given it forgotten, its node freed. */
+void dmamap_of_release(struct device *dev)
+{
+	pthread_mutex_lock(&of_lock);
+	ref_unlink(&rmem_users, NULL, dev);
+	pthread_mutex_unlock(&of_lock);
+	dmamap_of_node_free(dev);
+}

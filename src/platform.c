@@ -92,7 +92,7 @@ static void platform_teardown(struct device *dev)
 		iommu_detach_device(dev->dmamap.iommu_domain, dev);
 	dma_release_declared_memory(dev);
 	dmamap_debug_device_release(dev);
-	dmamap_of_node_free(dev);
+	dmamap_of_release(dev);
 	dmamap_pm_release(dev);
 
 	pthread_mutex_lock(&m->obj_lock);

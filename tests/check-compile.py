@@ -84,6 +84,7 @@ KERNEL = '''
 #include <linux/of.h>
 #include <linux/of_device.h>
 #include <linux/of_platform.h>
+#include <linux/of_reserved_mem.h>
 #include <linux/platform_device.h>
 #include <linux/pm.h>
 #include <linux/pm_runtime.h>
@@ -1654,6 +1655,22 @@ int acme_ports(struct device *dev)
 }
 '''
 
+# A driver's reserved memory, with <linux/of_reserved_mem.h> alone.
+RESERVED_MEM = '''
+#include <linux/of_reserved_mem.h>
+int acme_rmem(struct device *dev);
+int acme_rmem(struct device *dev)
+{
+	int ret = of_reserved_mem_device_init(dev);
+
+	if (ret)
+		return ret;
+	ret = of_reserved_mem_device_init_by_idx(dev, dev->of_node, 1);
+	of_reserved_mem_device_release(dev);
+	return ret;
+}
+'''
+
 # A board's nodes referring to each other, with <linux/of.h> and <linux/property.h>.
 BOARD_REFS = '''
 #include <linux/of.h>
@@ -2169,6 +2186,8 @@ void *f(struct page **pages)
     ('children and phandles from <linux/of.h> alone', OF_TREE, True, None),
     ('children and phandles with the others', LIBC + KERNEL + OF_TREE, True, None),
     ('child nodes from <linux/property.h> alone', FWNODE_CHILDREN, True, None),
+    ('reserved memory from <linux/of_reserved_mem.h> alone', RESERVED_MEM, True, None),
+    ('reserved memory with the others', LIBC + KERNEL + RESERVED_MEM, True, None),
     ('a board of nodes referring to each other', BOARD_REFS, True, None),
     ('runtime PM of a driver from <linux/pm_runtime.h> alone', PM_RUNTIME, True, None),
     ('runtime PM of a driver with the others', LIBC + KERNEL + PM_RUNTIME, True, None),
@@ -2480,6 +2499,7 @@ CXX_CASES = [
     ('children and phandles from <linux/of.h> alone in C++', OF_TREE, True, None),
     ('children and phandles with the others in C++', LIBC + KERNEL + OF_TREE, True, None),
     ('child nodes from <linux/property.h> alone in C++', FWNODE_CHILDREN, True, None),
+    ('reserved memory from <linux/of_reserved_mem.h> alone in C++', RESERVED_MEM, True, None),
     ('runtime PM of a driver from <linux/pm_runtime.h> alone in C++', PM_RUNTIME, True, None),
     ('runtime PM of a driver with the others in C++', LIBC + KERNEL + PM_RUNTIME, True, None),
     ('system sleep ops from <linux/pm.h> alone in C++', PM_SLEEP, True, None),

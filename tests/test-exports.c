@@ -143,6 +143,8 @@
 #pragma weak dmamap_of_count_phandle_with_args_at
 #pragma weak dmamap_of_find_node_by_phandle_at
 #pragma weak dmamap_fwnode_get_next_child_node_at
+#pragma weak dmamap_of_reserved_mem_device_init_by_idx_at
+#pragma weak of_reserved_mem_device_release
 /* <dmamap/clk.h> */
 #pragma weak dmamap_device_add_clock
 #pragma weak dmamap_device_clock_state
@@ -647,6 +649,8 @@ static const struct export functions[] = {
 	F(dmamap_of_count_phandle_with_args_at),
 	F(dmamap_of_find_node_by_phandle_at),
 	F(dmamap_fwnode_get_next_child_node_at),
+	F(dmamap_of_reserved_mem_device_init_by_idx_at),
+	F(of_reserved_mem_device_release),
 	/* <dmamap/clk.h> */
 	F(dmamap_firmware_add),
 	F(dmamap_firmware_remove),

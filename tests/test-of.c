@@ -6,14 +6,17 @@
  * of_match_table matched against "compatible", and the refusals that leave
  * a device as it was; child nodes walked as drivers walk them, phandle
  * lists followed to the machine's nodes, the references the walks take
- * counted (one never put reported at its line).
+ * counted (one never put reported at its line), and reserved memory handed
+ * to a device as its coherent pool.
  */
 #include <linux/device.h>
+#include <linux/dma-mapping.h>
 #include <linux/mod_devicetable.h>
 #include <linux/module.h>
 #include <linux/of.h>
 #include <linux/of_device.h>
 #include <linux/of_platform.h>
+#include <linux/of_reserved_mem.h>
 #include <linux/platform_device.h>
 #include <linux/property.h>
 #include "common.h"
@@ -1060,6 +1063,145 @@ static void test_board_refusals(void **state)
 	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_BAD_INPUT], before + 2);
 }
 
+/* ------------------------------------------------------ reserved memory */
+
+static void test_reserved_memory_serves_the_device(void **state)
+{
+	static const struct property_entry rmem_parent[] = {
+		PROPERTY_ENTRY_U32("#address-cells", 1), PROPERTY_ENTRY_U32("#size-cells", 1), { }
+	};
+	struct current_fx *f = *state;
+	struct page *pages = dmamap_alloc_pages(f->m, GFP_KERNEL, 2);
+	phys_addr_t base = page_to_phys(pages);
+	const u32 reg[] = { (u32)base, 4 * PAGE_SIZE };
+	const u32 reg_hi[] = { (u32)base, 2 * PAGE_SIZE };
+	const struct property_entry pool[] = {
+		PROPERTY_ENTRY_STRING("compatible", "shared-dma-pool"),
+		PROPERTY_ENTRY_U32_ARRAY("reg", reg),
+		PROPERTY_ENTRY_BOOL("no-map"),
+		{ }
+	};
+	const struct property_entry mapped[] = {
+		PROPERTY_ENTRY_STRING("compatible", "shared-dma-pool"),
+		PROPERTY_ENTRY_U32_ARRAY("reg", reg_hi),
+		{ }
+	};
+	const struct property_entry off[] = {
+		PROPERTY_ENTRY_STRING("compatible", "shared-dma-pool"),
+		PROPERTY_ENTRY_U32_ARRAY("reg", reg),
+		PROPERTY_ENTRY_BOOL("no-map"),
+		PROPERTY_ENTRY_STRING("status", "disabled"),
+		{ }
+	};
+	struct device_node *rsv = dmamap_of_node_create(f->m, "reserved-memory", rmem_parent);
+	struct device_node *region, *nomap, *disabled;
+	struct platform_device *pdev = dmamap_platform_device_create(f->m, "client", 0);
+	struct device *dev = &pdev->dev;
+	dma_addr_t h[5];
+	void *cpu[5];
+	int line;
+
+	assert_non_null(pages);
+	assert_false(IS_ERR(rsv) || IS_ERR(pdev));
+	region = dmamap_of_node_add_child(rsv, "buffer@0", pool);
+	nomap = dmamap_of_node_add_child(rsv, "mapped@0", mapped);
+	disabled = dmamap_of_node_add_child(rsv, "off@0", off);
+	assert_false(IS_ERR(region) || IS_ERR(nomap) || IS_ERR(disabled));
+	{
+		const struct software_node_ref_args regions[] = {
+			SOFTWARE_NODE_REFERENCE(region),
+			SOFTWARE_NODE_REFERENCE(nomap),
+			SOFTWARE_NODE_REFERENCE(disabled),
+		};
+		const struct property_entry client[] = { PROPERTY_ENTRY_REF_ARRAY("memory-region", regions), { } };
+
+		assert_int_equal(dmamap_device_set_of_node(dev, "client@0", client), 0);
+	}
+	assert_int_equal(dma_set_mask_and_coherent(dev, DMA_BIT_MASK(32)), 0);
+
+	/* without "no-map", past the last entry, disabled: nothing given */
+	line = __LINE__ + 1;
+	assert_int_equal(of_reserved_mem_device_init_by_idx(dev, dev->of_node, 1), -EINVAL);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_BAD_INPUT], 1);
+	assert_int_equal(f->c.rec_last.line, line);
+	assert_non_null(strstr(f->c.rec_last.message, "no-map"));
+	assert_int_equal(of_reserved_mem_device_init_by_idx(dev, dev->of_node, 3), -ENODEV);
+	assert_int_equal(of_reserved_mem_device_init_by_idx(dev, dev->of_node, 2), 0);
+	assert_int_equal(of_reserved_mem_device_init_by_idx(dev, rsv, 0), -ENODEV);
+	assert_int_equal(of_reserved_mem_device_init_by_idx(dev, NULL, 0), -EINVAL);
+	assert_null(dev->dma_mem);
+
+	/* the region's pages serve the device's coherent allocations, and no more */
+	assert_int_equal(of_reserved_mem_device_init(dev), 0);
+	assert_non_null(dev->dma_mem);
+	assert_int_equal(of_reserved_mem_device_init(dev), -EBUSY);
+	for (int i = 0; i < 4; i++) {
+		cpu[i] = dma_alloc_coherent(dev, PAGE_SIZE, &h[i], GFP_KERNEL);
+		assert_non_null(cpu[i]);
+		assert_true(h[i] >= base && h[i] < base + 4 * PAGE_SIZE);
+	}
+	cpu[4] = dma_alloc_coherent(dev, PAGE_SIZE, &h[4], GFP_KERNEL);
+	assert_non_null(cpu[4]);
+	assert_false(h[4] >= base && h[4] < base + 4 * PAGE_SIZE); /* full: from elsewhere */
+	for (int i = 0; i < 5; i++)
+		dma_free_coherent(dev, PAGE_SIZE, cpu[i], h[i]);
+
+	of_reserved_mem_device_release(dev);
+	assert_null(dev->dma_mem);
+	of_reserved_mem_device_release(dev); /* none now: nothing */
+	cpu[0] = dma_alloc_coherent(dev, PAGE_SIZE, &h[0], GFP_KERNEL);
+	assert_false(h[0] >= base && h[0] < base + 4 * PAGE_SIZE);
+	dma_free_coherent(dev, PAGE_SIZE, cpu[0], h[0]);
+
+	/* given again, and left to the device's release */
+	assert_int_equal(of_reserved_mem_device_init(dev), 0);
+	assert_non_null(dev->dma_mem);
+	assert_int_equal(f->c.reports, 1);
+	dmamap_platform_device_destroy(pdev);
+	assert_int_equal(f->c.reports, 1);
+	dmamap_free_pages(pages, 2);
+}
+
+/* A region that is not RAM of the machine is refused as declared memory is. */
+static void test_reserved_memory_not_ram(void **state)
+{
+	static const u32 reg[] = { 0xf0000000, 0x4000 };
+	static const struct property_entry pool[] = {
+		PROPERTY_ENTRY_STRING("compatible", "shared-dma-pool"),
+		PROPERTY_ENTRY_U32_ARRAY("reg", reg),
+		PROPERTY_ENTRY_BOOL("no-map"),
+		{ }
+	};
+	static const struct property_entry other[] = { PROPERTY_ENTRY_STRING("compatible", "acme,sram"), { } };
+	struct current_fx *f = *state;
+	struct device_node *region = dmamap_of_node_create(f->m, "buffer@f0000000", pool);
+	struct device_node *sram = dmamap_of_node_create(f->m, "sram@0", other);
+	struct platform_device *pdev = dmamap_platform_device_create(f->m, "client", 0);
+	const struct property_entry client[] = {
+		PROPERTY_ENTRY_REF("memory-region", region),
+		PROPERTY_ENTRY_REF("sram", sram),
+		{ }
+	};
+
+	assert_false(IS_ERR(region) || IS_ERR(sram) || IS_ERR(pdev));
+	assert_int_equal(dmamap_device_set_of_node(&pdev->dev, "client@0", client), 0);
+	assert_int_equal(of_reserved_mem_device_init(&pdev->dev), -EINVAL);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_BAD_INPUT], 1);
+	assert_non_null(strstr(f->c.rec_last.message, "RAM"));
+	assert_null(pdev->dev.dma_mem);
+	/* a node that is no shared-dma-pool */
+	{
+		const struct property_entry by_sram[] = { PROPERTY_ENTRY_REF("memory-region", sram), { } };
+
+		assert_int_equal(dmamap_device_set_of_node(&pdev->dev, "client@0", by_sram), 0);
+	}
+	assert_int_equal(of_reserved_mem_device_init(&pdev->dev), -EINVAL);
+	assert_non_null(strstr(f->c.rec_last.message, "shared-dma-pool"));
+	assert_null(pdev->dev.dma_mem);
+	assert_int_equal(f->c.reports, 2);
+	dmamap_platform_device_destroy(pdev);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1081,6 +1223,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_phandles_followed, current_fx_setup, current_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_phandle_lists_malformed, current_fx_setup, current_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_board_refusals, current_fx_setup, current_fx_teardown),
+		cmocka_unit_test_setup_teardown(test_reserved_memory_serves_the_device, current_fx_setup,
+						current_fx_teardown),
+		cmocka_unit_test_setup_teardown(test_reserved_memory_not_ram, current_fx_setup, current_fx_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -645,6 +645,41 @@ DMAMAP_API int dmamap_of_count_phandle_with_args_at(const struct device_node *np
 DMAMAP_API struct device_node *dmamap_of_find_node_by_phandle_at(phandle handle, const char *file, int line);
 
 /**
+ * dmamap_of_reserved_mem_device_init_by_idx_at() - of_reserved_mem_device_init_by_idx(): give @dev a reserved region
+ * @dev: the device
+ * @np: the node holding "memory-region" (the device's own, usually)
+ * @idx: the entry of "memory-region"
+ * @file: the caller's file
+ * @line: the caller's line
+ *
+ * The region node is compatible "shared-dma-pool", with "no-map" (the ARM
+ * kernel's rule) and a "reg" of one address and one size, each of the
+ * cells its parent's "#address-cells" and "#size-cells" give (one each
+ * without a parent). Its memory becomes @dev's declared coherent memory
+ * (dma_declare_coherent_memory(), at the bus address of its start), so
+ * dma_alloc_coherent() serves @dev from it; it must be page-aligned RAM of
+ * the machine that the test keeps for the region (pages it allocated) until
+ * of_reserved_mem_device_release() or the device's release.
+ * Return: 0, also for a region whose "status" disables it (nothing
+ * assigned); -EINVAL for a NULL @dev or @np, a region that is not a
+ * "shared-dma-pool" with "no-map", a malformed "reg", or memory
+ * dma_declare_coherent_memory() refuses (reported); -ENODEV when
+ * "memory-region" has no entry @idx; -EBUSY when @dev has declared memory
+ * already; -ENOMEM.
+ */
+DMAMAP_API int dmamap_of_reserved_mem_device_init_by_idx_at(struct device *dev, struct device_node *np, int idx,
+							    const char *file, int line);
+
+/**
+ * of_reserved_mem_device_release() - give back what of_reserved_mem_device_init*() gave @dev
+ * @dev: the device
+ *
+ * Its declared memory is released (buffers still allocated from it are
+ * reported as leaks); nothing happens for a device that was given none.
+ */
+DMAMAP_API void of_reserved_mem_device_release(struct device *dev);
+
+/**
  * dmamap_of_parse_phandle_at() - of_parse_phandle(): the node entry @index of @phandle_name refers to
  *
  * dmamap_of_parse_phandle_with_args_at() of entries without arguments.
