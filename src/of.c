@@ -528,13 +528,14 @@ static bool ref_unlink(struct of_ref **list, const struct device_node *np, const
 /*
  * A reference to @np for a walk from @from (its device's unbind reports
  * it), at @file:@line; NULL for NULL. Under of_lock. Without memory for its
- * record the reference is not counted: the walk goes on.
+ * record the reference is held uncounted, never reported: the walk goes on,
+ * and its put is no put too many.
  */
 static struct device_node *node_get(struct device_node *np, const struct device_node *from, const char *file,
 				    int line)
 {
-	if (np)
-		ref_take(np, from->dmamap.dev, file, line);
+	if (np && !ref_take(np, from->dmamap.dev, file, line))
+		np->dmamap.uncounted++;
 	return np;
 }
 
@@ -548,7 +549,9 @@ static void node_put(struct device_node *np, const char *file, int line)
 			      "of_node_put(%p): no live device-tree node", (void *)np);
 		return;
 	}
-	if (!ref_unlink(&live_refs, np, NULL))
+	if (np->dmamap.uncounted)
+		np->dmamap.uncounted--;
+	else if (!ref_unlink(&live_refs, np, NULL))
 		dmamap_report(np->dmamap.machine, DMAMAP_REPORT_API_MISUSE, node_devname(np), file, line,
 			      "of_node_put(%s): no reference left to put (the count would go below zero)",
 			      np->full_name);

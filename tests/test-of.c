@@ -803,6 +803,57 @@ static void test_references_counted(void **state)
 	assert_int_equal(f->c.reports, 3);
 }
 
+/* Without memory: no child made; a reference not recorded is held all the same, its put no put too many. */
+static void test_nodes_out_of_memory(void **state)
+{
+	struct current_fx *f = *state;
+	struct device_node *ports[3], *child;
+	struct platform_device *pdev = with_ports(f, ports);
+	struct device_node *np = pdev->dev.of_node;
+	int n = 0;
+
+	assert_int_equal(dmamap_fault_inject(f->m, DMAMAP_FAULT_HOST_ALLOC, 1, 0), 0);
+	assert_ptr_equal(dmamap_of_node_add_child(np, "port@3", NULL), ERR_PTR(-ENOMEM));
+	assert_int_equal(dmamap_fault_inject(f->m, DMAMAP_FAULT_HOST_ALLOC, 0, 0), 0);
+	assert_int_equal(of_get_child_count(np), 3);
+	assert_null(ports[2]->sibling);
+
+	assert_int_equal(dmamap_fault_inject(f->m, DMAMAP_FAULT_HOST_ALLOC, 0, 1000000), 0);
+	for_each_child_of_node(np, child)
+		assert_ptr_equal(child, ports[n++]);
+	child = of_get_child_by_name(np, "port");
+	assert_int_equal(dmamap_fault_inject(f->m, DMAMAP_FAULT_HOST_ALLOC, 0, 0), 0);
+	assert_int_equal(n, 3);
+	assert_ptr_equal(child, ports[0]);
+	of_node_put(child);
+	assert_int_equal(f->c.reports, 0);
+	dmamap_platform_device_destroy(pdev);
+	assert_int_equal(f->c.reports, 0);
+}
+
+/* A reference held on a machine's node at the machine's destroy: reported there, at its line. */
+static void test_machine_node_leak_at_destroy(void **state)
+{
+	struct dmamap_machine *m = test_machine(0, NULL);
+	struct device_node *dmac, *port;
+	struct capture c;
+	int line;
+
+	(void)state;
+	capture_start(&c, m);
+	dmac = dmamap_of_node_create(m, "dma-controller@0", NULL);
+	assert_false(IS_ERR(dmac));
+	port = dmamap_of_node_add_child(dmac, "channel@1", NULL);
+	assert_false(IS_ERR(port));
+	line = __LINE__ + 1;
+	assert_ptr_equal(of_get_next_child(dmac, NULL), port);
+	dmamap_machine_destroy(m);
+	assert_int_equal(c.by_kind[DMAMAP_REPORT_LEAK], 1);
+	assert_int_equal(c.reports, 1);
+	assert_int_equal(c.rec_last.line, line);
+	assert_non_null(strstr(c.rec_last.message, "channel@1"));
+}
+
 /* ------------------------------------------------------------ phandles */
 
 /*
@@ -1220,6 +1271,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_walk_left_early_leaks_at_unbind, current_fx_setup,
 						current_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_references_counted, current_fx_setup, current_fx_teardown),
+		cmocka_unit_test_setup_teardown(test_nodes_out_of_memory, current_fx_setup, current_fx_teardown),
+		cmocka_unit_test(test_machine_node_leak_at_destroy),
 		cmocka_unit_test_setup_teardown(test_phandles_followed, current_fx_setup, current_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_phandle_lists_malformed, current_fx_setup, current_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_board_refusals, current_fx_setup, current_fx_teardown),

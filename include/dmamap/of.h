@@ -101,6 +101,7 @@ struct device_node {
 		struct device_node *next;     /* the process's live nodes */
 		const u32 *targets;           /* the phandles its properties refer to */
 		unsigned int ntargets;
+		unsigned int uncounted;       /* references taken without memory to record them */
 	} dmamap;
 };
 
