@@ -712,6 +712,23 @@ static struct platform_driver ports_driver = {
 	.driver = { .name = "acme-dma" },
 };
 
+/*
+ * Bind the ports driver to @pdev to walk as @how, and unbind it: the walk
+ * stopped at @found, nothing reported while bound, @reports in all after.
+ */
+static void bind_walk(struct current_fx *f, struct platform_device *pdev, int how, const struct device_node *found,
+		      unsigned long reports)
+{
+	unsigned long before = f->c.reports;
+
+	walk.how = how;
+	assert_int_equal(dmamap_platform_bind(pdev, &ports_driver), 0);
+	assert_ptr_equal(walk.found, found);
+	assert_int_equal(f->c.reports, before);
+	dmamap_platform_unbind(pdev);
+	assert_int_equal(f->c.reports, reports);
+}
+
 /* A walk left early keeps a reference: reported at unbind, at the walk's line; one given back is not. */
 static void test_walk_left_early_leaks_at_unbind(void **state)
 {
@@ -720,23 +737,9 @@ static void test_walk_left_early_leaks_at_unbind(void **state)
 	struct platform_device *pdev = with_ports(f, ports);
 	const struct captured *r;
 
-	walk.how = WALK_ALL;
-	assert_int_equal(dmamap_platform_bind(pdev, &ports_driver), 0);
-	assert_null(walk.found);
-	dmamap_platform_unbind(pdev);
-	assert_int_equal(f->c.reports, 0);
-
-	walk.how = WALK_BREAK_PUT;
-	assert_int_equal(dmamap_platform_bind(pdev, &ports_driver), 0);
-	assert_ptr_equal(walk.found, ports[1]);
-	dmamap_platform_unbind(pdev);
-	assert_int_equal(f->c.reports, 0);
-
-	walk.how = WALK_BREAK;
-	assert_int_equal(dmamap_platform_bind(pdev, &ports_driver), 0);
-	assert_ptr_equal(walk.found, ports[1]);
-	assert_int_equal(f->c.reports, 0);
-	dmamap_platform_unbind(pdev);
+	bind_walk(f, pdev, WALK_ALL, NULL, 0);
+	bind_walk(f, pdev, WALK_BREAK_PUT, ports[1], 0);
+	bind_walk(f, pdev, WALK_BREAK, ports[1], 1);
 	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_LEAK], 1);
 	r = capture_find(&f->c, DMAMAP_REPORT_LEAK);
 	assert_int_equal(r->line, walk.line);
@@ -744,16 +747,10 @@ static void test_walk_left_early_leaks_at_unbind(void **state)
 	assert_non_null(strstr(r->message, "port@1"));
 	assert_non_null(strstr(r->message, "never put"));
 	/* reported once: the next bind starts clean */
-	walk.how = WALK_ALL;
-	assert_int_equal(dmamap_platform_bind(pdev, &ports_driver), 0);
-	dmamap_platform_unbind(pdev);
-	assert_int_equal(f->c.reports, 1);
+	bind_walk(f, pdev, WALK_ALL, NULL, 1);
 
 	/* the fwnode walk counts the same way: the first available child with "reg" */
-	walk.how = WALK_FWNODE_BREAK;
-	assert_int_equal(dmamap_platform_bind(pdev, &ports_driver), 0);
-	assert_ptr_equal(walk.found, ports[0]);
-	dmamap_platform_unbind(pdev);
+	bind_walk(f, pdev, WALK_FWNODE_BREAK, ports[0], 2);
 	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_LEAK], 2);
 	assert_int_equal(f->c.rec_last.line, walk.line);
 	assert_non_null(strstr(f->c.rec_last.message, "port@0"));
