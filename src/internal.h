@@ -744,6 +744,44 @@ struct dm_held_mark {
 void dm_held_mark(struct dm_held_mark *mark);
 void dm_held_since(const struct dm_held_mark *mark, char *left, size_t size);
 
+/* This thread's number, never another thread's (its owner token as a lock holder): the "CPU" a tasklet is scheduled on. */
+unsigned long dm_thread_token(void);
+
+/*
+ * Softirqs (tasklet.c). dm_softirq_raise(): this thread has tasklets
+ * scheduled; locking.c then calls dm_softirq_run() at its next point where
+ * softirqs may run (no spinlock held, interrupts and bottom halves on, no
+ * handler or tasklet running), and irq.c calls dm_softirq_irq_exit() when a
+ * delivery's hard handlers are done (the kernel's irq_exit(): they run
+ * unless the thread has bottom halves off or runs a tasklet).
+ * dm_softirq_run() runs this thread's scheduled tasklets until none is left
+ * (the disabled ones stay scheduled), then dm_softirq_settled() says so.
+ */
+void dm_softirq_raise(void);
+void dm_softirq_settled(void);
+void dm_softirq_run(void);
+void dm_softirq_irq_exit(void);
+/* local_irq_restore() of @flags that is no point where tasklets run: the end of a hard interrupt, under irq.c's lock. */
+void dm_irq_state_restore(unsigned long flags);
+/* A point where this thread may run its scheduled tasklets, if it may now (tasklet.c, after a schedule or enable). */
+void dm_softirq_point(void);
+
+/*
+ * Around a tasklet's function: dm_softirq_enter() puts the thread in
+ * softirq context with interrupts on; dm_softirq_exit() describes in @left
+ * (@size bytes; empty when nothing) what the function left (interrupts
+ * off, bottom halves off) and gives the thread back its state of @mark.
+ */
+struct dm_softirq_mark {
+	bool irqs_off;
+	unsigned int bh;
+};
+void dm_softirq_enter(struct dm_softirq_mark *mark);
+void dm_softirq_exit(const struct dm_softirq_mark *mark, char *left, size_t size);
+
+/* tasklet.c: the tasklets still scheduled for @m, reported and forgotten (machine destroy). */
+void dmamap_tasklet_machine_fini(struct dmamap_machine *m);
+
 /* irq.c: the handlers still requested on @m, reported as leaks and freed (machine destroy). */
 void dmamap_irq_machine_fini(struct dmamap_machine *m);
 

@@ -19,7 +19,8 @@
  * the frame of the one it is nested in. Once its hard handlers are done and
  * the thread is out of hard interrupt context, the delivery runs its
  * frame's thread functions, each as a task of its own (dm_run_as_task()),
- * as if each action's interrupt thread ran at once. A wait for a line's
+ * as if each action's interrupt thread ran at once; the tasklets the
+ * handlers scheduled run before them (dm_softirq_irq_exit()). A wait for a line's
  * thread functions (free_irq(), synchronize_irq(), disable_irq()) runs
  * first those of the line queued in the waiting thread's own frames, which
  * it could not wait for, then waits for the others.
@@ -775,13 +776,16 @@ static int deliver(struct dm_irqs *s, struct dm_irq_line *l, struct dm_irq_outco
 		}
 	}
 	dm_hardirq_exit(outer);
-	dmamap_local_irq_restore(flags);
+	/* not under s->lock: the tasklets run at the irq_exit() below */
+	dm_irq_state_restore(flags);
 	dmamap_call_now.depth = call_depth;
 	run_pop();
 	l->running--;
 	pthread_cond_broadcast(&s->idle);
 	if (own) {
 		pthread_mutex_unlock(&s->lock);
+		/* the kernel's irq_exit(): the tasklets the handlers scheduled run before the thread functions */
+		dm_softirq_irq_exit();
 		if (frame_run(own))
 			o.claimed = true;
 		irq_frame = own->outer;

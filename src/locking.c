@@ -104,6 +104,11 @@ struct dm_atomic {
 	int irq_line;
 	unsigned int hardirq;         /* hard interrupt handlers running (dmamap_irq_raise()), nested */
 	unsigned int hardirq_irq;     /* the line of the innermost */
+	unsigned int bh;              /* bottom-half disables (local_bh_disable(), spin_lock_bh()) not undone */
+	const char *bh_file;          /* where the outermost local_bh_disable() was made, or NULL */
+	int bh_line;
+	unsigned int softirq;         /* tasklets running (tasklet.c), nested */
+	bool softirq_raised;          /* tasklets are scheduled for this thread to run */
 	struct held held[HELD_MAX];
 };
 
@@ -119,6 +124,11 @@ static const void *self(void)
 	if (!a->token)
 		a->token = atomic_fetch_add_explicit(&next_token, 1, memory_order_relaxed) + 1;
 	return (const void *)(uintptr_t)a->token;
+}
+
+unsigned long dm_thread_token(void)
+{
+	return (unsigned long)(uintptr_t)self();
 }
 
 static struct dmamap_machine *report_machine(void)
@@ -760,6 +770,33 @@ static void held_push(struct dm_atomic *a, const struct dmamap_lock *lk, unsigne
 					     (unsigned char)flags };
 }
 
+/*
+ * A point where the thread may run the tasklets it has scheduled: it holds
+ * no spinlock, has interrupts and bottom halves on, and runs no handler or
+ * tasklet (the kernel's local_bh_enable(), or ksoftirqd once the thread
+ * may be preempted).
+ */
+static void softirq_point(const struct dm_atomic *a)
+{
+	if (a->softirq_raised && !a->spins && !a->irqs_off && !a->bh && !a->softirq && !a->hardirq)
+		dm_softirq_run();
+}
+
+void dm_softirq_point(void)
+{
+	softirq_point(&atomic_now);
+}
+
+/* One bottom-half disable undone: local_bh_enable(), spin_unlock_bh(). */
+static void bh_undo(struct dm_atomic *a)
+{
+	if (a->bh && !--a->bh) {
+		a->bh_file = NULL;
+		a->bh_line = 0;
+	}
+	softirq_point(a);
+}
+
 DMAMAP_API unsigned long dmamap_local_irq_save_at(const char *how, const char *file, int line)
 {
 	struct dm_atomic *a = &atomic_now;
@@ -777,6 +814,12 @@ DMAMAP_API unsigned long dmamap_local_irq_save_at(const char *how, const char *f
 DMAMAP_API void dmamap_local_irq_restore(unsigned long flags)
 {
 	atomic_now.irqs_off = (flags & DMAMAP_IRQFLAGS_OFF) != 0;
+	softirq_point(&atomic_now);
+}
+
+void dm_irq_state_restore(unsigned long flags)
+{
+	atomic_now.irqs_off = (flags & DMAMAP_IRQFLAGS_OFF) != 0;
 }
 
 DMAMAP_API bool dmamap_irqs_disabled(void)
@@ -786,7 +829,88 @@ DMAMAP_API bool dmamap_irqs_disabled(void)
 
 DMAMAP_API bool dmamap_in_atomic(void)
 {
-	return atomic_now.spins > 0 || atomic_now.hardirq > 0;
+	const struct dm_atomic *a = &atomic_now;
+
+	return a->spins > 0 || a->hardirq > 0 || a->bh > 0 || a->softirq > 0;
+}
+
+DMAMAP_API bool dmamap_in_softirq(void)
+{
+	return atomic_now.bh > 0 || atomic_now.softirq > 0;
+}
+
+DMAMAP_API bool dmamap_in_serving_softirq(void)
+{
+	return atomic_now.softirq > 0;
+}
+
+DMAMAP_API void dmamap_local_bh_disable_at(const char *file, int line)
+{
+	struct dm_atomic *a = &atomic_now;
+
+	if (!a->bh++) {
+		a->bh_file = file;
+		a->bh_line = line;
+	}
+}
+
+DMAMAP_API void dmamap_local_bh_enable_at(const char *file, int line)
+{
+	struct dm_atomic *a = &atomic_now;
+
+	if (!a->bh) {
+		dmamap_report(report_machine(), DMAMAP_REPORT_LOCK_MISUSE, NULL, file, line,
+			      "local_bh_enable(): bottom halves are not disabled; nothing done");
+		return;
+	}
+	bh_undo(a);
+}
+
+void dm_softirq_raise(void)
+{
+	atomic_now.softirq_raised = true;
+}
+
+void dm_softirq_settled(void)
+{
+	atomic_now.softirq_raised = false;
+}
+
+void dm_softirq_irq_exit(void)
+{
+	const struct dm_atomic *a = &atomic_now;
+
+	/* the kernel's irq_exit(): softirqs run unless the interrupt came in one, or with bottom halves off */
+	if (a->softirq_raised && !a->hardirq && !a->bh && !a->softirq)
+		dm_softirq_run();
+}
+
+void dm_softirq_enter(struct dm_softirq_mark *mark)
+{
+	struct dm_atomic *a = &atomic_now;
+
+	mark->irqs_off = a->irqs_off;
+	mark->bh = a->bh;
+	a->softirq++;
+	a->irqs_off = false;
+}
+
+void dm_softirq_exit(const struct dm_softirq_mark *mark, char *left, size_t size)
+{
+	struct dm_atomic *a = &atomic_now;
+	char where[160];
+	size_t len = 0;
+
+	left[0] = '\0';
+	if (a->irqs_off)
+		buf_add(left, size, &len, "interrupts off since %s() at %s", a->irq_how ? a->irq_how : "local_irq_save",
+			site(a->irq_file, a->irq_line, where, sizeof(where)));
+	if (a->bh > mark->bh)
+		buf_add(left, size, &len, "%sbottom halves off (%u local_bh_disable() not undone)", len ? "; " : "",
+			a->bh - mark->bh);
+	a->bh = mark->bh;
+	a->irqs_off = mark->irqs_off;
+	a->softirq--;
 }
 
 DMAMAP_API bool dmamap_in_hardirq(void)
@@ -823,6 +947,9 @@ void dm_run_as_task(void (*fn)(void *arg), void *arg, char *left, size_t size)
 	a->irq_how = a->irq_file = NULL;
 	a->irq_line = 0;
 	a->hardirq = a->hardirq_irq = 0;
+	a->bh = a->softirq = 0;
+	a->bh_file = NULL;
+	a->bh_line = 0;
 
 	fn(arg);
 
@@ -835,9 +962,13 @@ void dm_run_as_task(void (*fn)(void *arg), void *arg, char *left, size_t size)
 	if (a->irqs_off)
 		buf_add(left, size, &len, "%sinterrupts off since %s() at %s", len ? "; " : "",
 			a->irq_how ? a->irq_how : "local_irq_save", site(a->irq_file, a->irq_line, where, sizeof(where)));
-	/* what the task made of this thread's own (its owner token, its exit hook) stays */
+	if (a->bh)
+		buf_add(left, size, &len, "%sbottom halves off since %s", len ? "; " : "",
+			a->bh_file ? site(a->bh_file, a->bh_line, where, sizeof(where)) : "spin_lock_bh()");
+	/* what the task made of this thread's own (its owner token, its exit hook, tasklets it left scheduled) stays */
 	saved.token = a->token;
 	saved.exit_hook = a->exit_hook;
+	saved.softirq_raised |= a->softirq_raised;
 	*a = saved;
 }
 
@@ -884,9 +1015,9 @@ void dm_might_sleep(struct dmamap_machine *m, const char *what, const char *file
 {
 	const struct dm_atomic *a = &atomic_now;
 	const struct held *h = NULL;
-	char held[300] = "", irqs[200] = "", hard[64] = "";
+	char held[300] = "", irqs[200] = "", hard[64] = "", bh[200] = "";
 
-	if ((!a->spins && !a->irqs_off) || dm_in_call())
+	if ((!a->spins && !a->irqs_off && !a->bh && !a->softirq) || dm_in_call())
 		return;
 	for (unsigned int i = a->nheld; i-- > 0 && a->spins;) {
 		if (a->held[i].flags & HELD_SPIN) {
@@ -913,8 +1044,15 @@ void dm_might_sleep(struct dmamap_machine *m, const char *what, const char *file
 	}
 	if (a->hardirq)
 		snprintf(hard, sizeof(hard), ", in the handler of irq %u", a->hardirq_irq);
+	else if (a->softirq)
+		snprintf(hard, sizeof(hard), ", in a tasklet (softirq context)");
+	if (a->bh && a->bh_file)
+		snprintf(bh, sizeof(bh), "%s bottom halves off since local_bh_disable() at %s:%d",
+			 a->spins || a->irqs_off ? ";" : " with", a->bh_file, a->bh_line);
+	else if (a->bh && !a->spins)
+		snprintf(bh, sizeof(bh), "%s bottom halves off", a->irqs_off ? ";" : " with");
 	dmamap_report(m ? m : report_machine(), DMAMAP_REPORT_SLEEP_IN_ATOMIC, NULL, file, line,
-		      "BUG: sleeping function called from invalid context: %s()%s%s%s", what, held, irqs, hard);
+		      "BUG: sleeping function called from invalid context: %s()%s%s%s%s", what, held, irqs, bh, hard);
 }
 
 DMAMAP_API void dmamap_might_sleep_at(const char *what, const char *file, int line)
@@ -1172,6 +1310,8 @@ static unsigned long spin_lock_as(struct dmamap_lock *lk, int mode, unsigned int
 	mode = spin_mode(mode);
 	if (mode == DMAMAP_SPIN_IRQ || mode == DMAMAP_SPIN_IRQSAVE)
 		flags = dmamap_local_irq_save_at(how, file, line);
+	else if (mode == DMAMAP_SPIN_BH)
+		a->bh++;
 	if (subclass_ok(lk, subclass, how, file, line))
 		node = before_take(a, lk, subclass, false, how, file, line);
 	if (take(lk, DMAMAP_LOCK_SPIN, true, how, file, line, &at_file, &at_line) == RECURSION)
@@ -1208,6 +1348,8 @@ DMAMAP_API int dmamap_spin_trylock_at(struct dmamap_lock *lk, int mode, unsigned
 	mode = spin_mode(mode);
 	if (mode == DMAMAP_SPIN_IRQ || mode == DMAMAP_SPIN_IRQSAVE)
 		saved = dmamap_local_irq_save_at(how, file, line);
+	else if (mode == DMAMAP_SPIN_BH)
+		a->bh++;
 	if (flags)
 		*flags = saved;
 	node = before_take(a, lk, 0, true, how, file, line);
@@ -1217,6 +1359,8 @@ DMAMAP_API int dmamap_spin_trylock_at(struct dmamap_lock *lk, int mode, unsigned
 	}
 	if (mode == DMAMAP_SPIN_IRQ || mode == DMAMAP_SPIN_IRQSAVE)
 		dmamap_local_irq_restore(saved);
+	else if (mode == DMAMAP_SPIN_BH)
+		bh_undo(a);
 	return 0;
 }
 
@@ -1241,6 +1385,10 @@ DMAMAP_API void dmamap_spin_unlock_at(struct dmamap_lock *lk, int mode, unsigned
 		dmamap_local_irq_restore(0);
 	else if (mode == DMAMAP_SPIN_IRQSAVE)
 		dmamap_local_irq_restore(flags);
+	else if (mode == DMAMAP_SPIN_BH)
+		bh_undo(&atomic_now);
+	else
+		softirq_point(&atomic_now);
 }
 
 static void mutex_lock_as(struct dmamap_lock *lk, unsigned int subclass, bool nested, const char *file, int line)

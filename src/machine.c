@@ -296,6 +296,7 @@ DMAMAP_API void dmamap_machine_destroy(struct dmamap_machine *m)
 	}
 	dmamap_firmware_machine_fini(m);
 	dmamap_of_machine_fini(m);
+	dmamap_tasklet_machine_fini(m);
 	dmamap_irq_machine_fini(m);
 	dmamap_iomem_machine_fini(m);
 	objs_gone(m);

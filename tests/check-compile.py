@@ -40,6 +40,7 @@ KERNEL = '''
 #include <linux/bitmap.h>
 #include <linux/bitops.h>
 #include <linux/bits.h>
+#include <linux/bottom_half.h>
 #include <linux/bug.h>
 #include <linux/build_bug.h>
 #include <linux/compiler.h>
@@ -1305,6 +1306,75 @@ int chip_setup(struct platform_device *pdev, struct chip *c)
 }
 '''
 
+# A DMA engine's completion tasklet as drivers write it: set up at probe,
+# scheduled from the hard handler, its state under spin_lock_bh() in task
+# context, disabled around a reset, killed at remove; with
+# <linux/interrupt.h> and <linux/spinlock.h> alone.
+TASKLETS = '''
+#include <linux/interrupt.h>
+#include <linux/spinlock.h>
+struct chan { spinlock_t lock; struct tasklet_struct done; unsigned long old_hits; int completed; };
+static void chan_done(struct tasklet_struct *t)
+{
+	struct chan *c = from_tasklet(c, t, done);
+
+	spin_lock(&c->lock);
+	c->completed += in_serving_softirq() && in_softirq() && in_interrupt() && !in_hardirq();
+	spin_unlock(&c->lock);
+}
+static void chan_old(unsigned long data)
+{
+	struct chan *c = (struct chan *)data;
+
+	c->old_hits++;
+}
+static void global_done(struct tasklet_struct *t)
+{
+	(void)t;
+}
+DECLARE_TASKLET(global_tasklet, global_done);
+DECLARE_TASKLET_DISABLED(parked_tasklet, global_done);
+DECLARE_TASKLET_OLD(old_tasklet, chan_old);
+static irqreturn_t chan_irq(int irq, void *data)
+{
+	struct chan *c = (struct chan *)data;
+
+	(void)irq;
+	tasklet_schedule(&c->done);
+	tasklet_hi_schedule(&global_tasklet);
+	return IRQ_HANDLED;
+}
+int chan_probe(struct chan *c, struct tasklet_struct *old);
+int chan_probe(struct chan *c, struct tasklet_struct *old)
+{
+	int done;
+
+	spin_lock_init(&c->lock);
+	tasklet_setup(&c->done, chan_done);
+	tasklet_init(old, chan_old, (unsigned long)c);
+	spin_lock_bh(&c->lock);
+	done = c->completed;
+	spin_unlock_bh(&c->lock);
+	local_bh_disable();
+	tasklet_schedule(old);
+	local_bh_enable();
+	tasklet_disable(&c->done);
+	tasklet_disable_nosync(&c->done);
+	tasklet_disable_in_atomic(&c->done);
+	tasklet_enable(&c->done);
+	tasklet_enable(&c->done);
+	tasklet_enable(&c->done);
+	tasklet_unlock_wait(&c->done);
+	tasklet_unlock_spin_wait(&c->done);
+	if (tasklet_trylock(&c->done))
+		tasklet_unlock(&c->done);
+	tasklet_enable(&parked_tasklet);
+	tasklet_kill(&c->done);
+	tasklet_kill(&old_tasklet);
+	return done + (chan_irq(1, c) == IRQ_HANDLED ? 0 : 1) + (test_bit(TASKLET_STATE_SCHED, &c->done.state) ? 1 : 0);
+}
+'''
+
 # A threaded interrupt handler as drivers of devices behind slow buses write
 # it, a mutex in the thread function, with <linux/interrupt.h>,
 # <linux/mutex.h> and <linux/platform_device.h>.
@@ -2239,6 +2309,38 @@ void __iomem *f(struct platform_device *pdev)
 }
 ''', False, ['incompatible']),
     ('the interrupt headers with the others', LIBC + KERNEL + IRQ_HANDLER, True, None),
+    ('a completion tasklet from <linux/interrupt.h> and <linux/spinlock.h> alone', TASKLETS, True, None),
+    ('a completion tasklet with the others', LIBC + KERNEL + TASKLETS, True, None),
+    ('the contexts of <linux/preempt.h> alone', '''
+#include <linux/preempt.h>
+int f(void);
+int f(void)
+{
+	might_sleep_if(!in_interrupt());
+	return in_softirq() + in_serving_softirq() + in_hardirq() + in_irq() + in_task() + in_atomic();
+}
+''', True, None),
+    ('local_bh_disable() from <linux/bottom_half.h> alone', '''
+#include <linux/bottom_half.h>
+void f(void);
+void f(void)
+{
+	local_bh_disable();
+	local_bh_enable();
+}
+''', True, None),
+    ('tasklet_setup() of a function of unsigned long', '''
+#include <linux/interrupt.h>
+static void old_fn(unsigned long data)
+{
+	(void)data;
+}
+void f(struct tasklet_struct *t);
+void f(struct tasklet_struct *t)
+{
+	tasklet_setup(t, old_fn);
+}
+''', False, ['incompatible']),
     ('a threaded interrupt handler with <linux/interrupt.h>, <linux/mutex.h>, <linux/platform_device.h>',
      THREADED_IRQ, True, None),
     ('a threaded interrupt handler with the others', LIBC + KERNEL + THREADED_IRQ, True, None),
@@ -2484,6 +2586,7 @@ CXX_CASES = [
     ('a ring under a spinlock from <linux/spinlock.h> alone in C++', RING_LOCK, True, None),
     ('an interrupt handler from <linux/interrupt.h> alone in C++', IRQ_HANDLER, True, None),
     ('a threaded interrupt handler in C++', THREADED_IRQ, True, None),
+    ('a completion tasklet from <linux/interrupt.h> alone in C++', TASKLETS, True, None),
     ('platform resources from <linux/platform_device.h> alone in C++', BOARD_RES, True, None),
     ('deferred work from <linux/workqueue.h> alone in C++', DEFERRED, True, None),
     ('work an unbind cancels, from <linux/devm-helpers.h> alone in C++', AUTOCANCEL, True, None),

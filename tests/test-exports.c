@@ -50,6 +50,16 @@
 #pragma weak dmamap_irq_synchronize_at
 #pragma weak dmamap_irq_raise
 #pragma weak dmamap_irq_handlers
+/* <dmamap/tasklet.h> */
+#pragma weak dmamap_tasklet_init_at
+#pragma weak dmamap_tasklet_schedule_at
+#pragma weak dmamap_tasklet_disable_at
+#pragma weak dmamap_tasklet_enable_at
+#pragma weak dmamap_tasklet_kill_at
+#pragma weak dmamap_tasklet_unlock_wait_at
+#pragma weak dmamap_tasklet_trylock
+#pragma weak dmamap_tasklet_unlock
+#pragma weak dmamap_tasklet_scheduled
 /* <dmamap/platform.h> */
 #pragma weak dmamap_platform_device_create
 #pragma weak dmamap_platform_device_create_res
@@ -222,6 +232,10 @@
 #pragma weak dmamap_irqs_assert_at
 #pragma weak dmamap_in_atomic
 #pragma weak dmamap_in_hardirq
+#pragma weak dmamap_local_bh_disable_at
+#pragma weak dmamap_local_bh_enable_at
+#pragma weak dmamap_in_softirq
+#pragma weak dmamap_in_serving_softirq
 #pragma weak dmamap_might_sleep_at
 #pragma weak dmamap_completion_init
 #pragma weak dmamap_completion_reinit
@@ -563,6 +577,16 @@ static const struct export functions[] = {
 	F(dmamap_irq_synchronize_at),
 	F(dmamap_irq_raise),
 	F(dmamap_irq_handlers),
+	/* <dmamap/tasklet.h> */
+	F(dmamap_tasklet_init_at),
+	F(dmamap_tasklet_schedule_at),
+	F(dmamap_tasklet_disable_at),
+	F(dmamap_tasklet_enable_at),
+	F(dmamap_tasklet_kill_at),
+	F(dmamap_tasklet_unlock_wait_at),
+	F(dmamap_tasklet_trylock),
+	F(dmamap_tasklet_unlock),
+	F(dmamap_tasklet_scheduled),
 	/* <dmamap/platform.h> */
 	F(dmamap_platform_device_create),
 	F(dmamap_platform_device_create_res),
@@ -738,6 +762,10 @@ static const struct export functions[] = {
 	F(dmamap_irqs_assert_at),
 	F(dmamap_in_atomic),
 	F(dmamap_in_hardirq),
+	F(dmamap_local_bh_disable_at),
+	F(dmamap_local_bh_enable_at),
+	F(dmamap_in_softirq),
+	F(dmamap_in_serving_softirq),
 	F(dmamap_might_sleep_at),
 	F(dmamap_completion_init),
 	F(dmamap_completion_reinit),

@@ -29,6 +29,7 @@
 #include <dmamap/reset.h>
 #include <dmamap/iomem.h>
 #include <dmamap/irq.h>
+#include <dmamap/tasklet.h>
 #include <dmamap/iova.h>
 #include <dmamap/dma-attrs.h>
 #include <dmamap/scatterlist.h>

@@ -29,11 +29,18 @@
  *    lockdep_assert_irqs_enabled().
  *
  * Each thread also keeps its own atomic context: the locks it holds (with
- * where each was taken) and whether it has interrupts off
- * (spin_lock_irqsave(), local_irq_save()...). The interrupt state is the
+ * where each was taken), whether it has interrupts off
+ * (spin_lock_irqsave(), local_irq_save()...), whether it has bottom halves
+ * off (local_bh_disable(), spin_lock_bh()) and whether it runs a tasklet
+ * (softirq context, <dmamap/tasklet.h>). The interrupt state is the
  * thread's own, as a CPU's is: it excludes nothing, and only tells what the
- * thread may do. A call that may sleep made holding a spinlock or with
- * interrupts off is reported (see dmamap_might_sleep_at()).
+ * thread may do. A call that may sleep made holding a spinlock, with
+ * interrupts or bottom halves off, or in a tasklet is reported (see
+ * dmamap_might_sleep_at()). A thread that has tasklets scheduled runs them
+ * when it may (see <dmamap/tasklet.h>): at once if it may already, else
+ * at the spin_unlock(), spin_unlock_bh(), local_bh_enable() or
+ * local_irq_restore() after which it holds no spinlock and has interrupts
+ * and bottom halves on again.
  *
  * A thread that ends (returns from its start routine or calls
  * pthread_exit()) holding a spinlock or a mutex is reported as
@@ -405,10 +412,50 @@ DMAMAP_API bool dmamap_irqs_disabled(void);
 DMAMAP_API void dmamap_irqs_assert_at(bool off, const char *file, int line);
 
 /**
+ * dmamap_local_bh_disable_at() - turn the thread's bottom halves off: local_bh_disable()
+ * @file: the caller's source file, or NULL
+ * @line: the caller's source line
+ *
+ * Disables nest. Until the matching dmamap_local_bh_enable_at() the thread
+ * is atomic (in_softirq(), in_interrupt() and in_atomic() are true, a call
+ * that may sleep is reported) and runs no tasklet: one it schedules
+ * meanwhile waits for the enable. Excludes no other thread.
+ */
+DMAMAP_API void dmamap_local_bh_disable_at(const char *file, int line);
+
+/**
+ * dmamap_local_bh_enable_at() - undo one dmamap_local_bh_disable_at(): local_bh_enable()
+ * @file: the caller's source file, or NULL
+ * @line: the caller's source line
+ *
+ * When this turns bottom halves on and the thread holds no spinlock and
+ * has interrupts on, the tasklets it has scheduled run now, as the
+ * kernel's local_bh_enable() runs the softirqs pending. An enable with
+ * bottom halves on is reported as DMAMAP_REPORT_LOCK_MISUSE and changes
+ * nothing.
+ */
+DMAMAP_API void dmamap_local_bh_enable_at(const char *file, int line);
+
+/**
+ * dmamap_in_softirq() - in_softirq(): the thread runs a tasklet or has bottom halves off
+ *
+ * Return: true while it runs a tasklet (<dmamap/tasklet.h>), or between
+ * local_bh_disable() (or spin_lock_bh()) and the matching enable.
+ */
+DMAMAP_API bool dmamap_in_softirq(void);
+
+/**
+ * dmamap_in_serving_softirq() - in_serving_softirq(): the thread runs a tasklet
+ *
+ * Return: true while a tasklet's function runs in this thread.
+ */
+DMAMAP_API bool dmamap_in_serving_softirq(void);
+
+/**
  * dmamap_in_atomic() - whether the calling thread may not sleep: in_atomic()
  *
- * Return: true while it holds a spinlock or runs an interrupt handler
- * (dmamap_irq_raise()).
+ * Return: true while it holds a spinlock, runs an interrupt handler
+ * (dmamap_irq_raise()) or a tasklet, or has bottom halves off.
  */
 DMAMAP_API bool dmamap_in_atomic(void);
 
@@ -428,8 +475,8 @@ DMAMAP_API bool dmamap_in_hardirq(void);
  * @file: the caller's source file, or NULL
  * @line: the caller's source line
  *
- * When the calling thread holds a spinlock or has its interrupts off, this
- * is reported as DMAMAP_REPORT_SLEEP_IN_ATOMIC ("BUG: sleeping function
+ * When the calling thread holds a spinlock, has its interrupts or bottom
+ * halves off, or runs a tasklet, this is reported as DMAMAP_REPORT_SLEEP_IN_ATOMIC ("BUG: sleeping function
  * called from invalid context", as the kernel's CONFIG_DEBUG_ATOMIC_SLEEP
  * says), at @file:@line, naming the last spinlock taken and where, on the
  * current machine (process-wide when there is none). The library's calls

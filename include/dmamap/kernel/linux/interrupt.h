@@ -6,8 +6,14 @@
  * devm_request_irq(), devm_request_threaded_irq(),
  * devm_request_any_context_irq(), devm_free_irq(); disable_irq(),
  * disable_irq_nosync(), enable_irq(), synchronize_irq(); the IRQF_* flags
- * and IRQC_*; and in_interrupt(), in_hardirq(), in_irq() of
- * <linux/preempt.h>, which the kernel's header brings too.
+ * and IRQC_*; tasklets (<dmamap/tasklet.h>): struct tasklet_struct,
+ * DECLARE_TASKLET() and its forms, tasklet_setup(), tasklet_init(),
+ * from_tasklet(), tasklet_schedule(), tasklet_hi_schedule(),
+ * tasklet_disable() and its forms, tasklet_enable(), tasklet_kill(),
+ * tasklet_unlock_wait(), tasklet_trylock(), tasklet_unlock(); and
+ * in_interrupt(), in_hardirq(), in_softirq() and the others of
+ * <linux/preempt.h>, local_bh_disable() and local_bh_enable() of
+ * <linux/bottom_half.h>, which the kernel's header brings too.
  *
  * The interrupt numbers are those of the current machine
  * (dmamap_machine_current()) for the calls that take no device, and of the
@@ -25,13 +31,25 @@
  * the line masked until they have returned: a raise meanwhile is pending,
  * delivered when the last returns. <dmamap/irq.h> tells the whole model.
  *
+ * A tasklet runs in softirq context (in_softirq(), in_serving_softirq()
+ * and in_interrupt() true, interrupts on, no sleeping) in the thread that
+ * scheduled it: scheduled from a hard handler, when the delivery's
+ * handlers are done, before the thread functions they woke (the kernel's
+ * irq_exit()), with the raising thread's locks held; from task context,
+ * at once, or when the thread next holds no spinlock and has interrupts
+ * and bottom halves on (spin_unlock_bh(), local_bh_enable()...). A
+ * tasklet never runs twice at once; a disabled one stays scheduled until
+ * tasklet_enable(). <dmamap/tasklet.h> tells the whole model and where it
+ * differs from the kernel's.
+ *
  * Where it differs from the kernel: there is no interrupt thread of its
  * own: a thread function runs in the thread that raised its line (a
  * thread function that takes a lock that thread holds is reported as a
  * recursion, where the kernel's thread would wait); no irq descriptors or
  * chips (irq_set_irq_type(), irq_set_affinity(), irq_wake_thread() and the
  * like are not provided; request_any_context_irq() always requests a hard
- * interrupt handler, IRQC_IS_HARDIRQ), no tasklets or softirqs. Of the
+ * interrupt handler, IRQC_IS_HARDIRQ), no softirqs but tasklets, no BH
+ * workqueue (WQ_BH, system_bh_wq). Of the
  * flags, IRQF_SHARED, IRQF_ONESHOT, IRQF_COND_ONESHOT and IRQF_NO_AUTOEN
  * act; the others are accepted and ignored. An interrupt no handler claims
  * is reported at once ("nobody cared"), not after 99,900 of them, and the
@@ -42,6 +60,10 @@
 
 #include <dmamap/linux-api.h>
 #include <dmamap/irq.h>
+#include <dmamap/tasklet.h>
+#include <linux/bitops.h>
+#include <linux/bottom_half.h>
+#include <linux/container_of.h>
 #include <linux/irqflags.h>
 #include <linux/irqreturn.h>
 #include <linux/preempt.h>
@@ -124,5 +146,60 @@ enum {
 #define disable_irq_nosync(irq) dmamap_irq_disable_at(NULL, (irq), false, __FILE__, __LINE__)
 #define enable_irq(irq) dmamap_irq_enable_at(NULL, (irq), __FILE__, __LINE__)
 #define synchronize_irq(irq) dmamap_irq_synchronize_at(NULL, (irq), __FILE__, __LINE__)
+
+/*
+ * DECLARE_TASKLET() - define the tasklet @name calling @_callback with
+ * itself (tasklet_setup()'s kind); DECLARE_TASKLET_DISABLED() defines it
+ * disabled (a tasklet_enable() lets it run). The _OLD forms call @_func
+ * with 0 (tasklet_init()'s kind).
+ */
+#define DECLARE_TASKLET(name, _callback) struct tasklet_struct name = DMAMAP_TASKLET_INIT_CALLBACK(_callback, 0)
+#define DECLARE_TASKLET_DISABLED(name, _callback) \
+	struct tasklet_struct name = DMAMAP_TASKLET_INIT_CALLBACK(_callback, 1)
+#define DECLARE_TASKLET_OLD(name, _func) struct tasklet_struct name = DMAMAP_TASKLET_INIT_FUNC(_func, 0, 0)
+#define DECLARE_TASKLET_DISABLED_OLD(name, _func) struct tasklet_struct name = DMAMAP_TASKLET_INIT_FUNC(_func, 0, 1)
+
+/* from_tasklet() - the structure of @var's type whose @tasklet_fieldname is @callback_tasklet. */
+#define from_tasklet(var, callback_tasklet, tasklet_fieldname) \
+	container_of(callback_tasklet, __typeof__(*var), tasklet_fieldname)
+
+/*
+ * tasklet_setup() - make @t an idle, enabled tasklet calling @callback
+ * with @t; tasklet_init() one calling @func with @data (see
+ * dmamap_tasklet_init_at()).
+ */
+#define tasklet_setup(t, callback) dmamap_tasklet_init_at((t), NULL, (callback), 0, __FILE__, __LINE__)
+#define tasklet_init(t, func, data) dmamap_tasklet_init_at((t), (func), NULL, (data), __FILE__, __LINE__)
+
+/*
+ * tasklet_schedule() - run @t in softirq context, in this thread, when it
+ * next may (see dmamap_tasklet_schedule_at()); tasklet_hi_schedule()
+ * before the others. Never sleeps.
+ */
+#define tasklet_schedule(t) dmamap_tasklet_schedule_at((t), false, __FILE__, __LINE__)
+#define tasklet_hi_schedule(t) dmamap_tasklet_schedule_at((t), true, __FILE__, __LINE__)
+
+/*
+ * tasklet_disable() - keep @t from running, and wait for a run in another
+ * thread (may sleep); tasklet_disable_nosync() does not wait;
+ * tasklet_disable_in_atomic() waits without sleeping. tasklet_enable()
+ * undoes one, and runs @t when it was scheduled meanwhile.
+ */
+#define tasklet_disable_nosync(t) dmamap_tasklet_disable_at((t), DMAMAP_TASKLET_DISABLE_NOSYNC, __FILE__, __LINE__)
+#define tasklet_disable(t) dmamap_tasklet_disable_at((t), DMAMAP_TASKLET_DISABLE_WAIT, __FILE__, __LINE__)
+#define tasklet_disable_in_atomic(t) dmamap_tasklet_disable_at((t), DMAMAP_TASKLET_DISABLE_ATOMIC, __FILE__, __LINE__)
+#define tasklet_enable(t) dmamap_tasklet_enable_at((t), __FILE__, __LINE__)
+
+/*
+ * tasklet_kill() - wait until @t is neither scheduled nor running (may
+ * sleep); tasklet_unlock_wait() until it does not run (may sleep),
+ * tasklet_unlock_spin_wait() without sleeping; tasklet_trylock() and
+ * tasklet_unlock() mark it running and not.
+ */
+#define tasklet_kill(t) dmamap_tasklet_kill_at((t), __FILE__, __LINE__)
+#define tasklet_unlock_wait(t) dmamap_tasklet_unlock_wait_at((t), false, __FILE__, __LINE__)
+#define tasklet_unlock_spin_wait(t) dmamap_tasklet_unlock_wait_at((t), true, __FILE__, __LINE__)
+#define tasklet_trylock(t) dmamap_tasklet_trylock(t)
+#define tasklet_unlock(t) dmamap_tasklet_unlock(t)
 
 #endif /* _LINUX_INTERRUPT_H */

@@ -6,9 +6,12 @@
  * _irqrestore forms (@flags an unsigned long lvalue, as the kernel checks),
  * spin_lock_nested() and spin_lock_irqsave_nested(), spin_trylock() and its
  * forms, spin_is_locked(), assert_spin_locked(), the raw_spin_*() forms, and
- * the interrupt state of <linux/irqflags.h>, the assertions and lock classes
- * of <linux/lockdep.h> and in_atomic() of <linux/preempt.h>, which the
- * kernel's header brings too.
+ * the interrupt state of <linux/irqflags.h>, local_bh_disable() and
+ * local_bh_enable() of <linux/bottom_half.h>, the assertions and lock
+ * classes of <linux/lockdep.h> and in_atomic() of <linux/preempt.h>, which
+ * the kernel's header brings too. spin_lock_bh() turns the thread's bottom
+ * halves off as local_bh_disable() does, and spin_unlock_bh() runs the
+ * tasklets it scheduled meanwhile, as the kernel's does.
  *
  * The locks exclude each other across a test's threads. A waiter sleeps on
  * the host rather than spinning, which only the clock can tell. What the
@@ -25,6 +28,7 @@
 
 #include <dmamap/linux-api.h>
 #include <dmamap/locking.h>
+#include <linux/bottom_half.h>
 #include <linux/irqflags.h>
 #include <linux/lockdep.h>
 #include <linux/preempt.h>
