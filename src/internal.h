@@ -744,6 +744,9 @@ struct dm_held_mark {
 void dm_held_mark(struct dm_held_mark *mark);
 void dm_held_since(const struct dm_held_mark *mark, char *left, size_t size);
 
+/* "file:line" in @buf (@size bytes), or "an unknown place" when @file is NULL: @buf. */
+const char *dm_site(const char *file, int line, char *buf, size_t size);
+
 /* This thread's number, never another thread's (its owner token as a lock holder): the "CPU" a tasklet is scheduled on. */
 unsigned long dm_thread_token(void);
 

@@ -161,8 +161,8 @@ static const char *taken_at(const char *file, int line, char *buf, size_t size)
 	return buf;
 }
 
-/* "file:line", or "an unknown place". */
-static const char *site(const char *file, int line, char *buf, size_t size)
+/* "file:line", or "an unknown place" (see internal.h). */
+const char *dm_site(const char *file, int line, char *buf, size_t size)
 {
 	if (file)
 		snprintf(buf, size, "%s:%d", file, line);
@@ -536,7 +536,7 @@ static void cycle_message(char *msg, size_t size, const struct dmamap_lock *lk, 
 		const struct ld_edge *e = &ld.edges[path[i]];
 
 		buf_add(msg, size, &len, "%s %s was taken at %s while holding %s%s", i ? (i + 1 == steps ? ", and" : ",") : "",
-			node_name(e->to, a, sizeof(a)), site(e->file, e->line, s1, sizeof(s1)),
+			node_name(e->to, a, sizeof(a)), dm_site(e->file, e->line, s1, sizeof(s1)),
 			node_name(e->from, b, sizeof(b)), taken_at(e->from_file, e->from_line, s2, sizeof(s2)));
 	}
 	if (steps > PATH_SHOWN)
@@ -700,7 +700,7 @@ static void held_range(const struct dm_atomic *a, unsigned int first, unsigned i
 
 		buf_add(buf, size, len, "%s%s taken by %s() at %s", i > first ? ", " : "",
 			name_at(h->name, (const void *)h->lk, n, sizeof(n)), how_names[h->how],
-			site(h->file, h->line, t, sizeof(t)));
+			dm_site(h->file, h->line, t, sizeof(t)));
 	}
 	if (before)
 		buf_add(buf, size, len, "%s%u taken before them", a->nheld > first ? ", and " : "", before);
@@ -904,7 +904,7 @@ void dm_softirq_exit(const struct dm_softirq_mark *mark, char *left, size_t size
 	left[0] = '\0';
 	if (a->irqs_off)
 		buf_add(left, size, &len, "interrupts off since %s() at %s", a->irq_how ? a->irq_how : "local_irq_save",
-			site(a->irq_file, a->irq_line, where, sizeof(where)));
+			dm_site(a->irq_file, a->irq_line, where, sizeof(where)));
 	if (a->bh > mark->bh)
 		buf_add(left, size, &len, "%sbottom halves off (%u local_bh_disable() not undone)", len ? "; " : "",
 			a->bh - mark->bh);
@@ -961,10 +961,10 @@ void dm_run_as_task(void (*fn)(void *arg), void *arg, char *left, size_t size)
 	}
 	if (a->irqs_off)
 		buf_add(left, size, &len, "%sinterrupts off since %s() at %s", len ? "; " : "",
-			a->irq_how ? a->irq_how : "local_irq_save", site(a->irq_file, a->irq_line, where, sizeof(where)));
+			a->irq_how ? a->irq_how : "local_irq_save", dm_site(a->irq_file, a->irq_line, where, sizeof(where)));
 	if (a->bh)
 		buf_add(left, size, &len, "%sbottom halves off since %s", len ? "; " : "",
-			a->bh_file ? site(a->bh_file, a->bh_line, where, sizeof(where)) : "spin_lock_bh()");
+			a->bh_file ? dm_site(a->bh_file, a->bh_line, where, sizeof(where)) : "spin_lock_bh()");
 	/* what the task made of this thread's own (its owner token, its exit hook, tasklets it left scheduled) stays */
 	saved.token = a->token;
 	saved.exit_hook = a->exit_hook;

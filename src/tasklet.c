@@ -67,14 +67,20 @@ static bool running_here(const struct tasklet_struct *t)
 	return false;
 }
 
-/* "file:line", or "an unknown place". */
-static const char *site(const char *file, int line, char *buf, size_t size)
+/* A tasklet given: a NULL one is reported, as @how's. */
+static bool tl_ok(const struct tasklet_struct *t, const char *how, const char *file, int line)
 {
-	if (file)
-		snprintf(buf, size, "%s:%d", file, line);
-	else
-		snprintf(buf, size, "an unknown place");
-	return buf;
+	if (t)
+		return true;
+	dmamap_report(dmamap_machine_peek_current(), DMAMAP_REPORT_BAD_INPUT, NULL, file, line, "%s: NULL tasklet", how);
+	return false;
+}
+
+/* This thread has a tasklet to run: at once if it may, else at its next point. */
+static void run_soon(void)
+{
+	dm_softirq_raise();
+	dm_softirq_point();
 }
 
 /* The entry of @t, or NULL (tl_lock held). */
@@ -183,7 +189,7 @@ static void call(struct tasklet_struct *t, bool use_callback, void (*fn)(void), 
 	tl_nest--;
 	if (locks[0] || state[0])
 		dmamap_report(m, DMAMAP_REPORT_LOCK_MISUSE, NULL, init_file, init_line,
-			      "tasklet initialised at %s returned with %s%s%s", site(init_file, init_line, at, sizeof(at)),
+			      "tasklet initialised at %s returned with %s%s%s", dm_site(init_file, init_line, at, sizeof(at)),
 			      locks, locks[0] && state[0] ? "; " : "", state);
 }
 
@@ -247,13 +253,10 @@ DMAMAP_API void dmamap_tasklet_init_at(struct tasklet_struct *t, void (*func)(un
 {
 	const char *how = callback ? "tasklet_setup" : "tasklet_init";
 	struct tl_entry *stale;
-	char at[160];
+	char at[160], init_at[160];
 
-	if (!t) {
-		dmamap_report(dmamap_machine_peek_current(), DMAMAP_REPORT_BAD_INPUT, NULL, file, line,
-			      "%s: NULL tasklet", how);
+	if (!tl_ok(t, how, file, line))
 		return;
-	}
 	pthread_mutex_lock(&tl_lock);
 	stale = entry_of(t);
 	if (stale)
@@ -275,8 +278,8 @@ DMAMAP_API void dmamap_tasklet_init_at(struct tasklet_struct *t, void (*func)(un
 	if (stale) {
 		dmamap_report(stale->m ? stale->m : dmamap_machine_peek_current(), DMAMAP_REPORT_API_MISUSE, NULL, file,
 			      line, "%s: this memory holds a tasklet still scheduled at %s (initialised at %s); forgotten",
-			      how, site(stale->file, stale->line, at, sizeof(at)),
-			      stale->init_file ? stale->init_file : "an unknown place");
+			      how, dm_site(stale->file, stale->line, at, sizeof(at)),
+			      dm_site(stale->init_file, stale->init_line, init_at, sizeof(init_at)));
 		free(stale);
 	}
 }
@@ -286,11 +289,8 @@ DMAMAP_API void dmamap_tasklet_schedule_at(struct tasklet_struct *t, bool hi, co
 	const char *how = hi ? "tasklet_hi_schedule" : "tasklet_schedule";
 	bool queued = false, ok;
 
-	if (!t) {
-		dmamap_report(dmamap_machine_peek_current(), DMAMAP_REPORT_BAD_INPUT, NULL, file, line,
-			      "%s: NULL tasklet", how);
+	if (!tl_ok(t, how, file, line))
 		return;
-	}
 	pthread_mutex_lock(&tl_lock);
 	ok = initialised(t);
 	if (ok && !(t->state & SCHED)) {
@@ -308,10 +308,8 @@ DMAMAP_API void dmamap_tasklet_schedule_at(struct tasklet_struct *t, bool hi, co
 			      how);
 		return;
 	}
-	if (queued) {
-		dm_softirq_raise();
-		dm_softirq_point();
-	}
+	if (queued)
+		run_soon();
 }
 
 /* A wait for @t from @t itself: the kernel would wait for ever. */
@@ -322,7 +320,7 @@ static void report_self(const struct tasklet_struct *t, const char *how, const c
 	dmamap_report(dmamap_machine_peek_current(), DMAMAP_REPORT_LOCK_MISUSE, NULL, file, line,
 		      "%s() from the tasklet itself (initialised at %s): the kernel would wait for it for ever; not waited "
 		      "for",
-		      how, site(t->dmamap_file, t->dmamap_line, at, sizeof(at)));
+		      how, dm_site(t->dmamap_file, t->dmamap_line, at, sizeof(at)));
 }
 
 /* Wait until no other thread runs @t; from @t itself, report instead. */
@@ -348,11 +346,8 @@ DMAMAP_API void dmamap_tasklet_disable_at(struct tasklet_struct *t, int how, con
 
 	if (how < DMAMAP_TASKLET_DISABLE_NOSYNC || how > DMAMAP_TASKLET_DISABLE_ATOMIC)
 		how = DMAMAP_TASKLET_DISABLE_WAIT;
-	if (!t) {
-		dmamap_report(dmamap_machine_peek_current(), DMAMAP_REPORT_BAD_INPUT, NULL, file, line,
-			      "%s: NULL tasklet", names[how]);
+	if (!tl_ok(t, names[how], file, line))
 		return;
-	}
 	if (how == DMAMAP_TASKLET_DISABLE_WAIT)
 		dm_might_sleep(NULL, names[how], file, line);
 	pthread_mutex_lock(&tl_lock);
@@ -368,11 +363,8 @@ DMAMAP_API void dmamap_tasklet_enable_at(struct tasklet_struct *t, const char *f
 	char at[160];
 	int c;
 
-	if (!t) {
-		dmamap_report(dmamap_machine_peek_current(), DMAMAP_REPORT_BAD_INPUT, NULL, file, line,
-			      "tasklet_enable: NULL tasklet");
+	if (!tl_ok(t, "tasklet_enable", file, line))
 		return;
-	}
 	pthread_mutex_lock(&tl_lock);
 	c = count_of(t);
 	if (c > 0) {
@@ -390,13 +382,11 @@ DMAMAP_API void dmamap_tasklet_enable_at(struct tasklet_struct *t, const char *f
 	if (c <= 0) {
 		dmamap_report(dmamap_machine_peek_current(), DMAMAP_REPORT_API_MISUSE, NULL, file, line,
 			      "tasklet_enable: the tasklet (initialised at %s) is not disabled; its count stays 0",
-			      site(t->dmamap_file, t->dmamap_line, at, sizeof(at)));
+			      dm_site(t->dmamap_file, t->dmamap_line, at, sizeof(at)));
 		return;
 	}
-	if (e) {
-		dm_softirq_raise();
-		dm_softirq_point();
-	}
+	if (e)
+		run_soon();
 }
 
 DMAMAP_API void dmamap_tasklet_kill_at(struct tasklet_struct *t, const char *file, int line)
@@ -405,11 +395,8 @@ DMAMAP_API void dmamap_tasklet_kill_at(struct tasklet_struct *t, const char *fil
 	struct tl_entry *e;
 	char at[160];
 
-	if (!t) {
-		dmamap_report(dmamap_machine_peek_current(), DMAMAP_REPORT_BAD_INPUT, NULL, file, line,
-			      "tasklet_kill: NULL tasklet");
+	if (!tl_ok(t, "tasklet_kill", file, line))
 		return;
-	}
 	dm_might_sleep(NULL, "tasklet_kill", file, line);
 	if (running_here(t)) {
 		report_self(t, "tasklet_kill", file, line);
@@ -423,7 +410,7 @@ DMAMAP_API void dmamap_tasklet_kill_at(struct tasklet_struct *t, const char *fil
 			dmamap_report(dmamap_machine_peek_current(), DMAMAP_REPORT_LOCK_MISUSE, NULL, file, line,
 				      "tasklet_kill: the tasklet (initialised at %s) is disabled and scheduled: the kernel "
 				      "would wait for it for ever; nothing done",
-				      site(t->dmamap_file, t->dmamap_line, at, sizeof(at)));
+				      dm_site(t->dmamap_file, t->dmamap_line, at, sizeof(at)));
 			return;
 		}
 		e = entry_of(t);
@@ -448,11 +435,8 @@ DMAMAP_API void dmamap_tasklet_unlock_wait_at(struct tasklet_struct *t, bool spi
 {
 	const char *how = spin ? "tasklet_unlock_spin_wait" : "tasklet_unlock_wait";
 
-	if (!t) {
-		dmamap_report(dmamap_machine_peek_current(), DMAMAP_REPORT_BAD_INPUT, NULL, file, line,
-			      "%s: NULL tasklet", how);
+	if (!tl_ok(t, how, file, line))
 		return;
-	}
 	if (!spin)
 		dm_might_sleep(NULL, how, file, line);
 	wait_not_running(t, how, file, line);
@@ -476,10 +460,8 @@ DMAMAP_API void dmamap_tasklet_unlock(struct tasklet_struct *t)
 	pthread_mutex_lock(&tl_lock);
 	queued = run_ends(t);
 	pthread_mutex_unlock(&tl_lock);
-	if (queued) {
-		dm_softirq_raise();
-		dm_softirq_point();
-	}
+	if (queued)
+		run_soon();
 }
 
 DMAMAP_API bool dmamap_tasklet_scheduled(struct tasklet_struct *t)
@@ -516,7 +498,7 @@ void dmamap_tasklet_machine_fini(struct dmamap_machine *m)
 		dmamap_report(m, DMAMAP_REPORT_LEAK, NULL, e->file, e->line,
 			      "tasklet initialised at %s still scheduled%s at machine destroy (tasklet_kill() was "
 			      "missing); forgotten",
-			      site(e->init_file, e->init_line, at, sizeof(at)), e->parked ? " and disabled" : "");
+			      dm_site(e->init_file, e->init_line, at, sizeof(at)), e->parked ? " and disabled" : "");
 		free(e);
 	}
 }
