@@ -17,7 +17,10 @@
  * Each queue runs its items one at a time in its own thread, in process
  * context: an ordered queue, whatever the flags and max_active asked (a
  * driver that needs two items of one queue to run at once would wait
- * here). The calls carry the caller's line to the reports.
+ * here). The calls carry the caller's line to the reports. There is no
+ * BH workqueue (Linux 6.9's WQ_BH and system_bh_wq, whose items run in
+ * softirq context): a driver that uses one fails to compile here; its
+ * tasklets (<linux/interrupt.h>) run in softirq context.
  */
 #ifndef _LINUX_WORKQUEUE_H
 #define _LINUX_WORKQUEUE_H
