@@ -38,7 +38,9 @@
  * thread function, and the thread functions woken run when the line's
  * handlers have all returned, before dmamap_irq_raise() returns, in the
  * calling thread, one after the other in the order they were woken: as if
- * each action's interrupt thread ran at once. A thread function runs in
+ * each action's interrupt thread ran at once; the tasklets the handlers
+ * scheduled run before them, in softirq context, as the kernel's
+ * irq_exit() runs them (<dmamap/tasklet.h>). A thread function runs in
  * task context, as a thread of its own: interrupts on, in_hardirq() false,
  * none of the locks the raising thread holds counted as its (lockdep and
  * the sleep checks see only its own), so it may sleep: mutex_lock(),
@@ -352,9 +354,11 @@ DMAMAP_API void dmamap_irq_synchronize_at(struct dmamap_machine *m, unsigned int
  * Each handler of the line runs, in the order they were requested, in the
  * calling thread, in hard interrupt context: the thread's interrupts are
  * off and dmamap_in_hardirq() is true until the last returns (a handler may
- * raise another line: it runs nested). Then the thread functions the
- * handlers woke (IRQ_WAKE_THREAD) run, in the calling thread, in task
- * context (see the top). A handler that returns holding a lock it took,
+ * raise another line: it runs nested). Then the tasklets they scheduled
+ * run (unless the thread has bottom halves off or runs a tasklet: then at
+ * its next point where softirqs may run, <dmamap/tasklet.h>), then the
+ * thread functions the handlers woke (IRQ_WAKE_THREAD), in the calling
+ * thread, in task context (see the top). A handler that returns holding a lock it took,
  * or with interrupts on, is reported as DMAMAP_REPORT_LOCK_MISUSE, and the
  * thread's locks and interrupt state are given back as they were before
  * the raise. A handler with no thread function that returns
