@@ -721,16 +721,31 @@ static void thread_ends(void *arg)
 	size_t len = 0;
 
 	foreign_collect(a);
-	if (!a->depth)
-		return;
-	list[0] = '\0';
-	held_list(a, list, sizeof(list), &len);
-	last = a->nheld ? &a->held[a->nheld - 1] : NULL;
-	dmamap_report(report_machine(), DMAMAP_REPORT_LOCK_MISUSE, NULL, last ? last->file : NULL, last ? last->line : 0,
-		      "a thread is exiting with %u lock%s still held: %s; %s held: a thread that waits for %s waits for ever",
-		      a->depth, a->depth == 1 ? "" : "s", list, a->depth == 1 ? "it stays" : "they stay",
-		      a->depth == 1 ? "it" : "one of them");
-	a->depth = a->nheld = a->spins = 0;
+	if (a->depth) {
+		list[0] = '\0';
+		held_list(a, list, sizeof(list), &len);
+		last = a->nheld ? &a->held[a->nheld - 1] : NULL;
+		dmamap_report(report_machine(), DMAMAP_REPORT_LOCK_MISUSE, NULL, last ? last->file : NULL,
+			      last ? last->line : 0,
+			      "a thread is exiting with %u lock%s still held: %s; %s held: a thread that waits for %s "
+			      "waits for ever",
+			      a->depth, a->depth == 1 ? "" : "s", list, a->depth == 1 ? "it stays" : "they stay",
+			      a->depth == 1 ? "it" : "one of them");
+		a->depth = a->nheld = a->spins = 0;
+	}
+	/* a spin_lock_bh() left held was said above; a local_bh_disable() not undone is said here */
+	if (a->bh && a->bh_file)
+		dmamap_report(report_machine(), DMAMAP_REPORT_LOCK_MISUSE, NULL, a->bh_file, a->bh_line,
+			      "a thread is exiting with bottom halves off since local_bh_disable() at %s:%d",
+			      a->bh_file, a->bh_line);
+	a->bh = 0;
+	a->bh_file = NULL;
+	/* the CPU outlives the task: the tasklets it scheduled run now, as that CPU's ksoftirqd would run them */
+	if (a->softirq_raised) {
+		a->irqs_off = false;
+		a->hardirq = a->softirq = 0;
+		dm_softirq_run();
+	}
 }
 
 static pthread_key_t exit_key;
@@ -742,8 +757,8 @@ static void exit_key_make(void)
 	exit_key_made = pthread_key_create(&exit_key, thread_ends) == 0;
 }
 
-static void held_push(struct dm_atomic *a, const struct dmamap_lock *lk, unsigned int node, unsigned int how,
-		      unsigned int flags, const char *file, int line)
+/* thread_ends() will run when this thread ends. */
+static void exit_hook_arm(struct dm_atomic *a)
 {
 	if (!a->exit_hook) {
 		a->exit_hook = true;
@@ -751,6 +766,12 @@ static void held_push(struct dm_atomic *a, const struct dmamap_lock *lk, unsigne
 		if (exit_key_made)
 			pthread_setspecific(exit_key, a);
 	}
+}
+
+static void held_push(struct dm_atomic *a, const struct dmamap_lock *lk, unsigned int node, unsigned int how,
+		      unsigned int flags, const char *file, int line)
+{
+	exit_hook_arm(a);
 	if (flags & HELD_SPIN)
 		a->spins++;
 	a->depth++;
@@ -848,6 +869,7 @@ DMAMAP_API void dmamap_local_bh_disable_at(const char *file, int line)
 {
 	struct dm_atomic *a = &atomic_now;
 
+	exit_hook_arm(a);
 	if (!a->bh++) {
 		a->bh_file = file;
 		a->bh_line = line;
@@ -868,6 +890,7 @@ DMAMAP_API void dmamap_local_bh_enable_at(const char *file, int line)
 
 void dm_softirq_raise(void)
 {
+	exit_hook_arm(&atomic_now);
 	atomic_now.softirq_raised = true;
 }
 

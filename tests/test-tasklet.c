@@ -837,6 +837,46 @@ static void test_kill_waits_for_the_run_elsewhere(void **state)
 	assert_int_equal(f->c.reports, 0);
 }
 
+static int exiting_bh_line;
+
+static void *exit_with_bh_off(void *arg)
+{
+	struct tl *x = arg;
+
+	exiting_bh_line = __LINE__ + 1;
+	local_bh_disable();
+	tasklet_schedule(&x->t);
+	return NULL;
+}
+
+/*
+ * A thread that ends with bottom halves off is reported, at its
+ * local_bh_disable(); the tasklet it left scheduled runs as it ends, in
+ * it, so that nothing waits for it for ever.
+ */
+static void test_thread_ending_with_bh_off(void **state)
+{
+	struct current_fx *f = *state;
+	char order[8] = "";
+	pthread_t th;
+	struct tl a;
+
+	tl_make(&a, 'a', order);
+	assert_int_equal(pthread_create(&th, NULL, exit_with_bh_off, &a), 0);
+	assert_int_equal(pthread_join(th, NULL), 0);
+	assert_int_equal(f->c.reports, 1);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_LOCK_MISUSE], 1);
+	assert_int_equal(f->c.rec_last.line, exiting_bh_line);
+	assert_non_null(strstr(f->c.rec_last.message, "exiting with bottom halves off"));
+	assert_string_equal(order, "a");
+	assert_true(pthread_equal(a.thread, th));
+	assert_true(a.serving);
+	assert_false(scheduled(&a));
+	tasklet_kill(&a.t);
+	assert_int_equal(f->c.reports, 1);
+	f->c.reports = 0;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -863,6 +903,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_serialized_across_threads, current_fx_setup, current_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_kill_waits_for_the_run_elsewhere, current_fx_setup,
 						current_fx_teardown),
+		cmocka_unit_test_setup_teardown(test_thread_ending_with_bh_off, current_fx_setup, current_fx_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -46,7 +46,10 @@
  * pthread_exit()) holding a spinlock or a mutex is reported as
  * DMAMAP_REPORT_LOCK_MISUSE, the kernel's "exiting with locks still held",
  * naming each lock and where it was taken. The locks stay held, as they
- * would on a kernel: a thread that waits for one waits for ever. The end of
+ * would on a kernel: a thread that waits for one waits for ever. One that
+ * ends with bottom halves off (a local_bh_disable() not undone) is
+ * reported the same way; the tasklets a thread left scheduled run as it
+ * ends (its CPU outlives it). The end of
  * the process (exit(), a return from main()) is not checked. Locks belong to
  * no machine: destroying a machine checks none of them.
  *

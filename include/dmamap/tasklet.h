@@ -54,7 +54,8 @@
  * interrupts on (the kernel's ksoftirqd would run them soon after), and a
  * local_bh_enable() made holding a spinlock does not run them (the
  * kernel's does); there is no ksoftirqd: a thread that ends with tasklets
- * scheduled never runs them. There are no other softirqs, and no BH
+ * scheduled (bottom halves left off, reported) runs them as it ends, as
+ * its CPU would. There are no other softirqs, and no BH
  * workqueue (WQ_BH, system_bh_wq of Linux 6.9): workqueue items always run
  * in a worker thread, in task context.
  *
