@@ -26,11 +26,7 @@ _Static_assert(DMAMAP_LX_ATTR_NO_KERNEL_MAPPING == 1UL << DMA_ATTR_NO_KERNEL_MAP
 _Static_assert(DMAMAP_LX_ATTR_SKIP_CPU_SYNC == 1UL << DMA_ATTR_SKIP_CPU_SYNC, "attr bit");
 _Static_assert(DMAMAP_LX_ATTR_FORCE_CONTIGUOUS == 1UL << DMA_ATTR_FORCE_CONTIGUOUS, "attr bit");
 
-/*
- * Translate @attrs into @a. Return the core's attrs pointer (NULL when none
- * apply) through @out and true, or false after reporting unknown bits.
- */
-static bool lx_attrs(struct device *dev, unsigned long attrs, struct dma_attrs *a, struct dma_attrs **out,
+bool dmamap_lx_attrs(struct device *dev, unsigned long attrs, struct dma_attrs *a, struct dma_attrs **out,
 		     const char *what, const char *file, int line)
 {
 	if (attrs & ~LX_KNOWN) {
@@ -46,7 +42,7 @@ static bool lx_attrs(struct device *dev, unsigned long attrs, struct dma_attrs *
 
 #define ATTRS(what, fail)                                                \
 	struct dma_attrs a_, *ap_;                                       \
-	if (!lx_attrs(dev, attrs, &a_, &ap_, (what), file, line))        \
+	if (!dmamap_lx_attrs(dev, attrs, &a_, &ap_, (what), file, line))        \
 		fail
 
 static bool noncontig_holds(struct device *dev, phys_addr_t phys, const char *what, const char *file, int line);

@@ -13,6 +13,7 @@
  * mapping is read-only to the device, FROM_DEVICE write-only.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "internal.h"
 
@@ -29,12 +30,27 @@ struct iommu_buffer {
 	struct iommu_buffer *next;
 };
 
+/* A live range of dma_iova_try_alloc(), found again by its device and the state's addr and size. */
+struct iova_range {
+	const struct device *dev;    /* compared, never dereferenced */
+	dma_addr_t iova;             /* page aligned */
+	size_t len;                  /* page aligned */
+	dma_addr_t addr;             /* the state's addr and __size */
+	u64 size;
+	u8 *linked;                  /* per page: 0, or the link's direction + 1 */
+	size_t nr_linked;
+	const char *file;            /* the allocation's caller */
+	int line;
+	struct iova_range *next;
+};
+
 /* The mapping's private part, behind the public struct. */
 struct mapping_priv {
 	struct dma_iommu_mapping pub;
 	struct dmamap_obj obj;       /* on the machine's object list */
-	pthread_mutex_t lock;        /* the buffer list, attached, and kref changes */
+	pthread_mutex_t lock;        /* the buffer and range lists, attached, and kref changes */
 	struct iommu_buffer *buffers;
+	struct iova_range *ranges;
 	unsigned long attached;      /* devices attached: references only their detach may drop */
 };
 
@@ -723,6 +739,427 @@ static const struct dma_map_ops iommu_ops = {
 	.set_dma_mask = iommu_set_dma_mask,
 };
 
+/* ------------------------------------------------ the IOVA-based DMA API */
+
+/*
+ * dma_iova_try_alloc() and its calls (Linux 6.17): a range of the mapping's
+ * IOVA space a driver links pages into itself. Each live range has a
+ * record on the mapping's list, with a byte per page saying whether it is
+ * linked and in which direction, so a link, unlink or free can be checked
+ * against what the range holds before anything changes.
+ */
+
+DMAMAP_PRINTF(5, 6)
+static void iova_refuse(struct device *dev, enum dmamap_report_kind kind, const char *file, int line, const char *fmt,
+			...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	dmamap_logv(dm_dev_machine(dev), DMAMAP_LOG_ERR, kind, dev->dmamap.name, file, line, fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * The live range of @dev that @state names, with its mapping's lock held;
+ * or NULL, with nothing held, after a report of @what at @file:@line.
+ */
+static struct iova_range *range_of(struct device *dev, const struct dma_iova_state *state, const char *what,
+				   const char *file, int line)
+{
+	struct mapping_priv *mp;
+	struct iova_range *r;
+	const char *why = NULL;
+
+	if (!dm_dev_live(dev) || !state) {
+		dmamap_dev_report(dev, DMAMAP_REPORT_BAD_INPUT, file, line, "%s: %s", what,
+				  state ? "NULL or uninitialised device" : "NULL state");
+		return NULL;
+	}
+	if (!dev_mapping(dev)) {
+		iova_refuse(dev, DMAMAP_REPORT_API_MISUSE, file, line, "%s of IOVA %#llx+%#llx refused: the device is "
+			    "not behind an IOMMU mapping (dma_iova_try_alloc() gives it no range)", what,
+			    (unsigned long long)state->addr, (unsigned long long)state->__size);
+		return NULL;
+	}
+	mp = priv_of(dev_mapping(dev));
+	pthread_mutex_lock(&mp->lock);
+	for (r = mp->ranges; r; r = r->next)
+		if (r->addr == state->addr && r->size == state->__size)
+			break;
+	if (!r)
+		why = "names no live dma_iova_try_alloc() range of the device (freed already, or never allocated)";
+	else if (r->dev != dev)
+		why = "is another device's range";
+	if (!why)
+		return r;
+	pthread_mutex_unlock(&mp->lock);
+	iova_refuse(dev, DMAMAP_REPORT_API_MISUSE, file, line, "%s of IOVA %#llx+%#llx refused: the state %s", what,
+		    (unsigned long long)state->addr, (unsigned long long)state->__size, why);
+	return NULL;
+}
+
+static void range_unlock(struct device *dev)
+{
+	pthread_mutex_unlock(&priv_of(dev_mapping(dev))->lock);
+}
+
+/* Bytes from @offset after the state's addr, counted from the range's IOVA (past the end when they cannot be in it). */
+static u64 range_rel(const struct iova_range *r, size_t offset)
+{
+	return offset > r->len ? (u64)r->len + 1 : (r->addr - r->iova) + offset;
+}
+
+/* Whether @size bytes at @rel (from the range's IOVA) lie in @r: then their pages' first index and count. */
+static bool range_pages(const struct iova_range *r, u64 rel, size_t size, size_t *first, size_t *n)
+{
+	if (!size || rel > r->len || size > r->len - rel)
+		return false;
+	*first = (size_t)(rel >> PAGE_SHIFT);
+	*n = (size_t)(PAGE_ALIGN(rel + size) >> PAGE_SHIFT) - *first;
+	return true;
+}
+
+/* Unmap the linked pages of a range taken off its list, give its IOVA back and free the record. */
+static void range_release(struct dma_iommu_mapping *mapping, struct iova_range *r)
+{
+	size_t pages = r->len >> PAGE_SHIFT;
+
+	for (size_t i = 0; i < pages;) {
+		size_t run = 0;
+
+		while (i + run < pages && r->linked[i + run])
+			run++;
+		if (run)
+			dmamap_iommu_unmap_held(mapping->domain, (unsigned long)(r->iova + (i << PAGE_SHIFT)),
+						run << PAGE_SHIFT);
+		i += run ? run : 1;
+	}
+	dmamap_iova_free(mapping->iova, r->iova, r->len);
+	dmamap_free(r->linked);
+	dmamap_free(r);
+}
+
+/* Take the range @state names off the mapping's list; NULL after a report. */
+static struct iova_range *range_take(struct device *dev, const struct dma_iova_state *state, const char *what,
+				     const char *file, int line)
+{
+	struct iova_range *r = range_of(dev, state, what, file, line), **pp;
+
+	if (!r)
+		return NULL;
+	for (pp = &priv_of(dev_mapping(dev))->ranges; *pp != r; pp = &(*pp)->next)
+		;
+	*pp = r->next;
+	range_unlock(dev);
+	return r;
+}
+
+DMAMAP_API bool dmamap_linux_iova_try_alloc(struct device *dev, struct dma_iova_state *state, phys_addr_t phys,
+					    size_t size, const char *file, int line)
+{
+	size_t pad = (size_t)(phys & ~PAGE_MASK), len;
+	struct dma_iommu_mapping *mapping;
+	struct mapping_priv *mp;
+	struct iova_range *r;
+	dma_addr_t iova;
+	DM_CALL();
+
+	if (state)
+		memset(state, 0, sizeof(*state));
+	if (!dm_dev_live(dev) || !state) {
+		dmamap_dev_report(dev, DMAMAP_REPORT_BAD_INPUT, file, line, "dma_iova_try_alloc: %s",
+				  state ? "NULL or uninitialised device" : "NULL state");
+		return false;
+	}
+	mapping = dev_mapping(dev);
+	if (!mapping)
+		return false; /* no IOMMU DMA domain: the driver maps with dma_map_page() */
+	if (!size) {
+		iova_refuse(dev, DMAMAP_REPORT_API_MISUSE, file, line, "dma_iova_try_alloc of phys %#llx: size 0 (the "
+			    "kernel WARNs); no range", (unsigned long long)phys);
+		return false;
+	}
+	if (size > mapping->size)
+		return false; /* no window holds it: exhausted */
+	len = PAGE_ALIGN(size + pad);
+	r = dmamap_zalloc(mapping->machine, sizeof(*r));
+	if (!r)
+		return false;
+	r->linked = dmamap_zalloc(mapping->machine, len >> PAGE_SHIFT);
+	iova = r->linked ? alloc_iova(mapping, len) : DMA_MAPPING_ERROR;
+	if (iova == DMA_MAPPING_ERROR) {
+		dmamap_free(r->linked);
+		dmamap_free(r);
+		return false;
+	}
+	r->dev = dev;
+	r->iova = iova;
+	r->len = len;
+	r->addr = iova + pad;
+	r->size = size;
+	r->file = file;
+	r->line = line;
+	mp = priv_of(mapping);
+	pthread_mutex_lock(&mp->lock);
+	r->next = mp->ranges;
+	mp->ranges = r;
+	pthread_mutex_unlock(&mp->lock);
+	state->addr = r->addr;
+	state->__size = size;
+	return true;
+}
+
+DMAMAP_API int dmamap_linux_iova_link(struct device *dev, struct dma_iova_state *state, phys_addr_t phys,
+				      size_t offset, size_t size, enum dma_data_direction dir, unsigned long attrs,
+				      const char *file, int line)
+{
+	size_t pad = (size_t)(phys & ~PAGE_MASK), len, first = 0, n = 0;
+	enum dmamap_report_kind kind = DMAMAP_REPORT_API_MISUSE;
+	struct dma_attrs a, *ap;
+	const char *why = NULL;
+	struct iova_range *r;
+	u64 rel;
+	int err = -EINVAL;
+	DM_CALL();
+
+	if (!dmamap_lx_attrs(dev, attrs, &a, &ap, "dma_iova_link", file, line))
+		return -EINVAL;
+	if (dm_dev_live(dev) && (!valid_dma_direction((int)dir) || !size)) {
+		iova_refuse(dev, DMAMAP_REPORT_BAD_INPUT, file, line, "dma_iova_link of phys %#llx+%#zx: %s; refused",
+			    (unsigned long long)phys, size, size ? "invalid direction" : "size 0");
+		return -EINVAL;
+	}
+	if (dm_dev_live(dev) && pad && offset) {
+		iova_refuse(dev, DMAMAP_REPORT_API_MISUSE, file, line, "dma_iova_link of phys %#llx at offset %#zx "
+			    "refused: a physical address not page aligned is linked at offset 0 only (the kernel's "
+			    "WARN_ON_ONCE)", (unsigned long long)phys, offset);
+		return -EIO;
+	}
+	r = range_of(dev, state, "dma_iova_link", file, line);
+	if (!r)
+		return -EINVAL;
+	rel = range_rel(r, offset);
+	if (size > r->len || rel < pad) {
+		why = "they are outside the range allocated";
+	} else {
+		len = PAGE_ALIGN(size + pad);
+		rel -= pad;
+		if (rel & ~PAGE_MASK)
+			why = "the IOVA they would start at is not page aligned (the physical address and the range "
+			      "start at other page offsets)";
+		else if (!range_pages(r, rel, len, &first, &n))
+			why = "they are outside the range allocated";
+		else if (!dm_phys_in_ram(dm_dev_machine(dev), phys - pad, len))
+			why = "the physical pages are not RAM";
+	}
+	for (size_t i = first; !why && i < first + n; i++) {
+		if (r->linked[i]) {
+			why = "a page there is linked already";
+			err = -EEXIST;
+		}
+	}
+	if (!why) {
+		err = dmamap_iommu_map_held(dev_mapping(dev)->domain, (unsigned long)(r->iova + rel), phys - pad,
+					    n << PAGE_SHIFT, dir_prot((int)dir));
+		if (!err) {
+			memset(r->linked + first, (int)dir + 1, n);
+			r->nr_linked += n;
+			if (maintain(dev, ap))
+				dmamap_arm_cpu_to_dev(dm_dev_machine(dev), phys - pad, n << PAGE_SHIFT, (int)dir);
+		}
+	}
+	range_unlock(dev);
+	if (why)
+		iova_refuse(dev, kind, file, line, "dma_iova_link of phys %#llx+%#zx at offset %#zx of IOVA %#llx+%#llx "
+			    "refused: %s", (unsigned long long)phys, size, offset, (unsigned long long)state->addr,
+			    (unsigned long long)state->__size, why);
+	return err;
+}
+
+DMAMAP_API int dmamap_linux_iova_sync(struct device *dev, struct dma_iova_state *state, size_t offset, size_t size,
+				      const char *file, int line)
+{
+	struct iova_range *r = range_of(dev, state, "dma_iova_sync", file, line);
+	size_t first, n;
+	bool in;
+	DM_CALL();
+
+	if (!r)
+		return -EINVAL;
+	in = range_pages(r, range_rel(r, offset), size, &first, &n);
+	range_unlock(dev);
+	if (in)
+		return 0; /* no IOTLB to sync */
+	iova_refuse(dev, DMAMAP_REPORT_API_MISUSE, file, line, "dma_iova_sync of %#zx bytes at offset %#zx of IOVA "
+		    "%#llx+%#llx refused: they are outside the range allocated", size, offset,
+		    (unsigned long long)state->addr, (unsigned long long)state->__size);
+	return -EINVAL;
+}
+
+/* dma_iova_unlink() as @what: whether the bytes were unlinked (else reported, nothing changed). */
+static bool iova_unlink(struct device *dev, struct dma_iova_state *state, size_t offset, size_t size,
+			enum dma_data_direction dir, unsigned long attrs, const char *what, const char *file, int line)
+{
+	enum dmamap_report_kind kind = DMAMAP_REPORT_API_MISUSE;
+	struct dma_attrs a, *ap;
+	const char *why = NULL;
+	struct iova_range *r;
+	size_t first = 0, n = 0;
+	int linked_dir = DMA_NONE;
+
+	if (!dmamap_lx_attrs(dev, attrs, &a, &ap, what, file, line))
+		return false;
+	if (dm_dev_live(dev) && !valid_dma_direction((int)dir)) {
+		iova_refuse(dev, DMAMAP_REPORT_BAD_INPUT, file, line, "%s of %#zx bytes at offset %#zx: invalid direction; "
+			    "refused", what, size, offset);
+		return false;
+	}
+	r = range_of(dev, state, what, file, line);
+	if (!r)
+		return false;
+	if (!range_pages(r, range_rel(r, offset), size, &first, &n))
+		why = "they are outside the range allocated";
+	for (size_t i = first; !why && i < first + n; i++) {
+		if (!r->linked[i]) {
+			why = "a page there is not linked (the kernel WARNs)";
+			kind = DMAMAP_REPORT_NOT_MAPPED;
+		} else if (r->linked[i] != (int)dir + 1) {
+			why = "a page there was linked with another direction";
+			kind = DMAMAP_REPORT_DIR_MISMATCH;
+			linked_dir = r->linked[i] - 1;
+		}
+	}
+	if (!why) {
+		if (maintain(dev, ap))
+			maintain_iova(dev, r->addr + offset, size, (int)dir, false);
+		dmamap_iommu_unmap_held(dev_mapping(dev)->domain, (unsigned long)(r->iova + (first << PAGE_SHIFT)),
+					n << PAGE_SHIFT);
+		memset(r->linked + first, 0, n);
+		r->nr_linked -= n;
+	}
+	range_unlock(dev);
+	if (why)
+		iova_refuse(dev, kind, file, line, "%s of %#zx bytes at offset %#zx of IOVA %#llx+%#llx (%s) refused: %s%s%s",
+			    what, size, offset, (unsigned long long)state->addr, (unsigned long long)state->__size,
+			    dmamap_dir_name((int)dir), why, linked_dir != DMA_NONE ? ", " : "",
+			    linked_dir != DMA_NONE ? dmamap_dir_name(linked_dir) : "");
+	return !why;
+}
+
+DMAMAP_API void dmamap_linux_iova_unlink(struct device *dev, struct dma_iova_state *state, size_t offset,
+					 size_t size, enum dma_data_direction dir, unsigned long attrs,
+					 const char *file, int line)
+{
+	DM_CALL();
+
+	(void)iova_unlink(dev, state, offset, size, dir, attrs, "dma_iova_unlink", file, line);
+}
+
+static void iova_free(struct device *dev, struct dma_iova_state *state, const char *what, const char *file, int line)
+{
+	struct iova_range *r = range_take(dev, state, what, file, line);
+
+	if (!r)
+		return;
+	if (r->nr_linked)
+		iova_refuse(dev, DMAMAP_REPORT_API_MISUSE, file, line, "%s of IOVA %#llx+%#llx: %zu page%s still linked: "
+			    "all regions must have been unmapped with dma_iova_unlink() before dma_iova_free(); "
+			    "unmapping them", what, (unsigned long long)r->addr, (unsigned long long)r->size,
+			    r->nr_linked, r->nr_linked == 1 ? "" : "s");
+	range_release(dev_mapping(dev), r);
+}
+
+DMAMAP_API void dmamap_linux_iova_free(struct device *dev, struct dma_iova_state *state, const char *file, int line)
+{
+	DM_CALL();
+
+	iova_free(dev, state, "dma_iova_free", file, line);
+}
+
+DMAMAP_API void dmamap_linux_iova_destroy(struct device *dev, struct dma_iova_state *state, size_t mapped_len,
+					  enum dma_data_direction dir, unsigned long attrs, const char *file, int line)
+{
+	DM_CALL();
+
+	if (mapped_len && !iova_unlink(dev, state, 0, mapped_len, dir, attrs, "dma_iova_destroy", file, line))
+		return;
+	iova_free(dev, state, "dma_iova_destroy", file, line);
+}
+
+/* The ranges @dev left at its detach: each a leak at its dma_iova_try_alloc() line, unmapped and freed. */
+static void free_leftover_ranges(struct device *dev, struct dma_iommu_mapping *mapping)
+{
+	struct mapping_priv *mp = priv_of(mapping);
+
+	for (;;) {
+		struct iova_range **pp, *r;
+
+		pthread_mutex_lock(&mp->lock);
+		for (pp = &mp->ranges; *pp && (*pp)->dev != dev; pp = &(*pp)->next)
+			;
+		r = *pp;
+		if (r)
+			*pp = r->next;
+		pthread_mutex_unlock(&mp->lock);
+		if (!r)
+			break;
+		dmamap_dev_report(dev, DMAMAP_REPORT_LEAK, r->file, r->line, "dma_iova_try_alloc of IOVA %#llx+%#llx "
+				  "(%zu page%s linked) never given back (dma_iova_destroy() or dma_iova_free()) before "
+				  "arm_iommu_detach_device; freeing it", (unsigned long long)r->addr,
+				  (unsigned long long)r->size, r->nr_linked, r->nr_linked == 1 ? "" : "s");
+		range_release(mapping, r);
+	}
+}
+
+/*
+ * Each live range is one IOVA allocation whose pages are mapped exactly
+ * where it says they are linked. Return the granules of the ranges with
+ * nothing linked: allocated, and mapped by no page-table entry.
+ */
+static unsigned long check_ranges(struct mapping_priv *mp, struct dm_check *c, unsigned gshift)
+{
+	struct dma_iommu_mapping *mapping = &mp->pub;
+	unsigned long unlinked = 0;
+
+	pthread_mutex_lock(&mp->lock);
+	for (struct iova_range *r = mp->ranges; r; r = r->next) {
+		size_t pages = r->len >> PAGE_SHIFT, per = (size_t)1 << (gshift - PAGE_SHIFT), linked = 0;
+
+		if (!dmamap_iova_owns(mapping->iova, r->iova, r->len))
+			dm_check_fail(c, DMAMAP_CHECK_IOVA, "IOMMU mapping %#llx+%#zx: IOVA range %#llx+%#zx of "
+				      "dma_iova_try_alloc is not one IOVA allocation", (unsigned long long)mapping->base,
+				      mapping->size, (unsigned long long)r->iova, r->len);
+		for (size_t i = 0; i < pages; i++) {
+			phys_addr_t pa;
+			bool mapped = !dmamap_iommu_lookup(mapping->domain, r->iova + ((u64)i << PAGE_SHIFT), &pa, NULL);
+
+			if (mapped != !!r->linked[i]) {
+				dm_check_fail(c, DMAMAP_CHECK_IOVA, "IOMMU mapping %#llx+%#zx: page %zu of IOVA range %#llx "
+					      "is %s", (unsigned long long)mapping->base, mapping->size, i,
+					      (unsigned long long)r->iova,
+					      mapped ? "mapped but not linked" : "linked but not mapped");
+				break;
+			}
+			linked += mapped;
+		}
+		if (linked != r->nr_linked)
+			dm_check_fail(c, DMAMAP_CHECK_IOVA, "IOMMU mapping %#llx+%#zx: IOVA range %#llx counts %zu pages "
+				      "linked, %zu are", (unsigned long long)mapping->base, mapping->size,
+				      (unsigned long long)r->iova, r->nr_linked, linked);
+		for (size_t g = 0; g < pages; g += per) {
+			size_t i = g;
+
+			while (i < pages && i < g + per && !r->linked[i])
+				i++;
+			if (i == pages || i == g + per)
+				unlinked++;
+		}
+	}
+	pthread_mutex_unlock(&mp->lock);
+	return unlinked;
+}
+
 /* ------------------------------------------------------------ mappings */
 
 static void free_buffer(struct dma_iommu_mapping *mapping, struct iommu_buffer *b)
@@ -821,11 +1258,13 @@ static void mapping_check(struct dmamap_obj *o, struct dm_check *c)
 	struct dma_iommu_mapping *mapping = &mp->pub;
 	struct leaf_walk w = { .mapping = mapping, .c = c, .gshift = PAGE_SHIFT + mapping->order };
 	struct dmamap_iova_stats st;
+	unsigned long unlinked;
 
 	dmamap_iommu_domain_check(mapping->domain, c);
 	dmamap_iommu_for_each_leaf(mapping->domain, check_leaf, &w);
+	unlinked = check_ranges(mp, c, w.gshift);
 	dmamap_iova_stats(mapping->iova, &st);
-	if (!w.bad && w.granules != st.used_granules)
+	if (!w.bad && w.granules + unlinked != st.used_granules)
 		dm_check_fail(c, DMAMAP_CHECK_IOVA, "IOMMU mapping %#llx+%#zx: %lu IOVA granules allocated, %lu mapped "
 			      "(a leaked IOVA, or a mapping torn down without its IOVA)", (unsigned long long)mapping->base,
 			      mapping->size, st.used_granules, w.granules);
@@ -1023,6 +1462,7 @@ DMAMAP_API void arm_iommu_detach_device(struct device *dev)
 	mapping = dev->archdata.mapping;
 	if (dmamap_debug_on(dm_dev_machine(dev)))
 		dmamap_debug_detach_leaks(dev);
+	free_leftover_ranges(dev, mapping);
 	set_dma_ops(dev, NULL);
 	dev->archdata.mapping = NULL;
 	iommu_detach_device(mapping->domain, dev);

@@ -1031,6 +1031,15 @@ static inline const char *dmamap_dir_name(int dir)
 	}
 }
 
+/*
+ * The Linux 6.x DMA_ATTR_* bits @attrs as the core's @a (dma-api.c): the
+ * core's attrs pointer (NULL when none apply) through @out and true, or
+ * false after reporting unknown bits as @what's at @file:@line.
+ */
+struct dma_attrs;
+bool dmamap_lx_attrs(struct device *dev, unsigned long attrs, struct dma_attrs *a, struct dma_attrs **out,
+		     const char *what, const char *file, int line);
+
 /* A refused call of @dev: reported against its machine, or process-wide when @dev is NULL or not initialised. */
 void dmamap_dev_report(struct device *dev, enum dmamap_report_kind kind, const char *file, int line, const char *fmt,
 		       ...) DMAMAP_PRINTF(5, 6);

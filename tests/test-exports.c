@@ -468,6 +468,12 @@
 #pragma weak dmamap_linux_map_resource
 #pragma weak dmamap_linux_unmap_resource
 #pragma weak dmamap_linux_dmam_alloc
+#pragma weak dmamap_linux_iova_try_alloc
+#pragma weak dmamap_linux_iova_link
+#pragma weak dmamap_linux_iova_sync
+#pragma weak dmamap_linux_iova_unlink
+#pragma weak dmamap_linux_iova_destroy
+#pragma weak dmamap_linux_iova_free
 /* <dmamap/dmapool.h> */
 #pragma weak dma_pool_create
 #pragma weak dma_pool_destroy
@@ -1004,6 +1010,12 @@ static const struct export functions[] = {
 	F(dmamap_linux_map_resource),
 	F(dmamap_linux_unmap_resource),
 	F(dmamap_linux_dmam_alloc),
+	F(dmamap_linux_iova_try_alloc),
+	F(dmamap_linux_iova_link),
+	F(dmamap_linux_iova_sync),
+	F(dmamap_linux_iova_unlink),
+	F(dmamap_linux_iova_destroy),
+	F(dmamap_linux_iova_free),
 	/* <dmamap/dmapool.h> */
 	F(dma_pool_create),
 	F(dma_pool_destroy),

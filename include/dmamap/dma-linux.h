@@ -558,6 +558,158 @@ DMAMAP_API void dmamap_linux_unmap_resource(struct device *dev, dma_addr_t addr,
 DMAMAP_API void *dmamap_linux_dmam_alloc(struct device *dev, size_t size, dma_addr_t *dma_handle, gfp_t gfp,
 					 unsigned long attrs, const char *file, int line);
 
+/**
+ * struct dma_iova_state - an IOVA range of the IOVA-based DMA API (Linux 6.17)
+ * @addr: the bus address of the range's first byte: the IOVA allocated plus
+ *        the page offset of the physical address given to the allocation
+ * @__size: the size asked for; 0 when the state holds no IOVA (the driver
+ *          then falls back to dma_map_page())
+ *
+ * The driver's, usually on its stack or in its request; zeroed by
+ * dmamap_linux_iova_try_alloc(). The library keeps its own record of each
+ * live range and finds it again by @addr and @__size, so a state the driver
+ * copies names the same range.
+ */
+struct dma_iova_state {
+	dma_addr_t addr;
+	u64 __size;
+};
+
+/**
+ * dmamap_linux_iova_try_alloc() - dma_iova_try_alloc(): an IOVA range for @size bytes from @phys on
+ * @dev: the device
+ * @state: the driver's state, zeroed first whatever the outcome
+ * @phys: the physical address whose page offset the range keeps (0 when the
+ *        ranges linked later are whole pages)
+ * @size: bytes, non-zero
+ * @file: the caller's source file, or NULL
+ * @line: the caller's source line
+ *
+ * Only behind the IOMMU mapper (arm_iommu_attach_device()): on the direct
+ * ops and dmabounce the answer is false and nothing is reported, as the
+ * kernel's without an IOMMU DMA domain, and the driver maps with
+ * dma_map_page() instead. Behind it, PAGE_ALIGN(@size + offset_in_page(@phys))
+ * bytes are allocated from the mapping's IOVA space as the mapper's own
+ * mappings are (DMAMAP_FAULT_IOVA fails them alike); nothing is mapped until
+ * dmamap_linux_iova_link(). state->addr is the range's IOVA plus
+ * offset_in_page(@phys), state->__size is @size. The range is the driver's
+ * until dmamap_linux_iova_free() or dmamap_linux_iova_destroy(); one left at
+ * arm_iommu_detach_device() or the device's release is reported as
+ * DMAMAP_REPORT_LEAK at @file:@line and freed.
+ * Return: true when @state holds a range; false without one: not behind the
+ * IOMMU mapper, the IOVA space exhausted, host memory for the record ran
+ * out, or a zero @size (the kernel's WARN: reported as
+ * DMAMAP_REPORT_API_MISUSE), a NULL @state or a NULL or uninitialised
+ * device (DMAMAP_REPORT_BAD_INPUT).
+ */
+DMAMAP_API DMAMAP_MUST_CHECK bool dmamap_linux_iova_try_alloc(struct device *dev, struct dma_iova_state *state,
+							       phys_addr_t phys, size_t size, const char *file,
+							       int line);
+
+/**
+ * dmamap_linux_iova_link() - dma_iova_link(): map @size bytes at @phys at @offset in the range
+ * @dev: the device that allocated @state
+ * @state: a live range of dmamap_linux_iova_try_alloc()
+ * @phys: the physical address of the bytes
+ * @offset: where in the range, from state->addr; 0 when @phys is not page aligned
+ * @size: bytes, non-zero
+ * @dir: the direction: the device's permission (DMA_TO_DEVICE read-only,
+ *       DMA_FROM_DEVICE write-only) and the cache maintenance
+ * @attrs: DMA_ATTR_* bits; DMA_ATTR_SKIP_CPU_SYNC skips the maintenance
+ * @file: the caller's source file, or NULL
+ * @line: the caller's source line
+ *
+ * As the kernel's: IOVA state->addr + @offset - offset_in_page(@phys) on,
+ * PAGE_ALIGN(@size + offset_in_page(@phys)) bytes are mapped to the pages
+ * from @phys's, after the cache maintenance for the device over all of them
+ * (none for a coherent device). The device reaches them through the IOMMU
+ * (dmamap_dev_read()/dmamap_dev_write()) until dmamap_linux_iova_unlink().
+ * Where the kernel would map outside the range or over pages it maps
+ * already, this link is refused.
+ * Return: 0; -EIO when @phys is not page aligned and @offset is not 0 (the
+ * kernel's WARN_ON_ONCE: reported as DMAMAP_REPORT_API_MISUSE); -EINVAL,
+ * reported, for a state that is no live range of @dev, an IOVA not page
+ * aligned, pages outside the range, a zero @size, an invalid @dir or bad
+ * @attrs; -EEXIST, reported, when a page is linked already; -ENOMEM when the
+ * page tables could not grow. On error nothing changed.
+ */
+DMAMAP_API DMAMAP_MUST_CHECK int dmamap_linux_iova_link(struct device *dev, struct dma_iova_state *state,
+							phys_addr_t phys, size_t offset, size_t size,
+							enum dma_data_direction dir, unsigned long attrs,
+							const char *file, int line);
+
+/**
+ * dmamap_linux_iova_sync() - dma_iova_sync(): make the links of @size bytes at @offset visible to the device
+ * @dev: the device that allocated @state
+ * @state: a live range
+ * @offset: from state->addr
+ * @size: bytes
+ * @file: the caller's source file, or NULL
+ * @line: the caller's source line
+ *
+ * The kernel's IOTLB sync; the simulated IOMMU has no IOTLB, so only the
+ * range is checked.
+ * Return: 0; -EINVAL for a state that is no live range of @dev or bytes
+ * outside it (reported as DMAMAP_REPORT_API_MISUSE).
+ */
+DMAMAP_API int dmamap_linux_iova_sync(struct device *dev, struct dma_iova_state *state, size_t offset, size_t size,
+				      const char *file, int line);
+
+/**
+ * dmamap_linux_iova_unlink() - dma_iova_unlink(): unmap @size bytes at @offset of the range
+ * @dev: the device that allocated @state
+ * @state: a live range
+ * @offset: from state->addr, as given to the link
+ * @size: bytes, as linked
+ * @dir: the direction of the link
+ * @attrs: DMA_ATTR_* bits; DMA_ATTR_SKIP_CPU_SYNC skips the maintenance
+ * @file: the caller's source file, or NULL
+ * @line: the caller's source line
+ *
+ * The cache maintenance for the CPU, page by page through the IOMMU (none
+ * for a coherent device), then the pages are unmapped: the device faults
+ * there as at any unmapped IOVA. The IOVA stays the range's. Refused,
+ * reported and nothing changed: a state that is no live range of @dev or
+ * bytes outside it (DMAMAP_REPORT_API_MISUSE), a page not linked (the
+ * kernel's WARN: DMAMAP_REPORT_NOT_MAPPED), a page linked with another
+ * direction (DMAMAP_REPORT_DIR_MISMATCH), an invalid @dir or bad @attrs.
+ */
+DMAMAP_API void dmamap_linux_iova_unlink(struct device *dev, struct dma_iova_state *state, size_t offset,
+					 size_t size, enum dma_data_direction dir, unsigned long attrs,
+					 const char *file, int line);
+
+/**
+ * dmamap_linux_iova_destroy() - dma_iova_destroy(): unlink the first @mapped_len bytes, then free the range
+ * @dev: the device that allocated @state
+ * @state: a live range
+ * @mapped_len: bytes linked from offset 0, or 0 for none
+ * @dir: the direction of the links
+ * @attrs: DMA_ATTR_* bits
+ * @file: the caller's source file, or NULL
+ * @line: the caller's source line
+ *
+ * dmamap_linux_iova_unlink(@state, 0, @mapped_len) when @mapped_len is not 0,
+ * then dmamap_linux_iova_free(). When the unlink is refused (reported as
+ * there) nothing is freed either.
+ */
+DMAMAP_API void dmamap_linux_iova_destroy(struct device *dev, struct dma_iova_state *state, size_t mapped_len,
+					  enum dma_data_direction dir, unsigned long attrs, const char *file, int line);
+
+/**
+ * dmamap_linux_iova_free() - dma_iova_free(): give the whole range back
+ * @dev: the device that allocated @state
+ * @state: a live range; left as it is (its range no longer live)
+ * @file: the caller's source file, or NULL
+ * @line: the caller's source line
+ *
+ * The IOVA goes back to the mapping's space (the next allocation may get
+ * it). Pages still linked are reported (DMAMAP_REPORT_API_MISUSE: every
+ * region must be unlinked first) and unmapped without cache maintenance
+ * before. A state that is no live range of @dev (freed already, never
+ * allocated, another device's) is reported and nothing is done.
+ */
+DMAMAP_API void dmamap_linux_iova_free(struct device *dev, struct dma_iova_state *state, const char *file, int line);
+
 DMAMAP_END_DECLS
 
 #endif /* DMAMAP_DMA_LINUX_H */

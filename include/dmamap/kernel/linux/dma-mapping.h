@@ -312,6 +312,87 @@ static inline void *dmam_alloc_attrs(struct device *dev, size_t size, dma_addr_t
 	return dmamap_linux_dmam_alloc(dev, size, dma_handle, gfp, attrs, NULL, 0);
 }
 
+/*
+ * The IOVA-based DMA API (Linux 6.17): a range of IOVA a driver links pages
+ * into itself, behind the IOMMU mapper only (see dmamap_linux_iova_try_alloc()).
+ * struct dma_iova_state comes from <dmamap/dma-linux.h>.
+ */
+
+/* The kernel's flag in __size for a range bounced through swiotlb; never set here. */
+#define DMA_IOVA_USE_SWIOTLB (1ULL << 63)
+
+/** dma_use_iova() - whether @state holds an IOVA range (else map with dma_map_page()). */
+static inline bool dma_use_iova(struct dma_iova_state *state)
+{
+	return state->__size != 0;
+}
+
+/** dma_iova_size() - the size given to dma_iova_try_alloc() for @state. */
+static inline size_t dma_iova_size(struct dma_iova_state *state)
+{
+	return (size_t)(state->__size & ~DMA_IOVA_USE_SWIOTLB);
+}
+
+/**
+ * dma_iova_try_alloc() - an IOVA range for @size bytes from @phys on, or false
+ * @dev: the device
+ * @state: zeroed, then filled in when a range is allocated
+ * @phys: the address whose page offset the range keeps (0 for whole pages)
+ * @size: bytes
+ *
+ * False on a device not behind the IOMMU mapper: map with dma_map_page().
+ * Return: whether @state holds a range (see dmamap_linux_iova_try_alloc()).
+ */
+static inline bool dma_iova_try_alloc(struct device *dev, struct dma_iova_state *state, phys_addr_t phys,
+				      size_t size)
+{
+	return dmamap_linux_iova_try_alloc(dev, state, phys, size, NULL, 0);
+}
+
+/** dma_iova_free() - give back a range whose links are all undone. */
+static inline void dma_iova_free(struct device *dev, struct dma_iova_state *state)
+{
+	dmamap_linux_iova_free(dev, state, NULL, 0);
+}
+
+/** dma_iova_destroy() - unlink the first @mapped_len bytes of a range (if any), then free it. */
+static inline void dma_iova_destroy(struct device *dev, struct dma_iova_state *state, size_t mapped_len,
+				    enum dma_data_direction dir, unsigned long attrs)
+{
+	dmamap_linux_iova_destroy(dev, state, mapped_len, dir, attrs, NULL, 0);
+}
+
+/** dma_iova_sync() - the IOTLB sync after links of @size bytes at @offset; 0 or -EINVAL. */
+static inline int dma_iova_sync(struct device *dev, struct dma_iova_state *state, size_t offset, size_t size)
+{
+	return dmamap_linux_iova_sync(dev, state, offset, size, NULL, 0);
+}
+
+/**
+ * dma_iova_link() - map @size bytes at @phys at @offset of a range, for @dir
+ * @dev: the device
+ * @state: the range
+ * @phys: the bytes
+ * @offset: from state->addr (0 when @phys is not page aligned)
+ * @size: bytes
+ * @dir: the direction
+ * @attrs: DMA_ATTR_* bits (DMA_ATTR_SKIP_CPU_SYNC)
+ *
+ * Return: 0 or -errno (see dmamap_linux_iova_link()).
+ */
+static inline int dma_iova_link(struct device *dev, struct dma_iova_state *state, phys_addr_t phys, size_t offset,
+				size_t size, enum dma_data_direction dir, unsigned long attrs)
+{
+	return dmamap_linux_iova_link(dev, state, phys, offset, size, dir, attrs, NULL, 0);
+}
+
+/** dma_iova_unlink() - undo the link of @size bytes at @offset: same direction. */
+static inline void dma_iova_unlink(struct device *dev, struct dma_iova_state *state, size_t offset, size_t size,
+				   enum dma_data_direction dir, unsigned long attrs)
+{
+	dmamap_linux_iova_unlink(dev, state, offset, size, dir, attrs, NULL, 0);
+}
+
 #define dma_mapping_error(d, h) dmamap_linux_mapping_error((d), (h), __FILE__, __LINE__)
 #define dma_map_page_attrs(d, p, o, s, r, a) \
 	dmamap_linux_map_page((d), (p), (unsigned long)(o), (s), (r), DMAMAP_LINUX_ATTRS(a), __FILE__, __LINE__)
@@ -367,6 +448,16 @@ static inline void *dmam_alloc_attrs(struct device *dev, size_t size, dma_addr_t
 #define dma_vunmap_noncontiguous(d, v) dmamap_linux_vunmap_noncontiguous((d), (v), __FILE__, __LINE__)
 #define dma_mmap_pages(d, v, s, p) dmamap_linux_mmap_pages((d), (v), (s), (p), __FILE__, __LINE__)
 #define dma_mmap_noncontiguous(d, v, s, t) dmamap_linux_mmap_noncontiguous((d), (v), (s), (t), __FILE__, __LINE__)
+
+#define dma_iova_try_alloc(d, st, p, s) dmamap_linux_iova_try_alloc((d), (st), (p), (s), __FILE__, __LINE__)
+#define dma_iova_free(d, st) dmamap_linux_iova_free((d), (st), __FILE__, __LINE__)
+#define dma_iova_destroy(d, st, l, r, a) \
+	dmamap_linux_iova_destroy((d), (st), (l), (r), DMAMAP_LINUX_ATTRS(a), __FILE__, __LINE__)
+#define dma_iova_sync(d, st, o, s) dmamap_linux_iova_sync((d), (st), (o), (s), __FILE__, __LINE__)
+#define dma_iova_link(d, st, p, o, s, r, a) \
+	dmamap_linux_iova_link((d), (st), (p), (o), (s), (r), DMAMAP_LINUX_ATTRS(a), __FILE__, __LINE__)
+#define dma_iova_unlink(d, st, o, s, r, a) \
+	dmamap_linux_iova_unlink((d), (st), (o), (s), (r), DMAMAP_LINUX_ATTRS(a), __FILE__, __LINE__)
 
 DMAMAP_END_DECLS
 
