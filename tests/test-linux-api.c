@@ -1330,6 +1330,318 @@ static void test_noncontiguous_left_is_a_leak(void **state)
 	f->c.reports = 0;
 }
 
+/* ------------------------------------------------ IOVA-based DMA API */
+
+/* An IOMMU mapping of 16 MiB at 0x80000000, @dev attached to it. */
+static struct dma_iommu_mapping *iova_attach(struct device *dev)
+{
+	struct dma_iommu_mapping *map = arm_iommu_create_mapping(dmamap_dev_machine(dev), 0x80000000, SZ_16M, 0);
+
+	assert_false(IS_ERR(map));
+	assert_int_equal(arm_iommu_attach_device(dev, map), 0);
+	return map;
+}
+
+static void iova_detach(struct device *dev, struct dma_iommu_mapping *map)
+{
+	arm_iommu_detach_device(dev);
+	arm_iommu_release_mapping(map);
+}
+
+/*
+ * Without an IOMMU mapper there is no range and nothing to report: the
+ * driver falls back to dma_map_page(). Behind one, a zero size is the
+ * kernel's WARN, and an IOVA space that fails gives no range either.
+ */
+static void test_iova_try_alloc_needs_the_iommu(void **state)
+{
+	struct fx *f = *state;
+	struct dma_iommu_mapping *map;
+	struct dma_iova_state st = { .addr = 0x1234, .__size = 99 };
+	struct page *page = alloc_pages(GFP_KERNEL, 0);
+	int line;
+
+	assert_non_null(page);
+	/* the direct ops */
+	assert_false(dma_iova_try_alloc(&f->dev, &st, page_to_phys(page), SZ_4K));
+	assert_int_equal(st.addr, 0);
+	assert_false(dma_use_iova(&st));
+	/* dmabounce */
+	assert_int_equal(dmamap_device_init(&f->dev2, f->m, "lx2"), 0);
+	assert_int_equal(dmabounce_register_dev(&f->dev2, 512, 4096, NULL), 0);
+	st.__size = 1;
+	assert_false(dma_iova_try_alloc(&f->dev2, &st, page_to_phys(page), SZ_4K));
+	assert_false(dma_use_iova(&st));
+	assert_int_equal(f->c.reports, 0);
+
+	map = iova_attach(&f->dev);
+	assert_false(dma_iova_try_alloc(&f->dev, &st, page_to_phys(page), 0)); line = __LINE__;
+	assert_said(f, DMAMAP_REPORT_API_MISUSE, line, "dma_iova_try_alloc of phys", "size 0");
+	assert_false(dma_use_iova(&st));
+	assert_int_equal(dmamap_fault_inject(f->m, DMAMAP_FAULT_IOVA, 1, 0), 0);
+	assert_false(dma_iova_try_alloc(&f->dev, &st, page_to_phys(page), SZ_4K));
+	assert_false(dma_use_iova(&st));
+	/* more than the window */
+	assert_false(dma_iova_try_alloc(&f->dev, &st, page_to_phys(page), SZ_32M));
+	assert_int_equal(f->c.reports, 1);
+	iova_detach(&f->dev, map);
+	__free_pages(page, 0);
+}
+
+/*
+ * The range keeps the page offset of the address it was allocated for; the
+ * device reaches linked pages through it, with the link direction's
+ * permission, sees the CPU's stores only through the link's maintenance,
+ * and its own bytes reach the CPU through a FROM_DEVICE unlink. Unlinked
+ * pages fault; the IOVA given back is had again.
+ */
+static void test_iova_link_and_unlink(void **state)
+{
+	struct fx *f = *state;
+	struct dma_iommu_mapping *map = iova_attach(&f->dev);
+	struct page *page = alloc_pages(GFP_KERNEL, 1);
+	size_t size = SZ_4K + 0x200;
+	struct dma_iova_state st;
+	u8 got[SZ_4K + 0x200];
+	phys_addr_t phys;
+	dma_addr_t first;
+	u8 *p;
+	int stale;
+
+	assert_non_null(page);
+	assert_int_equal(dmamap_checker_enable(f->m, true), 0);
+	p = (u8 *)page_address(page) + 0x100;
+	phys = page_to_phys(page) + 0x100;
+	assert_true(dma_iova_try_alloc(&f->dev, &st, phys, size));
+	assert_true(dma_use_iova(&st));
+	assert_int_equal(dma_iova_size(&st), size);
+	assert_int_equal(st.addr & ~PAGE_MASK, 0x100);
+	assert_true(st.addr >= 0x80000000 && st.addr < 0x80000000 + SZ_16M);
+	first = st.addr;
+	/* allocated, nothing linked: consistent, and the device faults there */
+	assert_machine_consistent(f->m);
+	assert_int_equal(dmamap_dev_read(&f->dev, st.addr, got, 16), -EFAULT);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_IOMMU_FAULT], 1);
+
+	/* the CPU's stores stay in its cache without the link's maintenance */
+	fill_pattern(p, size, 1);
+	assert_int_equal(dma_iova_link(&f->dev, &st, phys, 0, size, DMA_TO_DEVICE, DMA_ATTR_SKIP_CPU_SYNC), 0);
+	assert_int_equal(dma_iova_sync(&f->dev, &st, 0, size), 0);
+	assert_int_equal(dmamap_dev_read(&f->dev, st.addr, got, size), 0);
+	assert_int_not_equal(check_pattern(got, size, 1), 0);
+	dma_iova_unlink(&f->dev, &st, 0, size, DMA_TO_DEVICE, DMA_ATTR_SKIP_CPU_SYNC);
+	/* with it the device reads them, and may not write */
+	assert_int_equal(dma_iova_link(&f->dev, &st, phys, 0, size, DMA_TO_DEVICE, 0), 0);
+	assert_int_equal(dma_iova_sync(&f->dev, &st, 0, size), 0);
+	assert_int_equal(dmamap_dev_read(&f->dev, st.addr, got, size), 0);
+	assert_int_equal(check_pattern(got, size, 1), 0);
+	assert_int_equal(dmamap_dev_write(&f->dev, st.addr, got, 1), -EFAULT);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_IOMMU_FAULT], 2);
+	assert_machine_consistent(f->m);
+	dma_iova_unlink(&f->dev, &st, 0, size, DMA_TO_DEVICE, 0);
+	assert_int_equal(dmamap_dev_read(&f->dev, st.addr, got, 16), -EFAULT);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_IOMMU_FAULT], 3);
+
+	/* FROM_DEVICE: write-only to the device; the unlink shows the CPU its bytes */
+	assert_int_equal(dma_iova_link(&f->dev, &st, phys, 0, size, DMA_FROM_DEVICE, 0), 0);
+	assert_int_equal(dmamap_dev_read(&f->dev, st.addr, got, 1), -EFAULT);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_IOMMU_FAULT], 4);
+	misuse_begin(f->m);
+	(void)cpu_touch(p, size);
+	misuse_end(f->m);
+	fill_pattern(got, size, 2);
+	assert_int_equal(dmamap_dev_write(&f->dev, st.addr, got, size), 0);
+	misuse_begin(f->m);
+	stale = check_pattern(p, size, 2);
+	misuse_end(f->m);
+	assert_int_not_equal(stale, 0);
+	dma_iova_unlink(&f->dev, &st, 0, size, DMA_FROM_DEVICE, 0);
+	assert_int_equal(check_pattern(p, size, 2), 0);
+
+	/* the IOVA goes back with the free: the same one is had again */
+	dma_iova_free(&f->dev, &st);
+	assert_true(dma_iova_try_alloc(&f->dev, &st, phys, size));
+	assert_true(st.addr == first);
+	dma_iova_destroy(&f->dev, &st, 0, DMA_TO_DEVICE, 0);
+	assert_int_equal(f->c.reports, 4); /* the faults the test made */
+	iova_detach(&f->dev, map);
+	__free_pages(page, 1);
+}
+
+/*
+ * Where a link may go: up to the range's last byte and no further, once per
+ * page; a physical address with a page offset at offset 0 only (the
+ * kernel's WARN_ON_ONCE). Each refusal is reported at its line and leaves
+ * the range as it was.
+ */
+static void test_iova_link_boundaries(void **state)
+{
+	struct fx *f = *state;
+	struct dma_iommu_mapping *map = iova_attach(&f->dev);
+	struct page *page = alloc_pages(GFP_KERNEL, 2);
+	phys_addr_t phys;
+	struct dma_iova_state st, padded;
+	u8 got[SZ_4K];
+	int line, err;
+
+	assert_non_null(page);
+	phys = page_to_phys(page);
+	fill_pattern(page_address(page), 4 * SZ_4K, 3);
+	assert_true(dma_iova_try_alloc(&f->dev, &st, 0, 4 * SZ_4K));
+	assert_int_equal(st.addr & ~PAGE_MASK, 0);
+	/* the last page, ending exactly at the range's end */
+	assert_int_equal(dma_iova_link(&f->dev, &st, phys + 3 * SZ_4K, 3 * SZ_4K, SZ_4K, DMA_TO_DEVICE, 0), 0);
+	assert_int_equal(dmamap_dev_read(&f->dev, st.addr + 3 * SZ_4K, got, SZ_4K), 0);
+	assert_int_equal(memcmp(got, (u8 *)page_address(page) + 3 * SZ_4K, SZ_4K), 0);
+	/* one page past it */
+	err = dma_iova_link(&f->dev, &st, phys + 2 * SZ_4K, 3 * SZ_4K, 2 * SZ_4K, DMA_TO_DEVICE, 0); line = __LINE__;
+	assert_int_equal(err, -EINVAL);
+	assert_said(f, DMAMAP_REPORT_API_MISUSE, line, "dma_iova_link of phys", "outside the range allocated");
+	assert_int_equal(dma_iova_link(&f->dev, &st, phys, 4 * SZ_4K, SZ_4K, DMA_TO_DEVICE, 0), -EINVAL); line = __LINE__;
+	assert_said(f, DMAMAP_REPORT_API_MISUSE, line, "dma_iova_link of phys", "outside the range allocated");
+	assert_int_equal(dma_iova_sync(&f->dev, &st, 3 * SZ_4K, 2 * SZ_4K), -EINVAL); line = __LINE__;
+	assert_said(f, DMAMAP_REPORT_API_MISUSE, line, "dma_iova_sync of", "outside the range allocated");
+	/* over a page linked already */
+	err = dma_iova_link(&f->dev, &st, phys, 2 * SZ_4K, 2 * SZ_4K, DMA_TO_DEVICE, 0); line = __LINE__;
+	assert_int_equal(err, -EEXIST);
+	assert_said(f, DMAMAP_REPORT_API_MISUSE, line, "dma_iova_link of phys", "linked already");
+	/* a page offset with a non-zero offset */
+	err = dma_iova_link(&f->dev, &st, phys + 0x80, SZ_4K, 0x100, DMA_TO_DEVICE, 0); line = __LINE__;
+	assert_int_equal(err, -EIO);
+	assert_said(f, DMAMAP_REPORT_API_MISUSE, line, "dma_iova_link of phys", "WARN_ON_ONCE");
+	assert_int_equal(f->c.reports, 5);
+	/* nothing changed: page 2 unlinked (faults), page 3 still the device's */
+	assert_int_equal(dmamap_dev_read(&f->dev, st.addr + 2 * SZ_4K, got, 1), -EFAULT);
+	assert_int_equal(dmamap_dev_read(&f->dev, st.addr + 3 * SZ_4K, got, SZ_4K), 0);
+	assert_int_equal(memcmp(got, (u8 *)page_address(page) + 3 * SZ_4K, SZ_4K), 0);
+	f->c.reports = 0;
+	assert_machine_consistent(f->m);
+
+	/* a page offset at offset 0: the range starts at the same offset, the bytes where the device expects them */
+	assert_true(dma_iova_try_alloc(&f->dev, &padded, phys + 0x80, 0x100));
+	assert_int_equal(padded.addr & ~PAGE_MASK, 0x80);
+	assert_int_equal(dma_iova_link(&f->dev, &padded, phys + 0x80, 0, 0x100, DMA_BIDIRECTIONAL, 0), 0);
+	assert_int_equal(dmamap_dev_read(&f->dev, padded.addr, got, 0x100), 0);
+	assert_int_equal(memcmp(got, (u8 *)page_address(page) + 0x80, 0x100), 0);
+	dma_iova_destroy(&f->dev, &padded, 0x100, DMA_BIDIRECTIONAL, 0);
+	/* what stays linked the free undoes, and says so */
+	dma_iova_destroy(&f->dev, &st, 0, DMA_TO_DEVICE, 0); line = __LINE__;
+	assert_int_equal(f->c.reports, 1);
+	assert_said(f, DMAMAP_REPORT_API_MISUSE, line, "dma_iova_destroy of IOVA", "dma_iova_unlink() before");
+	assert_int_equal(dmamap_dev_read(&f->dev, st.addr + 3 * SZ_4K, got, 1), -EFAULT);
+	iova_detach(&f->dev, map);
+	__free_pages(page, 2);
+}
+
+/*
+ * Unlinks of pages not linked or linked for another direction, frees of
+ * ranges the device has not (freed already, another device's): reported at
+ * the caller's line, nothing changed. A destroy unlinks and gives the IOVA
+ * back.
+ */
+static void test_iova_misuse(void **state)
+{
+	struct fx *f = *state;
+	struct dma_iommu_mapping *map = iova_attach(&f->dev);
+	struct page *page = alloc_pages(GFP_KERNEL, 1);
+	struct dma_iova_state st, other, copy;
+	phys_addr_t phys;
+	u8 got[2 * SZ_4K];
+	dma_addr_t first;
+	int line;
+
+	assert_non_null(page);
+	phys = page_to_phys(page);
+	fill_pattern(page_address(page), 2 * SZ_4K, 4);
+	assert_true(dma_iova_try_alloc(&f->dev, &st, phys, 2 * SZ_4K));
+	first = st.addr;
+	assert_int_equal(dma_iova_link(&f->dev, &st, phys, 0, SZ_4K, DMA_TO_DEVICE, 0), 0);
+	/* the second page was never linked */
+	dma_iova_unlink(&f->dev, &st, 0, 2 * SZ_4K, DMA_TO_DEVICE, 0); line = __LINE__;
+	assert_said(f, DMAMAP_REPORT_NOT_MAPPED, line, "dma_iova_unlink of 0x2000 bytes", "not linked");
+	/* another direction */
+	dma_iova_unlink(&f->dev, &st, 0, SZ_4K, DMA_FROM_DEVICE, 0); line = __LINE__;
+	assert_said(f, DMAMAP_REPORT_DIR_MISMATCH, line, "dma_iova_unlink of 0x1000 bytes", "another direction");
+	assert_int_equal(f->c.reports, 2);
+	/* the link is still there */
+	assert_int_equal(dmamap_dev_read(&f->dev, st.addr, got, SZ_4K), 0);
+	assert_int_equal(check_pattern(got, SZ_4K, 4), 0);
+	/* a destroy refused with its unlink frees nothing */
+	dma_iova_destroy(&f->dev, &st, 2 * SZ_4K, DMA_TO_DEVICE, 0); line = __LINE__;
+	assert_said(f, DMAMAP_REPORT_NOT_MAPPED, line, "dma_iova_destroy of 0x2000 bytes", "not linked");
+	assert_int_equal(dmamap_dev_read(&f->dev, st.addr, got, SZ_4K), 0);
+
+	/* another device's range is not this device's to free */
+	assert_int_equal(dmamap_device_init(&f->dev2, f->m, "lx2"), 0);
+	assert_int_equal(arm_iommu_attach_device(&f->dev2, map), 0);
+	assert_true(dma_iova_try_alloc(&f->dev2, &other, phys, SZ_4K));
+	dma_iova_free(&f->dev, &other); line = __LINE__;
+	assert_said(f, DMAMAP_REPORT_API_MISUSE, line, "dma_iova_free of IOVA", "another device's range");
+	dma_iova_free(&f->dev2, &other);
+
+	/* the destroy unlinks what was linked, then frees: the IOVA is had again, the device faults there */
+	f->c.reports = 0;
+	copy = st;
+	dma_iova_destroy(&f->dev, &st, SZ_4K, DMA_TO_DEVICE, 0);
+	assert_int_equal(f->c.reports, 0);
+	assert_int_equal(dmamap_dev_read(&f->dev, first, got, 1), -EFAULT);
+	/* freed already */
+	dma_iova_free(&f->dev, &copy); line = __LINE__;
+	assert_said(f, DMAMAP_REPORT_API_MISUSE, line, "dma_iova_free of IOVA", "no live dma_iova_try_alloc() range");
+	assert_int_equal(dma_iova_link(&f->dev, &copy, phys, 0, SZ_4K, DMA_TO_DEVICE, 0), -EINVAL); line = __LINE__;
+	assert_said(f, DMAMAP_REPORT_API_MISUSE, line, "dma_iova_link of IOVA", "no live dma_iova_try_alloc() range");
+	assert_true(dma_iova_try_alloc(&f->dev, &st, phys, 2 * SZ_4K));
+	assert_true(st.addr == first);
+	dma_iova_free(&f->dev, &st);
+	assert_int_equal(f->c.reports, 3);
+	/* the direct ops have no ranges */
+	arm_iommu_detach_device(&f->dev2);
+	dma_iova_free(&f->dev2, &st); line = __LINE__;
+	assert_said(f, DMAMAP_REPORT_API_MISUSE, line, "dma_iova_free of IOVA", "not behind an IOMMU mapping");
+	iova_detach(&f->dev, map);
+	__free_pages(page, 1);
+}
+
+/* A range left at the detach is a leak at the line that allocated it; the detach gives it all back. */
+static void test_iova_left_is_a_leak(void **state)
+{
+	struct fx *f = *state;
+	struct dma_iommu_mapping *map = iova_attach(&f->dev);
+	struct page *page = alloc_pages(GFP_KERNEL, 0);
+	struct dma_iova_state st, empty, again;
+	int line, line2;
+
+	assert_non_null(page);
+	assert_true(dma_iova_try_alloc(&f->dev, &st, page_to_phys(page), SZ_4K)); line = __LINE__;
+	assert_int_equal(dma_iova_link(&f->dev, &st, page_to_phys(page), 0, SZ_4K, DMA_FROM_DEVICE, 0), 0);
+	assert_true(dma_iova_try_alloc(&f->dev, &empty, 0, SZ_8K)); line2 = __LINE__;
+	arm_iommu_detach_device(&f->dev);
+	assert_int_equal(f->c.reports, 2);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_LEAK], 2);
+	assert_int_equal(f->c.rec[0].line, line2);
+	assert_non_null(strstr(f->c.rec[0].message, "dma_iova_try_alloc of IOVA"));
+	assert_non_null(strstr(f->c.rec[0].message, "(0 pages linked)"));
+	assert_int_equal(f->c.rec[1].line, line);
+	assert_non_null(strstr(f->c.rec[1].message, "(1 page linked)"));
+	assert_machine_consistent(f->m);
+	/* everything went back: the same IOVAs are had again, nothing linked there */
+	assert_int_equal(arm_iommu_attach_device(&f->dev, map), 0);
+	assert_true(dma_iova_try_alloc(&f->dev, &again, 0, SZ_4K));
+	assert_true(again.addr == (st.addr & PAGE_MASK));
+	assert_int_equal(dmamap_dev_write(&f->dev, again.addr, "x", 1), -EFAULT);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_IOMMU_FAULT], 1);
+	assert_true(dma_iova_try_alloc(&f->dev, &st, 0, SZ_8K));
+	assert_true(st.addr == empty.addr);
+	/* and the device's release frees what it left too */
+	dmamap_device_release(&f->dev);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_LEAK], 4);
+	assert_machine_consistent(f->m);
+	arm_iommu_release_mapping(map);
+	__free_pages(page, 0);
+	assert_int_equal(dmamap_device_init(&f->dev, f->m, "lx"), 0);
+	f->c.reports = 0;
+}
+
 static void test_map_resource(void **state)
 {
 	struct fx *f = *state;
@@ -3530,6 +3842,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_mmap_pages_and_noncontiguous, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_alloc_noncontiguous_refused_and_failing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_noncontiguous_left_is_a_leak, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_iova_try_alloc_needs_the_iommu, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_iova_link_and_unlink, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_iova_link_boundaries, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_iova_misuse, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_iova_left_is_a_leak, setup, teardown),
 		cmocka_unit_test(test_bitfield),
 		cmocka_unit_test_setup_teardown(test_managed_calls_unwind_on_failure, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_managed_calls_refuse_bad_devices, setup, teardown),
