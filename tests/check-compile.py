@@ -531,6 +531,63 @@ void rx_exit(struct device *dev, struct rx_ring *r)
 }
 '''
 
+# A request's pages mapped for the device as a block driver's fast path
+# does with the IOVA-based DMA API of Linux 6.17: one IOVA range linked page
+# by page and synced once, or, without an IOMMU, dma_map_page() of each
+# (<linux/dma-mapping.h> alone; C and C++).
+IOVA_FASTPATH = '''
+#include <linux/dma-mapping.h>
+struct req_map { struct dma_iova_state state; dma_addr_t addrs[4]; size_t mapped; };
+int req_map(struct device *dev, struct req_map *rm, struct page **pages, unsigned int n, enum dma_data_direction dir);
+int req_map(struct device *dev, struct req_map *rm, struct page **pages, unsigned int n, enum dma_data_direction dir)
+{
+	unsigned int i;
+	int ret;
+
+	if (n > 4)
+		return -EINVAL;
+	rm->mapped = 0;
+	if (dma_iova_try_alloc(dev, &rm->state, page_to_phys(pages[0]), (size_t)n * PAGE_SIZE)) {
+		for (i = 0; i < n; i++) {
+			ret = dma_iova_link(dev, &rm->state, page_to_phys(pages[i]), rm->mapped, PAGE_SIZE, dir, 0);
+			if (ret)
+				goto out_destroy;
+			rm->addrs[i] = rm->state.addr + rm->mapped;
+			rm->mapped += PAGE_SIZE;
+		}
+		ret = dma_iova_sync(dev, &rm->state, 0, rm->mapped);
+		if (ret)
+			goto out_destroy;
+		return 0;
+	}
+	for (i = 0; i < n; i++) {
+		rm->addrs[i] = dma_map_page(dev, pages[i], 0, PAGE_SIZE, dir);
+		if (dma_mapping_error(dev, rm->addrs[i])) {
+			while (i--)
+				dma_unmap_page(dev, rm->addrs[i], PAGE_SIZE, dir);
+			return -ENOMEM;
+		}
+	}
+	return 0;
+
+out_destroy:
+	dma_iova_destroy(dev, &rm->state, rm->mapped, dir, 0);
+	return ret;
+}
+void req_unmap(struct device *dev, struct req_map *rm, unsigned int n, enum dma_data_direction dir);
+void req_unmap(struct device *dev, struct req_map *rm, unsigned int n, enum dma_data_direction dir)
+{
+	if (dma_use_iova(&rm->state)) {
+		/* every page was linked: the whole range */
+		dma_iova_unlink(dev, &rm->state, 0, dma_iova_size(&rm->state), dir, 0);
+		dma_iova_free(dev, &rm->state);
+		return;
+	}
+	while (n--)
+		dma_unmap_page(dev, rm->addrs[n], PAGE_SIZE, dir);
+}
+'''
+
 # A driver's own header, as it declares its hardware with <linux/types.h>
 # alone (C and C++).
 HW_HEADER = '''
@@ -2202,6 +2259,7 @@ CASES = [
     ('the smaller DMA queries of Linux 6.x from <linux/dma-mapping.h> alone', DMA_QUERIES, True, None),
     ('a receive ring with dma_alloc_noncontiguous(), dma_vmap_noncontiguous(), dma_mmap_noncontiguous()',
      '#include <linux/sizes.h>\n' + NONCONTIG_RING, True, None),
+    ('a request mapped with dma_iova_try_alloc(), dma_iova_link(), else dma_map_page()', IOVA_FASTPATH, True, None),
     ('IS_ENABLED() and its siblings from <linux/kconfig.h> alone', KCONFIG, True, None),
     ('a status line with scnprintf() from <linux/kernel.h> alone', '#include <linux/kernel.h>\n' + STATUS, True,
      None),
@@ -2570,6 +2628,7 @@ CXX_CASES = [
     ('a bounce list with sgl_alloc() in C++', SGL_BOUNCE, True, None),
     ('kmemdup_nul() from <linux/string.h> alone in C++', NAME_FIELD, True, None),
     ('a command ring with dma_alloc_pages() in C++', LIBC + '#include <linux/sizes.h>\n' + PAGES_RING, True, None),
+    ('a request mapped with the IOVA-based DMA API in C++', LIBC + IOVA_FASTPATH, True, None),
     ('IS_ENABLED() and its siblings in C++', KCONFIG, True, None),
     ('a status line with scnprintf() in C++', LIBC + '#include <linux/sprintf.h>\n' + STATUS, True, None),
     ('an append table in C++', SG_APPEND, True, None),
