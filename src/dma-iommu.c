@@ -863,6 +863,7 @@ DMAMAP_API bool dmamap_linux_iova_try_alloc(struct device *dev, struct dma_iova_
 	struct mapping_priv *mp;
 	struct iova_range *r;
 	dma_addr_t iova;
+	u8 *linked;
 	DM_CALL();
 
 	if (state)
@@ -884,22 +885,15 @@ DMAMAP_API bool dmamap_linux_iova_try_alloc(struct device *dev, struct dma_iova_
 		return false; /* no window holds it: exhausted */
 	len = PAGE_ALIGN(size + pad);
 	r = dmamap_zalloc(mapping->machine, sizeof(*r));
-	if (!r)
-		return false;
-	r->linked = dmamap_zalloc(mapping->machine, len >> PAGE_SHIFT);
-	iova = r->linked ? alloc_iova(mapping, len) : DMA_MAPPING_ERROR;
+	linked = r ? dmamap_zalloc(mapping->machine, len >> PAGE_SHIFT) : NULL;
+	iova = linked ? alloc_iova(mapping, len) : DMA_MAPPING_ERROR;
 	if (iova == DMA_MAPPING_ERROR) {
-		dmamap_free(r->linked);
+		dmamap_free(linked);
 		dmamap_free(r);
 		return false;
 	}
-	r->dev = dev;
-	r->iova = iova;
-	r->len = len;
-	r->addr = iova + pad;
-	r->size = size;
-	r->file = file;
-	r->line = line;
+	*r = (struct iova_range){ .dev = dev, .iova = iova, .len = len, .addr = iova + pad, .size = size,
+				  .linked = linked, .file = file, .line = line };
 	mp = priv_of(mapping);
 	pthread_mutex_lock(&mp->lock);
 	r->next = mp->ranges;
@@ -951,7 +945,7 @@ DMAMAP_API int dmamap_linux_iova_link(struct device *dev, struct dma_iova_state 
 		else if (!range_pages(r, rel, len, &first, &n))
 			why = "they are outside the range allocated";
 		else if (!dm_phys_in_ram(dm_dev_machine(dev), phys - pad, len))
-			why = "the physical pages are not RAM";
+			why = "the physical pages are not RAM", kind = DMAMAP_REPORT_BAD_INPUT;
 	}
 	for (size_t i = first; !why && i < first + n; i++) {
 		if (r->linked[i]) {
