@@ -1509,7 +1509,11 @@ static void test_iova_link_boundaries(void **state)
 	err = dma_iova_link(&f->dev, &st, phys + 0x80, SZ_4K, 0x100, DMA_TO_DEVICE, 0); line = __LINE__;
 	assert_int_equal(err, -EIO);
 	assert_said(f, DMAMAP_REPORT_API_MISUSE, line, "dma_iova_link of phys", "WARN_ON_ONCE");
-	assert_int_equal(f->c.reports, 5);
+	/* pages that are no RAM (an MMIO address below it) */
+	err = dma_iova_link(&f->dev, &st, 0x10000000, 0, SZ_4K, DMA_TO_DEVICE, 0); line = __LINE__;
+	assert_int_equal(err, -EINVAL);
+	assert_said(f, DMAMAP_REPORT_BAD_INPUT, line, "dma_iova_link of phys", "not RAM");
+	assert_int_equal(f->c.reports, 6);
 	/* nothing changed: page 2 unlinked (faults), page 3 still the device's */
 	assert_int_equal(dmamap_dev_read(&f->dev, st.addr + 2 * SZ_4K, got, 1), -EFAULT);
 	assert_int_equal(dmamap_dev_read(&f->dev, st.addr + 3 * SZ_4K, got, SZ_4K), 0);
