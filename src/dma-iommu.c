@@ -110,15 +110,18 @@ static bool maintain(struct device *dev, struct dma_attrs *attrs)
 	return !dm_dev_coherent(dev) && !dma_get_attr(DMA_ATTR_SKIP_CPU_SYNC, attrs);
 }
 
-DMAMAP_PRINTF(2, 3)
-static void misuse(struct device *dev, const char *fmt, ...)
+/* A report of @kind against @dev, at @file:@line (NULL, 0: no caller's line). */
+DMAMAP_PRINTF(5, 6)
+static void refuse(struct device *dev, enum dmamap_report_kind kind, const char *file, int line, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	dmamap_logv(dm_dev_machine(dev), DMAMAP_LOG_ERR, DMAMAP_REPORT_API_MISUSE, dev->dmamap.name, NULL, 0, fmt, ap);
+	dmamap_logv(dm_dev_machine(dev), DMAMAP_LOG_ERR, kind, dev->dmamap.name, file, line, fmt, ap);
 	va_end(ap);
 }
+
+#define misuse(dev, ...) refuse((dev), DMAMAP_REPORT_API_MISUSE, NULL, 0, __VA_ARGS__)
 
 /* ------------------------------------------------------------ streaming */
 
@@ -749,17 +752,6 @@ static const struct dma_map_ops iommu_ops = {
  * against what the range holds before anything changes.
  */
 
-DMAMAP_PRINTF(5, 6)
-static void iova_refuse(struct device *dev, enum dmamap_report_kind kind, const char *file, int line, const char *fmt,
-			...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	dmamap_logv(dm_dev_machine(dev), DMAMAP_LOG_ERR, kind, dev->dmamap.name, file, line, fmt, ap);
-	va_end(ap);
-}
-
 /*
  * The live range of @dev that @state names, with its mapping's lock held;
  * or NULL, with nothing held, after a report of @what at @file:@line.
@@ -777,9 +769,9 @@ static struct iova_range *range_of(struct device *dev, const struct dma_iova_sta
 		return NULL;
 	}
 	if (!dev_mapping(dev)) {
-		iova_refuse(dev, DMAMAP_REPORT_API_MISUSE, file, line, "%s of IOVA %#llx+%#llx refused: the device is "
-			    "not behind an IOMMU mapping (dma_iova_try_alloc() gives it no range)", what,
-			    (unsigned long long)state->addr, (unsigned long long)state->__size);
+		refuse(dev, DMAMAP_REPORT_API_MISUSE, file, line, "%s of IOVA %#llx+%#llx refused: the device is "
+		       "not behind an IOMMU mapping (dma_iova_try_alloc() gives it no range)", what,
+		       (unsigned long long)state->addr, (unsigned long long)state->__size);
 		return NULL;
 	}
 	mp = priv_of(dev_mapping(dev));
@@ -794,8 +786,8 @@ static struct iova_range *range_of(struct device *dev, const struct dma_iova_sta
 	if (!why)
 		return r;
 	pthread_mutex_unlock(&mp->lock);
-	iova_refuse(dev, DMAMAP_REPORT_API_MISUSE, file, line, "%s of IOVA %#llx+%#llx refused: the state %s", what,
-		    (unsigned long long)state->addr, (unsigned long long)state->__size, why);
+	refuse(dev, DMAMAP_REPORT_API_MISUSE, file, line, "%s of IOVA %#llx+%#llx refused: the state %s", what,
+	       (unsigned long long)state->addr, (unsigned long long)state->__size, why);
 	return NULL;
 }
 
@@ -877,8 +869,8 @@ DMAMAP_API bool dmamap_linux_iova_try_alloc(struct device *dev, struct dma_iova_
 	if (!mapping)
 		return false; /* no IOMMU DMA domain: the driver maps with dma_map_page() */
 	if (!size) {
-		iova_refuse(dev, DMAMAP_REPORT_API_MISUSE, file, line, "dma_iova_try_alloc of phys %#llx: size 0 (the "
-			    "kernel WARNs); no range", (unsigned long long)phys);
+		refuse(dev, DMAMAP_REPORT_API_MISUSE, file, line, "dma_iova_try_alloc of phys %#llx: size 0 (the "
+		       "kernel WARNs); no range", (unsigned long long)phys);
 		return false;
 	}
 	if (size > mapping->size)
@@ -920,14 +912,14 @@ DMAMAP_API int dmamap_linux_iova_link(struct device *dev, struct dma_iova_state 
 	if (!dmamap_lx_attrs(dev, attrs, &a, &ap, "dma_iova_link", file, line))
 		return -EINVAL;
 	if (dm_dev_live(dev) && (!valid_dma_direction((int)dir) || !size)) {
-		iova_refuse(dev, DMAMAP_REPORT_BAD_INPUT, file, line, "dma_iova_link of phys %#llx+%#zx: %s; refused",
-			    (unsigned long long)phys, size, size ? "invalid direction" : "size 0");
+		refuse(dev, DMAMAP_REPORT_BAD_INPUT, file, line, "dma_iova_link of phys %#llx+%#zx: %s; refused",
+		       (unsigned long long)phys, size, size ? "invalid direction" : "size 0");
 		return -EINVAL;
 	}
 	if (dm_dev_live(dev) && pad && offset) {
-		iova_refuse(dev, DMAMAP_REPORT_API_MISUSE, file, line, "dma_iova_link of phys %#llx at offset %#zx "
-			    "refused: a physical address not page aligned is linked at offset 0 only (the kernel's "
-			    "WARN_ON_ONCE)", (unsigned long long)phys, offset);
+		refuse(dev, DMAMAP_REPORT_API_MISUSE, file, line, "dma_iova_link of phys %#llx at offset %#zx "
+		       "refused: a physical address not page aligned is linked at offset 0 only (the kernel's "
+		       "WARN_ON_ONCE)", (unsigned long long)phys, offset);
 		return -EIO;
 	}
 	r = range_of(dev, state, "dma_iova_link", file, line);
@@ -965,9 +957,9 @@ DMAMAP_API int dmamap_linux_iova_link(struct device *dev, struct dma_iova_state 
 	}
 	range_unlock(dev);
 	if (why)
-		iova_refuse(dev, kind, file, line, "dma_iova_link of phys %#llx+%#zx at offset %#zx of IOVA %#llx+%#llx "
-			    "refused: %s", (unsigned long long)phys, size, offset, (unsigned long long)state->addr,
-			    (unsigned long long)state->__size, why);
+		refuse(dev, kind, file, line, "dma_iova_link of phys %#llx+%#zx at offset %#zx of IOVA %#llx+%#llx "
+		       "refused: %s", (unsigned long long)phys, size, offset, (unsigned long long)state->addr,
+		       (unsigned long long)state->__size, why);
 	return err;
 }
 
@@ -985,9 +977,9 @@ DMAMAP_API int dmamap_linux_iova_sync(struct device *dev, struct dma_iova_state 
 	range_unlock(dev);
 	if (in)
 		return 0; /* no IOTLB to sync */
-	iova_refuse(dev, DMAMAP_REPORT_API_MISUSE, file, line, "dma_iova_sync of %#zx bytes at offset %#zx of IOVA "
-		    "%#llx+%#llx refused: they are outside the range allocated", size, offset,
-		    (unsigned long long)state->addr, (unsigned long long)state->__size);
+	refuse(dev, DMAMAP_REPORT_API_MISUSE, file, line, "dma_iova_sync of %#zx bytes at offset %#zx of IOVA "
+	       "%#llx+%#llx refused: they are outside the range allocated", size, offset,
+	       (unsigned long long)state->addr, (unsigned long long)state->__size);
 	return -EINVAL;
 }
 
@@ -1005,8 +997,8 @@ static bool iova_unlink(struct device *dev, struct dma_iova_state *state, size_t
 	if (!dmamap_lx_attrs(dev, attrs, &a, &ap, what, file, line))
 		return false;
 	if (dm_dev_live(dev) && !valid_dma_direction((int)dir)) {
-		iova_refuse(dev, DMAMAP_REPORT_BAD_INPUT, file, line, "%s of %#zx bytes at offset %#zx: invalid direction; "
-			    "refused", what, size, offset);
+		refuse(dev, DMAMAP_REPORT_BAD_INPUT, file, line, "%s of %#zx bytes at offset %#zx: invalid direction; "
+		       "refused", what, size, offset);
 		return false;
 	}
 	r = range_of(dev, state, what, file, line);
@@ -1034,10 +1026,10 @@ static bool iova_unlink(struct device *dev, struct dma_iova_state *state, size_t
 	}
 	range_unlock(dev);
 	if (why)
-		iova_refuse(dev, kind, file, line, "%s of %#zx bytes at offset %#zx of IOVA %#llx+%#llx (%s) refused: %s%s%s",
-			    what, size, offset, (unsigned long long)state->addr, (unsigned long long)state->__size,
-			    dmamap_dir_name((int)dir), why, linked_dir != DMA_NONE ? ", " : "",
-			    linked_dir != DMA_NONE ? dmamap_dir_name(linked_dir) : "");
+		refuse(dev, kind, file, line, "%s of %#zx bytes at offset %#zx of IOVA %#llx+%#llx (%s) refused: %s%s%s",
+		       what, size, offset, (unsigned long long)state->addr, (unsigned long long)state->__size,
+		       dmamap_dir_name((int)dir), why, linked_dir != DMA_NONE ? ", " : "",
+		       linked_dir != DMA_NONE ? dmamap_dir_name(linked_dir) : "");
 	return !why;
 }
 
@@ -1057,10 +1049,10 @@ static void iova_free(struct device *dev, struct dma_iova_state *state, const ch
 	if (!r)
 		return;
 	if (r->nr_linked)
-		iova_refuse(dev, DMAMAP_REPORT_API_MISUSE, file, line, "%s of IOVA %#llx+%#llx: %zu page%s still linked: "
-			    "all regions must have been unmapped with dma_iova_unlink() before dma_iova_free(); "
-			    "unmapping them", what, (unsigned long long)r->addr, (unsigned long long)r->size,
-			    r->nr_linked, r->nr_linked == 1 ? "" : "s");
+		refuse(dev, DMAMAP_REPORT_API_MISUSE, file, line, "%s of IOVA %#llx+%#llx: %zu page%s still linked: "
+		       "all regions must have been unmapped with dma_iova_unlink() before dma_iova_free(); "
+		       "unmapping them", what, (unsigned long long)r->addr, (unsigned long long)r->size,
+		       r->nr_linked, r->nr_linked == 1 ? "" : "s");
 	range_release(dev_mapping(dev), r);
 }
 

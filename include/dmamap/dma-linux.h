@@ -630,8 +630,9 @@ DMAMAP_API DMAMAP_MUST_CHECK bool dmamap_linux_iova_try_alloc(struct device *dev
  * kernel's WARN_ON_ONCE: reported as DMAMAP_REPORT_API_MISUSE); -EINVAL,
  * reported, for a state that is no live range of @dev, an IOVA not page
  * aligned, pages outside the range, physical pages that are not RAM
- * (DMAMAP_REPORT_BAD_INPUT), a zero @size, an invalid @dir or bad @attrs; -EEXIST, reported, when a page is linked already; -ENOMEM when the
- * page tables could not grow. On error nothing changed.
+ * (DMAMAP_REPORT_BAD_INPUT), a zero @size, an invalid @dir or bad
+ * @attrs; -EEXIST, reported, when a page is linked already; -ENOMEM when
+ * the page tables could not grow. On error nothing changed.
  */
 DMAMAP_API DMAMAP_MUST_CHECK int dmamap_linux_iova_link(struct device *dev, struct dma_iova_state *state,
 							phys_addr_t phys, size_t offset, size_t size,
