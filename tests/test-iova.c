@@ -21,6 +21,29 @@
 #define HOST_ALLOC_ABORTS 0 /* sanitizers abort on huge allocations instead of returning NULL */
 #endif
 
+/* Built with ThreadSanitizer, which makes each atomic operation cost some hundred times more. */
+static bool under_tsan(void)
+{
+#if defined(__SANITIZE_THREAD__)
+	return true;
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+	return true;
+#endif
+#endif
+	return false;
+}
+
+/*
+ * Whether the long single-threaded runs (the model comparisons, the large
+ * spaces) are cut down: under valgrind, and under ThreadSanitizer, which
+ * slows them as much and has nothing to find in them.
+ */
+static bool short_runs(void)
+{
+	return under_valgrind() || under_tsan();
+}
+
 #define PG ((size_t)PAGE_SIZE)
 #define BASE ((dma_addr_t)0x80000000ULL)
 
@@ -816,7 +839,7 @@ static void test_large_space_word_scans(void **state)
 {
 	(void)state;
 	/* 1M granules (64K under valgrind), filled by 256-page blocks then holes reused */
-	unsigned long granules = under_valgrind() ? 1UL << 16 : 1UL << 20;
+	unsigned long granules = short_runs() ? 1UL << 16 : 1UL << 20;
 	unsigned long blocks = granules / 256;
 	struct dmamap_iova *a = mk(0, granules * PG, 0);
 
@@ -1452,25 +1475,25 @@ static void run_model(unsigned order, unsigned long bits, int cap, unsigned ops,
 static void test_random_against_model_order0(void **state)
 {
 	(void)state;
-	run_model(0, 512, -1, under_valgrind() ? 1000 : 5000, 1);
+	run_model(0, 512, -1, short_runs() ? 1000 : 5000, 1);
 }
 
 static void test_random_against_model_order1_cap4_odd_size(void **state)
 {
 	(void)state;
-	run_model(1, 300, 4, under_valgrind() ? 1000 : 5000, 2);
+	run_model(1, 300, 4, short_runs() ? 1000 : 5000, 2);
 }
 
 static void test_random_against_model_order2_cap_below_granule(void **state)
 {
 	(void)state;
-	run_model(2, 130, 1, under_valgrind() ? 1000 : 5000, 3);
+	run_model(2, 130, 1, short_runs() ? 1000 : 5000, 3);
 }
 
 static void test_random_against_model_large_space(void **state)
 {
 	(void)state;
-	run_model(0, 4096 + 7, 10, under_valgrind() ? 300 : 2000, 4);
+	run_model(0, 4096 + 7, 10, short_runs() ? 300 : 2000, 4);
 }
 
 /* Every space size of the benchmark's W6, growing and not. */
@@ -1481,16 +1504,16 @@ static void test_differential_every_space_size(void **state)
 
 	for (unsigned i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		/* under valgrind the largest space would take minutes: it runs in the plain and sanitizer builds */
-		if (under_valgrind() && sizes[i] > 20)
+		if (short_runs() && sizes[i] > 20)
 			continue;
 		for (int grow = 0; grow < 2; grow++)
-			run_model_grow(0, 1UL << sizes[i], -1, under_valgrind() ? 400 : 4000, 100 + i, grow);
+			run_model_grow(0, 1UL << sizes[i], -1, short_runs() ? 400 : 4000, 100 + i, grow);
 	}
 	/* with granules of 4 pages, the alignment capped at 32 pages */
-	run_model_grow(2, (1UL << 16) + 3, 5, under_valgrind() ? 400 : 3000, 200, true);
+	run_model_grow(2, (1UL << 16) + 3, 5, short_runs() ? 400 : 3000, 200, true);
 	/* no alignment cap: large requests align to their size, fits span nodes of 4096 */
-	run_model_grow(0, 1UL << 20, 30, under_valgrind() ? 400 : 4000, 300, true);
-	run_model_grow(0, 1UL << 18, 30, under_valgrind() ? 400 : 4000, 301, false);
+	run_model_grow(0, 1UL << 20, 30, short_runs() ? 400 : 4000, 300, true);
+	run_model_grow(0, 1UL << 18, 30, short_runs() ? 400 : 4000, 301, false);
 }
 
 /* The same with per-thread caches on, at every space size of W6 and with capped and uncapped alignment. */
@@ -1499,15 +1522,15 @@ static void test_differential_cached(void **state)
 	static const unsigned sizes[] = { 12, 16, 20, 24 };
 	(void)state;
 
-	run_model_mode(0, 512, -1, under_valgrind() ? 1000 : 5000, 11, true, true);
-	run_model_mode(1, 300, 4, under_valgrind() ? 1000 : 5000, 12, true, true);
-	run_model_mode(2, 130, 1, under_valgrind() ? 1000 : 5000, 13, true, true);
+	run_model_mode(0, 512, -1, short_runs() ? 1000 : 5000, 11, true, true);
+	run_model_mode(1, 300, 4, short_runs() ? 1000 : 5000, 12, true, true);
+	run_model_mode(2, 130, 1, short_runs() ? 1000 : 5000, 13, true, true);
 	for (unsigned i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
-		if (under_valgrind() && sizes[i] > 20)
+		if (short_runs() && sizes[i] > 20)
 			continue;
-		run_model_mode(0, 1UL << sizes[i], -1, under_valgrind() ? 400 : 4000, 400 + i, true, true);
+		run_model_mode(0, 1UL << sizes[i], -1, short_runs() ? 400 : 4000, 400 + i, true, true);
 	}
-	run_model_mode(0, 1UL << 18, 30, under_valgrind() ? 400 : 4000, 401, true, true);
+	run_model_mode(0, 1UL << 18, 30, short_runs() ? 400 : 4000, 401, true, true);
 }
 
 /* ------------------------------------------------------------ threads */
@@ -1640,19 +1663,6 @@ static void test_two_threads_cached(void **state)
 {
 	(void)state;
 	two_threads(true);
-}
-
-/* Built with ThreadSanitizer, which makes each atomic operation cost some hundred times more. */
-static bool under_tsan(void)
-{
-#if defined(__SANITIZE_THREAD__)
-	return true;
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-	return true;
-#endif
-#endif
-	return false;
 }
 
 struct race_shared {
