@@ -496,9 +496,8 @@ static int pending_line;
 
 static int pending_probe(struct platform_device *pdev)
 {
-	pending_line = __LINE__ + 1;
-	return request_firmware_nowait(THIS_MODULE, FW_ACTION_UEVENT, FW_NAME, &pdev->dev, GFP_KERNEL, &pending_w,
-				       fw_ready);
+	pending_line = __LINE__ + 1; /* one line: compilers differ on __LINE__ in a macro call over several */
+	return request_firmware_nowait(THIS_MODULE, FW_ACTION_UEVENT, FW_NAME, &pdev->dev, GFP_KERNEL, &pending_w, fw_ready);
 }
 
 static struct platform_driver pending_driver = {
