@@ -782,6 +782,23 @@ struct dm_softirq_mark {
 void dm_softirq_enter(struct dm_softirq_mark *mark);
 void dm_softirq_exit(const struct dm_softirq_mark *mark, char *left, size_t size);
 
+/*
+ * tasklet.c: call @fn(@arg), the driver's code, in this thread's softirq
+ * context (a tasklet's or a BH work item's run), and report as
+ * DMAMAP_REPORT_LOCK_MISUSE at @file:@line on @m what it left behind
+ * (locks, interrupts or bottom halves off), "@who returned with ...".
+ */
+void dm_softirq_call(void (*fn)(void *arg), void *arg, struct dmamap_machine *m, const char *file, int line,
+		     const char *who);
+
+/*
+ * workqueue.c: run one BH work item this thread has pending on a BH queue
+ * of priority @hi (system_bh_highpri_wq's, else system_bh_wq's), in
+ * softirq context; false when it has none. tasklet.c's dm_softirq_run()
+ * calls it (no lock held) at each step of a softirq pass.
+ */
+bool dm_bh_work_run_one(bool hi);
+
 /* tasklet.c: the tasklets still scheduled for @m, reported and forgotten (machine destroy). */
 void dmamap_tasklet_machine_fini(struct dmamap_machine *m);
 

@@ -162,35 +162,59 @@ static bool run_ends(struct tasklet_struct *t)
 	return queued;
 }
 
-/* Call @t's function in this thread's softirq context, and report what it left behind (no lock held). */
-static void call(struct tasklet_struct *t, bool use_callback, void (*fn)(void), unsigned long data,
-		 struct dmamap_machine *m, const char *init_file, int init_line)
+void dm_softirq_call(void (*fn)(void *arg), void *arg, struct dmamap_machine *m, const char *file, int line,
+		     const char *who)
 {
 	int call_depth = dmamap_call_now.depth;
 	struct dm_softirq_mark sm;
 	struct dm_held_mark held;
-	char locks[600], state[300], at[160];
+	char locks[600], state[300];
 
-	if (tl_nest < TL_NEST)
-		tl_running[tl_nest] = t;
-	tl_nest++;
-	/* the tasklet is the driver's code, whatever library call runs it */
+	/* the function is the driver's code, whatever library call runs it */
 	dmamap_call_now.depth = 0;
 	dm_softirq_enter(&sm);
 	dm_held_mark(&held);
-	if (use_callback)
-		((void (*)(struct tasklet_struct *))fn)(t);
-	else
-		((void (*)(unsigned long))fn)(data);
+	fn(arg);
 	/* what it took it gives back: the thread's locks are those it held before */
 	dm_held_since(&held, locks, sizeof(locks));
 	dm_softirq_exit(&sm, state, sizeof(state));
 	dmamap_call_now.depth = call_depth;
-	tl_nest--;
 	if (locks[0] || state[0])
-		dmamap_report(m, DMAMAP_REPORT_LOCK_MISUSE, NULL, init_file, init_line,
-			      "tasklet initialised at %s returned with %s%s%s", dm_site(init_file, init_line, at, sizeof(at)),
-			      locks, locks[0] && state[0] ? "; " : "", state);
+		dmamap_report(m, DMAMAP_REPORT_LOCK_MISUSE, NULL, file, line, "%s returned with %s%s%s", who, locks,
+			      locks[0] && state[0] ? "; " : "", state);
+}
+
+/* A tasklet's call, as dm_softirq_call() makes it. */
+struct tl_call {
+	struct tasklet_struct *t;
+	bool use_callback;
+	void (*fn)(void);
+	unsigned long data;
+};
+
+static void tl_invoke(void *arg)
+{
+	struct tl_call *c = arg;
+
+	if (c->use_callback)
+		((void (*)(struct tasklet_struct *))c->fn)(c->t);
+	else
+		((void (*)(unsigned long))c->fn)(c->data);
+}
+
+/* Call @t's function in this thread's softirq context, and report what it left behind (no lock held). */
+static void call(struct tasklet_struct *t, bool use_callback, void (*fn)(void), unsigned long data,
+		 struct dmamap_machine *m, const char *init_file, int init_line)
+{
+	struct tl_call c = { t, use_callback, fn, data };
+	char who[200], at[160];
+
+	if (tl_nest < TL_NEST)
+		tl_running[tl_nest] = t;
+	tl_nest++;
+	snprintf(who, sizeof(who), "tasklet initialised at %s", dm_site(init_file, init_line, at, sizeof(at)));
+	dm_softirq_call(tl_invoke, &c, m, init_file, init_line, who);
+	tl_nest--;
 }
 
 /*
@@ -229,14 +253,38 @@ static void run_entry(struct tl_entry *e)
 	run_ends(t);
 }
 
+/*
+ * This thread's softirq pass. Each step runs the first of: a BH item of a
+ * high-priority BH queue, a high-priority tasklet, a BH item of another
+ * BH queue, a tasklet; the kernel's order within one pass (HI_SOFTIRQ runs
+ * system_bh_highpri_wq's items, then tasklet_hi_schedule()'s tasklets;
+ * TASKLET_SOFTIRQ system_bh_wq's, then tasklet_schedule()'s).
+ */
 void dm_softirq_run(void)
 {
 	const unsigned long me = dm_thread_token();
 	struct tl_entry *e;
 
-	pthread_mutex_lock(&tl_lock);
-	while ((e = next_mine(me)))
+	for (;;) {
+		if (dm_bh_work_run_one(true))
+			continue;
+		pthread_mutex_lock(&tl_lock);
+		e = next_mine(me);
+		if (e && e->hi) {
+			run_entry(e);
+			pthread_mutex_unlock(&tl_lock);
+			continue;
+		}
+		pthread_mutex_unlock(&tl_lock);
+		if (dm_bh_work_run_one(false))
+			continue;
+		pthread_mutex_lock(&tl_lock);
+		e = next_mine(me);
+		if (!e)
+			break;
 		run_entry(e);
+		pthread_mutex_unlock(&tl_lock);
+	}
 	dm_softirq_settled();
 	pthread_mutex_unlock(&tl_lock);
 }

@@ -5,6 +5,15 @@
  * function returned (the function may have freed it): what a flush or a
  * cancel waits on is the worker's record of the item it runs, compared by
  * address only.
+ *
+ * A BH queue (WQ_BH) has no worker: each item queued on it names the
+ * thread that runs it (w->cpu, the queuing thread's dm_thread_token()),
+ * which runs it in its softirq pass (tasklet.c's dm_softirq_run(), through
+ * dm_bh_work_run_one()) at the points where a tasklet it scheduled at the
+ * same moment would run. A run in progress is a struct bh_run on the
+ * running thread's stack, on bh_runs: an item queued again while it runs
+ * is queued on the running thread, which runs it after, never two runs of
+ * it at once (the kernel queues it on the pool where it runs).
  */
 #include <limits.h>
 #include <stdio.h>
@@ -23,12 +32,22 @@ struct dmamap_wq {
 	unsigned long current_run_seq; /* its place in the run list */
 	unsigned long next_run_seq;
 	bool stopping;
+	bool bh, hi;                   /* a BH queue (no worker), of high priority */
 	struct dmamap_wq *next;        /* every queue of the process */
+};
+
+/* A BH item's run in progress, on its thread's stack. */
+struct bh_run {
+	struct bh_run *next;
+	const struct dmamap_work *w; /* compared, never read */
+	const struct dmamap_wq *q;
+	unsigned long queued, run_seq, cpu;
 };
 
 static pthread_mutex_t wq_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t wq_done = PTHREAD_COND_INITIALIZER; /* a run ended, or an item left a list */
-static struct dmamap_wq *all_queues, *system_queue;
+static struct dmamap_wq *all_queues, *system_queue, *system_bh[2];
+static struct bh_run *bh_runs; /* every BH run in progress */
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
 static _Thread_local struct dmamap_wq *my_queue DM_TLS_MODEL; /* the queue this thread works for */
 static _Thread_local struct dmamap_work *my_work DM_TLS_MODEL; /* the item it runs now */
@@ -50,7 +69,8 @@ static void atfork_parent(void)
 /* A forked child has none of the workers: its queues are made afresh when used. */
 static void atfork_child(void)
 {
-	all_queues = system_queue = NULL;
+	all_queues = system_queue = system_bh[0] = system_bh[1] = NULL;
+	bh_runs = NULL;
 	my_queue = NULL;
 	my_work = NULL;
 	pthread_mutex_unlock(&wq_lock);
@@ -73,7 +93,15 @@ static void run_append(struct dmamap_wq *q, struct dmamap_work *w)
 {
 	w->next = NULL;
 	w->due = 0;
-	w->run_seq = q->next_run_seq++;
+	if (q->bh) {
+		/* one count for every BH queue: a thread runs its BH items in the order queued */
+		static unsigned long bh_seq;
+
+		w->run_seq = bh_seq++;
+		q->next_run_seq = bh_seq;
+	} else {
+		w->run_seq = q->next_run_seq++;
+	}
 	if (q->tail)
 		q->tail->next = w;
 	else
@@ -108,7 +136,102 @@ static bool running(const struct dmamap_work *w, unsigned long upto)
 	for (const struct dmamap_wq *q = all_queues; q; q = q->next)
 		if (q->current == w && q->current_queued <= upto)
 			return true;
+	for (const struct bh_run *r = bh_runs; r; r = r->next)
+		if (r->w == w && r->queued <= upto)
+			return true;
 	return false;
+}
+
+/* The BH run of @w in progress, or NULL. Under wq_lock. */
+static const struct bh_run *bh_running(const struct dmamap_work *w)
+{
+	for (const struct bh_run *r = bh_runs; r; r = r->next)
+		if (r->w == w)
+			return r;
+	return NULL;
+}
+
+/* Whether @q has an item on its run list, or one running, placed before @upto. Under wq_lock. */
+static bool busy_before(const struct dmamap_wq *q, unsigned long upto)
+{
+	if ((q->head && q->head->run_seq < upto) || (q->current && q->current_run_seq < upto))
+		return true;
+	for (const struct bh_run *r = bh_runs; r; r = r->next)
+		if (r->q == q && r->run_seq < upto)
+			return true;
+	return false;
+}
+
+/* Whether @q has a BH item pending on this thread. Under wq_lock. */
+static bool bh_pending_here(const struct dmamap_wq *q)
+{
+	const unsigned long me = dm_thread_token();
+
+	for (const struct dmamap_work *w = q->head; w; w = w->next)
+		if (w->cpu == me)
+			return true;
+	return false;
+}
+
+/* Calls @arg's function with its item (a BH item's run), for dm_softirq_call(). */
+static void bh_invoke(void *arg)
+{
+	const struct dmamap_work *copy = arg;
+
+	copy->func((struct work_struct *)copy->next);
+}
+
+bool dm_bh_work_run_one(bool hi)
+{
+	const unsigned long me = dm_thread_token();
+	struct dmamap_wq *q = NULL, *saved_queue = my_queue;
+	struct dmamap_work *w = NULL, *saved_work = my_work;
+	struct dmamap_work copy;
+	struct bh_run r;
+	char who[200], at[160];
+
+	pthread_mutex_lock(&wq_lock);
+	/* this thread's oldest: BH queues take their places in the run lists from one count */
+	for (struct dmamap_wq *c = all_queues; c; c = c->next) {
+		if (!c->bh || c->hi != hi)
+			continue;
+		for (struct dmamap_work *i = c->head; i; i = i->next) {
+			if (i->cpu != me)
+				continue;
+			if (!w || i->run_seq < w->run_seq) {
+				w = i;
+				q = c;
+			}
+			break;
+		}
+	}
+	if (!w) {
+		pthread_mutex_unlock(&wq_lock);
+		return false;
+	}
+	work_unlink(w);
+	r = (struct bh_run){ bh_runs, w, q, w->queued, w->run_seq, me };
+	bh_runs = &r;
+	copy = *w;
+	copy.next = w; /* the item the function is called with */
+	pthread_mutex_unlock(&wq_lock);
+	my_queue = q;
+	my_work = w;
+	snprintf(who, sizeof(who), "BH work item (queue %s) queued at %s", q->name,
+		 dm_site(copy.file, copy.line, at, sizeof(at)));
+	dm_softirq_call(bh_invoke, &copy, dmamap_machine_peek_current(), copy.file, copy.line, who);
+	my_work = saved_work;
+	my_queue = saved_queue;
+	pthread_mutex_lock(&wq_lock);
+	for (struct bh_run **pp = &bh_runs; *pp; pp = &(*pp)->next) {
+		if (*pp == &r) {
+			*pp = r.next;
+			break;
+		}
+	}
+	pthread_cond_broadcast(&wq_done);
+	pthread_mutex_unlock(&wq_lock);
+	return true;
 }
 
 /* Sleep on @cond (wq_lock held) until a change, or @end on the monotonic clock (0: no end). */
@@ -170,8 +293,12 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-/* A new queue named @name with its worker; under wq_lock. NULL when the host cannot make it. */
-static struct dmamap_wq *wq_new(const char *name)
+/*
+ * A new queue named @name with its worker, or a BH queue (@bh, of high
+ * priority if @hi) with none; under wq_lock. NULL when the host cannot
+ * make it.
+ */
+static struct dmamap_wq *wq_new(const char *name, bool bh, bool hi)
 {
 	struct dmamap_wq *q = calloc(1, sizeof(*q));
 
@@ -179,7 +306,9 @@ static struct dmamap_wq *wq_new(const char *name)
 		return NULL;
 	snprintf(q->name, sizeof(q->name), "%s", name ? name : "(unnamed)");
 	pthread_cond_init(&q->wake, NULL);
-	if (pthread_create(&q->thread, NULL, worker, q)) {
+	q->bh = bh;
+	q->hi = bh && hi;
+	if (!bh && pthread_create(&q->thread, NULL, worker, q)) {
 		pthread_cond_destroy(&q->wake);
 		free(q);
 		return NULL;
@@ -195,7 +324,31 @@ DMAMAP_API struct dmamap_wq *dmamap_wq_alloc(const char *name)
 
 	pthread_once(&atfork_once, atfork_register);
 	pthread_mutex_lock(&wq_lock);
-	q = wq_new(name);
+	q = wq_new(name, false, false);
+	pthread_mutex_unlock(&wq_lock);
+	return q;
+}
+
+DMAMAP_API struct dmamap_wq *dmamap_wq_alloc_bh(const char *name, bool highpri)
+{
+	struct dmamap_wq *q;
+
+	pthread_once(&atfork_once, atfork_register);
+	pthread_mutex_lock(&wq_lock);
+	q = wq_new(name, true, highpri);
+	pthread_mutex_unlock(&wq_lock);
+	return q;
+}
+
+DMAMAP_API struct dmamap_wq *dmamap_wq_system_bh(bool highpri)
+{
+	struct dmamap_wq *q;
+
+	pthread_once(&atfork_once, atfork_register);
+	pthread_mutex_lock(&wq_lock);
+	if (!system_bh[highpri])
+		system_bh[highpri] = wq_new(highpri ? "events_bh_highpri" : "events_bh", true, highpri);
+	q = system_bh[highpri];
 	pthread_mutex_unlock(&wq_lock);
 	return q;
 }
@@ -207,7 +360,7 @@ DMAMAP_API struct dmamap_wq *dmamap_wq_system(void)
 	pthread_once(&atfork_once, atfork_register);
 	pthread_mutex_lock(&wq_lock);
 	if (!system_queue)
-		system_queue = wq_new("events");
+		system_queue = wq_new("events", false, false);
 	q = system_queue;
 	pthread_mutex_unlock(&wq_lock);
 	return q;
@@ -230,7 +383,7 @@ DMAMAP_API void dmamap_wq_destroy_at(struct dmamap_wq *wq, const char *file, int
 
 	if (!wq)
 		return;
-	if (wq == system_queue) {
+	if (wq == system_queue || wq == system_bh[0] || wq == system_bh[1]) {
 		report(DMAMAP_REPORT_API_MISUSE, file, line, "%s(%s): the system queue is not the driver's; refused",
 		       "destroy_workqueue", wq->name);
 		return;
@@ -259,7 +412,8 @@ DMAMAP_API void dmamap_wq_destroy_at(struct dmamap_wq *wq, const char *file, int
 		}
 	}
 	pthread_mutex_unlock(&wq_lock);
-	pthread_join(wq->thread, NULL);
+	if (!wq->bh)
+		pthread_join(wq->thread, NULL);
 	pthread_cond_destroy(&wq->wake);
 	free(wq);
 }
@@ -281,6 +435,12 @@ static void enqueue(struct dmamap_wq *q, struct dmamap_work *w, unsigned long de
 	w->wq = q;
 	w->file = file;
 	w->line = line;
+	if (q->bh) {
+		const struct bh_run *r = bh_running(w);
+
+		/* queued again while it runs: after that run, in its thread */
+		w->cpu = r ? r->cpu : dm_thread_token();
+	}
 	if (!delay) {
 		run_append(q, w);
 		return;
@@ -293,14 +453,39 @@ static void enqueue(struct dmamap_wq *q, struct dmamap_work *w, unsigned long de
 	pthread_cond_signal(&q->wake);
 }
 
+/*
+ * Whether @w, queued on @q with @delay, may be; a delayed item on a BH
+ * queue is refused (reported as @what's): not provided here.
+ */
+static bool delay_ok(const struct dmamap_wq *q, unsigned long delay, const char *what, const char *file, int line)
+{
+	if (!q->bh || !delay)
+		return true;
+	report(DMAMAP_REPORT_API_MISUSE, file, line,
+	       "%s(%s) with a delay: delayed work on a BH workqueue is not provided here; not queued", what, q->name);
+	return false;
+}
+
+/* After @w's queuing on @q: a BH item queued on this thread runs at its next softirq point, which may be now. */
+static void queued_bh(const struct dmamap_wq *q, unsigned long cpu)
+{
+	if (q->bh && cpu == dm_thread_token()) {
+		dm_softirq_raise();
+		dm_softirq_point();
+	}
+}
+
 DMAMAP_API bool dmamap_queue_work_at(struct dmamap_wq *wq, struct dmamap_work *w, unsigned long delay,
 				     const char *file, int line)
 {
-	if (!work_ok(w, delay ? "queue_delayed_work" : "queue_work", file, line))
+	const char *what = delay ? "queue_delayed_work" : "queue_work";
+	unsigned long cpu;
+
+	if (!work_ok(w, what, file, line))
 		return false;
 	if (!wq)
 		wq = dmamap_wq_system();
-	if (!wq)
+	if (!wq || !delay_ok(wq, delay, what, file, line))
 		return false;
 	pthread_mutex_lock(&wq_lock);
 	if (w->pending || w->cancelling) {
@@ -309,20 +494,23 @@ DMAMAP_API bool dmamap_queue_work_at(struct dmamap_wq *wq, struct dmamap_work *w
 	}
 	w->queued++;
 	enqueue(wq, w, delay, file, line);
+	cpu = w->cpu;
 	pthread_mutex_unlock(&wq_lock);
+	queued_bh(wq, cpu);
 	return true;
 }
 
 DMAMAP_API bool dmamap_mod_delayed_work_at(struct dmamap_wq *wq, struct dmamap_work *w, unsigned long delay,
 					   const char *file, int line)
 {
+	unsigned long cpu;
 	bool was;
 
 	if (!work_ok(w, "mod_delayed_work", file, line))
 		return false;
 	if (!wq)
 		wq = dmamap_wq_system();
-	if (!wq)
+	if (!wq || !delay_ok(wq, delay, "mod_delayed_work", file, line))
 		return false;
 	pthread_mutex_lock(&wq_lock);
 	if (w->cancelling) {
@@ -335,7 +523,9 @@ DMAMAP_API bool dmamap_mod_delayed_work_at(struct dmamap_wq *wq, struct dmamap_w
 	else
 		w->queued++;
 	enqueue(wq, w, delay, file, line);
+	cpu = w->cpu;
 	pthread_mutex_unlock(&wq_lock);
+	queued_bh(wq, cpu);
 	return was;
 }
 
@@ -389,6 +579,13 @@ DMAMAP_API bool dmamap_flush_work_at(struct dmamap_work *w, bool now, const char
 	/* the pending queuing, once on the run list, or a run of one up to it */
 	while ((w->pending && !w->due && w->queued == target) || running(w, target)) {
 		waited = true;
+		if (w->pending && w->wq->bh && w->cpu == dm_thread_token()) {
+			/* this thread's own BH item: its softirq work runs now, as local_bh_enable() would run it */
+			pthread_mutex_unlock(&wq_lock);
+			dm_softirq_run();
+			pthread_mutex_lock(&wq_lock);
+			continue;
+		}
 		wait_change(&wq_done, 0);
 	}
 	pthread_mutex_unlock(&wq_lock);
@@ -406,9 +603,17 @@ DMAMAP_API void dmamap_flush_wq_at(struct dmamap_wq *wq, bool drain, const char 
 	do {
 		unsigned long upto = wq->next_run_seq;
 
-		while ((wq->head && wq->head->run_seq < upto) || (wq->current && wq->current_run_seq < upto))
+		while (busy_before(wq, upto)) {
+			if (bh_pending_here(wq)) {
+				/* this thread's own BH items: its softirq work runs now */
+				pthread_mutex_unlock(&wq_lock);
+				dm_softirq_run();
+				pthread_mutex_lock(&wq_lock);
+				continue;
+			}
 			wait_change(&wq_done, 0);
-	} while (drain && (wq->head || wq->current));
+		}
+	} while (drain && busy_before(wq, ULONG_MAX));
 	pthread_mutex_unlock(&wq_lock);
 }
 

@@ -174,6 +174,8 @@
 #pragma weak dmamap_work_init
 #pragma weak dmamap_wq_alloc
 #pragma weak dmamap_wq_system
+#pragma weak dmamap_wq_alloc_bh
+#pragma weak dmamap_wq_system_bh
 #pragma weak dmamap_wq_destroy_at
 #pragma weak dmamap_queue_work_at
 #pragma weak dmamap_mod_delayed_work_at
@@ -706,6 +708,8 @@ static const struct export functions[] = {
 	F(dmamap_work_init),
 	F(dmamap_wq_alloc),
 	F(dmamap_wq_system),
+	F(dmamap_wq_alloc_bh),
+	F(dmamap_wq_system_bh),
 	F(dmamap_wq_destroy_at),
 	F(dmamap_queue_work_at),
 	F(dmamap_mod_delayed_work_at),

@@ -59,6 +59,7 @@ struct dmamap_work {
 	bool cancelling;           /* a cancel_*_sync() is under way: queuings refused */
 	const char *file;          /* where it was last queued */
 	int line;
+	unsigned long cpu;         /* on a BH queue: the thread that runs it (its dm "CPU") */
 };
 
 /**
@@ -83,6 +84,27 @@ DMAMAP_API struct dmamap_wq *dmamap_wq_alloc(const char *name);
  * Return: the queue (never destroyed); NULL only when the host cannot make it.
  */
 DMAMAP_API struct dmamap_wq *dmamap_wq_system(void);
+
+/**
+ * dmamap_wq_alloc_bh() - alloc_workqueue(WQ_BH): a new BH queue, whose items run in softirq context
+ * @name: the queue's name, for messages (copied, truncated to 31 bytes)
+ * @highpri: WQ_HIGHPRI too: its items run before the high-priority
+ *           tasklets, else before the other tasklets (see the top)
+ *
+ * A BH queue has no worker thread: an item runs in the thread that queued
+ * it, where and when a tasklet scheduled there at that moment would run.
+ * Return: the queue, which the caller destroys with dmamap_wq_destroy();
+ * NULL when the host has no memory for it.
+ */
+DMAMAP_API struct dmamap_wq *dmamap_wq_alloc_bh(const char *name, bool highpri);
+
+/**
+ * dmamap_wq_system_bh() - system_bh_wq and system_bh_highpri_wq: the process's BH queues, made at first use
+ * @highpri: system_bh_highpri_wq, else system_bh_wq
+ *
+ * Return: the queue (never destroyed); NULL only when the host cannot make it.
+ */
+DMAMAP_API struct dmamap_wq *dmamap_wq_system_bh(bool highpri);
 
 /**
  * dmamap_wq_destroy_at() - destroy_workqueue(): drain @wq, end its worker, free it

@@ -40,7 +40,8 @@ struct delayed_work {
 
 struct workqueue_struct;
 
-/* The flags of alloc_workqueue(): accepted, and change nothing here. */
+/* The flags of alloc_workqueue(): WQ_BH makes a BH queue (WQ_HIGHPRI with it, a high-priority one); the others change nothing here. */
+#define WQ_BH (1u << 0)
 #define WQ_UNBOUND (1u << 1)
 #define WQ_FREEZABLE (1u << 2)
 #define WQ_MEM_RECLAIM (1u << 3)
@@ -60,8 +61,10 @@ struct workqueue_struct;
 #define system_freezable_power_efficient_wq system_wq
 #define system_percpu_wq system_wq
 #define system_dfl_wq system_wq
+#define system_bh_wq ((struct workqueue_struct *)dmamap_wq_system_bh(false))
+#define system_bh_highpri_wq ((struct workqueue_struct *)dmamap_wq_system_bh(true))
 
-#define DMAMAP_WORK_INITIALIZER_(f) { { (f), DMAMAP_WORK_MAGIC, NULL, NULL, 0, 0, 0, false, false, NULL, 0 } }
+#define DMAMAP_WORK_INITIALIZER_(f) { { (f), DMAMAP_WORK_MAGIC, NULL, NULL, 0, 0, 0, false, false, NULL, 0, 0 } }
 #define __WORK_INITIALIZER(n, f) DMAMAP_WORK_INITIALIZER_(f)
 #define DECLARE_WORK(n, f) struct work_struct n = DMAMAP_WORK_INITIALIZER_(f)
 #define DECLARE_DELAYED_WORK(n, f) struct delayed_work n = { DMAMAP_WORK_INITIALIZER_(f) }
@@ -82,8 +85,16 @@ static inline struct delayed_work *to_delayed_work(struct work_struct *work)
 
 #define DMAMAP_WQ_(wq) ((struct dmamap_wq *)(wq))
 
+/** dmamap_alloc_workqueue_() - alloc_workqueue()'s queue: a BH one for WQ_BH, else one with its worker. */
+static inline struct workqueue_struct *dmamap_alloc_workqueue_(const char *name, unsigned int flags)
+{
+	if (flags & WQ_BH)
+		return (struct workqueue_struct *)dmamap_wq_alloc_bh(name, (flags & WQ_HIGHPRI) != 0);
+	return (struct workqueue_struct *)dmamap_wq_alloc(name);
+}
+
 #define alloc_workqueue(fmt, flags, max_active, ...) \
-	((struct workqueue_struct *)((void)(flags), (void)(max_active), dmamap_wq_alloc(fmt)))
+	((void)(max_active), dmamap_alloc_workqueue_((fmt), (unsigned int)(flags)))
 #define alloc_ordered_workqueue(fmt, flags, ...) ((struct workqueue_struct *)((void)(flags), dmamap_wq_alloc(fmt)))
 #define create_workqueue(name) ((struct workqueue_struct *)dmamap_wq_alloc(name))
 #define create_singlethread_workqueue(name) ((struct workqueue_struct *)dmamap_wq_alloc(name))
