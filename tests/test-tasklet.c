@@ -11,7 +11,9 @@
  * in a tasklet, a tasklet that keeps a lock, one that takes a lock its
  * raiser holds, the waits for itself, an enable without a disable, a
  * tasklet never initialised and one left scheduled at machine destroy are
- * reported.
+ * reported. The BH workqueues of Linux 6.9 (WQ_BH, system_bh_wq) run their
+ * items where tasklets run, in softirq context, BH items before the
+ * tasklets of their priority.
  */
 #include <linux/atomic.h>
 #include <linux/delay.h>
@@ -19,6 +21,7 @@
 #include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
+#include <linux/workqueue.h>
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -877,6 +880,369 @@ static void test_thread_ending_with_bh_off(void **state)
 	f->c.reports = 0;
 }
 
+/* ------------------------------------------------------------ BH workqueues */
+
+/* A BH work item: what it saw, as a struct tl records a tasklet's run. */
+struct bhw {
+	struct work_struct w;
+	char name;
+	char *order;
+	int runs;
+	bool serving, hardirq, irqs_off, task;
+	pthread_t thread;
+};
+
+static void bhw_fn(struct work_struct *w)
+{
+	struct bhw *x = container_of(w, struct bhw, w);
+
+	log_run(x->order, x->name);
+	x->runs++;
+	x->serving = in_serving_softirq();
+	x->hardirq = in_hardirq();
+	x->irqs_off = irqs_disabled();
+	x->task = in_task();
+	x->thread = pthread_self();
+}
+
+static void bhw_make(struct bhw *x, char name, char *order)
+{
+	memset(x, 0, sizeof(*x));
+	x->name = name;
+	x->order = order;
+	INIT_WORK(&x->w, bhw_fn);
+}
+
+struct bh_irqdev {
+	struct bhw bw;
+	struct tl tl;
+	char *order;
+};
+
+static irqreturn_t bh_queue_irq(int irq, void *data)
+{
+	struct bh_irqdev *d = data;
+
+	(void)irq;
+	tasklet_schedule(&d->tl.t);
+	queue_work(system_bh_wq, &d->bw.w);
+	log_run(d->order, 'h');
+	return IRQ_WAKE_THREAD;
+}
+
+static irqreturn_t bh_thread_fn(int irq, void *data)
+{
+	struct bh_irqdev *d = data;
+
+	(void)irq;
+	log_run(d->order, 'f');
+	return IRQ_HANDLED;
+}
+
+/*
+ * A BH item queued from a hard handler runs at the end of the interrupt,
+ * before the thread function, in the raising thread, in softirq context,
+ * before a tasklet scheduled there earlier (the kernel's TASKLET_SOFTIRQ
+ * runs system_bh_wq's items, then the tasklets).
+ */
+static void test_bh_work_from_hard_handler_at_irq_exit(void **state)
+{
+	struct current_fx *f = *state;
+	char order[16] = "";
+	struct bh_irqdev d;
+
+	memset(&d, 0, sizeof(d));
+	d.order = order;
+	bhw_make(&d.bw, 'w', order);
+	tl_make(&d.tl, 't', order);
+	assert_int_equal(request_threaded_irq(9, bh_queue_irq, bh_thread_fn, IRQF_ONESHOT, "bh", &d), 0);
+	assert_int_equal(dmamap_irq_raise(f->m, 9), 1);
+	assert_string_equal(order, "hwtf");
+	assert_true(d.bw.serving && !d.bw.hardirq && !d.bw.irqs_off && !d.bw.task);
+	assert_true(pthread_equal(d.bw.thread, pthread_self()));
+	assert_false(work_pending(&d.bw.w));
+	free_irq(9, &d);
+	tasklet_kill(&d.tl.t);
+	assert_int_equal(f->c.reports, 0);
+}
+
+/*
+ * Queued from task context holding a spinlock, a BH item runs at the
+ * unlock, with the tasklets scheduled meanwhile, in the kernel's order:
+ * system_bh_highpri_wq's items, high-priority tasklets, system_bh_wq's
+ * (and WQ_BH queues') items, tasklets. Nothing held, it runs at once. A
+ * queue without WQ_BH still runs its items in its worker, in task context.
+ */
+static void test_bh_work_at_unlock_in_kernel_order(void **state)
+{
+	struct current_fx *f = *state;
+	struct workqueue_struct *bhq = alloc_workqueue("bhq", WQ_BH, 0), *plain = alloc_workqueue("plain", 0, 0);
+	char order[16] = "";
+	struct bhw hw, w, q, p;
+	struct tl hi, lo;
+	DEFINE_SPINLOCK(lk);
+
+	assert_non_null(bhq);
+	assert_non_null(plain);
+	bhw_make(&hw, 'B', order);
+	bhw_make(&w, 'w', order);
+	bhw_make(&q, 'q', order);
+	tl_make(&hi, 'H', order);
+	tl_make(&lo, 't', order);
+
+	spin_lock(&lk);
+	tasklet_schedule(&lo.t);
+	queue_work(system_bh_wq, &w.w);
+	tasklet_hi_schedule(&hi.t);
+	queue_work(bhq, &q.w);
+	queue_work(system_bh_highpri_wq, &hw.w);
+	assert_string_equal(order, "");
+	assert_true(work_pending(&w.w));
+	spin_unlock(&lk);
+	assert_string_equal(order, "BHwqt");
+	assert_true(w.serving && hw.serving && q.serving);
+	assert_true(pthread_equal(q.thread, pthread_self()));
+
+	order[0] = '\0';
+	assert_true(queue_work(bhq, &q.w));
+	assert_string_equal(order, "q");
+
+	bhw_make(&p, 'p', order);
+	order[0] = '\0';
+	assert_true(queue_work(plain, &p.w));
+	flush_work(&p.w);
+	assert_string_equal(order, "p");
+	assert_true(p.task && !p.serving);
+	assert_false(pthread_equal(p.thread, pthread_self()));
+
+	destroy_workqueue(plain);
+	destroy_workqueue(bhq);
+	tasklet_kill(&hi.t);
+	tasklet_kill(&lo.t);
+	assert_int_equal(f->c.reports, 0);
+}
+
+static int bh_sleep_line, bh_keep_line;
+static spinlock_t bh_kept_lock;
+
+static void bh_sleeper_fn(struct work_struct *w)
+{
+	(void)w;
+	bh_sleep_line = __LINE__ + 1;
+	msleep(1);
+}
+
+static void bh_keeper_fn(struct work_struct *w)
+{
+	(void)w;
+	bh_keep_line = __LINE__ + 1;
+	spin_lock(&bh_kept_lock);
+}
+
+/*
+ * A BH item may not sleep: msleep() in it is reported as in a tasklet;
+ * one that returns holding a lock is reported at its queue_work(); a
+ * delayed item on a BH queue is refused, reported (not provided here),
+ * and one with no delay runs as queue_work()'s.
+ */
+static void test_bh_work_misuse_is_reported(void **state)
+{
+	struct current_fx *f = *state;
+	struct work_struct sl, kp;
+	struct delayed_work dw;
+	char order[8] = "";
+	struct bhw x;
+	int line;
+
+	INIT_WORK(&sl, bh_sleeper_fn);
+	queue_work(system_bh_wq, &sl);
+	assert_int_equal(f->c.reports, 1);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_SLEEP_IN_ATOMIC], 1);
+	assert_int_equal(f->c.rec_last.line, bh_sleep_line);
+	assert_non_null(strstr(f->c.rec_last.message, "in a tasklet"));
+
+	spin_lock_init(&bh_kept_lock);
+	INIT_WORK(&kp, bh_keeper_fn);
+	line = __LINE__ + 1;
+	queue_work(system_bh_wq, &kp);
+	assert_int_equal(f->c.reports, 2);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_LOCK_MISUSE], 1);
+	assert_int_equal(f->c.rec_last.line, line);
+	assert_non_null(strstr(f->c.rec_last.message, "BH work item"));
+	assert_true(spin_is_locked(&bh_kept_lock));
+	assert_false(in_atomic());
+	spin_unlock(&bh_kept_lock);
+
+	bhw_make(&x, 'd', order);
+	INIT_DELAYED_WORK(&dw, bhw_fn);
+	line = __LINE__ + 1;
+	assert_false(queue_delayed_work(system_bh_wq, &dw, 1));
+	assert_int_equal(f->c.reports, 3);
+	assert_int_equal(f->c.rec_last.kind, DMAMAP_REPORT_API_MISUSE);
+	assert_int_equal(f->c.rec_last.line, line);
+	assert_non_null(strstr(f->c.rec_last.message, "not provided"));
+	assert_false(delayed_work_pending(&dw));
+	assert_true(queue_work(system_bh_wq, &x.w));
+	assert_string_equal(order, "d");
+	f->c.reports = 0;
+}
+
+struct bh_other {
+	struct bhw *x;
+	struct workqueue_struct *wq;
+	atomic_int queued, release;
+};
+
+/* Queue the item with bottom halves off; turn them on when the test says, 20 ms later. */
+static void *queue_with_bh_off(void *arg)
+{
+	struct bh_other *o = arg;
+
+	local_bh_disable();
+	queue_work(o->wq, &o->x->w);
+	atomic_store(&o->queued, 1);
+	while (!atomic_load(&o->release))
+		usleep(1000);
+	usleep(20000);
+	local_bh_enable();
+	return NULL;
+}
+
+/*
+ * From task context, flush_work() and flush_workqueue() of a BH item
+ * queued on another thread wait for it to run there; cancel_work_sync()
+ * takes it off before it runs.
+ */
+static void test_bh_work_flush_and_cancel(void **state)
+{
+	struct current_fx *f = *state;
+	struct bh_other o;
+	char order[8] = "";
+	pthread_t th;
+	struct bhw x;
+
+	bhw_make(&x, 'x', order);
+	memset(&o, 0, sizeof(o));
+	o.x = &x;
+	o.wq = alloc_workqueue("bhflush", WQ_BH | WQ_HIGHPRI, 0);
+	assert_non_null(o.wq);
+	atomic_store(&o.release, 1);
+	assert_int_equal(pthread_create(&th, NULL, queue_with_bh_off, &o), 0);
+	while (!atomic_load(&o.queued))
+		sched_yield();
+	assert_true(flush_work(&x.w));
+	assert_string_equal(order, "x");
+	assert_true(pthread_equal(x.thread, th));
+	assert_int_equal(pthread_join(th, NULL), 0);
+
+	/* flush_workqueue() too */
+	memset(&o.queued, 0, sizeof(o.queued));
+	assert_int_equal(pthread_create(&th, NULL, queue_with_bh_off, &o), 0);
+	while (!atomic_load(&o.queued))
+		sched_yield();
+	flush_workqueue(o.wq);
+	assert_string_equal(order, "xx");
+	assert_int_equal(pthread_join(th, NULL), 0);
+
+	/* cancelled while the other thread has bottom halves off: it never runs */
+	atomic_store(&o.queued, 0);
+	atomic_store(&o.release, 0);
+	assert_int_equal(pthread_create(&th, NULL, queue_with_bh_off, &o), 0);
+	while (!atomic_load(&o.queued))
+		sched_yield();
+	assert_true(cancel_work_sync(&x.w));
+	atomic_store(&o.release, 1);
+	assert_int_equal(pthread_join(th, NULL), 0);
+	assert_string_equal(order, "xx");
+	destroy_workqueue(o.wq);
+	assert_int_equal(f->c.reports, 0);
+}
+
+struct bh_gate {
+	struct work_struct w;
+	atomic_int inside, max_inside, runs, release, queued, cancelled, inside_at_cancel;
+	pthread_t threads[4];
+};
+
+static void bh_gate_fn(struct work_struct *w)
+{
+	struct bh_gate *g = container_of(w, struct bh_gate, w);
+	int in = atomic_fetch_add(&g->inside, 1) + 1;
+	int run = atomic_fetch_add(&g->runs, 1);
+
+	if (in > atomic_load(&g->max_inside))
+		atomic_store(&g->max_inside, in);
+	if (run < 4)
+		g->threads[run] = pthread_self();
+	/* the first run is held until the test lets it go: it spins (it may not sleep) */
+	while (run == 0 && !atomic_load(&g->release))
+		sched_yield();
+	atomic_fetch_sub(&g->inside, 1);
+}
+
+static void *queue_bh_gate(void *arg)
+{
+	struct bh_gate *g = arg;
+
+	queue_work(system_bh_wq, &g->w);
+	atomic_fetch_add(&g->queued, 1);
+	return NULL;
+}
+
+static void *cancel_bh_gate(void *arg)
+{
+	struct bh_gate *g = arg;
+
+	cancel_work_sync(&g->w);
+	atomic_store(&g->inside_at_cancel, atomic_load(&g->inside) + 1);
+	atomic_store(&g->cancelled, 1);
+	return NULL;
+}
+
+/*
+ * A BH item never runs twice at once: queued from another thread while it
+ * runs, it runs again once the run returns, in the thread that ran it.
+ * cancel_work_sync() from another thread waits for a run in progress.
+ */
+static void test_bh_work_serialized_across_threads(void **state)
+{
+	struct current_fx *f = *state;
+	pthread_t runner, other;
+	struct bh_gate g;
+
+	memset(&g, 0, sizeof(g));
+	INIT_WORK(&g.w, bh_gate_fn);
+	assert_int_equal(pthread_create(&runner, NULL, queue_bh_gate, &g), 0);
+	while (!atomic_load(&g.inside))
+		sched_yield();
+	assert_int_equal(pthread_create(&other, NULL, queue_bh_gate, &g), 0);
+	assert_int_equal(pthread_join(other, NULL), 0);
+	assert_int_equal(atomic_load(&g.queued), 1);
+	assert_int_equal(atomic_load(&g.runs), 1);
+	assert_true(work_pending(&g.w));
+	atomic_store(&g.release, 1);
+	assert_int_equal(pthread_join(runner, NULL), 0);
+	assert_int_equal(atomic_load(&g.runs), 2);
+	assert_int_equal(atomic_load(&g.max_inside), 1);
+	assert_true(pthread_equal(g.threads[0], runner));
+	assert_true(pthread_equal(g.threads[1], runner));
+	assert_false(work_pending(&g.w));
+
+	atomic_store(&g.runs, 0);
+	atomic_store(&g.release, 0);
+	assert_int_equal(pthread_create(&runner, NULL, queue_bh_gate, &g), 0);
+	while (!atomic_load(&g.inside))
+		sched_yield();
+	assert_int_equal(pthread_create(&other, NULL, cancel_bh_gate, &g), 0);
+	usleep(20000);
+	assert_int_equal(atomic_load(&g.cancelled), 0);
+	atomic_store(&g.release, 1);
+	assert_int_equal(pthread_join(other, NULL), 0);
+	assert_int_equal(pthread_join(runner, NULL), 0);
+	assert_int_equal(atomic_load(&g.inside_at_cancel), 1); /* nothing inside when it returned */
+	assert_int_equal(f->c.reports, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -904,6 +1270,14 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_kill_waits_for_the_run_elsewhere, current_fx_setup,
 						current_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_thread_ending_with_bh_off, current_fx_setup, current_fx_teardown),
+		cmocka_unit_test_setup_teardown(test_bh_work_from_hard_handler_at_irq_exit, current_fx_setup,
+						current_fx_teardown),
+		cmocka_unit_test_setup_teardown(test_bh_work_at_unlock_in_kernel_order, current_fx_setup,
+						current_fx_teardown),
+		cmocka_unit_test_setup_teardown(test_bh_work_misuse_is_reported, current_fx_setup, current_fx_teardown),
+		cmocka_unit_test_setup_teardown(test_bh_work_flush_and_cancel, current_fx_setup, current_fx_teardown),
+		cmocka_unit_test_setup_teardown(test_bh_work_serialized_across_threads, current_fx_setup,
+						current_fx_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
