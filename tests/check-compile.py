@@ -2028,6 +2028,49 @@ void acme_stop(struct acme *a)
 }
 '''
 
+# A driver's BH work, the tasklet's successor of Linux 6.9: its own WQ_BH
+# queue and the system BH queues, with <linux/workqueue.h> and
+# <linux/interrupt.h>, queued from the hard handler.
+BH_WORK = '''
+#include <linux/interrupt.h>
+#include <linux/workqueue.h>
+struct acme_bh { struct workqueue_struct *wq; struct work_struct done, urgent; int completed; };
+static void acme_bh_done(struct work_struct *work)
+{
+	struct acme_bh *a = container_of(work, struct acme_bh, done);
+
+	a->completed += in_serving_softirq();
+}
+static irqreturn_t acme_bh_irq(int irq, void *data)
+{
+	struct acme_bh *a = (struct acme_bh *)data;
+
+	(void)irq;
+	queue_work(a->wq, &a->done);
+	queue_work(system_bh_highpri_wq, &a->urgent);
+	return IRQ_HANDLED;
+}
+int acme_bh_start(struct acme_bh *a);
+int acme_bh_start(struct acme_bh *a)
+{
+	a->wq = alloc_workqueue("acme_bh%d", WQ_BH | WQ_HIGHPRI, 0, 1);
+	if (!a->wq)
+		return -ENOMEM;
+	INIT_WORK(&a->done, acme_bh_done);
+	INIT_WORK(&a->urgent, acme_bh_done);
+	queue_work(system_bh_wq, &a->done);
+	return acme_bh_irq(0, a) == IRQ_HANDLED ? 0 : -EIO;
+}
+void acme_bh_stop(struct acme_bh *a);
+void acme_bh_stop(struct acme_bh *a)
+{
+	cancel_work_sync(&a->urgent);
+	flush_work(&a->done);
+	flush_workqueue(a->wq);
+	destroy_workqueue(a->wq);
+}
+'''
+
 # Work items a driver's unbind cancels, with <linux/devm-helpers.h> alone.
 AUTOCANCEL = '''
 #include <linux/devm-helpers.h>
@@ -2293,6 +2336,8 @@ CASES = [
     ('deferred work from <linux/workqueue.h> alone', DEFERRED, True, None),
     ('work an unbind cancels, from <linux/devm-helpers.h> alone', AUTOCANCEL, True, None),
     ('deferred work with the others', LIBC + KERNEL + DEFERRED, True, None),
+    ('BH work from <linux/workqueue.h> and <linux/interrupt.h>', BH_WORK, True, None),
+    ('BH work with the others', LIBC + KERNEL + BH_WORK, True, None),
     ('a wait for an interrupt from <linux/wait.h> alone', WAIT_QUEUE, True, None),
     ('a wait for an interrupt with the others', LIBC + KERNEL + WAIT_QUEUE, True, None),
     ('clocks on and off from <linux/clk.h> alone', CLOCKS, True, None),
@@ -2648,6 +2693,7 @@ CXX_CASES = [
     ('a completion tasklet from <linux/interrupt.h> alone in C++', TASKLETS, True, None),
     ('platform resources from <linux/platform_device.h> alone in C++', BOARD_RES, True, None),
     ('deferred work from <linux/workqueue.h> alone in C++', DEFERRED, True, None),
+    ('BH work from <linux/workqueue.h> and <linux/interrupt.h> in C++', BH_WORK, True, None),
     ('work an unbind cancels, from <linux/devm-helpers.h> alone in C++', AUTOCANCEL, True, None),
     ('a wait for an interrupt from <linux/wait.h> alone in C++', WAIT_QUEUE, True, None),
     ('the smaller DMA queries of Linux 6.x in C++', DMA_QUERIES, True, None),
