@@ -55,9 +55,16 @@
  * local_bh_enable() made holding a spinlock does not run them (the
  * kernel's does); there is no ksoftirqd: a thread that ends with tasklets
  * scheduled (bottom halves left off, reported) runs them as it ends, as
- * its CPU would. There are no other softirqs, and no BH
- * workqueue (WQ_BH, system_bh_wq of Linux 6.9): workqueue items always run
- * in a worker thread, in task context.
+ * its CPU would. There are no other softirqs.
+ *
+ * The BH workqueues of Linux 6.9 (<dmamap/workqueue.h>'s
+ * dmamap_wq_alloc_bh(), WQ_BH and system_bh_wq of <linux/workqueue.h>)
+ * run their items as tasklets: in softirq context, in the queuing thread,
+ * where a tasklet it scheduled at that moment would run (an item queued
+ * again while it runs runs after, in the thread that runs it). A
+ * thread's softirq pass runs, as the kernel's does, the items of the
+ * high-priority BH queues, then high-priority tasklets, then the other BH
+ * items, then the other tasklets, each kind in the order queued.
  *
  * Reported: scheduling a tasklet never initialised (DMAMAP_REPORT_BAD_INPUT,
  * nothing scheduled); an enable without a disable (DMAMAP_REPORT_API_MISUSE,

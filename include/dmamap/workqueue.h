@@ -13,6 +13,23 @@
  * queued again while it runs, and may be freed by its own function: the
  * library never touches an item after its function returned.
  *
+ * A BH queue (dmamap_wq_alloc_bh(), dmamap_wq_system_bh(): Linux 6.9's
+ * WQ_BH, system_bh_wq) has no worker: an item queued on it runs in
+ * softirq context in the thread that queued it, at that thread's next
+ * point where softirqs run, where a tasklet it scheduled then would run
+ * (<dmamap/tasklet.h> says where, and the order with tasklets), one at a
+ * time across the process's threads: queued again while it runs in
+ * another thread, it runs after, in that thread (the kernel queues it on
+ * the CPU where it runs). Its flush, cancel_sync, and its queue's flush
+ * and destroy wait from task context for that thread to run it; the
+ * caller's own pending softirq work runs first, as local_bh_enable()
+ * would run it. Delayed work on a BH queue is not provided: a queuing
+ * with a delay is refused (DMAMAP_REPORT_API_MISUSE); with none it is
+ * queue_work()'s. Where it differs from the kernel: there is no
+ * concurrency limit nor a time budget for a softirq pass, and a BH item
+ * left pending by a thread that never again passes a point where
+ * softirqs run is waited for for ever, as such a tasklet is.
+ *
  * flush_work() waits for the last queuing of the item to have run;
  * cancel_work_sync() takes it off its queue and waits for a run in
  * progress to end, refusing new queuings meanwhile; flush_workqueue()
@@ -37,7 +54,7 @@
 DMAMAP_BEGIN_DECLS
 
 struct work_struct;
-/* The function of a work item: called with the item, in the worker's thread. */
+/* The function of a work item: called with the item, in the worker's thread (a BH item: in softirq context). */
 typedef void (*work_func_t)(struct work_struct *work);
 
 /* What dmamap_work_init() (or a static initialiser) marks an item with. */

@@ -48,8 +48,9 @@
  * recursion, where the kernel's thread would wait); no irq descriptors or
  * chips (irq_set_irq_type(), irq_set_affinity(), irq_wake_thread() and the
  * like are not provided; request_any_context_irq() always requests a hard
- * interrupt handler, IRQC_IS_HARDIRQ), no softirqs but tasklets, no BH
- * workqueue (WQ_BH, system_bh_wq). Of the
+ * interrupt handler, IRQC_IS_HARDIRQ), no softirqs but tasklets and the
+ * BH workqueues of <linux/workqueue.h> (WQ_BH, system_bh_wq, run where
+ * tasklets run). Of the
  * flags, IRQF_SHARED, IRQF_ONESHOT, IRQF_COND_ONESHOT and IRQF_NO_AUTOEN
  * act; the others are accepted and ignored. An interrupt no handler claims
  * is reported at once ("nobody cared"), not after 99,900 of them, and the

@@ -17,10 +17,12 @@
  * Each queue runs its items one at a time in its own thread, in process
  * context: an ordered queue, whatever the flags and max_active asked (a
  * driver that needs two items of one queue to run at once would wait
- * here). The calls carry the caller's line to the reports. There is no
- * BH workqueue (Linux 6.9's WQ_BH and system_bh_wq, whose items run in
- * softirq context): a driver that uses one fails to compile here; its
- * tasklets (<linux/interrupt.h>) run in softirq context.
+ * here). The calls carry the caller's line to the reports. The BH
+ * workqueues of Linux 6.9 (alloc_workqueue() with WQ_BH, WQ_HIGHPRI too
+ * for a high-priority one; system_bh_wq, system_bh_highpri_wq) have no
+ * thread: their items run in softirq context where tasklets run
+ * (<dmamap/tasklet.h>), in the thread that queued them; delayed work on
+ * one is refused (reported), not provided.
  */
 #ifndef _LINUX_WORKQUEUE_H
 #define _LINUX_WORKQUEUE_H
