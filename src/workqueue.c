@@ -318,52 +318,42 @@ static struct dmamap_wq *wq_new(const char *name, bool bh, bool hi)
 	return q;
 }
 
-DMAMAP_API struct dmamap_wq *dmamap_wq_alloc(const char *name)
+/* A new queue (wq_new()'s), or the one in *@shared, made at first use when @shared is given. */
+static struct dmamap_wq *wq_get(struct dmamap_wq **shared, const char *name, bool bh, bool hi)
 {
 	struct dmamap_wq *q;
 
 	pthread_once(&atfork_once, atfork_register);
 	pthread_mutex_lock(&wq_lock);
-	q = wq_new(name, false, false);
+	if (!shared) {
+		q = wq_new(name, bh, hi);
+	} else {
+		if (!*shared)
+			*shared = wq_new(name, bh, hi);
+		q = *shared;
+	}
 	pthread_mutex_unlock(&wq_lock);
 	return q;
+}
+
+DMAMAP_API struct dmamap_wq *dmamap_wq_alloc(const char *name)
+{
+	return wq_get(NULL, name, false, false);
 }
 
 DMAMAP_API struct dmamap_wq *dmamap_wq_alloc_bh(const char *name, bool highpri)
 {
-	struct dmamap_wq *q;
-
-	pthread_once(&atfork_once, atfork_register);
-	pthread_mutex_lock(&wq_lock);
-	q = wq_new(name, true, highpri);
-	pthread_mutex_unlock(&wq_lock);
-	return q;
-}
-
-DMAMAP_API struct dmamap_wq *dmamap_wq_system_bh(bool highpri)
-{
-	struct dmamap_wq *q;
-
-	pthread_once(&atfork_once, atfork_register);
-	pthread_mutex_lock(&wq_lock);
-	if (!system_bh[highpri])
-		system_bh[highpri] = wq_new(highpri ? "events_bh_highpri" : "events_bh", true, highpri);
-	q = system_bh[highpri];
-	pthread_mutex_unlock(&wq_lock);
-	return q;
+	return wq_get(NULL, name, true, highpri);
 }
 
 DMAMAP_API struct dmamap_wq *dmamap_wq_system(void)
 {
-	struct dmamap_wq *q;
+	return wq_get(&system_queue, "events", false, false);
+}
 
-	pthread_once(&atfork_once, atfork_register);
-	pthread_mutex_lock(&wq_lock);
-	if (!system_queue)
-		system_queue = wq_new("events", false, false);
-	q = system_queue;
-	pthread_mutex_unlock(&wq_lock);
-	return q;
+DMAMAP_API struct dmamap_wq *dmamap_wq_system_bh(bool highpri)
+{
+	return wq_get(&system_bh[highpri], highpri ? "events_bh_highpri" : "events_bh", true, highpri);
 }
 
 /* Whether @q, a queue of the process, may be waited for by this thread; reported as @what if not. */
