@@ -1043,7 +1043,8 @@ static void bh_keeper_fn(struct work_struct *w)
  * A BH item may not sleep: msleep() in it is reported as in a tasklet;
  * one that returns holding a lock is reported at its queue_work(); a
  * delayed item on a BH queue is refused, reported (not provided here),
- * and one with no delay runs as queue_work()'s.
+ * and one with no delay runs as queue_work()'s. flush_work() with bottom
+ * halves off is reported, and runs the thread's own pending item.
  */
 static void test_bh_work_misuse_is_reported(void **state)
 {
@@ -1084,6 +1085,19 @@ static void test_bh_work_misuse_is_reported(void **state)
 	assert_false(delayed_work_pending(&dw));
 	assert_true(queue_work(system_bh_wq, &x.w));
 	assert_string_equal(order, "d");
+
+	/* a flush with bottom halves off is reported; the item, this thread's, runs then rather than never */
+	local_bh_disable();
+	queue_work(system_bh_wq, &x.w);
+	line = __LINE__ + 1;
+	assert_true(flush_work(&x.w));
+	assert_int_equal(f->c.reports, 4);
+	assert_int_equal(f->c.rec_last.kind, DMAMAP_REPORT_SLEEP_IN_ATOMIC);
+	assert_int_equal(f->c.rec_last.line, line);
+	assert_string_equal(order, "dd");
+	assert_true(x.serving);
+	local_bh_enable();
+	assert_string_equal(order, "dd");
 	f->c.reports = 0;
 }
 
