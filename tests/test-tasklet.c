@@ -710,13 +710,14 @@ static void test_left_scheduled_at_machine_destroy(void **state)
 
 struct gate {
 	struct tasklet_struct t;
-	atomic_int inside, max_inside, runs, hold, release, inside_at_disable, scheduled;
+	struct work_struct w;
+	bool bh; /* the BH item @w on system_bh_wq, else the tasklet @t */
+	atomic_int inside, max_inside, runs, hold, release, inside_at_wait, scheduled;
 	pthread_t threads[4];
 };
 
-static void gate_cb(struct tasklet_struct *t)
+static void gate_run(struct gate *g)
 {
-	struct gate *g = from_tasklet(g, t, t);
 	int in = atomic_fetch_add(&g->inside, 1) + 1;
 	int run = atomic_fetch_add(&g->runs, 1);
 
@@ -724,17 +725,35 @@ static void gate_cb(struct tasklet_struct *t)
 		atomic_store(&g->max_inside, in);
 	if (run < 4)
 		g->threads[run] = pthread_self();
-	/* held until the test lets it go: it spins (a tasklet may not sleep) */
+	/* held until the test lets it go: it spins (softirq context may not sleep) */
 	while (atomic_load(&g->hold) && !atomic_load(&g->release))
 		sched_yield();
 	atomic_fetch_sub(&g->inside, 1);
+}
+
+static void gate_cb(struct tasklet_struct *t)
+{
+	gate_run(from_tasklet((struct gate *)NULL, t, t));
+}
+
+static void gate_work(struct work_struct *w)
+{
+	gate_run(container_of(w, struct gate, w));
+}
+
+static bool gate_pending(struct gate *g)
+{
+	return g->bh ? work_pending(&g->w) : test_bit_sched(&g->t);
 }
 
 static void *schedule_in_thread(void *arg)
 {
 	struct gate *g = arg;
 
-	tasklet_schedule(&g->t);
+	if (g->bh)
+		queue_work(system_bh_wq, &g->w);
+	else
+		tasklet_schedule(&g->t);
 	atomic_fetch_add(&g->scheduled, 1);
 	return NULL;
 }
@@ -744,8 +763,63 @@ static void *disable_in_thread(void *arg)
 	struct gate *g = arg;
 
 	tasklet_disable(&g->t);
-	atomic_store(&g->inside_at_disable, atomic_load(&g->inside) + 1);
+	atomic_store(&g->inside_at_wait, atomic_load(&g->inside) + 1);
 	return NULL;
+}
+
+static void *cancel_in_thread(void *arg)
+{
+	struct gate *g = arg;
+
+	cancel_work_sync(&g->w);
+	atomic_store(&g->inside_at_wait, atomic_load(&g->inside) + 1);
+	return NULL;
+}
+
+/* @g, held in a run, scheduled again from another thread: it runs again after, in the runner, never two at once. */
+static void gate_runs_again_in_runner(struct gate *g)
+{
+	pthread_t runner, other;
+
+	atomic_store(&g->hold, 1);
+	assert_int_equal(pthread_create(&runner, NULL, schedule_in_thread, g), 0);
+	while (!atomic_load(&g->inside))
+		sched_yield();
+	assert_int_equal(pthread_create(&other, NULL, schedule_in_thread, g), 0);
+	for (int i = 0; i < 1000 && atomic_load(&g->scheduled) < 1; i++)
+		usleep(1000);
+	/* scheduled again, not run by the other thread (which would spin at the gate too) */
+	assert_int_equal(atomic_load(&g->max_inside), 1);
+	assert_int_equal(atomic_load(&g->scheduled), 1);
+	assert_int_equal(pthread_join(other, NULL), 0);
+	assert_int_equal(atomic_load(&g->runs), 1);
+	assert_true(gate_pending(g));
+	atomic_store(&g->release, 1);
+	assert_int_equal(pthread_join(runner, NULL), 0);
+	assert_int_equal(atomic_load(&g->runs), 2);
+	assert_int_equal(atomic_load(&g->max_inside), 1);
+	assert_true(pthread_equal(g->threads[0], runner));
+	assert_true(pthread_equal(g->threads[1], runner));
+	assert_false(gate_pending(g));
+}
+
+/* @waiter, called from another thread while @g runs held, returns only after the run. */
+static void gate_wait_waits_for_run(struct gate *g, void *(*waiter)(void *))
+{
+	pthread_t runner, other;
+
+	atomic_store(&g->release, 0);
+	assert_int_equal(pthread_create(&runner, NULL, schedule_in_thread, g), 0);
+	while (!atomic_load(&g->inside))
+		sched_yield();
+	assert_int_equal(pthread_create(&other, NULL, waiter, g), 0);
+	usleep(20000);
+	assert_int_equal(atomic_load(&g->inside_at_wait), 0);
+	atomic_store(&g->release, 1);
+	assert_int_equal(pthread_join(other, NULL), 0);
+	assert_int_equal(pthread_join(runner, NULL), 0);
+	assert_int_equal(atomic_load(&g->inside_at_wait), 1); /* nothing inside when it returned */
+	assert_int_equal(atomic_load(&g->runs), 3);
 }
 
 /*
@@ -756,47 +830,32 @@ static void *disable_in_thread(void *arg)
 static void test_serialized_across_threads(void **state)
 {
 	struct current_fx *f = *state;
-	pthread_t runner, other, disabler;
 	struct gate g;
 
 	memset(&g, 0, sizeof(g));
 	tasklet_setup(&g.t, gate_cb);
-	atomic_store(&g.hold, 1);
-	assert_int_equal(pthread_create(&runner, NULL, schedule_in_thread, &g), 0);
-	while (!atomic_load(&g.inside))
-		sched_yield();
-	assert_int_equal(pthread_create(&other, NULL, schedule_in_thread, &g), 0);
-	for (int i = 0; i < 1000 && atomic_load(&g.scheduled) < 1; i++)
-		usleep(1000);
-	/* scheduled again, not run by the other thread (which would spin at the gate too) */
-	assert_int_equal(atomic_load(&g.max_inside), 1);
-	assert_int_equal(atomic_load(&g.scheduled), 1);
-	assert_int_equal(pthread_join(other, NULL), 0);
-	assert_int_equal(atomic_load(&g.runs), 1);
-	assert_true(test_bit_sched(&g.t));
-	atomic_store(&g.release, 1);
-	assert_int_equal(pthread_join(runner, NULL), 0);
-	assert_int_equal(atomic_load(&g.runs), 2);
-	assert_int_equal(atomic_load(&g.max_inside), 1);
-	assert_true(pthread_equal(g.threads[0], runner));
-	assert_true(pthread_equal(g.threads[1], runner));
-	assert_false(test_bit_sched(&g.t));
-
-	/* tasklet_disable() waits for the run in progress */
-	atomic_store(&g.release, 0);
-	assert_int_equal(pthread_create(&runner, NULL, schedule_in_thread, &g), 0);
-	while (!atomic_load(&g.inside))
-		sched_yield();
-	assert_int_equal(pthread_create(&disabler, NULL, disable_in_thread, &g), 0);
-	usleep(20000);
-	assert_int_equal(atomic_load(&g.inside_at_disable), 0);
-	atomic_store(&g.release, 1);
-	assert_int_equal(pthread_join(disabler, NULL), 0);
-	assert_int_equal(pthread_join(runner, NULL), 0);
-	assert_int_equal(atomic_load(&g.inside_at_disable), 1); /* nothing inside when it returned */
-	assert_int_equal(atomic_load(&g.runs), 3);
+	gate_runs_again_in_runner(&g);
+	gate_wait_waits_for_run(&g, disable_in_thread);
 	tasklet_enable(&g.t);
 	tasklet_kill(&g.t);
+	assert_int_equal(f->c.reports, 0);
+}
+
+/*
+ * A BH item never runs twice at once either: queued from another thread
+ * while it runs, it runs again once the run returns, in the thread that
+ * ran it; cancel_work_sync() from another thread waits for a run to return.
+ */
+static void test_bh_work_serialized_across_threads(void **state)
+{
+	struct current_fx *f = *state;
+	struct gate g;
+
+	memset(&g, 0, sizeof(g));
+	g.bh = true;
+	INIT_WORK(&g.w, gate_work);
+	gate_runs_again_in_runner(&g);
+	gate_wait_waits_for_run(&g, cancel_in_thread);
 	assert_int_equal(f->c.reports, 0);
 }
 
@@ -1169,91 +1228,6 @@ static void test_bh_work_flush_and_cancel(void **state)
 	assert_int_equal(pthread_join(th, NULL), 0);
 	assert_string_equal(order, "xx");
 	destroy_workqueue(o.wq);
-	assert_int_equal(f->c.reports, 0);
-}
-
-struct bh_gate {
-	struct work_struct w;
-	atomic_int inside, max_inside, runs, release, queued, cancelled, inside_at_cancel;
-	pthread_t threads[4];
-};
-
-static void bh_gate_fn(struct work_struct *w)
-{
-	struct bh_gate *g = container_of(w, struct bh_gate, w);
-	int in = atomic_fetch_add(&g->inside, 1) + 1;
-	int run = atomic_fetch_add(&g->runs, 1);
-
-	if (in > atomic_load(&g->max_inside))
-		atomic_store(&g->max_inside, in);
-	if (run < 4)
-		g->threads[run] = pthread_self();
-	/* the first run is held until the test lets it go: it spins (it may not sleep) */
-	while (run == 0 && !atomic_load(&g->release))
-		sched_yield();
-	atomic_fetch_sub(&g->inside, 1);
-}
-
-static void *queue_bh_gate(void *arg)
-{
-	struct bh_gate *g = arg;
-
-	queue_work(system_bh_wq, &g->w);
-	atomic_fetch_add(&g->queued, 1);
-	return NULL;
-}
-
-static void *cancel_bh_gate(void *arg)
-{
-	struct bh_gate *g = arg;
-
-	cancel_work_sync(&g->w);
-	atomic_store(&g->inside_at_cancel, atomic_load(&g->inside) + 1);
-	atomic_store(&g->cancelled, 1);
-	return NULL;
-}
-
-/*
- * A BH item never runs twice at once: queued from another thread while it
- * runs, it runs again once the run returns, in the thread that ran it.
- * cancel_work_sync() from another thread waits for a run in progress.
- */
-static void test_bh_work_serialized_across_threads(void **state)
-{
-	struct current_fx *f = *state;
-	pthread_t runner, other;
-	struct bh_gate g;
-
-	memset(&g, 0, sizeof(g));
-	INIT_WORK(&g.w, bh_gate_fn);
-	assert_int_equal(pthread_create(&runner, NULL, queue_bh_gate, &g), 0);
-	while (!atomic_load(&g.inside))
-		sched_yield();
-	assert_int_equal(pthread_create(&other, NULL, queue_bh_gate, &g), 0);
-	assert_int_equal(pthread_join(other, NULL), 0);
-	assert_int_equal(atomic_load(&g.queued), 1);
-	assert_int_equal(atomic_load(&g.runs), 1);
-	assert_true(work_pending(&g.w));
-	atomic_store(&g.release, 1);
-	assert_int_equal(pthread_join(runner, NULL), 0);
-	assert_int_equal(atomic_load(&g.runs), 2);
-	assert_int_equal(atomic_load(&g.max_inside), 1);
-	assert_true(pthread_equal(g.threads[0], runner));
-	assert_true(pthread_equal(g.threads[1], runner));
-	assert_false(work_pending(&g.w));
-
-	atomic_store(&g.runs, 0);
-	atomic_store(&g.release, 0);
-	assert_int_equal(pthread_create(&runner, NULL, queue_bh_gate, &g), 0);
-	while (!atomic_load(&g.inside))
-		sched_yield();
-	assert_int_equal(pthread_create(&other, NULL, cancel_bh_gate, &g), 0);
-	usleep(20000);
-	assert_int_equal(atomic_load(&g.cancelled), 0);
-	atomic_store(&g.release, 1);
-	assert_int_equal(pthread_join(other, NULL), 0);
-	assert_int_equal(pthread_join(runner, NULL), 0);
-	assert_int_equal(atomic_load(&g.inside_at_cancel), 1); /* nothing inside when it returned */
 	assert_int_equal(f->c.reports, 0);
 }
 
