@@ -44,6 +44,7 @@ KERNEL = '''
 #include <linux/bug.h>
 #include <linux/build_bug.h>
 #include <linux/compiler.h>
+#include <linux/cleanup.h>
 #include <linux/completion.h>
 #include <linux/container_of.h>
 #include <linux/delay.h>
@@ -886,6 +887,106 @@ s64 hw_stamp(ktime_t start)
 # from the interrupt handler with spin_lock_irqsave(), a mutex around
 # configuration, a completion the handler completes, lockdep's assertions;
 # each header alone (C and C++).
+CLEANUP_ALONE = '''
+#include <linux/cleanup.h>
+struct res { int users; };
+void res_put(struct res *r);
+DEFINE_FREE(res, struct res *, if (_T) res_put(_T))
+DEFINE_CLASS(res_ref, struct res *, res_put(_T), r, struct res *r)
+struct gate { int held; };
+void gate_lock(struct gate *g);
+void gate_unlock(struct gate *g);
+DEFINE_GUARD(gate, struct gate *, gate_lock(_T), gate_unlock(_T))
+DEFINE_GUARD_COND(gate, _try, !_T->held)
+DEFINE_LOCK_GUARD_1(gate1, struct gate, gate_lock(_T->lock), gate_unlock(_T->lock), unsigned long flags)
+DEFINE_LOCK_GUARD_0(nothing, (void)0, (void)0)
+int res_use(struct res *r, struct gate *g);
+int res_use(struct res *r, struct gate *g)
+{
+	struct res *mine __free(res) = r;
+	CLASS(res_ref, ref)(r);
+
+	guard(gate)(g);
+	guard(nothing)();
+	scoped_guard(gate_try, g)
+		return ref->users;
+	scoped_guard(gate1, g) {
+		if (ref->users)
+			break;
+	}
+	scoped_cond_guard(gate_try, return -1, g) {
+		ref->users++;
+	}
+	return no_free_ptr(mine)->users;
+}
+'''
+
+# A driver of Linux 6.5 and later: guards of its locks, __free() buffers and nodes, scoped walks.
+SCOPED_DRIVER = '''
+#include <linux/cleanup.h>
+#include <linux/device.h>
+#include <linux/errno.h>
+#include <linux/mutex.h>
+#include <linux/of.h>
+#include <linux/property.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/vmalloc.h>
+struct foo { spinlock_t lock; raw_spinlock_t raw; struct mutex cfg; unsigned int pending; struct device *dev; };
+void *foo_table(struct foo *f, size_t n);
+void *foo_table(struct foo *f, size_t n)
+{
+	void *t __free(kfree) = kcalloc(n, 8, GFP_KERNEL);
+	void *k __free(kvfree) = kvmalloc(n, GFP_KERNEL);
+	void *v __free(vfree) = vzalloc(n);
+
+	if (!t || !k || !v)
+		return NULL;
+	guard(mutex)(&f->cfg);
+	scoped_guard(spinlock_irqsave, &f->lock)
+		f->pending++;
+	scoped_guard(spinlock_bh, &f->lock) {
+		if (!f->pending)
+			return NULL;
+	}
+	scoped_guard(raw_spinlock_irq, &f->raw)
+		f->pending--;
+	scoped_guard(spinlock_try, &f->lock)
+		f->pending++;
+	return_ptr(t);
+}
+int foo_ports(struct foo *f);
+int foo_ports(struct foo *f)
+{
+	struct device_node *np __free(device_node) = of_get_child_by_name(f->dev->of_node, "ports");
+	struct fwnode_handle *fw __free(fwnode_handle) = NULL;
+	int n = 0;
+
+	if (!np)
+		return -ENODEV;
+	scoped_cond_guard(mutex_intr, return -EINTR, &f->cfg) {
+		for_each_child_of_node_scoped(np, child) {
+			if (of_property_present(child, "disabled"))
+				return -EINVAL;
+			n++;
+		}
+		for_each_available_child_of_node_scoped(np, child)
+			n++;
+	}
+	device_for_each_child_node_scoped(f->dev, child) {
+		if (fwnode_property_present(child, "reg")) {
+			fw = fwnode_handle_get(child);
+			break;
+		}
+	}
+	fwnode_for_each_available_child_node_scoped(dev_fwnode(f->dev), child)
+		n++;
+	scoped_guard(mutex_try, &f->cfg)
+		n++;
+	return n;
+}
+'''
+
 RING_LOCK = '''
 #include <linux/spinlock.h>
 struct ring { spinlock_t lock; raw_spinlock_t hw_lock; unsigned int head, tail; };
@@ -2327,6 +2428,28 @@ CASES = [
     ('a jiffies deadline from <linux/jiffies.h> alone', DEADLINE, True, None),
     ('a ktime measure from <linux/ktime.h> alone', STAMP, True, None),
     ('the time headers with the others', KERNEL + RESET_POLL + SETTLE + DEADLINE + STAMP, True, None),
+    ('<linux/cleanup.h> alone: DEFINE_FREE(), DEFINE_CLASS(), DEFINE_GUARD() and their uses', CLEANUP_ALONE, True,
+     None),
+    ('guards, __free() and scoped walks of a 6.5 driver', SCOPED_DRIVER, True, None),
+    ('guards, __free() and scoped walks of a 6.5 driver with the others', LIBC + KERNEL + SCOPED_DRIVER, True, None),
+    ('guard(mutex) of a spinlock', '''
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+void f(spinlock_t *l);
+void f(spinlock_t *l)
+{
+	guard(mutex)(l);
+}
+''', False, ['struct mutex']),
+    ('scoped_guard(spinlock) of a raw spinlock', '''
+#include <linux/spinlock.h>
+void f(raw_spinlock_t *l);
+void f(raw_spinlock_t *l)
+{
+	scoped_guard(spinlock, l) {
+	}
+}
+''', False, ['spinlock_t']),
     ('a ring under a spinlock from <linux/spinlock.h> alone', RING_LOCK, True, None),
     ('a configuration under a mutex from <linux/mutex.h> alone', CONFIG_MUTEX, True, None),
     ('a command completed from <linux/completion.h> alone', CMD_DONE, True, None),
@@ -2687,6 +2810,10 @@ CXX_CASES = [
     ('settle delays and sleeps from <linux/delay.h> alone in C++', SETTLE, True, None),
     ('a jiffies deadline from <linux/jiffies.h> alone in C++', DEADLINE, True, None),
     ('a ktime measure from <linux/ktime.h> alone in C++', STAMP, True, None),
+    ('<linux/cleanup.h> alone in C++', CLEANUP_ALONE, True, None),
+    ('guards, __free() and scoped walks of a 6.5 driver in C++', SCOPED_DRIVER, True, None),
+    ('guards, __free() and scoped walks of a 6.5 driver with the others in C++', LIBC + KERNEL + SCOPED_DRIVER, True,
+     None),
     ('a ring under a spinlock from <linux/spinlock.h> alone in C++', RING_LOCK, True, None),
     ('an interrupt handler from <linux/interrupt.h> alone in C++', IRQ_HANDLER, True, None),
     ('a threaded interrupt handler in C++', THREADED_IRQ, True, None),

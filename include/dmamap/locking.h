@@ -637,6 +637,61 @@ DMAMAP_API long dmamap_wait_left(s64 end);
  */
 DMAMAP_API bool dmamap_waitqueue_sleep(struct dmamap_waitqueue *wq, unsigned long ticket, s64 end);
 
+/*
+ * What the lock guards of <linux/cleanup.h> hold (guard(spinlock), guard(mutex)
+ * and their forms): the lock (NULL when a _try form failed), how it was
+ * taken and where, which its release at the scope's exit names too.
+ */
+struct dmamap_guard {
+	struct dmamap_lock *lk;
+	int mode;             /* an enum dmamap_spin_mode, or -1 for a mutex */
+	unsigned long flags;  /* the interrupt state a _irqsave form restores */
+	const char *file;     /* the guard's line */
+	int line;
+};
+
+/* dmamap_guard_spin_at() - a spinlock guard: @lk taken as @mode at @file:@line (or tried, when @try_). */
+static inline struct dmamap_guard dmamap_guard_spin_at(struct dmamap_lock *lk, int mode, bool try_, const char *file,
+							int line)
+{
+	struct dmamap_guard g = { lk, mode, 0, file, line };
+
+	if (!try_)
+		g.flags = dmamap_spin_lock_at(lk, mode, file, line);
+	else if (!dmamap_spin_trylock_at(lk, mode, &g.flags, file, line))
+		g.lk = NULL;
+	return g;
+}
+
+/* dmamap_guard_mutex_at() - a mutex guard: @lk locked at @file:@line (or tried, when @try_). */
+static inline struct dmamap_guard dmamap_guard_mutex_at(struct dmamap_lock *lk, bool try_, const char *file, int line)
+{
+	struct dmamap_guard g = { lk, -1, 0, file, line };
+
+	if (!try_)
+		dmamap_mutex_lock_at(lk, file, line);
+	else if (!dmamap_mutex_trylock_at(lk, file, line))
+		g.lk = NULL;
+	return g;
+}
+
+/* dmamap_guard_release() - a lock guard's end: its lock let go as it was taken, at the guard's line. */
+static inline void dmamap_guard_release(struct dmamap_guard *g)
+{
+	if (!g->lk)
+		return;
+	if (g->mode < 0)
+		dmamap_mutex_unlock_at(g->lk, g->file, g->line);
+	else
+		dmamap_spin_unlock_at(g->lk, g->mode, g->flags, g->file, g->line);
+}
+
+/* dmamap_guard_lock_ptr() - the lock guard @g holds, NULL for none. */
+static inline void *dmamap_guard_lock_ptr(struct dmamap_guard *g)
+{
+	return g->lk;
+}
+
 DMAMAP_END_DECLS
 
 #endif /* DMAMAP_LOCKING_H */

@@ -23,6 +23,7 @@
 
 #include <dmamap/linux-api.h>
 #include <dmamap/locking.h>
+#include <linux/cleanup.h>
 #include <linux/lockdep.h>
 
 struct mutex {
@@ -59,5 +60,23 @@ struct mutex {
 #define mutex_unlock(m) dmamap_mutex_unlock_at(DMAMAP_MUTEX_LK(m), __FILE__, __LINE__)
 #define mutex_is_locked(m) dmamap_lock_is_locked(DMAMAP_MUTEX_LK(m))
 #define mutex_destroy(m) dmamap_mutex_destroy_at(DMAMAP_MUTEX_LK(m), __FILE__, __LINE__)
+
+/*
+ * The guards of <linux/cleanup.h>: guard(mutex)(&m) and scoped_guard(mutex, &m) { ... }, mutex_lock() at
+ * the guard's line, mutex_unlock() at scope exit naming that line too; mutex_try, a mutex_trylock() that
+ * may fail, and mutex_intr, a mutex_lock_interruptible() that never does here (scoped_cond_guard()).
+ */
+typedef struct dmamap_guard class_mutex_t;
+#define class_mutex_constructor(m) dmamap_guard_mutex_at(DMAMAP_MUTEX_LK(m), false, __FILE__, __LINE__)
+#define class_mutex_destructor dmamap_guard_release
+#define class_mutex_lock_ptr dmamap_guard_lock_ptr
+typedef struct dmamap_guard class_mutex_try_t;
+#define class_mutex_try_constructor(m) dmamap_guard_mutex_at(DMAMAP_MUTEX_LK(m), true, __FILE__, __LINE__)
+#define class_mutex_try_destructor dmamap_guard_release
+#define class_mutex_try_lock_ptr dmamap_guard_lock_ptr
+typedef struct dmamap_guard class_mutex_intr_t;
+#define class_mutex_intr_constructor(m) dmamap_guard_mutex_at(DMAMAP_MUTEX_LK(m), false, __FILE__, __LINE__)
+#define class_mutex_intr_destructor dmamap_guard_release
+#define class_mutex_intr_lock_ptr dmamap_guard_lock_ptr
 
 #endif /* _LINUX_MUTEX_H */

@@ -23,6 +23,7 @@
 #define _LINUX_OF_H
 
 #include <dmamap/linux-api.h>
+#include <linux/cleanup.h>
 #include <linux/types.h>
 #include <linux/err.h>
 #include <linux/mod_devicetable.h>
@@ -60,5 +61,19 @@
 #define for_each_available_child_of_node(parent, child)                                 \
 	for (child = of_get_next_available_child(parent, NULL); child != NULL; \
 	     child = of_get_next_available_child(parent, child))
+
+/* The free class of <linux/cleanup.h>: struct device_node *np __free(device_node) = of_get_child_by_name(...). */
+DEFINE_FREE(device_node, struct device_node *, if (_T) dmamap_of_node_put_at(_T, NULL, 0))
+
+/*
+ * for_each_child_of_node_scoped(), for_each_available_child_of_node_scoped() - the walks with @child
+ * declared by the loop, its reference given back however the loop is left (a break or return in it too).
+ */
+#define for_each_child_of_node_scoped(parent, child)                                                          \
+	for (struct device_node *child __free(device_node) = of_get_next_child(parent, NULL); child != NULL;      \
+	     child = of_get_next_child(parent, child))
+#define for_each_available_child_of_node_scoped(parent, child)                                                \
+	for (struct device_node *child __free(device_node) = of_get_next_available_child(parent, NULL);         \
+	     child != NULL; child = of_get_next_available_child(parent, child))
 
 #endif /* _LINUX_OF_H */

@@ -21,6 +21,7 @@
 #define _LINUX_PROPERTY_H
 
 #include <dmamap/linux-api.h>
+#include <linux/cleanup.h>
 #include <linux/types.h>
 #include <linux/fwnode.h>
 #include <dmamap/of.h>
@@ -40,5 +41,24 @@
 /* device_for_each_child_node() - walk the available children of @dev's node with @child. */
 #define device_for_each_child_node(dev, child) \
 	for (child = device_get_next_child_node(dev, NULL); child; child = device_get_next_child_node(dev, child))
+
+/* The free class of <linux/cleanup.h>: a handle's reference given back at scope exit. */
+DEFINE_FREE(fwnode_handle, struct fwnode_handle *, if (_T) dmamap_of_node_put_at(to_of_node(_T), NULL, 0))
+
+/* fwnode_for_each_available_child_node() - fwnode_for_each_child_node(): every child walked is available here. */
+#define fwnode_for_each_available_child_node(fwnode, child) fwnode_for_each_child_node(fwnode, child)
+
+/*
+ * fwnode_for_each_child_node_scoped(), fwnode_for_each_available_child_node_scoped(),
+ * device_for_each_child_node_scoped() - the walks with @child declared by the loop, its reference
+ * given back however the loop is left (a break or return in it too).
+ */
+#define fwnode_for_each_child_node_scoped(fwnode, child)                                                     \
+	for (struct fwnode_handle *child __free(fwnode_handle) = fwnode_get_next_child_node(fwnode, NULL); child; \
+	     child = fwnode_get_next_child_node(fwnode, child))
+#define fwnode_for_each_available_child_node_scoped(fwnode, child) fwnode_for_each_child_node_scoped(fwnode, child)
+#define device_for_each_child_node_scoped(dev, child)                                                        \
+	for (struct fwnode_handle *child __free(fwnode_handle) = device_get_next_child_node(dev, NULL); child;    \
+	     child = device_get_next_child_node(dev, child))
 
 #endif /* _LINUX_PROPERTY_H */

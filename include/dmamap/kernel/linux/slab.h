@@ -12,6 +12,7 @@
 #define _LINUX_SLAB_H
 
 #include <dmamap/linux-api.h>
+#include <linux/cleanup.h>
 #include <linux/gfp.h>
 #include <dmamap/slab.h>
 
@@ -96,5 +97,9 @@ static inline void *dmamap_kmemdup_array_at(const void *src, size_t count, size_
 #define kstrdup(s, gfp) dmamap_kstrdup_at((s), (gfp), __FILE__, __LINE__)
 #define krealloc_array(p, n, size, gfp) dmamap_krealloc_array_at((p), (n), (size), (gfp), __FILE__, __LINE__)
 #define kmemdup_array(src, count, size, gfp) dmamap_kmemdup_array_at((src), (count), (size), (gfp), __FILE__, __LINE__)
+
+/* The free classes of <linux/cleanup.h>: void *p __free(kfree) = kmalloc(...), kvfree of kvmalloc(). */
+DEFINE_FREE(kfree, void *, if (!IS_ERR_OR_NULL(_T)) dmamap_kfree(_T, NULL, 0))
+DEFINE_FREE(kvfree, void *, if (!IS_ERR_OR_NULL(_T)) dmamap_kvfree_at(_T, NULL, 0))
 
 #endif /* _LINUX_SLAB_H */

@@ -28,6 +28,7 @@
 
 #include <dmamap/linux-api.h>
 #include <dmamap/locking.h>
+#include <linux/cleanup.h>
 #include <linux/bottom_half.h>
 #include <linux/irqflags.h>
 #include <linux/lockdep.h>
@@ -116,5 +117,73 @@ typedef struct raw_spinlock {
 #define raw_spin_trylock(l) DMAMAP_SPIN_TRYLOCK_(l, raw_spinlock_t, DMAMAP_SPIN_PLAIN, NULL)
 #define raw_spin_trylock_irqsave(l, flags) DMAMAP_SPIN_TRYLOCK_(l, raw_spinlock_t, DMAMAP_SPIN_IRQSAVE, &(flags))
 #define raw_spin_is_locked(l) dmamap_lock_is_locked(DMAMAP_SPIN_LK(l, raw_spinlock_t))
+
+/*
+ * The guards of <linux/cleanup.h>: guard(spinlock)(&l), scoped_guard(spinlock_irqsave, &l) { ... } and
+ * the others, each the lock call of its name at the guard's line, its unlock at scope exit naming that
+ * line too; the _try forms are the trylocks (scoped_guard() skips its statement when they fail).
+ */
+#define DMAMAP_SPIN_GUARD_(l, type, mode, try_) \
+	dmamap_guard_spin_at(DMAMAP_SPIN_LK(l, type), DMAMAP_SPIN_##mode, (try_), __FILE__, __LINE__)
+typedef struct dmamap_guard class_spinlock_t;
+#define class_spinlock_constructor(l) DMAMAP_SPIN_GUARD_(l, spinlock_t, PLAIN, false)
+#define class_spinlock_destructor dmamap_guard_release
+#define class_spinlock_lock_ptr dmamap_guard_lock_ptr
+typedef struct dmamap_guard class_spinlock_irq_t;
+#define class_spinlock_irq_constructor(l) DMAMAP_SPIN_GUARD_(l, spinlock_t, IRQ, false)
+#define class_spinlock_irq_destructor dmamap_guard_release
+#define class_spinlock_irq_lock_ptr dmamap_guard_lock_ptr
+typedef struct dmamap_guard class_spinlock_irqsave_t;
+#define class_spinlock_irqsave_constructor(l) DMAMAP_SPIN_GUARD_(l, spinlock_t, IRQSAVE, false)
+#define class_spinlock_irqsave_destructor dmamap_guard_release
+#define class_spinlock_irqsave_lock_ptr dmamap_guard_lock_ptr
+typedef struct dmamap_guard class_spinlock_bh_t;
+#define class_spinlock_bh_constructor(l) DMAMAP_SPIN_GUARD_(l, spinlock_t, BH, false)
+#define class_spinlock_bh_destructor dmamap_guard_release
+#define class_spinlock_bh_lock_ptr dmamap_guard_lock_ptr
+typedef struct dmamap_guard class_spinlock_try_t;
+#define class_spinlock_try_constructor(l) DMAMAP_SPIN_GUARD_(l, spinlock_t, PLAIN, true)
+#define class_spinlock_try_destructor dmamap_guard_release
+#define class_spinlock_try_lock_ptr dmamap_guard_lock_ptr
+typedef struct dmamap_guard class_spinlock_irq_try_t;
+#define class_spinlock_irq_try_constructor(l) DMAMAP_SPIN_GUARD_(l, spinlock_t, IRQ, true)
+#define class_spinlock_irq_try_destructor dmamap_guard_release
+#define class_spinlock_irq_try_lock_ptr dmamap_guard_lock_ptr
+typedef struct dmamap_guard class_spinlock_irqsave_try_t;
+#define class_spinlock_irqsave_try_constructor(l) DMAMAP_SPIN_GUARD_(l, spinlock_t, IRQSAVE, true)
+#define class_spinlock_irqsave_try_destructor dmamap_guard_release
+#define class_spinlock_irqsave_try_lock_ptr dmamap_guard_lock_ptr
+typedef struct dmamap_guard class_spinlock_bh_try_t;
+#define class_spinlock_bh_try_constructor(l) DMAMAP_SPIN_GUARD_(l, spinlock_t, BH, true)
+#define class_spinlock_bh_try_destructor dmamap_guard_release
+#define class_spinlock_bh_try_lock_ptr dmamap_guard_lock_ptr
+typedef struct dmamap_guard class_raw_spinlock_t;
+#define class_raw_spinlock_constructor(l) DMAMAP_SPIN_GUARD_(l, raw_spinlock_t, PLAIN, false)
+#define class_raw_spinlock_destructor dmamap_guard_release
+#define class_raw_spinlock_lock_ptr dmamap_guard_lock_ptr
+typedef struct dmamap_guard class_raw_spinlock_irq_t;
+#define class_raw_spinlock_irq_constructor(l) DMAMAP_SPIN_GUARD_(l, raw_spinlock_t, IRQ, false)
+#define class_raw_spinlock_irq_destructor dmamap_guard_release
+#define class_raw_spinlock_irq_lock_ptr dmamap_guard_lock_ptr
+typedef struct dmamap_guard class_raw_spinlock_irqsave_t;
+#define class_raw_spinlock_irqsave_constructor(l) DMAMAP_SPIN_GUARD_(l, raw_spinlock_t, IRQSAVE, false)
+#define class_raw_spinlock_irqsave_destructor dmamap_guard_release
+#define class_raw_spinlock_irqsave_lock_ptr dmamap_guard_lock_ptr
+typedef struct dmamap_guard class_raw_spinlock_bh_t;
+#define class_raw_spinlock_bh_constructor(l) DMAMAP_SPIN_GUARD_(l, raw_spinlock_t, BH, false)
+#define class_raw_spinlock_bh_destructor dmamap_guard_release
+#define class_raw_spinlock_bh_lock_ptr dmamap_guard_lock_ptr
+typedef struct dmamap_guard class_raw_spinlock_try_t;
+#define class_raw_spinlock_try_constructor(l) DMAMAP_SPIN_GUARD_(l, raw_spinlock_t, PLAIN, true)
+#define class_raw_spinlock_try_destructor dmamap_guard_release
+#define class_raw_spinlock_try_lock_ptr dmamap_guard_lock_ptr
+typedef struct dmamap_guard class_raw_spinlock_irq_try_t;
+#define class_raw_spinlock_irq_try_constructor(l) DMAMAP_SPIN_GUARD_(l, raw_spinlock_t, IRQ, true)
+#define class_raw_spinlock_irq_try_destructor dmamap_guard_release
+#define class_raw_spinlock_irq_try_lock_ptr dmamap_guard_lock_ptr
+typedef struct dmamap_guard class_raw_spinlock_irqsave_try_t;
+#define class_raw_spinlock_irqsave_try_constructor(l) DMAMAP_SPIN_GUARD_(l, raw_spinlock_t, IRQSAVE, true)
+#define class_raw_spinlock_irqsave_try_destructor dmamap_guard_release
+#define class_raw_spinlock_irqsave_try_lock_ptr dmamap_guard_lock_ptr
 
 #endif /* _LINUX_SPINLOCK_H */

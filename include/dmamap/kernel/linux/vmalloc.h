@@ -13,6 +13,7 @@
 #define _LINUX_VMALLOC_H
 
 #include <dmamap/linux-api.h>
+#include <linux/cleanup.h>
 #include <linux/gfp.h>
 #include <linux/mm.h>
 #include <dmamap/vmalloc.h>
@@ -49,5 +50,8 @@ static inline void invalidate_kernel_vmap_range(void *vaddr, int size)
 }
 
 DMAMAP_END_DECLS
+
+/* The free class of <linux/cleanup.h>: void *p __free(vfree) = vmalloc(...). */
+DEFINE_FREE(vfree, void *, if (_T) dmamap_vfree_at(_T, NULL, 0))
 
 #endif /* _LINUX_VMALLOC_H */
