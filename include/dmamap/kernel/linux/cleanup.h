@@ -157,33 +157,9 @@ static inline __must_check const volatile void *__must_check_fn(const volatile v
  * @_unlock releases it. DEFINE_LOCK_GUARD_0(): the same of no lock (the
  * interrupt state, say), .lock being a dummy non-NULL pointer.
  */
-#define DEFINE_LOCK_GUARD_1(_name, _type, _lock, _unlock, ...)                               \
-	typedef struct {                                                                     \
-		_type *lock;                                                                 \
-		__VA_ARGS__;                                                                 \
-	} class_##_name##_t;                                                                 \
-	static inline __maybe_unused void class_##_name##_destructor(class_##_name##_t *_T)  \
-	{                                                                                    \
-		if (_T->lock) {                                                              \
-			_unlock;                                                             \
-		}                                                                            \
-	}                                                                                    \
-	static inline __maybe_unused void *class_##_name##_lock_ptr(class_##_name##_t *_T)   \
-	{                                                                                    \
-		return (void *)_T->lock;                                                     \
-	}                                                                                    \
-	static inline __maybe_unused class_##_name##_t class_##_name##_constructor(_type *l) \
-	{                                                                                    \
-		class_##_name##_t _t, *_T = &_t;                                             \
-		__builtin_memset(&_t, 0, sizeof(_t));                                        \
-		_t.lock = l;                                                                 \
-		_lock;                                                                       \
-		return _t;                                                                   \
-	}
-
-#define DEFINE_LOCK_GUARD_0(_name, _lock, _unlock, ...)                                     \
+#define __DEFINE_UNLOCK_GUARD(_name, _type, _unlock, ...)                                  \
 	typedef struct {                                                                    \
-		void *lock;                                                                 \
+		_type *lock;                                                                \
 		__VA_ARGS__;                                                                \
 	} class_##_name##_t;                                                                \
 	static inline __maybe_unused void class_##_name##_destructor(class_##_name##_t *_T) \
@@ -194,15 +170,26 @@ static inline __must_check const volatile void *__must_check_fn(const volatile v
 	}                                                                                   \
 	static inline __maybe_unused void *class_##_name##_lock_ptr(class_##_name##_t *_T)  \
 	{                                                                                   \
-		return _T->lock;                                                            \
-	}                                                                                   \
-	static inline __maybe_unused class_##_name##_t class_##_name##_constructor(void)    \
-	{                                                                                   \
-		class_##_name##_t _t, *_T __maybe_unused = &_t;                             \
-		__builtin_memset(&_t, 0, sizeof(_t));                                       \
-		_t.lock = (void *)1;                                                        \
-		_lock;                                                                      \
-		return _t;                                                                  \
+		return (void *)_T->lock;                                                    \
 	}
+
+/* The constructor of lock guard class @_name: its variable zeroed, .lock set to @l, then @_lock. */
+#define __DEFINE_LOCK_GUARD_CONSTRUCTOR(_name, _params, l, _lock)                             \
+	static inline __maybe_unused class_##_name##_t class_##_name##_constructor(_params)   \
+	{                                                                                     \
+		class_##_name##_t _t, *_T __maybe_unused = &_t;                               \
+		__builtin_memset(&_t, 0, sizeof(_t));                                         \
+		_t.lock = l;                                                                  \
+		_lock;                                                                        \
+		return _t;                                                                    \
+	}
+
+#define DEFINE_LOCK_GUARD_1(_name, _type, _lock, _unlock, ...)     \
+	__DEFINE_UNLOCK_GUARD(_name, _type, _unlock, __VA_ARGS__)  \
+	__DEFINE_LOCK_GUARD_CONSTRUCTOR(_name, _type *l, l, _lock)
+
+#define DEFINE_LOCK_GUARD_0(_name, _lock, _unlock, ...)                   \
+	__DEFINE_UNLOCK_GUARD(_name, void, _unlock, __VA_ARGS__)          \
+	__DEFINE_LOCK_GUARD_CONSTRUCTOR(_name, void, (void *)1, _lock)
 
 #endif /* _LINUX_CLEANUP_H */
