@@ -27,6 +27,7 @@
 #include <pthread.h>
 
 #include "common.h"
+#include "of-ports.h"
 
 /* ------------------------------------------------------------- helpers */
 
@@ -522,24 +523,14 @@ static const struct property_entry props[] = {
 	{ }
 };
 
-static const struct property_entry port_props[][3] = {
-	{ PROPERTY_ENTRY_U32("reg", 0), PROPERTY_ENTRY_STRING("status", "okay"), { } },
-	{ PROPERTY_ENTRY_U32("reg", 1), PROPERTY_ENTRY_STRING("status", "disabled"), { } },
-	{ PROPERTY_ENTRY_U32("reg", 2), { } },
-};
-
 /* A platform device of @f's machine with children port@0, port@1 (disabled) and port@2. */
 static struct platform_device *with_ports(struct current_fx *f, struct device_node **ports)
 {
-	static const char *const port_names[] = { "port@0", "port@1", "port@2" };
 	struct platform_device *pdev = dmamap_platform_device_create(f->m, "acme-dma", 0);
 
 	assert_false(IS_ERR(pdev));
 	assert_int_equal(dmamap_device_set_of_node(&pdev->dev, "dma-controller@10000000", props), 0);
-	for (int i = 0; i < 3; i++) {
-		ports[i] = dmamap_of_node_add_child(pdev->dev.of_node, port_names[i], port_props[i]);
-		assert_false(IS_ERR(ports[i]));
-	}
+	add_ports(pdev->dev.of_node, ports);
 	return pdev;
 }
 

@@ -20,6 +20,7 @@
 #include <linux/platform_device.h>
 #include <linux/property.h>
 #include "common.h"
+#include "of-ports.h"
 
 static const char *const compat[] = { "acme,dma-v2", "acme,dma" };
 static const u32 cells[] = { 0x10000000, 0x1000, 7 };
@@ -579,23 +580,13 @@ static void test_node_goes_with_the_device(void **state)
 
 /* ------------------------------------------------------------ children */
 
-static const struct property_entry port_props[][3] = {
-	{ PROPERTY_ENTRY_U32("reg", 0), PROPERTY_ENTRY_STRING("status", "okay"), { } },
-	{ PROPERTY_ENTRY_U32("reg", 1), PROPERTY_ENTRY_STRING("status", "disabled"), { } },
-	{ PROPERTY_ENTRY_U32("reg", 2), { } },
-};
-
 /* @f's "dma-controller@10000000" with children port@0, port@1 (disabled), port@2, and phy@0 under port@2. */
 static struct platform_device *with_ports(struct current_fx *f, struct device_node **ports)
 {
-	static const char *const port_names[] = { "port@0", "port@1", "port@2" };
 	static const struct property_entry phy[] = { PROPERTY_ENTRY_STRING("status", "ok"), { } };
 	struct platform_device *pdev = described(f, props);
 
-	for (int i = 0; i < 3; i++) {
-		ports[i] = dmamap_of_node_add_child(pdev->dev.of_node, port_names[i], port_props[i]);
-		assert_false(IS_ERR(ports[i]));
-	}
+	add_ports(pdev->dev.of_node, ports);
 	assert_false(IS_ERR(dmamap_of_node_add_child(ports[2], "phy@0", phy)));
 	return pdev;
 }
