@@ -13,6 +13,7 @@
 #include <linux/delay.h>
 #include <linux/device.h>
 #include <linux/err.h>
+#include <linux/interrupt.h>
 #include <linux/errno.h>
 #include <linux/irqflags.h>
 #include <linux/mutex.h>
@@ -354,6 +355,43 @@ static void test_scope_left_early_releases(void **state)
 	assert_int_equal(f->c.reports, 0);
 }
 
+/* An interrupt handler that takes its lock with a guard, or by hand and leaves it held when @p->count is 2. */
+static irqreturn_t guarded_irq(int irq, void *arg)
+{
+	struct priv *p = arg;
+
+	(void)irq;
+	if (p->count == 2) {
+		spin_lock(&p->lock);
+		return IRQ_HANDLED;
+	}
+	guard(spinlock)(&p->lock);
+	p->count++;
+	return IRQ_HANDLED;
+}
+
+/* A handler returning from a guarded scope returns with no lock held; one that keeps it is reported. */
+static void test_handler_returns_from_a_guard(void **state)
+{
+	struct current_fx *f = *state;
+	struct priv p = { .count = 0 };
+
+	spin_lock_init(&p.lock);
+	assert_int_equal(request_irq(41, guarded_irq, 0, "guarded", &p), 0);
+	assert_int_equal(dmamap_irq_raise(f->m, 41), 1);
+	assert_int_equal(dmamap_irq_raise(f->m, 41), 1);
+	assert_int_equal(p.count, 2);
+	assert_true(SPIN_FREE(&p.lock));
+	assert_int_equal(f->c.reports, 0);
+	/* the same handler keeping the lock: "returned with 1 lock held" */
+	assert_int_equal(dmamap_irq_raise(f->m, 41), 1);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_LOCK_MISUSE], 1);
+	assert_non_null(strstr(f->c.rec_last.message, "returned with 1 lock held"));
+	spin_unlock(&p.lock);
+	free_irq(41, &p);
+	capture_start(&f->c, f->m);
+}
+
 static int cond_guarded(struct mutex *m)
 {
 	scoped_cond_guard(mutex_intr, return -EINTR, m) {
@@ -687,6 +725,7 @@ int main(void)
 						current_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_guard_order_checked, current_fx_setup, current_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_scope_left_early_releases, current_fx_setup, current_fx_teardown),
+		cmocka_unit_test_setup_teardown(test_handler_returns_from_a_guard, current_fx_setup, current_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_try_guards, current_fx_setup, current_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_free_kfree, current_fx_setup, current_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_free_kvfree_vfree, current_fx_setup, current_fx_teardown),
