@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Every public function in include/ carries its comment.
+"""Every public function in include/ carries its comment, and every header installs.
 
 A public function is one declared DMAMAP_API or defined static inline in a
 header under include/. Its declaration must follow a comment that ends on the
 line just above it and names the function (kernel-doc style: "name() - what").
 Prints each function that breaks the rule with its file and line; exits 1 if
-any does.
+any does. Every header under include/ must also be named in the meson.build
+of its folder or of one above it, which installs it: a header left out
+builds here and is missing for a user of the installed library.
 """
 import os
 import re
@@ -84,7 +86,28 @@ def main():
             print(f'{os.path.relpath(h, root)}:{line}: {name}(): {why}')
             failures += 1
     print(f'{functions} public functions in {len(headers)} headers, {failures} without their comment')
-    return 1 if failures else 0
+    missing = not_installed(root, headers)
+    for h in missing:
+        print(f'{os.path.relpath(h, root)}: not named in any meson.build above it: it would not be installed')
+    return 1 if failures or missing else 0
+
+
+def not_installed(root, headers):
+    """The headers no meson.build between their folder and @root names (by their path from that folder)."""
+    missing = []
+    for h in headers:
+        d, named = os.path.dirname(h), False
+        while not named:
+            build = os.path.join(d, 'meson.build')
+            if os.path.exists(build):
+                with open(build, encoding='utf-8') as fh:
+                    named = "'" + os.path.relpath(h, d).replace(os.sep, '/') + "'" in fh.read()
+            if d == os.path.normpath(root) or os.path.dirname(d) == d:
+                break
+            d = os.path.dirname(d)
+        if not named:
+            missing.append(h)
+    return missing
 
 
 if __name__ == '__main__':
