@@ -88,6 +88,8 @@ static void release(struct device *dev, struct devres *r)
 {
 	switch (r->kind) {
 	case DR_KMALLOC:
+		dm_deferred_freed(dm_dev_machine(dev), r->u.mem, ksize(r->u.mem), "device unbind (devm_kmalloc())",
+				  r->file, r->line);
 		dmamap_kmalloc_set_managed(r->u.mem, false);
 		dmamap_kfree(r->u.mem, r->file, r->line);
 		break;

@@ -799,6 +799,32 @@ void dm_softirq_call(void (*fn)(void *arg), void *arg, struct dmamap_machine *m,
  */
 bool dm_bh_work_run_one(bool hi);
 
+/*
+ * Memory [@p, @p + @n) of machine @m is about to be freed by @what at
+ * @file:@line (no lock held): every work item pending in it (workqueue.c)
+ * and every tasklet scheduled in it (tasklet.c) is reported and taken off
+ * its list, as the kernel's debugobjects reports the free of an active
+ * object and cancels it. A load and a branch when nothing is pending.
+ */
+void dm_work_freed(struct dmamap_machine *m, const void *p, size_t n, const char *what, const char *file, int line);
+void dm_tasklet_freed(struct dmamap_machine *m, const void *p, size_t n, const char *what, const char *file,
+		      int line);
+
+extern unsigned long dm_wq_listed, dm_tl_listed; /* items pending, tasklets scheduled: dm_deferred_listed() */
+
+/* Whether any work item is pending or any tasklet scheduled, in any machine (a hint: read without a lock). */
+static inline bool dm_deferred_listed(void)
+{
+	return (__atomic_load_n(&dm_wq_listed, __ATOMIC_RELAXED) | __atomic_load_n(&dm_tl_listed, __ATOMIC_RELAXED)) != 0;
+}
+
+static inline void dm_deferred_freed(struct dmamap_machine *m, const void *p, size_t n, const char *what,
+				     const char *file, int line)
+{
+	dm_work_freed(m, p, n, what, file, line);
+	dm_tasklet_freed(m, p, n, what, file, line);
+}
+
 /* tasklet.c: the tasklets still scheduled for @m, reported and forgotten (machine destroy). */
 void dmamap_tasklet_machine_fini(struct dmamap_machine *m);
 

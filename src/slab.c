@@ -551,22 +551,27 @@ void dmamap_kmalloc_set_managed(const void *p, bool managed)
 static bool lookup_freeable_as(const void *p, struct found *f, bool managed, const char *what, const char *file,
 			       int line)
 {
-	phys_addr_t phys;
+	struct dmamap_machine *m;
+	const u8 *base;
+	bool busy_check;
 	size_t slot;
 
 	if (!lookup_live(p, f, what, file, line) || (!managed && refuse_managed(f, p, what, file, line)))
 		return false;
-	if (!f->m->dma_busy || !dmamap_debug_on(f->m))
+	m = f->m;
+	busy_check = m->dma_busy && dmamap_debug_on(m);
+	if (!busy_check && !dm_deferred_listed())
 		return true;
-	phys = dm_virt_to_phys(f->m, f->s->base + (size_t)f->idx * f->s->slot);
+	base = f->s->base + (size_t)f->idx * f->s->slot;
 	slot = f->s->slot;
 	pthread_mutex_unlock(&f->k->lock);
-	if (f->m->dma_busy(f->m, phys, slot, what)) {
+	if (busy_check && m->dma_busy(m, dm_virt_to_phys(m, base), slot, what)) {
 		pthread_mutex_lock(&f->k->lock);
 		f->k->st.refused_frees++;
 		pthread_mutex_unlock(&f->k->lock);
 		return false;
 	}
+	dm_deferred_freed(m, base, slot, what, file, line);
 	return lookup_live(p, f, what, file, line) && (managed || !refuse_managed(f, p, what, file, line));
 }
 

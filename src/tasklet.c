@@ -43,6 +43,12 @@ struct tl_entry {
 static pthread_mutex_t tl_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t tl_change = PTHREAD_COND_INITIALIZER; /* a run ended, or an entry went */
 static struct tl_entry *tl_head;                            /* in the order scheduled */
+unsigned long dm_tl_listed; /* entries (written under tl_lock, read without) */
+
+static void listed_add(long d)
+{
+	__atomic_store_n(&dm_tl_listed, dm_tl_listed + (unsigned long)d, __ATOMIC_RELAXED);
+}
 
 /* The tasklets this thread runs now, innermost last: a wait for one of them would wait for itself. */
 #define TL_NEST 8
@@ -98,6 +104,7 @@ static void entry_unlink(struct tl_entry *e)
 		if (*pp == e) {
 			*pp = e->next;
 			e->next = NULL;
+			listed_add(-1);
 			return;
 		}
 	}
@@ -145,6 +152,7 @@ static bool queue_mine(struct tasklet_struct *t, bool hi, const char *file, int 
 	for (pp = &tl_head; *pp; pp = &(*pp)->next)
 		;
 	*pp = e;
+	listed_add(1);
 	return true;
 }
 
@@ -536,6 +544,7 @@ void dmamap_tasklet_machine_fini(struct dmamap_machine *m)
 		}
 		*pp = e->next;
 		e->next = NULL;
+		listed_add(-1);
 		*tail = e;
 		tail = &e->next;
 	}
@@ -547,6 +556,33 @@ void dmamap_tasklet_machine_fini(struct dmamap_machine *m)
 			      "tasklet initialised at %s still scheduled%s at machine destroy (tasklet_kill() was "
 			      "missing); forgotten",
 			      dm_site(e->init_file, e->init_line, at, sizeof(at)), e->parked ? " and disabled" : "");
+		free(e);
+	}
+}
+
+void dm_tasklet_freed(struct dmamap_machine *m, const void *p, size_t n, const char *what, const char *file, int line)
+{
+	char init[160], at[160];
+	struct tl_entry *e;
+
+	if (!__atomic_load_n(&dm_tl_listed, __ATOMIC_RELAXED))
+		return;
+	for (;;) {
+		pthread_mutex_lock(&tl_lock);
+		for (e = tl_head; e && (uintptr_t)e->t - (uintptr_t)p >= n; e = e->next)
+			;
+		if (!e) {
+			pthread_mutex_unlock(&tl_lock);
+			return;
+		}
+		entry_unlink(e);
+		pthread_cond_broadcast(&tl_change);
+		pthread_mutex_unlock(&tl_lock);
+		dmamap_report(m, DMAMAP_REPORT_API_MISUSE, NULL, file, line,
+			      "%s: the memory at %p is freed while a tasklet in it (initialised at %s), scheduled at %s%s, "
+			      "has not run: its function would run on freed memory (tasklet_kill() missing?); unscheduled",
+			      what, p, dm_site(e->init_file, e->init_line, init, sizeof(init)),
+			      dm_site(e->file, e->line, at, sizeof(at)), e->parked ? " and disabled" : "");
 		free(e);
 	}
 }

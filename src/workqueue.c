@@ -48,6 +48,7 @@ static pthread_mutex_t wq_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t wq_done = PTHREAD_COND_INITIALIZER; /* a run ended, or an item left a list */
 static struct dmamap_wq *all_queues, *system_queue, *system_bh[2];
 static struct bh_run *bh_runs; /* every BH run in progress */
+unsigned long dm_wq_listed; /* items pending on any queue (written under wq_lock, read without) */
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
 static _Thread_local struct dmamap_wq *my_queue DM_TLS_MODEL; /* the queue this thread works for */
 static _Thread_local struct dmamap_work *my_work DM_TLS_MODEL; /* the item it runs now */
@@ -88,6 +89,15 @@ DMAMAP_API void dmamap_work_init(struct dmamap_work *w, work_func_t func)
 	w->magic = DMAMAP_WORK_MAGIC;
 }
 
+/* Mark @w pending or not, and count it. Under wq_lock. */
+static void set_pending(struct dmamap_work *w, bool on)
+{
+	if (w->pending == on)
+		return;
+	w->pending = on;
+	__atomic_store_n(&dm_wq_listed, on ? dm_wq_listed + 1 : dm_wq_listed - 1, __ATOMIC_RELAXED);
+}
+
 /* Append @w to @q's run list. Under wq_lock. */
 static void run_append(struct dmamap_wq *q, struct dmamap_work *w)
 {
@@ -126,7 +136,7 @@ static void work_unlink(struct dmamap_work *w)
 	if (!w->due && q->tail == w)
 		q->tail = prev;
 	w->next = NULL;
-	w->pending = false;
+	set_pending(w, false);
 	pthread_cond_broadcast(&wq_done);
 }
 
@@ -271,7 +281,7 @@ static void *worker(void *arg)
 			if (!q->head)
 				q->tail = NULL;
 			w->next = NULL;
-			w->pending = false;
+			set_pending(w, false);
 			q->current = w;
 			q->current_queued = w->queued;
 			q->current_run_seq = w->run_seq;
@@ -421,7 +431,7 @@ static bool work_ok(struct dmamap_work *w, const char *what, const char *file, i
 /* Put idle @w on @q, to run after @delay jiffies. Under wq_lock. */
 static void enqueue(struct dmamap_wq *q, struct dmamap_work *w, unsigned long delay, const char *file, int line)
 {
-	w->pending = true;
+	set_pending(w, true);
 	w->wq = q;
 	w->file = file;
 	w->line = line;
@@ -562,7 +572,7 @@ DMAMAP_API bool dmamap_flush_work_at(struct dmamap_work *w, bool now, const char
 	pthread_mutex_lock(&wq_lock);
 	if (now && w->pending && w->due) {
 		work_unlink(w);
-		w->pending = true;
+		set_pending(w, true);
 		run_append(w->wq, w);
 	}
 	target = w->queued;
@@ -625,4 +635,52 @@ DMAMAP_API bool dmamap_work_busy(struct dmamap_work *w)
 	busy = w->pending || running(w, ULONG_MAX);
 	pthread_mutex_unlock(&wq_lock);
 	return busy;
+}
+
+/* The first item pending on any queue that lies in [@a, @a + @n), and its queue; NULL: none. Under wq_lock. */
+static struct dmamap_work *pending_in(uintptr_t a, size_t n, struct dmamap_wq **qp)
+{
+	for (struct dmamap_wq *q = all_queues; q; q = q->next) {
+		for (int l = 0; l < 2; l++) {
+			for (struct dmamap_work *w = l ? q->delayed : q->head; w; w = w->next) {
+				if ((uintptr_t)w - a < n) {
+					*qp = q;
+					return w;
+				}
+			}
+		}
+	}
+	return NULL;
+}
+
+void dm_work_freed(struct dmamap_machine *m, const void *p, size_t n, const char *what, const char *file, int line)
+{
+	char name[sizeof(((struct dmamap_wq *)0)->name)], at[160];
+	struct dmamap_work *w;
+	struct dmamap_wq *q;
+	const char *wfile;
+	int wline;
+	bool delayed;
+
+	if (!__atomic_load_n(&dm_wq_listed, __ATOMIC_RELAXED))
+		return;
+	for (;;) {
+		pthread_mutex_lock(&wq_lock);
+		w = pending_in((uintptr_t)p, n, &q);
+		if (!w) {
+			pthread_mutex_unlock(&wq_lock);
+			return;
+		}
+		wfile = w->file;
+		wline = w->line;
+		delayed = w->due != 0;
+		memcpy(name, q->name, sizeof(name));
+		work_unlink(w);
+		pthread_mutex_unlock(&wq_lock);
+		dmamap_report(m, DMAMAP_REPORT_API_MISUSE, NULL, file, line,
+			      "%s: the memory at %p is freed while a %swork item in it, queued at %s (queue %s), has not "
+			      "run: its function would run on freed memory (%s missing?); cancelled",
+			      what, p, delayed ? "delayed " : "", dm_site(wfile, wline, at, sizeof(at)), name,
+			      delayed ? "cancel_delayed_work_sync()" : "cancel_work_sync() or cancel_delayed_work_sync()");
+	}
 }

@@ -10,8 +10,8 @@
  * threads too; a disabled one stays scheduled until its enable. Sleeping
  * in a tasklet, a tasklet that keeps a lock, one that takes a lock its
  * raiser holds, the waits for itself, an enable without a disable, a
- * tasklet never initialised and one left scheduled at machine destroy are
- * reported. The BH workqueues of Linux 6.9 (WQ_BH, system_bh_wq) run their
+ * tasklet never initialised, memory freed with a tasklet in it still
+ * scheduled and one left scheduled at machine destroy are reported. The BH workqueues of Linux 6.9 (WQ_BH, system_bh_wq) run their
  * items where tasklets run, in softirq context, BH items before the
  * tasklets of their priority.
  */
@@ -706,6 +706,60 @@ static void test_left_scheduled_at_machine_destroy(void **state)
 	assert_string_equal(order, "");
 }
 
+/*
+ * kfree() of memory holding a scheduled tasklet (the driver's private data,
+ * its remove() without tasklet_kill()) is reported at the kfree, naming
+ * where the tasklet was scheduled, and the tasklet is unscheduled: it never
+ * runs on the freed memory, and nothing is left for the machine's destroy
+ * to report. A disabled one is said to be so. A tasklet in the object
+ * right after the freed one stays scheduled and runs.
+ */
+static void test_free_of_scheduled_tasklet_reported(void **state)
+{
+	struct current_fx *f = *state;
+	struct tl *x = kzalloc(sizeof(*x), GFP_KERNEL), *next = kzalloc(sizeof(*next), GFP_KERNEL);
+	struct tl *off = kzalloc(sizeof(*off), GFP_KERNEL);
+	char order[8] = "", want[80];
+	int sline, line;
+
+	assert_non_null(x);
+	assert_non_null(next);
+	assert_non_null(off);
+	/* the second object in the slot after the first: its tasklet at the first's end */
+	assert_ptr_equal((char *)next, (char *)x + ksize(x));
+	tl_make(x, 'x', order);
+	tl_make(next, 'n', order);
+	tl_make(off, 'o', order);
+	local_bh_disable();
+	sline = __LINE__ + 1;
+	tasklet_schedule(&x->t);
+	tasklet_schedule(&next->t);
+	line = __LINE__ + 1;
+	kfree(x);
+	assert_int_equal(f->c.reports, 1);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_API_MISUSE], 1);
+	assert_int_equal(f->c.rec[0].line, line);
+	assert_non_null(strstr(f->c.rec[0].message, "kfree: the memory at"));
+	snprintf(want, sizeof(want), "test-tasklet.c:%d, has not run", sline);
+	assert_non_null(strstr(f->c.rec[0].message, want));
+	assert_non_null(strstr(f->c.rec[0].message, "(tasklet_kill() missing?); unscheduled"));
+	local_bh_enable();
+	assert_string_equal(order, "n");
+	kfree(next);
+
+	/* disabled and scheduled: the same, said so */
+	tasklet_disable(&off->t);
+	tasklet_schedule(&off->t);
+	line = __LINE__ + 1;
+	kfree(off);
+	assert_int_equal(f->c.reports, 2);
+	assert_int_equal(f->c.rec[1].line, line);
+	assert_non_null(strstr(f->c.rec[1].message, "has not run"));
+	assert_non_null(strstr(f->c.rec[1].message, " and disabled, has not run"));
+	assert_string_equal(order, "n");
+	f->c.reports = 0;
+}
+
 /* ------------------------------------------------------------ threads */
 
 struct gate {
@@ -1254,6 +1308,8 @@ int main(void)
 						current_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_misuse_is_reported, current_fx_setup, current_fx_teardown),
 		cmocka_unit_test(test_left_scheduled_at_machine_destroy),
+		cmocka_unit_test_setup_teardown(test_free_of_scheduled_tasklet_reported, current_fx_setup,
+						current_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_serialized_across_threads, current_fx_setup, current_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_kill_waits_for_the_run_elsewhere, current_fx_setup,
 						current_fx_teardown),

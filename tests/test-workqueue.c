@@ -3,7 +3,8 @@
  * Workqueues of <linux/workqueue.h> as drivers use them: items run in a
  * worker thread in the order queued, a pending item queued once, the
  * delayed forms, flushes and cancels that wait for what they must, items
- * that free themselves, and the calls that would wait for ever reported.
+ * that free themselves, and the calls that would wait for ever reported, as
+ * is memory freed while it holds items still pending.
  */
 #include <linux/completion.h>
 #include <linux/delay.h>
@@ -12,6 +13,7 @@
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
 #include <linux/slab.h>
+#include <linux/vmalloc.h>
 #include <linux/workqueue.h>
 
 #include <pthread.h>
@@ -427,6 +429,180 @@ static void test_waits_for_itself_reported(void **state)
 	f->c.reports = 0;
 }
 
+/* ------------------------------------------------------------ freed while pending */
+
+/* A driver's private data holding its work items (the delayed one first: its item starts the object). */
+struct boxed {
+	struct delayed_work dwork;
+	struct work_struct work;
+};
+
+static atomic_int boxed_runs;
+
+static void boxed_fn(struct work_struct *work)
+{
+	(void)work;
+	atomic_fetch_add(&boxed_runs, 1);
+}
+
+static struct boxed *boxed_new(void)
+{
+	struct boxed *b = kzalloc(sizeof(*b), GFP_KERNEL);
+
+	assert_non_null(b);
+	INIT_WORK(&b->work, boxed_fn);
+	INIT_DELAYED_WORK(&b->dwork, boxed_fn);
+	return b;
+}
+
+/* Whether @msg names @file's line @line and the queue @q, as "file:line (queue q)". */
+static bool names_site(const char *msg, int line, const char *q)
+{
+	char want[160];
+
+	snprintf(want, sizeof(want), "test-workqueue.c:%d (queue %s)", line, q);
+	return strstr(msg, want) != NULL;
+}
+
+/*
+ * kfree() of memory holding work items still pending (one waiting behind a
+ * busy worker, one waiting for its delay) is reported at the kfree, naming
+ * each item's queuing and the cancel that was missing, and the items are
+ * cancelled: their functions never run on the freed memory. An item of
+ * other memory on the same queue, and an item that already ran, are left
+ * alone.
+ */
+static void test_free_of_pending_work_reported(void **state)
+{
+	struct current_fx *f = *state;
+	struct workqueue_struct *q = alloc_ordered_workqueue("blocked", 0);
+	struct boxed *b = boxed_new(), *other = boxed_new(), *done = boxed_new();
+	int qline, dline, line;
+	struct job busy;
+
+	assert_non_null(q);
+	atomic_store(&boxed_runs, 0);
+	assert_true(queue_work(q, &done->work));
+	flush_workqueue(q);
+	assert_int_equal(atomic_load(&boxed_runs), 1);
+	job_init(&busy, true);
+	assert_true(queue_work(q, &busy.work));
+	wait_for_completion(&busy.started); /* the worker is held: what is queued now waits */
+	qline = __LINE__ + 1;
+	assert_true(queue_work(q, &b->work));
+	dline = __LINE__ + 1;
+	assert_true(queue_delayed_work(q, &b->dwork, 100 * HZ));
+	assert_true(queue_work(q, &other->work));
+	kfree(done); /* ran already: nothing to say */
+	assert_int_equal(f->c.reports, 0);
+	line = __LINE__ + 1;
+	kfree(b);
+	assert_int_equal(f->c.reports, 2);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_API_MISUSE], 2);
+	assert_int_equal(f->c.rec[0].line, line);
+	assert_int_equal(f->c.rec[1].line, line);
+	assert_non_null(strstr(f->c.rec[0].message, "kfree: the memory at"));
+	assert_non_null(strstr(f->c.rec[0].message, "freed while a work item in it"));
+	assert_true(names_site(f->c.rec[0].message, qline, "blocked"));
+	assert_non_null(strstr(f->c.rec[0].message, "cancel_work_sync() or cancel_delayed_work_sync() missing?); cancelled"));
+	assert_non_null(strstr(f->c.rec[1].message, "freed while a delayed work item in it"));
+	assert_true(names_site(f->c.rec[1].message, dline, "blocked"));
+	assert_non_null(strstr(f->c.rec[1].message, "(cancel_delayed_work_sync() missing?); cancelled"));
+	/* the worker goes on: only the other memory's item runs */
+	complete(&busy.gate);
+	flush_workqueue(q);
+	assert_int_equal(atomic_load(&busy.runs), 1);
+	assert_int_equal(atomic_load(&boxed_runs), 2);
+	assert_false(work_pending(&other->work));
+	/* the delayed item is gone too: the queue's destroy finds nothing waiting */
+	destroy_workqueue(q);
+	assert_int_equal(f->c.reports, 2);
+	kfree(other);
+	f->c.reports = 0;
+}
+
+/*
+ * A free is judged on its own bytes: an item in the object right after the
+ * freed one stays queued and runs; an item cancelled before the free, or
+ * whose delay has passed and that has run, costs nothing.
+ */
+static void test_free_next_to_pending_work_silent(void **state)
+{
+	struct current_fx *f = *state;
+	struct boxed *a = boxed_new(), *b = boxed_new();
+
+	atomic_store(&boxed_runs, 0);
+	/* two objects of one size class, the second in the slot after the first: its item at the first's end */
+	assert_ptr_equal((char *)b, (char *)a + ksize(a));
+	assert_ptr_equal(&b->dwork.work, b);
+	assert_true(schedule_delayed_work(&b->dwork, 100 * HZ));
+	assert_true(schedule_delayed_work(&a->dwork, 100 * HZ));
+	assert_true(cancel_delayed_work_sync(&a->dwork));
+	kfree(a);
+	assert_int_equal(f->c.reports, 0);
+	assert_true(delayed_work_pending(&b->dwork));
+	assert_true(flush_delayed_work(&b->dwork));
+	assert_int_equal(atomic_load(&boxed_runs), 1);
+	kfree(b);
+	assert_int_equal(f->c.reports, 0);
+}
+
+/*
+ * A driver whose remove() forgets cancel_delayed_work_sync(): the unbind's
+ * release of its devm_kzalloc() memory is reported at the allocation's
+ * line, and the item never runs.
+ */
+static void test_unbind_frees_pending_work_reported(void **state)
+{
+	struct current_fx *f = *state;
+	struct device dev;
+	struct boxed *priv;
+	int line;
+
+	atomic_store(&boxed_runs, 0);
+	memset(&dev, 0, sizeof(dev));
+	assert_int_equal(dmamap_device_init(&dev, f->m, "forgetful"), 0);
+	line = __LINE__ + 1;
+	priv = devm_kzalloc(&dev, sizeof(*priv), GFP_KERNEL);
+	assert_non_null(priv);
+	INIT_DELAYED_WORK(&priv->dwork, boxed_fn);
+	assert_true(schedule_delayed_work(&priv->dwork, 100 * HZ));
+	dmamap_device_unbind(&dev);
+	assert_int_equal(f->c.reports, 1);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_API_MISUSE], 1);
+	assert_int_equal(f->c.rec[0].line, line);
+	assert_non_null(strstr(f->c.rec[0].message, "device unbind (devm_kmalloc()): the memory at"));
+	assert_non_null(strstr(f->c.rec[0].message, "(cancel_delayed_work_sync() missing?)"));
+	flush_scheduled_work();
+	assert_int_equal(atomic_load(&boxed_runs), 0);
+	dmamap_device_release(&dev);
+	assert_int_equal(f->c.reports, 1);
+	f->c.reports = 0;
+}
+
+/* vfree() of an area holding a pending item: reported as vfree's, cancelled. */
+static void test_vfree_of_pending_work_reported(void **state)
+{
+	struct current_fx *f = *state;
+	struct boxed *v = vzalloc(2 * PAGE_SIZE);
+	int line;
+
+	atomic_store(&boxed_runs, 0);
+	assert_non_null(v);
+	/* the item in the area's last page */
+	v = (struct boxed *)((char *)v + 2 * PAGE_SIZE - sizeof(*v));
+	INIT_DELAYED_WORK(&v->dwork, boxed_fn);
+	assert_true(schedule_delayed_work(&v->dwork, 100 * HZ));
+	line = __LINE__ + 1;
+	vfree((char *)v - (2 * PAGE_SIZE - sizeof(*v)));
+	assert_int_equal(f->c.reports, 1);
+	assert_int_equal(f->c.rec[0].line, line);
+	assert_non_null(strstr(f->c.rec[0].message, "vfree: the memory at"));
+	flush_scheduled_work();
+	assert_int_equal(atomic_load(&boxed_runs), 0);
+	f->c.reports = 0;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -441,6 +617,14 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_destroy_drains_its_queue, current_fx_setup, current_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_devm_autocancel_at_unbind, current_fx_setup, current_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_waits_for_itself_reported, current_fx_setup, current_fx_teardown),
+		cmocka_unit_test_setup_teardown(test_free_of_pending_work_reported, current_fx_setup,
+						current_fx_teardown),
+		cmocka_unit_test_setup_teardown(test_free_next_to_pending_work_silent, current_fx_setup,
+						current_fx_teardown),
+		cmocka_unit_test_setup_teardown(test_unbind_frees_pending_work_reported, current_fx_setup,
+						current_fx_teardown),
+		cmocka_unit_test_setup_teardown(test_vfree_of_pending_work_reported, current_fx_setup,
+						current_fx_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -125,7 +125,9 @@ DMAMAP_API void *dmamap_krealloc(const void *p, size_t size, gfp_t gfp, const ch
  * from devm_kmalloc() is its device's: its kfree(), kfree_sensitive() or
  * krealloc() (which then returns NULL) is refused as DMAMAP_REPORT_API_MISUSE,
  * naming where it was allocated; devm_kfree() gives it back, devm_krealloc()
- * resizes it.
+ * resizes it. A work item still pending or a tasklet still scheduled in the
+ * object is reported (DMAMAP_REPORT_API_MISUSE, naming where it was queued)
+ * and cancelled, as the kernel's debugobjects does; the object is freed.
  */
 DMAMAP_API void dmamap_kfree(const void *p, const char *file, int line);
 
