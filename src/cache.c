@@ -473,9 +473,13 @@ static inline unsigned long span_mask(unsigned long w, unsigned long first, unsi
 	return mask;
 }
 
+/* The first word's mask is set up front, the last word's trimmed when the walk reaches it. */
 #define for_each_word(w, mask, first, last)                                                                        \
-	for (unsigned long w = (first) / BITS_PER_LONG, mask; w <= (last) / BITS_PER_LONG &&                        \
-							      ((mask = span_mask(w, first, last)), true); w++)
+	for (unsigned long w = (first) / BITS_PER_LONG, w##_end = (last) / BITS_PER_LONG,                            \
+			   mask = ALL_LINES << ((first) % BITS_PER_LONG);                                                \
+	     w <= w##_end &&                                                                                         \
+	     (w < w##_end || ((mask &= ALL_LINES >> (BITS_PER_LONG - 1 - (last) % BITS_PER_LONG)), true));          \
+	     w++, mask = ALL_LINES)
 
 /* Take (clear) the cpu_stored bits of @mask in word @w; return those that were set. */
 static inline unsigned long stored_take(struct dmamap_machine *m, unsigned long w, unsigned long mask)
