@@ -1444,20 +1444,17 @@ static void prefetch_word(struct dmamap_machine *m, unsigned long w, unsigned lo
 
 /* ------------------------------------------------------------ range walks */
 
-static bool range_lines(struct dmamap_machine *m, phys_addr_t start, size_t size, unsigned long *first,
-			unsigned long *last, const char *what)
+static __attribute__((noinline, cold)) void range_not_ram(struct dmamap_machine *m, phys_addr_t start, size_t size,
+							  const char *what)
 {
-	size_t off;
+	dmamap_report(m, DMAMAP_REPORT_BAD_ADDRESS, NULL, NULL, 0, "%s: range %#llx+%#zx is not wholly in RAM; ignored",
+		      what, (unsigned long long)start, size);
+}
 
-	if (!dm_phys_in_ram(m, start, size)) {
-		dmamap_report(m, DMAMAP_REPORT_BAD_ADDRESS, NULL, NULL, 0,
-			      "%s: range %#llx+%#zx is not wholly in RAM; ignored", what, (unsigned long long)start, size);
-		return false;
-	}
-	off = (size_t)(start - m->cfg.ram_base);
-	*first = off >> m->line_shift;
-	*last = (off + size - 1) >> m->line_shift;
-	return true;
+/* The line of RAM address @phys. */
+static inline unsigned long line_of(const struct dmamap_machine *m, phys_addr_t phys)
+{
+	return (unsigned long)((size_t)(phys - m->cfg.ram_base) >> m->line_shift);
 }
 
 /* Queue lines [first, last] (none pending) for speculation; false when the queue cannot grow. Lock held. */
@@ -1787,15 +1784,12 @@ static bool level_exists(struct dmamap_machine *m, enum dmamap_cache_level lvl)
 	return lvl == DMAMAP_CACHE_INNER || (lvl == DMAMAP_CACHE_OUTER && m->outer);
 }
 
-static void range_op(struct dmamap_machine *m, enum dmamap_cache_level lvl, enum op op, phys_addr_t start,
-		     size_t size, const char *what)
+/* @op on [start, start + size) of level @lvl, a range wholly in RAM (size > 0). */
+static void range_op_ram(struct dmamap_machine *m, enum dmamap_cache_level lvl, enum op op, phys_addr_t start,
+			 size_t size)
 {
-	unsigned long first, last;
+	unsigned long first = line_of(m, start), last = line_of(m, start + size - 1);
 
-	if (!m || (unsigned)lvl >= DMAMAP_CACHE_LEVELS || !level_exists(m, lvl))
-		return;
-	if (!range_lines(m, start, size, &first, &last, what))
-		return;
 	pthread_mutex_lock(&m->cache.lock);
 	dmamap_track_quiet_begin();
 	level_op(m, lvl, op, first, last);
@@ -1803,20 +1797,29 @@ static void range_op(struct dmamap_machine *m, enum dmamap_cache_level lvl, enum
 	pthread_mutex_unlock(&m->cache.lock);
 }
 
+static void range_op(struct dmamap_machine *m, enum dmamap_cache_level lvl, enum op op, phys_addr_t start,
+		     size_t size, const char *what)
+{
+	if (!m || (unsigned)lvl >= DMAMAP_CACHE_LEVELS || !level_exists(m, lvl))
+		return;
+	if (!dm_phys_in_ram(m, start, size)) {
+		range_not_ram(m, start, size, what);
+		return;
+	}
+	range_op_ram(m, lvl, op, start, size);
+}
+
 /*
  * Invalidate a range the way ARMv7 (and L2x0) do for DMA: a line only partly
  * covered at either end is cleaned and invalidated, so that the data sharing
  * it outside the range survives; whole lines are invalidated.
  */
-static void range_inv_edges(struct dmamap_machine *m, enum dmamap_cache_level lvl, phys_addr_t start, size_t size,
-			    const char *what)
+static void range_inv_edges_ram(struct dmamap_machine *m, enum dmamap_cache_level lvl, phys_addr_t start,
+				size_t size)
 {
-	unsigned long first, last;
-	size_t ls;
+	unsigned long first = line_of(m, start), last = line_of(m, start + size - 1);
+	size_t ls = line_size(m);
 
-	if (!level_exists(m, lvl) || !range_lines(m, start, size, &first, &last, what))
-		return;
-	ls = line_size(m);
 	pthread_mutex_lock(&m->cache.lock);
 	dmamap_track_quiet_begin();
 	if ((start & (ls - 1)) != 0) {
@@ -1834,6 +1837,19 @@ static void range_inv_edges(struct dmamap_machine *m, enum dmamap_cache_level lv
 out:
 	dmamap_track_quiet_end();
 	pthread_mutex_unlock(&m->cache.lock);
+}
+
+/* range_inv_edges_ram() after the checks, for a range that may not be RAM. */
+static void range_inv_edges(struct dmamap_machine *m, enum dmamap_cache_level lvl, phys_addr_t start, size_t size,
+			    const char *what)
+{
+	if (!level_exists(m, lvl))
+		return;
+	if (!dm_phys_in_ram(m, start, size)) {
+		range_not_ram(m, start, size, what);
+		return;
+	}
+	range_inv_edges_ram(m, lvl, start, size);
 }
 
 DMAMAP_API void dmamap_cache_clean(struct dmamap_machine *m, enum dmamap_cache_level lvl, phys_addr_t start,
@@ -2374,6 +2390,7 @@ void dmamap_clear_buffer(struct dmamap_machine *m, phys_addr_t phys, size_t size
 
 /* ------------------------------------------------------------ the hooks */
 
+/* Whether [kaddr, kaddr + size) lies in @m's linear map (so in its RAM, at *@phys), else false after a report. */
 static bool kaddr_range(struct dmamap_machine *m, const void *kaddr, size_t size, phys_addr_t *phys,
 			const char *what)
 {
@@ -2394,9 +2411,9 @@ static void v7_dma_map_area(struct dmamap_machine *m, const void *kaddr, size_t 
 	if (!kaddr_range(m, kaddr, size, &p, "dmac_map_area"))
 		return;
 	if (dir == DMA_FROM_DEVICE)
-		range_inv_edges(m, DMAMAP_CACHE_INNER, p, size, "dmac_map_area");
+		range_inv_edges_ram(m, DMAMAP_CACHE_INNER, p, size);
 	else
-		range_op(m, DMAMAP_CACHE_INNER, OP_CLEAN, p, size, "dmac_map_area");
+		range_op_ram(m, DMAMAP_CACHE_INNER, OP_CLEAN, p, size);
 }
 
 static void v7_dma_unmap_area(struct dmamap_machine *m, const void *kaddr, size_t size, int dir)
@@ -2407,7 +2424,7 @@ static void v7_dma_unmap_area(struct dmamap_machine *m, const void *kaddr, size_
 	if (!kaddr_range(m, kaddr, size, &p, "dmac_unmap_area"))
 		return;
 	if (dir != DMA_TO_DEVICE)
-		range_inv_edges(m, DMAMAP_CACHE_INNER, p, size, "dmac_unmap_area");
+		range_inv_edges_ram(m, DMAMAP_CACHE_INNER, p, size);
 }
 
 static void v7_dma_flush_range(struct dmamap_machine *m, const void *start, const void *end)
@@ -2418,7 +2435,7 @@ static void v7_dma_flush_range(struct dmamap_machine *m, const void *start, cons
 	dmamap_cache_speculate(m);
 	if (!len || !kaddr_range(m, start, len, &p, "dmac_flush_range"))
 		return;
-	range_op(m, DMAMAP_CACHE_INNER, OP_FLUSH, p, len, "dmac_flush_range");
+	range_op_ram(m, DMAMAP_CACHE_INNER, OP_FLUSH, p, len);
 }
 
 static bool outer_args(struct dmamap_machine *m, phys_addr_t start, phys_addr_t end)
