@@ -15,7 +15,7 @@
 
 static const struct dmamap_cache_ops *hooks(struct dmamap_machine *m)
 {
-	return dmamap_cache_get_ops(m);
+	return dm_cache_ops(m);
 }
 
 void dmamap_arm_cpu_to_dev(struct dmamap_machine *m, phys_addr_t phys, size_t size, int dir)

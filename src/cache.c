@@ -1979,9 +1979,10 @@ static void speculate_locked(struct dmamap_machine *m)
 	__atomic_store_n(&c->spec_nr, kept, __ATOMIC_RELEASE);
 }
 
-DMAMAP_API void dmamap_cache_speculate(struct dmamap_machine *m)
+/* dmamap_cache_speculate() on a machine: the hooks' points, a direct call. */
+static inline void cache_speculate(struct dmamap_machine *m)
 {
-	if (!m || !m->cfg.speculative_prefetch)
+	if (!m->cfg.speculative_prefetch)
 		return;
 	/* nothing queued: a point that finds nothing to pull in, without the lock (most of them) */
 	if (!__atomic_load_n(&m->cache.spec_nr, __ATOMIC_ACQUIRE)) {
@@ -1993,6 +1994,12 @@ DMAMAP_API void dmamap_cache_speculate(struct dmamap_machine *m)
 	speculate_locked(m);
 	dmamap_track_quiet_end();
 	pthread_mutex_unlock(&m->cache.lock);
+}
+
+DMAMAP_API void dmamap_cache_speculate(struct dmamap_machine *m)
+{
+	if (m)
+		cache_speculate(m);
 }
 
 /* Count the bytes of [a, b) that differ between the cpu plane and plane @ref; lower *@first to the first, less @lo. */
@@ -2378,7 +2385,7 @@ bool dmamap_cache_clear_flush(struct dmamap_machine *m, phys_addr_t phys, size_t
 
 void dmamap_clear_buffer(struct dmamap_machine *m, phys_addr_t phys, size_t size)
 {
-	const struct dmamap_cache_ops *ops = dmamap_cache_get_ops(m);
+	const struct dmamap_cache_ops *ops = dm_cache_ops(m);
 	u8 *va = dm_phys_to_virt(m, phys);
 
 	if (dmamap_cache_clear_flush(m, phys, size))
@@ -2407,7 +2414,7 @@ static void v7_dma_map_area(struct dmamap_machine *m, const void *kaddr, size_t 
 {
 	phys_addr_t p;
 
-	dmamap_cache_speculate(m);
+	cache_speculate(m);
 	if (!kaddr_range(m, kaddr, size, &p, "dmac_map_area"))
 		return;
 	if (dir == DMA_FROM_DEVICE)
@@ -2420,7 +2427,7 @@ static void v7_dma_unmap_area(struct dmamap_machine *m, const void *kaddr, size_
 {
 	phys_addr_t p;
 
-	dmamap_cache_speculate(m);
+	cache_speculate(m);
 	if (!kaddr_range(m, kaddr, size, &p, "dmac_unmap_area"))
 		return;
 	if (dir != DMA_TO_DEVICE)
@@ -2432,7 +2439,7 @@ static void v7_dma_flush_range(struct dmamap_machine *m, const void *start, cons
 	size_t len = (uintptr_t)end > (uintptr_t)start ? (size_t)((uintptr_t)end - (uintptr_t)start) : 0;
 	phys_addr_t p;
 
-	dmamap_cache_speculate(m);
+	cache_speculate(m);
 	if (!len || !kaddr_range(m, start, len, &p, "dmac_flush_range"))
 		return;
 	range_op_ram(m, DMAMAP_CACHE_INNER, OP_FLUSH, p, len);
@@ -2440,7 +2447,7 @@ static void v7_dma_flush_range(struct dmamap_machine *m, const void *start, cons
 
 static bool outer_args(struct dmamap_machine *m, phys_addr_t start, phys_addr_t end)
 {
-	dmamap_cache_speculate(m);
+	cache_speculate(m);
 	return m->outer && end > start;
 }
 

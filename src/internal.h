@@ -609,6 +609,12 @@ static inline void *dm_phys_to_virt(const struct dmamap_machine *m, phys_addr_t 
 	return m->lin + (phys - m->cfg.ram_base);
 }
 
+/* The machine's cache hooks (dmamap_cache_get_ops() without its NULL check, called directly). */
+static inline const struct dmamap_cache_ops *dm_cache_ops(struct dmamap_machine *m)
+{
+	return atomic_load(&m->cache.ops);
+}
+
 /*
  * A store by the CPU through the linear map, made by the library on a
  * driver's behalf (as the kernel's memset/memcpy would): the bytes land in the
