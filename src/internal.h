@@ -831,6 +831,30 @@ static inline void dm_deferred_freed(struct dmamap_machine *m, const void *p, si
 	dm_tasklet_freed(m, p, n, what, file, line);
 }
 
+/*
+ * locking.c: memory [@p, @p + @n) of machine @m is about to be freed by
+ * @what at @file:@line (no library lock held): each lock in it that this
+ * thread holds is reported, as lockdep's "held lock freed!" (the kernel's
+ * debug_check_no_locks_freed() checks the freeing task's locks only). The
+ * locks stay held. dm_thread_holds_locks(): whether this thread holds any.
+ */
+bool dm_thread_holds_locks(void);
+void dm_locks_freed(struct dmamap_machine *m, const void *p, size_t n, const char *what, const char *file, int line);
+
+/* Whether a free must look at the bytes it frees: dm_deferred_listed() or dm_thread_holds_locks(). */
+static inline bool dm_free_watched(void)
+{
+	return dm_deferred_listed() || dm_thread_holds_locks();
+}
+
+/* dm_deferred_freed() and dm_locks_freed(): what a free of kmalloc or vmalloc memory checks. */
+static inline void dm_memory_freed(struct dmamap_machine *m, const void *p, size_t n, const char *what,
+				   const char *file, int line)
+{
+	dm_deferred_freed(m, p, n, what, file, line);
+	dm_locks_freed(m, p, n, what, file, line);
+}
+
 /* tasklet.c: the tasklets still scheduled for @m, reported and forgotten (machine destroy). */
 void dmamap_tasklet_machine_fini(struct dmamap_machine *m);
 

@@ -1738,3 +1738,29 @@ DMAMAP_API bool dmamap_waitqueue_sleep(struct dmamap_waitqueue *wq, unsigned lon
 	pthread_mutex_unlock(&wq->guard);
 	return woken;
 }
+
+bool dm_thread_holds_locks(void)
+{
+	return atomic_now.depth != 0;
+}
+
+void dm_locks_freed(struct dmamap_machine *m, const void *p, size_t n, const char *what, const char *file, int line)
+{
+	struct dm_atomic *a = &atomic_now;
+	char name[160], at[160];
+
+	if (!a->depth)
+		return;
+	foreign_collect(a);
+	for (unsigned int i = 0; i < a->nheld; i++) {
+		const struct held *h = &a->held[i];
+
+		if ((uintptr_t)h->lk - (uintptr_t)p >= n)
+			continue;
+		dmamap_report(m, DMAMAP_REPORT_LOCK_MISUSE, NULL, file, line,
+			      "%s: the memory at %p is freed while this thread holds the lock %s in it, taken by %s() at "
+			      "%s: held lock freed (its unlock would write freed memory)",
+			      what, p, name_at(h->name, (const void *)h->lk, name, sizeof(name)), how_names[h->how],
+			      dm_site(h->file, h->line, at, sizeof(at)));
+	}
+}

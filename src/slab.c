@@ -560,7 +560,7 @@ static bool lookup_freeable_as(const void *p, struct found *f, bool managed, con
 		return false;
 	m = f->m;
 	busy_check = m->dma_busy && dmamap_debug_on(m);
-	if (!busy_check && !dm_deferred_listed())
+	if (!busy_check && !dm_free_watched())
 		return true;
 	base = f->s->base + (size_t)f->idx * f->s->slot;
 	slot = f->s->slot;
@@ -571,7 +571,7 @@ static bool lookup_freeable_as(const void *p, struct found *f, bool managed, con
 		pthread_mutex_unlock(&f->k->lock);
 		return false;
 	}
-	dm_deferred_freed(m, base, slot, what, file, line);
+	dm_memory_freed(m, base, slot, what, file, line);
 	return lookup_live(p, f, what, file, line) && (managed || !refuse_managed(f, p, what, file, line));
 }
 

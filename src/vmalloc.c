@@ -540,7 +540,7 @@ static void release_on(struct dmamap_machine *m, const void *addr, bool vmap, si
 			}
 		}
 	}
-	dm_deferred_freed(m, (const void *)r->start, r->size, what, file, line);
+	dm_memory_freed(m, (const void *)r->start, r->size, what, file, line);
 	if (zero)
 		memset((void *)r->start, 0, DM_MIN(zero, r->size));
 

@@ -24,6 +24,7 @@
 #include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
+#include <linux/vmalloc.h>
 #include <linux/wait.h>
 
 #include <limits.h>
@@ -1473,6 +1474,84 @@ static void *leaver_thread(void *arg)
 	return NULL;
 }
 
+/* An object with a lock in it, freed by a thread that holds the lock, or that held it and let go. */
+struct locked_obj {
+	long pad[3];
+	spinlock_t lock;
+	struct mutex mtx;
+};
+
+struct freer {
+	struct locked_obj *o;
+	bool vm, let_go;
+	int take_line, free_line;
+};
+
+static void *freer_thread(void *arg)
+{
+	struct freer *fr = arg;
+
+	mutex_lock(&fr->o->mtx);
+	spin_lock(&fr->o->lock); fr->take_line = __LINE__;
+	if (fr->let_go) {
+		spin_unlock(&fr->o->lock);
+		mutex_unlock(&fr->o->mtx);
+	}
+	if (fr->vm) {
+		vfree_atomic(fr->o); fr->free_line = __LINE__; /* vfree() may sleep: not under a spinlock */
+	} else {
+		kfree(fr->o); fr->free_line = __LINE__;
+	}
+	return NULL;
+}
+
+/*
+ * Memory freed while the freeing thread holds a lock in it is reported at
+ * the free, lockdep's "held lock freed!", one report a lock, naming it and
+ * where it was taken (kfree() and vfree_atomic()); the thread still holds the
+ * locks, and its end says so. Freed after the thread let go: nothing.
+ */
+static void test_held_lock_freed_is_reported(void **state)
+{
+	struct current_fx *f = *state;
+	struct freer fr;
+	char want[200], s1[128];
+	pthread_t t;
+
+	for (int vm = 0; vm < 2; vm++) {
+		struct locked_obj *o = vm ? vzalloc(sizeof(*o)) : kzalloc(sizeof(*o), GFP_KERNEL);
+
+		assert_non_null(o);
+		spin_lock_init(&o->lock);
+		mutex_init(&o->mtx);
+		fr = (struct freer){ .o = o, .vm = vm != 0 };
+		assert_int_equal(pthread_create(&t, NULL, freer_thread, &fr), 0);
+		pthread_join(t, NULL);
+		assert_int_equal(f->c.reports, 3);
+		assert_int_equal(f->c.by_kind[DMAMAP_REPORT_LOCK_MISUSE], 3);
+		assert_int_equal(f->c.rec[0].line, fr.free_line);
+		assert_int_equal(f->c.rec[1].line, fr.free_line);
+		assert_non_null(strstr(f->c.rec[0].message, vm ? "vfree_atomic: the memory at" : "kfree: the memory at"));
+		assert_non_null(strstr(f->c.rec[0].message, "'&o->mtx'"));
+		snprintf(want, sizeof(want), "'&o->lock' (%p) in it, taken by spin_lock() at %s", (void *)&o->lock.dmamap_lk,
+			 here(s1, sizeof(s1), fr.take_line));
+		assert_non_null(strstr(f->c.rec[1].message, want));
+		assert_non_null(strstr(f->c.rec[1].message, "held lock freed (its unlock would write freed memory)"));
+		assert_non_null(strstr(f->c.rec[2].message, "exiting with 2 locks still held"));
+		f->c.reports = 0;
+		memset(f->c.by_kind, 0, sizeof(f->c.by_kind));
+	}
+
+	/* let go first: a free like any other */
+	fr = (struct freer){ .o = kzalloc(sizeof(*fr.o), GFP_KERNEL), .let_go = true };
+	assert_non_null(fr.o);
+	spin_lock_init(&fr.o->lock);
+	mutex_init(&fr.o->mtx);
+	assert_int_equal(pthread_create(&t, NULL, freer_thread, &fr), 0);
+	pthread_join(t, NULL);
+	assert_int_equal(f->c.reports, 0);
+}
+
 static void test_thread_ending_with_locks_held_is_reported(void **state)
 {
 	struct current_fx *f = *state;
@@ -1832,6 +1911,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_lock_classes_set_by_key, current_fx_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lock_order_checking_turns_off_when_full, current_fx_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_thread_ending_with_locks_held_is_reported, current_fx_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_held_lock_freed_is_reported, current_fx_setup, teardown),
 		cmocka_unit_test(test_jiffies_tick_at_hz),
 		cmocka_unit_test(test_jiffies_conversions),
 		cmocka_unit_test(test_time_after_across_the_wrap),

@@ -127,7 +127,9 @@ DMAMAP_API void *dmamap_krealloc(const void *p, size_t size, gfp_t gfp, const ch
  * naming where it was allocated; devm_kfree() gives it back, devm_krealloc()
  * resizes it. A work item still pending or a tasklet still scheduled in the
  * object is reported (DMAMAP_REPORT_API_MISUSE, naming where it was queued)
- * and cancelled, as the kernel's debugobjects does; the object is freed.
+ * and cancelled, as the kernel's debugobjects does, and a lock in it that
+ * the calling thread holds is reported (DMAMAP_REPORT_LOCK_MISUSE, lockdep's
+ * "held lock freed!"); the object is freed.
  */
 DMAMAP_API void dmamap_kfree(const void *p, const char *file, int line);
 

@@ -108,7 +108,9 @@ DMAMAP_API void *dmamap_vmalloc_array_at(size_t n, size_t size, gfp_t gfp, const
  * a call holding a spinlock or with interrupts off is reported
  * (DMAMAP_REPORT_SLEEP_IN_ATOMIC), and the area freed all the same. A work
  * item still pending or a tasklet still scheduled in the area is reported
- * (DMAMAP_REPORT_API_MISUSE) and cancelled, as by dmamap_kfree().
+ * (DMAMAP_REPORT_API_MISUSE) and cancelled, and a lock in it that the
+ * calling thread holds reported (DMAMAP_REPORT_LOCK_MISUSE), as by
+ * dmamap_kfree().
  */
 DMAMAP_API void dmamap_vfree_at(const void *addr, const char *file, int line);
 
