@@ -1375,10 +1375,12 @@ void dmamap_dmabounce_shrink(struct device *dev);
  * The device side of an IOMMU (iommu.c): translate @iova for an access of
  * @dev. On success *phys is the physical address and *len the bytes from
  * there that stay contiguous and mapped with the needed permission (at least
- * 1, up to the end of the entry). On a fault the handler is called, the fault
- * recorded and reported, and -EFAULT returned.
+ * 1, up to the end of the entry or of what the IOTLB holds apart). On a
+ * fault the handler is called, the fault recorded and reported, and -EFAULT
+ * returned. A stale IOTLB entry translates as it did, reported unless
+ * @quiet (an access translated a second time, to move its bytes).
  */
-int dmamap_iommu_translate(struct iommu_domain *domain, struct device *dev, unsigned long iova, bool write,
+int dmamap_iommu_translate(struct iommu_domain *domain, struct device *dev, unsigned long iova, bool write, bool quiet,
 			   phys_addr_t *phys, size_t *len);
 struct dmamap_machine *dmamap_iommu_machine(const struct iommu_domain *domain);
 /* A domain for a mapper's own use: not on the machine's object list (its mapping is). */
@@ -1406,6 +1408,16 @@ size_t dmamap_iommu_unmap_held(struct iommu_domain *domain, unsigned long iova, 
  */
 #define DM_IOMMU_TAG (1 << 2)
 int dmamap_iommu_map_tagged(struct iommu_domain *domain, unsigned long iova, phys_addr_t paddr, size_t size, int prot);
+/*
+ * dmamap_iommu_map_held() for dma_iova_link() at @file:@line: the pages stay
+ * out of the IOTLB, so a device access there faults, until
+ * dmamap_iommu_sync_map() of them (dma_iova_sync()), an unmap, or an IOTLB
+ * invalidate over them. -ENOMEM also when their record cannot be had.
+ */
+int dmamap_iommu_map_unsynced(struct iommu_domain *domain, unsigned long iova, phys_addr_t paddr, size_t size,
+			      int prot, const char *file, int line);
+/* The IOMMU's iotlb_sync_map over [iova, iova + size): the pages mapped there become usable. */
+void dmamap_iommu_sync_map(struct iommu_domain *domain, unsigned long iova, size_t size);
 /*
  * What @iova translates to: 0, *pa and *prot (IOMMU_READ/WRITE, DM_IOMMU_TAG;
  * @prot may be NULL), or -ENOENT when unmapped (physical address 0 is valid).

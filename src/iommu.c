@@ -38,6 +38,22 @@
  * it too. Lock order: obj_lock, then the domain lock. Fault handlers and
  * reports run with no lock held.
  *
+ * The IOTLB is two sorted lists of disjoint IOVA ranges per domain, under
+ * its lock: the stale translations an iommu_unmap_fast() left (with the old
+ * physical address, permissions and the unmap's line), and the pages a
+ * dma_iova_link() mapped that no dma_iova_sync() has made usable yet (with
+ * the link's line). A translation looks at them first, and only when either
+ * is non-empty: a stale range is used as the hardware would use its cached
+ * entry, an unsynced one faults. Nothing else is cached, and nothing is ever
+ * evicted. The lists change only through the calls that invalidate
+ * (iommu_unmap(), the mapper's unmaps, iommu_iotlb_sync(),
+ * iommu_flush_iotlb_all(), dma_iova_sync()) and the two that fill them, so
+ * the mapper's own map and unmap pay one branch each. When the host has no
+ * memory to record a range, the IOTLB errs towards invalidating: an entry
+ * not recorded faults (stale) or is usable (a split of a range that must
+ * be cut drops its tail); a link whose range cannot be recorded fails with
+ * -ENOMEM before anything changes.
+ *
  * Every public call taking a domain first looks its pointer up in the
  * process-wide table of owned objects (comparing pointers, never reading
  * through them): a domain freed already -- its machine destroyed in between
@@ -45,6 +61,7 @@
  * The mapper, which holds its own domain for as long as it uses it, maps and
  * unmaps through the *_held() forms, which skip the lookup.
  */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "internal.h"
@@ -63,6 +80,21 @@
 #define PTE_PROT_MASK ((u64)(IOMMU_READ | IOMMU_WRITE | DM_IOMMU_TAG) << PTE_PROT_SHIFT)
 #define PTE_ADDR_MASK (~(u64)(PAGE_SIZE - 1))
 
+/* One IOTLB range [start, end) and what made it. */
+struct tlb_ent {
+	u64 start, end;
+	phys_addr_t pa;                 /* stale: what start translated to */
+	int prot;                       /* stale: the old permissions */
+	const char *file;               /* the iommu_unmap_fast() or dma_iova_link() */
+	int line;
+};
+
+/* Disjoint ranges, sorted by start. */
+struct tlb_list {
+	struct tlb_ent *v;
+	size_t n, cap;
+};
+
 struct iommu_domain {
 	struct dmamap_obj obj;          /* obj.machine: NULL once the machine is destroyed */
 	bool registered;                /* made by iommu_domain_alloc(); a mapper's own is not */
@@ -71,6 +103,8 @@ struct iommu_domain {
 	iommu_fault_handler_t handler;
 	void *token;
 	struct dmamap_iommu_stats st;   /* attached_devices changes under obj_lock too */
+	struct tlb_list stale;          /* translations unmapped but still in the IOTLB */
+	struct tlb_list unsynced;       /* pages mapped but not yet synced into the IOTLB */
 };
 
 /* ------------------------------------------------------------- entries */
@@ -190,6 +224,135 @@ static inline void index_range(u64 tbase, int lvl, u64 start, u64 end, unsigned 
 {
 	*first = (unsigned)((start - tbase) >> level_shift(lvl));
 	*last = (unsigned)((end - 1 - tbase) >> level_shift(lvl));
+}
+
+/* ----------------------------------------------------------------- IOTLB */
+
+/* The index of the first range of @l ending after @iova (l->n if none). */
+static size_t tlb_find(const struct tlb_list *l, u64 iova)
+{
+	size_t lo = 0, hi = l->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (l->v[mid].end <= iova)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The range of @l holding @iova, or NULL. */
+static const struct tlb_ent *tlb_lookup(const struct tlb_list *l, u64 iova)
+{
+	size_t i = tlb_find(l, iova);
+
+	return i < l->n && l->v[i].start <= iova ? &l->v[i] : NULL;
+}
+
+/* Where the first range of @l after @iova starts (at most @limit). */
+static u64 tlb_next(const struct tlb_list *l, u64 iova, u64 limit)
+{
+	size_t i = tlb_find(l, iova);
+
+	return i < l->n && l->v[i].start > iova ? DM_MIN(l->v[i].start, limit) : limit;
+}
+
+/* Room for one more range; -ENOMEM when the host has none. */
+static int tlb_reserve(struct tlb_list *l)
+{
+	size_t cap = l->cap ? 2 * l->cap : 8;
+	struct tlb_ent *v;
+
+	if (l->n < l->cap)
+		return 0;
+	v = realloc(l->v, cap * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	l->v = v;
+	l->cap = cap;
+	return 0;
+}
+
+static int tlb_insert(struct tlb_list *l, size_t at, const struct tlb_ent *e)
+{
+	if (tlb_reserve(l))
+		return -ENOMEM;
+	memmove(&l->v[at + 1], &l->v[at], (l->n - at) * sizeof(*e));
+	l->v[at] = *e;
+	l->n++;
+	return 0;
+}
+
+/* Record [s, e) (translating to @pa on) where @l holds nothing yet: an older entry stays. */
+static void tlb_add(struct tlb_list *l, u64 s, u64 e, phys_addr_t pa, int prot, const char *file, int line)
+{
+	size_t i = tlb_find(l, s);
+	u64 cur = s;
+
+	while (cur < e) {
+		struct tlb_ent ent;
+
+		if (i < l->n && l->v[i].start <= cur) {
+			cur = l->v[i++].end;
+			continue;
+		}
+		ent = (struct tlb_ent){ .start = cur, .end = i < l->n ? DM_MIN(l->v[i].start, e) : e,
+					.pa = pa + (cur - s), .prot = prot, .file = file, .line = line };
+		if (tlb_insert(l, i, &ent))
+			return; /* not recorded: the access faults as unmapped */
+		cur = ent.end;
+		i++;
+	}
+}
+
+/* Forget what @l holds in [s, e). */
+static void tlb_cut(struct tlb_list *l, u64 s, u64 e)
+{
+	size_t i = tlb_find(l, s), j;
+	struct tlb_ent *x;
+
+	if (i == l->n || l->v[i].start >= e)
+		return;
+	x = &l->v[i];
+	if (x->start < s && x->end > e) {
+		struct tlb_ent tail = *x;
+
+		tail.pa += e - x->start;
+		tail.start = e;
+		x->end = s;
+		(void)tlb_insert(l, i + 1, &tail); /* no room: the tail goes too */
+		return;
+	}
+	if (x->start < s) {
+		x->end = s;
+		i++;
+	}
+	for (j = i; j < l->n && l->v[j].end <= e; j++)
+		;
+	if (j < l->n && l->v[j].start < e) {
+		l->v[j].pa += e - l->v[j].start;
+		l->v[j].start = e;
+	}
+	memmove(&l->v[i], &l->v[j], (l->n - j) * sizeof(*x));
+	l->n -= j - i;
+}
+
+/* Invalidate [s, e) in @d's IOTLB: stale and unsynced translations go. Lock held. */
+static void iotlb_invalidate(struct iommu_domain *d, u64 s, u64 e)
+{
+	if (d->stale.n)
+		tlb_cut(&d->stale, s, e);
+	if (d->unsynced.n)
+		tlb_cut(&d->unsynced, s, e);
+}
+
+static void tlb_free(struct tlb_list *l)
+{
+	free(l->v);
+	*l = (struct tlb_list){ 0 };
 }
 
 /* ----------------------------------------------------------------- walks */
@@ -419,10 +582,31 @@ static void detach_locked(struct iommu_domain *d, struct device *dev)
 	pthread_mutex_unlock(&d->lock);
 }
 
+/* The stale translations @d still held at @what: one leak per iommu_unmap_fast() line (adjacent ranges). */
+static void report_stale(struct iommu_domain *d, const struct tlb_list *stale, const char *what)
+{
+	for (size_t i = 0; i < stale->n;) {
+		const struct tlb_ent *e = &stale->v[i];
+		u64 bytes = 0;
+		size_t j;
+
+		for (j = i; j < stale->n && stale->v[j].file == e->file && stale->v[j].line == e->line; j++)
+			bytes += stale->v[j].end - stale->v[j].start;
+		dmamap_report(d->obj.machine, DMAMAP_REPORT_LEAK, NULL, e->file, e->line,
+			      "%s: IOMMU domain %p still holds %llu bytes of stale IOTLB entries from iova %#llx on, "
+			      "unmapped by iommu_unmap_fast at %s:%d and never invalidated (iommu_iotlb_sync() of its "
+			      "gather, or iommu_flush_iotlb_all(), missing)",
+			      what, (void *)d, (unsigned long long)bytes, (unsigned long long)e->start,
+			      e->file ? e->file : "?", e->line);
+		i = j;
+	}
+}
+
 /* Detach the devices left attached, one at a time, reporting each with no lock held; free the tables. */
 static void domain_teardown(struct iommu_domain *d, const char *what)
 {
 	struct dmamap_machine *m = d->obj.machine;
+	struct tlb_list stale;
 
 	for (;;) {
 		char name[DMAMAP_DEV_NAME_MAX];
@@ -445,7 +629,12 @@ static void domain_teardown(struct iommu_domain *d, const char *what)
 	pthread_mutex_lock(&d->lock);
 	table_free_tree(d->root, 0);
 	d->root = NULL;
+	stale = d->stale;
+	d->stale = (struct tlb_list){ 0 };
+	tlb_free(&d->unsynced);
 	pthread_mutex_unlock(&d->lock);
+	report_stale(d, &stale, what);
+	tlb_free(&stale);
 }
 
 static void domain_machine_gone(struct dmamap_obj *o)
@@ -635,8 +824,14 @@ DMAMAP_API void iommu_detach_device(struct iommu_domain *d, struct device *dev)
 
 /* -------------------------------------------------------- map / unmap */
 
+/*
+ * Map as iommu_map(). @link_file non-NULL: the pages stay out of the IOTLB
+ * (unsynced, made by the dma_iova_link() at @link_file:@link_line) until
+ * dmamap_iommu_sync_map(); their record is made room for first, so a map
+ * that cannot have it fails with -ENOMEM and changes nothing.
+ */
 static int domain_map(struct iommu_domain *d, unsigned long iova, phys_addr_t paddr, size_t size, int prot,
-		      int allowed)
+		      int allowed, const char *link_file, int link_line)
 {
 	const char *why = NULL;
 	u64 start = iova, end;
@@ -667,6 +862,8 @@ static int domain_map(struct iommu_domain *d, unsigned long iova, phys_addr_t pa
 	pthread_mutex_lock(&d->lock);
 	if (range_mapped(d->root, 0, 0, start, end)) {
 		err = -EEXIST;
+	} else if (link_file && tlb_reserve(&d->unsynced)) {
+		err = -ENOMEM;
 	} else {
 		struct table_stock stock = { 0 };
 		unsigned long need = tables_needed(d->root, 0, 0, start, end, paddr - start);
@@ -682,6 +879,8 @@ static int domain_map(struct iommu_domain *d, unsigned long iova, phys_addr_t pa
 		}
 		if (!err)
 			map_range(d, d->root, 0, 0, start, end, paddr - start, prot, &stock);
+		if (!err && link_file) /* nothing mapped there before: no unsynced range either, room made */
+			tlb_add(&d->unsynced, start, end, 0, prot, link_file, link_line);
 		stock_free(&stock);
 	}
 	pthread_mutex_unlock(&d->lock);
@@ -692,28 +891,48 @@ DMAMAP_API int iommu_map(struct iommu_domain *d, unsigned long iova, phys_addr_t
 {
 	if (d && !domain_owned(d, "iommu_map"))
 		return -EINVAL;
-	return domain_map(d, iova, paddr, size, prot, IOMMU_READ | IOMMU_WRITE);
+	return domain_map(d, iova, paddr, size, prot, IOMMU_READ | IOMMU_WRITE, NULL, 0);
 }
 
 int dmamap_iommu_map_held(struct iommu_domain *d, unsigned long iova, phys_addr_t paddr, size_t size, int prot)
 {
-	return domain_map(d, iova, paddr, size, prot, IOMMU_READ | IOMMU_WRITE);
+	return domain_map(d, iova, paddr, size, prot, IOMMU_READ | IOMMU_WRITE, NULL, 0);
 }
 
 int dmamap_iommu_map_tagged(struct iommu_domain *d, unsigned long iova, phys_addr_t paddr, size_t size, int prot)
 {
-	return domain_map(d, iova, paddr, size, prot, IOMMU_READ | IOMMU_WRITE | DM_IOMMU_TAG);
+	return domain_map(d, iova, paddr, size, prot, IOMMU_READ | IOMMU_WRITE | DM_IOMMU_TAG, NULL, 0);
 }
 
-static size_t domain_unmap(struct iommu_domain *d, unsigned long iova, size_t size)
+int dmamap_iommu_map_unsynced(struct iommu_domain *d, unsigned long iova, phys_addr_t paddr, size_t size, int prot,
+			      const char *file, int line)
+{
+	return domain_map(d, iova, paddr, size, prot, IOMMU_READ | IOMMU_WRITE, file ? file : "?", line);
+}
+
+void dmamap_iommu_sync_map(struct iommu_domain *d, unsigned long iova, size_t size)
+{
+	pthread_mutex_lock(&d->lock);
+	if (d->unsynced.n)
+		tlb_cut(&d->unsynced, iova, (u64)iova + size);
+	pthread_mutex_unlock(&d->lock);
+}
+
+/*
+ * Unmap as iommu_unmap() (@what). @gather NULL: the IOTLB is invalidated over
+ * what was unmapped, at once. Else the translations removed stay there,
+ * stale, recorded with @file:@line, and the range goes into @gather.
+ */
+static size_t domain_unmap(struct iommu_domain *d, unsigned long iova, size_t size,
+			   struct iommu_iotlb_gather *gather, const char *what, const char *file, int line)
 {
 	u64 start = iova, cur = iova, end;
 
 	if (!d) {
-		dmamap_report(NULL, DMAMAP_REPORT_BAD_INPUT, NULL, NULL, 0, "iommu_unmap: NULL domain");
+		dmamap_report(NULL, DMAMAP_REPORT_BAD_INPUT, NULL, NULL, 0, "%s: NULL domain", what);
 		return 0;
 	}
-	if (!domain_usable(d, "iommu_unmap"))
+	if (!domain_usable(d, what))
 		return 0;
 	if (!size || ((start | size) & (PAGE_SIZE - 1)) || start >= IOVA_LIMIT)
 		return 0;
@@ -729,6 +948,11 @@ static size_t domain_unmap(struct iommu_domain *d, unsigned long iova, size_t si
 			break;
 		sz = level_size(lvl);
 		if (covers(cur, end, lvl)) {
+			if (gather) {
+				if (d->unsynced.n)
+					tlb_cut(&d->unsynced, cur, cur + sz);
+				tlb_add(&d->stale, cur, cur + sz, pte_phys(*slot), pte_prot(*slot), file, line);
+			}
 			*slot = 0;
 			d->st.mapped_bytes -= sz;
 			if (lvl < LEVELS - 1)
@@ -755,8 +979,16 @@ static size_t domain_unmap(struct iommu_domain *d, unsigned long iova, size_t si
 			slot = &sub[i][level_index(cur, lvl + i + 1)];
 		}
 	}
-	if (cur > start)
+	if (cur > start) {
 		prune_covered(d, d->root, 0, 0, start, cur);
+		if (!gather) {
+			iotlb_invalidate(d, start, cur);
+		} else {
+			gather->start = DM_MIN(gather->start, (unsigned long)start);
+			gather->end = DM_MAX(gather->end, (unsigned long)(cur - 1));
+			gather->pgsize = PAGE_SIZE;
+		}
+	}
 	pthread_mutex_unlock(&d->lock);
 	return (size_t)(cur - start);
 }
@@ -765,12 +997,67 @@ DMAMAP_API size_t iommu_unmap(struct iommu_domain *d, unsigned long iova, size_t
 {
 	if (d && !domain_owned(d, "iommu_unmap"))
 		return 0;
-	return domain_unmap(d, iova, size);
+	return domain_unmap(d, iova, size, NULL, "iommu_unmap", NULL, 0);
 }
 
 size_t dmamap_iommu_unmap_held(struct iommu_domain *d, unsigned long iova, size_t size)
 {
-	return domain_unmap(d, iova, size);
+	return domain_unmap(d, iova, size, NULL, "iommu_unmap", NULL, 0);
+}
+
+DMAMAP_API size_t dmamap_iommu_unmap_fast_loc(struct iommu_domain *d, unsigned long iova, size_t size,
+					      struct iommu_iotlb_gather *gather, const char *file, int line)
+{
+	if (d && !domain_owned(d, "iommu_unmap_fast"))
+		return 0;
+	if (d && !gather) {
+		dmamap_report(d->obj.machine, DMAMAP_REPORT_BAD_INPUT, NULL, file, line,
+			      "iommu_unmap_fast of iova %#lx size %#zx: NULL gather; nothing unmapped", iova, size);
+		return 0;
+	}
+	return domain_unmap(d, iova, size, gather, "iommu_unmap_fast", file ? file : "?", line);
+}
+
+DMAMAP_API size_t (iommu_unmap_fast)(struct iommu_domain *d, unsigned long iova, size_t size,
+				     struct iommu_iotlb_gather *gather)
+{
+	return dmamap_iommu_unmap_fast_loc(d, iova, size, gather, NULL, 0);
+}
+
+/* Whether @d may have its IOTLB invalidated by @what (NULL, freed or dead: reported). */
+static bool iotlb_call_ok(struct iommu_domain *d, const char *what)
+{
+	if (!d) {
+		dmamap_report(NULL, DMAMAP_REPORT_BAD_INPUT, NULL, NULL, 0, "%s: NULL domain", what);
+		return false;
+	}
+	return domain_owned(d, what) && domain_usable(d, what);
+}
+
+DMAMAP_API void iommu_iotlb_sync(struct iommu_domain *d, struct iommu_iotlb_gather *gather)
+{
+	if (!iotlb_call_ok(d, "iommu_iotlb_sync"))
+		return;
+	if (!gather) {
+		dmamap_report(d->obj.machine, DMAMAP_REPORT_BAD_INPUT, NULL, NULL, 0, "iommu_iotlb_sync: NULL gather");
+		return;
+	}
+	if (gather->start <= gather->end) {
+		pthread_mutex_lock(&d->lock);
+		iotlb_invalidate(d, gather->start, (u64)gather->end + 1);
+		pthread_mutex_unlock(&d->lock);
+	}
+	iommu_iotlb_gather_init(gather);
+}
+
+DMAMAP_API void iommu_flush_iotlb_all(struct iommu_domain *d)
+{
+	if (!iotlb_call_ok(d, "iommu_flush_iotlb_all"))
+		return;
+	pthread_mutex_lock(&d->lock);
+	d->stale.n = 0;
+	d->unsynced.n = 0;
+	pthread_mutex_unlock(&d->lock);
 }
 
 DMAMAP_API phys_addr_t iommu_iova_to_phys(struct iommu_domain *d, unsigned long iova)
@@ -825,11 +1112,14 @@ struct dmamap_machine *dmamap_iommu_machine(const struct iommu_domain *d)
 	return d ? d->obj.machine : NULL;
 }
 
-int dmamap_iommu_translate(struct iommu_domain *d, struct device *dev, unsigned long iova, bool write,
+int dmamap_iommu_translate(struct iommu_domain *d, struct device *dev, unsigned long iova, bool write, bool quiet,
 			   phys_addr_t *phys, size_t *len)
 {
 	int need = write ? IOMMU_WRITE : IOMMU_READ, flags = write ? IOMMU_FAULT_WRITE : IOMMU_FAULT_READ;
+	const char *what = write ? "write" : "read";
+	struct tlb_ent tlb = { 0 };
 	iommu_fault_handler_t handler;
+	bool stale = false, unsynced = false;
 	char cause[400];
 	const char *why;
 	void *token;
@@ -839,12 +1129,47 @@ int dmamap_iommu_translate(struct iommu_domain *d, struct device *dev, unsigned 
 	if (!d || !phys || !len || dmamap_obj_dead(&d->obj))
 		return -EINVAL;
 	pthread_mutex_lock(&d->lock);
-	e = walk(d, iova, NULL, &lvl);
-	if (e && (pte_prot(e) & need)) {
-		u64 sz = level_size(lvl), off = iova & (sz - 1);
+	if (d->stale.n || d->unsynced.n) {
+		/* the IOTLB first: a stale entry is used as cached, an unsynced page faults */
+		const struct tlb_ent *t = tlb_lookup(&d->stale, iova);
 
+		if (t) {
+			stale = true;
+		} else if ((t = tlb_lookup(&d->unsynced, iova))) {
+			unsynced = true;
+		}
+		if (t)
+			tlb = *t;
+	}
+	if (stale && (tlb.prot & need)) {
+		*phys = tlb.pa + (iova - tlb.start);
+		*len = (size_t)(tlb.end - iova);
+		pthread_mutex_unlock(&d->lock);
+		if (!quiet) {
+			struct dm_detail det = { .bus = iova, .size = *len, .dir = DMA_NONE, .map_file = tlb.file,
+						 .map_line = tlb.line, .map_bus = tlb.start,
+						 .map_size = (size_t)(tlb.end - tlb.start), .map_dir = DMA_NONE };
+
+			dmamap_report_detail(d->obj.machine, DMAMAP_REPORT_DEV_UNMAPPED,
+					     dm_dev_live(dev) ? dev->dmamap.name : NULL, &det,
+					     "device %s at iova %#lx through a stale IOTLB entry: unmapped by "
+					     "iommu_unmap_fast at %s:%d and not invalidated since (iommu_iotlb_sync() or "
+					     "iommu_flush_iotlb_all() missing); it reached phys %#llx, which the driver may "
+					     "have freed", what, iova, tlb.file, tlb.line, (unsigned long long)*phys);
+		}
+		return 0;
+	}
+	e = stale || unsynced ? 0 : walk(d, iova, NULL, &lvl);
+	if (e && (pte_prot(e) & need)) {
+		u64 sz = level_size(lvl), off = iova & (sz - 1), lim = (u64)iova + (sz - off);
+
+		/* stop where the IOTLB holds something of its own */
+		if (d->stale.n)
+			lim = tlb_next(&d->stale, iova, lim);
+		if (d->unsynced.n)
+			lim = tlb_next(&d->unsynced, iova, lim);
 		*phys = pte_phys(e) + off;
-		*len = (size_t)(sz - off);
+		*len = (size_t)(lim - iova);
 		pthread_mutex_unlock(&d->lock);
 		return 0;
 	}
@@ -855,15 +1180,32 @@ int dmamap_iommu_translate(struct iommu_domain *d, struct device *dev, unsigned 
 	token = d->token;
 	pthread_mutex_unlock(&d->lock);
 
-	why = !e ? (iova >= IOVA_LIMIT ? "beyond the IOVA space" : "unmapped")
-		 : write ? "mapped read-only" : "mapped write-only";
+	why = stale ? (write ? "stale IOTLB entry read-only" : "stale IOTLB entry write-only")
+	    : unsynced ? "not in the IOTLB"
+	    : !e ? (iova >= IOVA_LIMIT ? "beyond the IOVA space" : "unmapped")
+	    : write ? "mapped read-only" : "mapped write-only";
 	if (handler)
 		handler(d, dev, iova, flags, token);
 	cause[0] = '\0';
-	if (dm_dev_live(dev) && dmamap_debug_on(d->obj.machine))
+	if (unsynced)
+		snprintf(cause, sizeof(cause), ": linked by dma_iova_link at %s:%d but not synced since "
+			 "(dma_iova_sync() missing)", tlb.file, tlb.line);
+	else if (stale)
+		snprintf(cause, sizeof(cause), " (unmapped by iommu_unmap_fast at %s:%d and not invalidated since)",
+			 tlb.file, tlb.line);
+	else if (dm_dev_live(dev) && dmamap_debug_on(d->obj.machine))
 		dmamap_debug_fault_cause(dev, iova, cause, sizeof(cause));
+	if (stale || unsynced) {
+		struct dm_detail det = { .bus = iova, .dir = DMA_NONE, .map_file = tlb.file, .map_line = tlb.line,
+					 .map_bus = tlb.start, .map_size = (size_t)(tlb.end - tlb.start),
+					 .map_dir = DMA_NONE };
+
+		dmamap_report_detail(d->obj.machine, DMAMAP_REPORT_IOMMU_FAULT, dm_dev_live(dev) ? dev->dmamap.name : NULL,
+				     &det, "iommu fault: device %s at iova %#lx: %s%s", what, iova, why, cause);
+		return -EFAULT;
+	}
 	dmamap_report(d->obj.machine, DMAMAP_REPORT_IOMMU_FAULT, dm_dev_live(dev) ? dev->dmamap.name : NULL, NULL, 0,
-		      "iommu fault: device %s at iova %#lx: %s%s", write ? "write" : "read", iova, why, cause);
+		      "iommu fault: device %s at iova %#lx: %s%s", what, iova, why, cause);
 	return -EFAULT;
 }
 

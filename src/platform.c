@@ -545,10 +545,12 @@ struct bus_piece {
  * Translate the bus range [addr, addr+len) of @dev to physical pieces, all
  * checked before anything is touched: through the IOMMU domain the device
  * is attached to, else one piece at addr + dma_pfn_offset pages. Return the
- * number of pieces (> 0), or -EFAULT after a report.
+ * number of pieces (> 0), or -EFAULT after a report. @again: the access's
+ * second translation, to move its bytes (what the first reported is not
+ * reported twice).
  */
-static int bus_to_phys(struct device *dev, dma_addr_t addr, size_t len, bool write, struct bus_piece *pieces,
-		       int max, const char *what)
+static int bus_to_phys(struct device *dev, dma_addr_t addr, size_t len, bool write, bool again,
+		       struct bus_piece *pieces, int max, const char *what)
 {
 	struct dmamap_machine *m = dev->dmamap.machine;
 	u64 mask = dev->dma_mask ? *dev->dma_mask : 0;
@@ -568,7 +570,7 @@ static int bus_to_phys(struct device *dev, dma_addr_t addr, size_t len, bool wri
 
 			if (n == max)
 				return n; /* the caller comes back for the rest */
-			if (dmamap_iommu_translate(dev->dmamap.iommu_domain, dev, (unsigned long)addr, write, &p, &chunk))
+			if (dmamap_iommu_translate(dev->dmamap.iommu_domain, dev, (unsigned long)addr, write, again, &p, &chunk))
 				return -EFAULT;
 			chunk = DM_MIN(chunk, len);
 			pieces[n].phys = p;
@@ -638,7 +640,7 @@ static int bus_access(struct device *dev, dma_addr_t addr, void *buf, int c, siz
 	dmamap_cache_speculate(m);
 	/* first pass: translate everything */
 	for (a = addr, left = len; left;) {
-		n = bus_to_phys(dev, a, left, op != BUS_READ, pieces, BUS_CHUNKS, op == BUS_READ ? "read" : "write");
+		n = bus_to_phys(dev, a, left, op != BUS_READ, false, pieces, BUS_CHUNKS, op == BUS_READ ? "read" : "write");
 		if (n < 0)
 			return n;
 		for (int i = 0; i < n; i++) {
@@ -651,7 +653,7 @@ static int bus_access(struct device *dev, dma_addr_t addr, void *buf, int c, siz
 		dmamap_debug_dev_access(dev, addr, len, op != BUS_READ);
 	/* second pass: move the bytes */
 	for (a = addr, left = len, done = 0; left;) {
-		n = bus_to_phys(dev, a, left, op != BUS_READ, pieces, BUS_CHUNKS, op == BUS_READ ? "read" : "write");
+		n = bus_to_phys(dev, a, left, op != BUS_READ, true, pieces, BUS_CHUNKS, op == BUS_READ ? "read" : "write");
 		if (n < 0)
 			return n; /* only if the mapping changed under us */
 		for (int i = 0; i < n; i++) {

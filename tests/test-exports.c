@@ -530,6 +530,10 @@
 #pragma weak iommu_detach_device
 #pragma weak iommu_map
 #pragma weak iommu_unmap
+#pragma weak iommu_unmap_fast
+#pragma weak dmamap_iommu_unmap_fast_loc
+#pragma weak iommu_iotlb_sync
+#pragma weak iommu_flush_iotlb_all
 #pragma weak iommu_iova_to_phys
 #pragma weak iommu_set_fault_handler
 #pragma weak iommu_get_domain_for_dev
@@ -1074,6 +1078,10 @@ static const struct export functions[] = {
 	F(iommu_detach_device),
 	F(iommu_map),
 	F(iommu_unmap),
+	F(iommu_unmap_fast),
+	F(dmamap_iommu_unmap_fast_loc),
+	F(iommu_iotlb_sync),
+	F(iommu_flush_iotlb_all),
 	F(iommu_iova_to_phys),
 	F(iommu_set_fault_handler),
 	F(iommu_get_domain_for_dev),

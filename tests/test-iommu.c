@@ -116,7 +116,7 @@ static size_t xlate_len(struct iommu_domain *d, u64 iova, phys_addr_t expect)
 	phys_addr_t pa = 0;
 	size_t len = 0;
 
-	assert_int_equal(dmamap_iommu_translate(d, NULL, iova, false, &pa, &len), 0);
+	assert_int_equal(dmamap_iommu_translate(d, NULL, iova, false, false, &pa, &len), 0);
 	assert_int_equal(pa, expect);
 	return len;
 }
@@ -658,19 +658,19 @@ static void test_translate_permissions(void **state)
 
 	assert_int_equal(iommu_map(f->d, 0x1000, RAM, PG, IOMMU_READ), 0);
 	assert_int_equal(iommu_map(f->d, 0x2000, RAM + PG, PG, IOMMU_WRITE), 0);
-	assert_int_equal(dmamap_iommu_translate(f->d, NULL, 0x1010, false, &pa, &len), 0);
+	assert_int_equal(dmamap_iommu_translate(f->d, NULL, 0x1010, false, false, &pa, &len), 0);
 	assert_int_equal(pa, RAM + 0x10);
 	assert_int_equal(len, PG - 0x10);
-	assert_int_equal(dmamap_iommu_translate(f->d, NULL, 0x2fff, true, &pa, &len), 0);
+	assert_int_equal(dmamap_iommu_translate(f->d, NULL, 0x2fff, true, false, &pa, &len), 0);
 	assert_int_equal(pa, RAM + PG + 0xfff);
 	assert_int_equal(len, 1);
 
 	pa = 0x1234;
 	len = 77;
-	assert_int_equal(dmamap_iommu_translate(f->d, NULL, 0x1010, true, &pa, &len), -EFAULT);
-	assert_int_equal(dmamap_iommu_translate(f->d, NULL, 0x2010, false, &pa, &len), -EFAULT);
-	assert_int_equal(dmamap_iommu_translate(f->d, NULL, 0x3000, false, &pa, &len), -EFAULT);
-	assert_int_equal(dmamap_iommu_translate(f->d, NULL, IOVA_END, true, &pa, &len), -EFAULT);
+	assert_int_equal(dmamap_iommu_translate(f->d, NULL, 0x1010, true, false, &pa, &len), -EFAULT);
+	assert_int_equal(dmamap_iommu_translate(f->d, NULL, 0x2010, false, false, &pa, &len), -EFAULT);
+	assert_int_equal(dmamap_iommu_translate(f->d, NULL, 0x3000, false, false, &pa, &len), -EFAULT);
+	assert_int_equal(dmamap_iommu_translate(f->d, NULL, IOVA_END, true, false, &pa, &len), -EFAULT);
 	assert_int_equal(pa, 0x1234);
 	assert_int_equal(len, 77);
 	st = stats(f->d);
@@ -1025,6 +1025,371 @@ static void test_device_write_through_read_only_mapping_faults(void **state)
 
 	assert_int_equal(iommu_unmap(x->f.d, DEV_IOVA, PG), PG);
 	dmamap_free_pages(p, 0);
+}
+
+/* ------------------------------------------------------------- the IOTLB */
+
+/* @n pages of fresh memory holding pattern @seed, as the device reads it. */
+static struct page *iotlb_pages(struct devfx *x, unsigned order, unsigned seed)
+{
+	struct page *p = dmamap_alloc_pages(x->f.m, GFP_KERNEL, order);
+
+	assert_non_null(p);
+	fill_pattern(page_address(p), PG << order, seed);
+	dmamap_cache_clean(x->f.m, DMAMAP_CACHE_INNER, page_to_phys(p), PAGE_SIZE << order);
+	return p;
+}
+
+/* The last report was a use of a stale IOTLB entry left by the unmap at @unmap_line. */
+static void assert_stale_use(struct devfx *x, int unmap_line, unsigned long iova)
+{
+	const struct captured *r = &x->f.cap.rec_last;
+	char at[32];
+
+	assert_int_equal(r->kind, DMAMAP_REPORT_DEV_UNMAPPED);
+	assert_int_equal(r->category, DMAMAP_REPORT_DEVICE_FAULT);
+	assert_string_equal(r->device, "iommu-dev");
+	assert_int_equal(r->map_line, unmap_line);
+	assert_non_null(strstr(r->map_file, "test-iommu.c"));
+	assert_int_equal(r->bus_addr, iova);
+	snprintf(at, sizeof(at), "test-iommu.c:%d", unmap_line);
+	assert_non_null(strstr(r->message, "stale IOTLB entry"));
+	assert_non_null(strstr(r->message, at));
+	assert_non_null(strstr(r->message, "iommu_iotlb_sync()"));
+}
+
+/*
+ * After iommu_unmap_fast() the tables no longer map the pages, but the
+ * device still reaches them through the IOTLB until iommu_iotlb_sync() of
+ * the gather: reads see the old pages, writes land in them, each reported
+ * as a stale entry's use naming the unmap's line; no fault. After the sync
+ * it faults as at any unmapped IOVA, and nothing moves.
+ */
+static void test_unmap_fast_leaves_stale_iotlb_until_sync(void **state)
+{
+	struct devfx *x = *state;
+	struct page *p = iotlb_pages(x, 1, 41);
+	struct iommu_iotlb_gather g;
+	struct fault_rec rec = { 0 };
+	u8 got[64], src[16], before[2 * PAGE_SIZE], after[2 * PAGE_SIZE];
+	int line;
+
+	iommu_set_fault_handler(x->f.d, record_fault, &rec);
+	assert_int_equal(iommu_map(x->f.d, DEV_IOVA, page_to_phys(p), 2 * PG, IOMMU_READ | IOMMU_WRITE), 0);
+	iommu_iotlb_gather_init(&g);
+	assert_int_equal(g.start, ~0UL);
+	assert_int_equal(g.end, 0);
+	assert_int_equal(iommu_unmap_fast(x->f.d, DEV_IOVA, 2 * PG, &g), 2 * PG); line = __LINE__;
+	assert_int_equal(g.start, DEV_IOVA);
+	assert_int_equal(g.end, DEV_IOVA + 2 * PG - 1);
+	assert_unmapped(x->f.d, DEV_IOVA, 2 * PG);
+	assert_int_equal(x->f.cap.reports, 0);
+
+	/* the old pages, through the stale entries */
+	assert_int_equal(dmamap_dev_read(&x->dev, DEV_IOVA + 0x100, got, sizeof(got)), 0);
+	assert_memory_equal(got, (u8 *)page_address(p) + 0x100, sizeof(got));
+	assert_int_equal(x->f.cap.reports, 1);
+	assert_stale_use(x, line, DEV_IOVA + 0x100);
+	memset(src, 0xc3, sizeof(src));
+	assert_int_equal(dmamap_dev_write(&x->dev, DEV_IOVA + PG + 8, src, sizeof(src)), 0);
+	assert_int_equal(x->f.cap.reports, 2);
+	assert_int_equal(x->f.cap.by_kind[DMAMAP_REPORT_DEV_UNMAPPED], 2);
+	assert_stale_use(x, line, DEV_IOVA + PG + 8);
+	assert_int_equal(stats(x->f.d).faults, 0);
+	assert_int_equal(rec.calls, 0);
+	/* the write is in the old page (the CPU's own view is behind its cache: ask RAM) */
+	assert_int_equal(dmamap_dev_read(&x->raw, page_to_phys(p) + PG + 8, got, sizeof(src)), 0);
+	assert_memory_equal(got, src, sizeof(src));
+	assert_int_equal(dmamap_dev_read(&x->raw, page_to_phys(p), before, sizeof(before)), 0);
+	x->f.cap.reports = 0; /* the raw reads: the checker's (no mapping of that device there) */
+	memset(x->f.cap.by_kind, 0, sizeof(x->f.cap.by_kind));
+
+	/* the sync invalidates what the gather holds, and empties it */
+	iommu_iotlb_sync(x->f.d, &g);
+	assert_int_equal(g.start, ~0UL);
+	assert_int_equal(g.end, 0);
+	memset(got, 0x5a, sizeof(got));
+	assert_int_equal(dmamap_dev_read(&x->dev, DEV_IOVA + 0x100, got, sizeof(got)), -EFAULT);
+	for (size_t i = 0; i < sizeof(got); i++)
+		assert_int_equal(got[i], 0x5a);
+	assert_int_equal(dmamap_dev_write(&x->dev, DEV_IOVA + PG, src, sizeof(src)), -EFAULT);
+	assert_int_equal(rec.calls, 2);
+	assert_int_equal(rec.iova, DEV_IOVA + PG);
+	assert_int_equal(rec.flags, IOMMU_FAULT_WRITE);
+	assert_int_equal(stats(x->f.d).faults, 2);
+	assert_int_equal(x->f.cap.by_kind[DMAMAP_REPORT_IOMMU_FAULT], 2);
+	assert_int_equal(x->f.cap.reports, 2);
+	assert_int_equal(dmamap_dev_read(&x->raw, page_to_phys(p), after, sizeof(after)), 0);
+	assert_memory_equal(before, after, sizeof(before));
+	/* a second sync of the emptied gather changes nothing */
+	iommu_iotlb_sync(x->f.d, &g);
+	x->f.cap.reports = 0;
+	dmamap_free_pages(p, 1);
+}
+
+/*
+ * One gather over two unmaps with a mapped hole between: each stale page
+ * names its own unmap, the hole is translated by the tables without a
+ * report, and the one sync invalidates both ends.
+ */
+static void test_gather_spans_two_unmaps(void **state)
+{
+	struct devfx *x = *state;
+	struct page *p = iotlb_pages(x, 2, 42);
+	struct iommu_iotlb_gather g;
+	u8 got[4 * PAGE_SIZE];
+	int first, last;
+
+	assert_int_equal(iommu_map(x->f.d, DEV_IOVA, page_to_phys(p), 4 * PG, IOMMU_READ), 0);
+	iommu_iotlb_gather_init(&g);
+	assert_int_equal(iommu_unmap_fast(x->f.d, DEV_IOVA + 3 * PG, PG, &g), PG); last = __LINE__;
+	assert_int_equal(iommu_unmap_fast(x->f.d, DEV_IOVA, PG, &g), PG); first = __LINE__;
+	assert_int_equal(g.start, DEV_IOVA);
+	assert_int_equal(g.end, DEV_IOVA + 4 * PG - 1);
+
+	assert_int_equal(dmamap_dev_read(&x->dev, DEV_IOVA + PG, got, 2 * PG), 0);
+	assert_memory_equal(got, (u8 *)page_address(p) + PG, 2 * PG);
+	assert_int_equal(x->f.cap.reports, 0);
+	assert_int_equal(dmamap_dev_read(&x->dev, DEV_IOVA + 3 * PG, got, PG), 0);
+	assert_memory_equal(got, (u8 *)page_address(p) + 3 * PG, PG);
+	assert_int_equal(x->f.cap.reports, 1);
+	assert_stale_use(x, last, DEV_IOVA + 3 * PG);
+	assert_int_equal(dmamap_dev_read(&x->dev, DEV_IOVA, got, 16), 0);
+	assert_int_equal(x->f.cap.reports, 2);
+	assert_stale_use(x, first, DEV_IOVA);
+
+	iommu_iotlb_sync(x->f.d, &g);
+	assert_int_equal(dmamap_dev_read(&x->dev, DEV_IOVA, got, 16), -EFAULT);
+	assert_int_equal(dmamap_dev_read(&x->dev, DEV_IOVA + 3 * PG, got, 16), -EFAULT);
+	assert_int_equal(dmamap_dev_read(&x->dev, DEV_IOVA + PG, got, 2 * PG), 0);
+	assert_memory_equal(got, (u8 *)page_address(p) + PG, 2 * PG);
+	assert_int_equal(x->f.cap.by_kind[DMAMAP_REPORT_IOMMU_FAULT], 2);
+	assert_int_equal(x->f.cap.reports, 4);
+	assert_int_equal(iommu_unmap(x->f.d, DEV_IOVA + PG, 2 * PG), 2 * PG);
+	x->f.cap.reports = 0;
+	dmamap_free_pages(p, 2);
+}
+
+/*
+ * iommu_flush_iotlb_all() invalidates every stale entry, wherever its unmap
+ * was and whatever gather it went to; the gathers are not touched. One page
+ * unmapped out of a 2 MiB block leaves the rest of the block as it was.
+ */
+static void test_flush_iotlb_all_invalidates_every_gather(void **state)
+{
+	struct devfx *x = *state;
+	struct page *p = iotlb_pages(x, 9, 43);
+	struct iommu_iotlb_gather g1, g2;
+	u8 got[64];
+	int line;
+
+	assert_int_equal(iommu_map(x->f.d, 0x40000000, page_to_phys(p), 2 * MiB, IOMMU_READ), 0);
+	assert_int_equal(stats(x->f.d).block_entries, 1);
+	iommu_iotlb_gather_init(&g1);
+	iommu_iotlb_gather_init(&g2);
+	assert_int_equal(iommu_unmap_fast(x->f.d, 0x40000000 + 5 * PG, PG, &g1), PG); line = __LINE__;
+	assert_int_equal(iommu_unmap_fast(x->f.d, 0x40000000 + MiB, PG, &g2), PG);
+	/* the neighbours through the split tables, no report; across into the stale page, one */
+	assert_int_equal(dmamap_dev_read(&x->dev, 0x40000000 + 4 * PG, got, sizeof(got)), 0);
+	assert_int_equal(x->f.cap.reports, 0);
+	assert_int_equal(dmamap_dev_read(&x->dev, 0x40000000 + 5 * PG - 32, got, sizeof(got)), 0);
+	assert_memory_equal(got, (u8 *)page_address(p) + 5 * PG - 32, sizeof(got));
+	assert_int_equal(x->f.cap.reports, 1);
+	assert_stale_use(x, line, 0x40000000 + 5 * PG);
+
+	iommu_flush_iotlb_all(x->f.d);
+	assert_int_equal(g1.start, 0x40000000 + 5 * PG);
+	assert_int_equal(g2.end, 0x40000000 + MiB + PG - 1);
+	assert_int_equal(dmamap_dev_read(&x->dev, 0x40000000 + 5 * PG, got, 1), -EFAULT);
+	assert_int_equal(dmamap_dev_read(&x->dev, 0x40000000 + MiB, got, 1), -EFAULT);
+	assert_int_equal(dmamap_dev_read(&x->dev, 0x40000000 + 6 * PG, got, sizeof(got)), 0);
+	assert_memory_equal(got, (u8 *)page_address(p) + 6 * PG, sizeof(got));
+	assert_int_equal(x->f.cap.by_kind[DMAMAP_REPORT_IOMMU_FAULT], 2);
+	assert_int_equal(x->f.cap.reports, 3);
+	/* syncing the gathers now finds nothing left */
+	iommu_iotlb_sync(x->f.d, &g1);
+	iommu_iotlb_sync(x->f.d, &g2);
+	assert_int_equal(x->f.cap.reports, 3);
+	assert_int_equal(iommu_unmap(x->f.d, 0x40000000, 5 * PG), 5 * PG);
+	assert_int_equal(iommu_unmap(x->f.d, 0x40000000 + 6 * PG, MiB - 6 * PG), MiB - 6 * PG);
+	assert_int_equal(iommu_unmap(x->f.d, 0x40000000 + MiB + PG, MiB - PG), MiB - PG);
+	assert_empty(x->f.d);
+	x->f.cap.reports = 0;
+	dmamap_free_pages(p, 9);
+}
+
+/*
+ * A new iommu_map() over a stale IOVA does not invalidate it: the device
+ * still reaches the old page. iommu_unmap() invalidates what it unmaps at
+ * once, the stale entry with it.
+ */
+static void test_map_over_stale_iova_keeps_old_page_until_unmap(void **state)
+{
+	struct devfx *x = *state;
+	struct page *old = iotlb_pages(x, 0, 44), *new = iotlb_pages(x, 0, 45);
+	struct iommu_iotlb_gather g;
+	u8 got[32];
+	int line;
+
+	assert_int_equal(iommu_map(x->f.d, DEV_IOVA, page_to_phys(old), PG, IOMMU_READ), 0);
+	iommu_iotlb_gather_init(&g);
+	assert_int_equal(iommu_unmap_fast(x->f.d, DEV_IOVA, PG, &g), PG); line = __LINE__;
+	assert_int_equal(iommu_map(x->f.d, DEV_IOVA, page_to_phys(new), PG, IOMMU_READ), 0);
+	assert_int_equal(iommu_iova_to_phys(x->f.d, DEV_IOVA), page_to_phys(new));
+	assert_int_equal(dmamap_dev_read(&x->dev, DEV_IOVA, got, sizeof(got)), 0);
+	assert_memory_equal(got, page_address(old), sizeof(got));
+	assert_int_equal(x->f.cap.reports, 1);
+	assert_stale_use(x, line, DEV_IOVA);
+
+	assert_int_equal(iommu_unmap(x->f.d, DEV_IOVA, PG), PG);
+	assert_int_equal(dmamap_dev_read(&x->dev, DEV_IOVA, got, sizeof(got)), -EFAULT);
+	assert_int_equal(x->f.cap.by_kind[DMAMAP_REPORT_IOMMU_FAULT], 1);
+	/* mapped again: the new page, nothing stale left */
+	assert_int_equal(iommu_map(x->f.d, DEV_IOVA, page_to_phys(new), PG, IOMMU_READ), 0);
+	assert_int_equal(dmamap_dev_read(&x->dev, DEV_IOVA, got, sizeof(got)), 0);
+	assert_memory_equal(got, page_address(new), sizeof(got));
+	assert_int_equal(x->f.cap.reports, 2);
+	assert_int_equal(iommu_unmap(x->f.d, DEV_IOVA, PG), PG);
+	x->f.cap.reports = 0;
+	dmamap_free_pages(old, 0);
+	dmamap_free_pages(new, 0);
+}
+
+/*
+ * Pages mapped for dma_iova_link() stay out of the IOTLB until synced: the
+ * device faults there (the handler called, nothing moved) with a report
+ * naming the link's line and the missing dma_iova_sync(), even inside one
+ * 2 MiB block of which only the first page was synced. An IOTLB invalidate
+ * (a gather's sync, a flush of all) makes them usable too.
+ */
+static void test_unsynced_pages_fault_until_synced(void **state)
+{
+	struct devfx *x = *state;
+	struct page *p = iotlb_pages(x, 9, 46);
+	struct iommu_iotlb_gather g = { .start = 0x40000000 + PG, .end = 0x40000000 + 2 * PG - 1 };
+	struct fault_rec rec = { 0 };
+	const struct captured *r = &x->f.cap.rec_last;
+	u8 got[64], untouched[64];
+
+	iommu_set_fault_handler(x->f.d, record_fault, &rec);
+	assert_int_equal(dmamap_iommu_map_unsynced(x->f.d, 0x40000000, page_to_phys(p), 2 * MiB, IOMMU_READ,
+						   "drv.c", 7), 0);
+	assert_int_equal(stats(x->f.d).block_entries, 1);
+	assert_int_equal(iommu_iova_to_phys(x->f.d, 0x40000000), page_to_phys(p));
+	memset(got, 0x77, sizeof(got));
+	memcpy(untouched, got, sizeof(got));
+	assert_int_equal(dmamap_dev_read(&x->dev, 0x40000000, got, sizeof(got)), -EFAULT);
+	assert_memory_equal(got, untouched, sizeof(got));
+	assert_int_equal(rec.calls, 1);
+	assert_int_equal(rec.iova, 0x40000000);
+	assert_int_equal(stats(x->f.d).faults, 1);
+	assert_int_equal(x->f.cap.reports, 1);
+	assert_int_equal(r->kind, DMAMAP_REPORT_IOMMU_FAULT);
+	assert_int_equal(r->map_line, 7);
+	assert_string_equal(r->map_file, "drv.c");
+	assert_non_null(strstr(r->message, "dma_iova_link at drv.c:7"));
+	assert_non_null(strstr(r->message, "dma_iova_sync() missing"));
+
+	/* the first page synced: it is read; a read running on into the second faults, whole */
+	dmamap_iommu_sync_map(x->f.d, 0x40000000, PG);
+	assert_int_equal(dmamap_dev_read(&x->dev, 0x40000000 + PG - sizeof(got), got, sizeof(got)), 0);
+	assert_memory_equal(got, (u8 *)page_address(p) + PG - sizeof(got), sizeof(got));
+	memcpy(untouched, got, sizeof(got));
+	assert_int_equal(dmamap_dev_read(&x->dev, 0x40000000 + PG - 16, got, sizeof(got)), -EFAULT);
+	assert_memory_equal(got, untouched, sizeof(got));
+	assert_int_equal(rec.calls, 2);
+	assert_int_equal(rec.iova, 0x40000000 + PG);
+	assert_int_equal(x->f.cap.reports, 2);
+
+	/* an invalidate of the second page by a gather's sync, then of all */
+	iommu_iotlb_sync(x->f.d, &g);
+	assert_int_equal(dmamap_dev_read(&x->dev, 0x40000000 + PG - 16, got, sizeof(got)), 0);
+	assert_memory_equal(got, (u8 *)page_address(p) + PG - 16, sizeof(got));
+	assert_int_equal(dmamap_dev_read(&x->dev, 0x40000000 + 2 * PG, got, 1), -EFAULT);
+	assert_int_equal(x->f.cap.reports, 3);
+	iommu_flush_iotlb_all(x->f.d);
+	assert_int_equal(dmamap_dev_read(&x->dev, 0x40000000 + 2 * MiB - sizeof(got), got, sizeof(got)), 0);
+	assert_memory_equal(got, (u8 *)page_address(p) + 2 * MiB - sizeof(got), sizeof(got));
+	assert_int_equal(x->f.cap.reports, 3);
+	assert_int_equal(rec.calls, 3);
+
+	/* mapped unsynced again, then unmapped: nothing of it is left to sync (an access faults as unmapped) */
+	assert_int_equal(iommu_unmap(x->f.d, 0x40000000, 2 * MiB), 2 * MiB);
+	assert_int_equal(dmamap_iommu_map_unsynced(x->f.d, 0x40000000, page_to_phys(p), 2 * MiB, IOMMU_READ,
+						   "drv.c", 8), 0);
+	assert_int_equal(iommu_unmap(x->f.d, 0x40000000, 2 * MiB), 2 * MiB);
+	assert_int_equal(dmamap_dev_read(&x->dev, 0x40000000, got, 1), -EFAULT);
+	assert_null(strstr(r->message, "drv.c"));
+	assert_non_null(strstr(r->message, "unmapped"));
+	assert_int_equal(iommu_map(x->f.d, 0x40000000, page_to_phys(p), 2 * MiB, IOMMU_READ), 0);
+	assert_int_equal(dmamap_dev_read(&x->dev, 0x40000000, got, sizeof(got)), 0);
+	assert_int_equal(x->f.cap.reports, 4);
+	assert_int_equal(iommu_unmap(x->f.d, 0x40000000, 2 * MiB), 2 * MiB);
+	x->f.cap.reports = 0;
+	dmamap_free_pages(p, 9);
+}
+
+/*
+ * Refused with a report, nothing changed: a NULL gather or domain. A stale
+ * entry left at the domain's free, or at its machine's destroy, is a leak
+ * at the unmap's line.
+ */
+static void test_unmap_fast_refusals_and_leaks(void **state)
+{
+	struct dmamap_machine *m = test_machine(16, simple_machine);
+	struct iommu_domain *d = iommu_domain_alloc(m), *kept = iommu_domain_alloc(m);
+	struct iommu_iotlb_gather g;
+	const struct captured *r;
+	struct capture c;
+	char at[32];
+	int line, kept_line;
+
+	(void)state;
+	assert_non_null(d);
+	assert_non_null(kept);
+	capture_start(&c, m);
+	assert_int_equal(iommu_map(d, 0x100000, RAM, 2 * PG, IOMMU_READ), 0);
+	assert_int_equal(iommu_unmap_fast(d, 0x100000, PG, NULL), 0); line = __LINE__;
+	assert_int_equal(c.last_kind, DMAMAP_REPORT_BAD_INPUT);
+	assert_int_equal(c.last_line, line);
+	assert_non_null(strstr(c.last, "NULL gather"));
+	assert_int_equal(iommu_iova_to_phys(d, 0x100000), RAM);
+	iommu_iotlb_sync(d, NULL);
+	assert_int_equal(c.reports, 2);
+	assert_non_null(strstr(c.last, "NULL gather"));
+	iommu_iotlb_gather_init(&g);
+	capture_start(&c, NULL);
+	iommu_iotlb_sync(NULL, &g);
+	iommu_flush_iotlb_all(NULL);
+	assert_int_equal(iommu_unmap_fast(NULL, 0x100000, PG, &g), 0);
+	assert_int_equal(c.by_kind[DMAMAP_REPORT_BAD_INPUT], 3);
+	assert_int_equal(g.start, ~0UL);
+	capture_start(&c, m);
+
+	/* left stale at the free: one leak at the unmap's line */
+	assert_int_equal(iommu_unmap_fast(d, 0x100000, 2 * PG, &g), 2 * PG); line = __LINE__;
+	iommu_domain_free(d);
+	assert_int_equal(c.reports, 1);
+	r = capture_find(&c, DMAMAP_REPORT_LEAK);
+	assert_non_null(r);
+	assert_int_equal(r->line, line);
+	snprintf(at, sizeof(at), "test-iommu.c:%d", line);
+	assert_non_null(strstr(r->message, at));
+	assert_non_null(strstr(r->message, "stale IOTLB"));
+	assert_non_null(strstr(r->message, "8192 bytes"));
+
+	/* and at the machine's destroy, after the domain's own leak */
+	assert_int_equal(iommu_map(kept, 0x200000, RAM, PG, IOMMU_READ), 0);
+	iommu_iotlb_gather_init(&g);
+	assert_int_equal(iommu_unmap_fast(kept, 0x200000, PG, &g), PG); kept_line = __LINE__;
+	test_machine_destroy(m);
+	assert_int_equal(c.by_kind[DMAMAP_REPORT_LEAK], 3);
+	assert_int_equal(c.rec[2].line, kept_line);
+	assert_non_null(strstr(c.rec[2].message, "machine destroy"));
+	assert_non_null(strstr(c.rec[2].message, "iommu_unmap_fast"));
+	capture_start(&c, NULL);
+	iommu_domain_free(kept);
+	capture_stop(NULL);
 }
 
 static void test_attach_errors(void **state)
@@ -1419,6 +1784,13 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_device_read_of_unmapped_iova_faults, dev_setup, dev_teardown),
 		cmocka_unit_test_setup_teardown(test_device_write_through_read_only_mapping_faults, dev_setup,
 						dev_teardown),
+		cmocka_unit_test_setup_teardown(test_unmap_fast_leaves_stale_iotlb_until_sync, dev_setup, dev_teardown),
+		cmocka_unit_test_setup_teardown(test_gather_spans_two_unmaps, dev_setup, dev_teardown),
+		cmocka_unit_test_setup_teardown(test_flush_iotlb_all_invalidates_every_gather, dev_setup, dev_teardown),
+		cmocka_unit_test_setup_teardown(test_map_over_stale_iova_keeps_old_page_until_unmap, dev_setup,
+						dev_teardown),
+		cmocka_unit_test_setup_teardown(test_unsynced_pages_fault_until_synced, dev_setup, dev_teardown),
+		cmocka_unit_test(test_unmap_fast_refusals_and_leaks),
 		cmocka_unit_test_setup_teardown(test_attach_errors, dev_setup, dev_teardown),
 		cmocka_unit_test_setup_teardown(test_detach_of_device_not_attached_is_reported, dev_setup, dev_teardown),
 		cmocka_unit_test_setup_teardown(test_domain_free_detaches_attached_devices, dev_setup, dev_teardown),

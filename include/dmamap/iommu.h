@@ -128,6 +128,104 @@ DMAMAP_API DMAMAP_MUST_CHECK int iommu_map(struct iommu_domain *domain, unsigned
  */
 DMAMAP_API size_t iommu_unmap(struct iommu_domain *domain, unsigned long iova, size_t size);
 
+/*
+ * The IOTLB: each domain has a translation cache in front of its tables,
+ * modelled exactly, never evicting, so that a missing invalidate is always
+ * seen (the strict, deterministic choice: real caches may hide one by
+ * evicting). iommu_map() and iommu_unmap() keep it in step at once, as the
+ * kernel's do. iommu_unmap_fast() leaves the translations it removes in the
+ * IOTLB until iommu_iotlb_sync() of its gather or iommu_flush_iotlb_all():
+ * meanwhile a device access there still reaches the old physical pages, as
+ * on hardware, and is reported (DMAMAP_REPORT_DEV_UNMAPPED, naming the
+ * unmap's file:line): on a real system that is a device writing memory the
+ * driver may have freed. iommu_map() over such an IOVA does not invalidate it
+ * either (the old translation stays in the IOTLB). Translations a domain
+ * still holds stale when it is freed, or its machine destroyed, are reported
+ * (DMAMAP_REPORT_LEAK, once per unmap line).
+ */
+
+/*
+ * struct iommu_iotlb_gather - the IOVA range an unmap left to invalidate
+ * @start: first IOVA gathered (ULONG_MAX when none)
+ * @end: last IOVA gathered, inclusive (0 when none)
+ * @pgsize: the granule unmapped (PAGE_SIZE here)
+ * @queued: the kernel's flush-queue flag; never set here
+ *
+ * The caller's, on its stack as in the kernel: iommu_iotlb_gather_init() it,
+ * pass it to iommu_unmap_fast() calls, then to iommu_iotlb_sync(). The
+ * kernel's freelist of page-table pages (an IOMMU driver's) is not here.
+ */
+struct iommu_iotlb_gather {
+	unsigned long start;
+	unsigned long end;
+	size_t pgsize;
+	bool queued;
+};
+
+/**
+ * iommu_iotlb_gather_init() - empty @gather before its first iommu_unmap_fast()
+ * @gather: the caller's
+ */
+static inline void iommu_iotlb_gather_init(struct iommu_iotlb_gather *gather)
+{
+	gather->start = ~0UL;
+	gather->end = 0;
+	gather->pgsize = 0;
+	gather->queued = false;
+}
+
+/**
+ * iommu_unmap_fast() - unmap as iommu_unmap(), leaving the IOTLB to @gather
+ * @domain: the domain
+ * @iova: page aligned
+ * @size: a page multiple
+ * @gather: an iommu_iotlb_gather_init()ed gather; the range unmapped is added
+ *          to it (its start lowered, its end raised)
+ *
+ * The tables change as iommu_unmap() changes them, but the translations
+ * removed stay in the domain's IOTLB until iommu_iotlb_sync(@domain, @gather)
+ * (or iommu_flush_iotlb_all()): a device access there meanwhile reaches the
+ * old pages and is reported, naming this call's file:line (the macro below
+ * passes it; `(iommu_unmap_fast)(...)` names none). A NULL @gather is
+ * reported (DMAMAP_REPORT_BAD_INPUT) and nothing is unmapped; a pointer that
+ * is no live domain is reported process-wide as for iommu_unmap().
+ * Return: bytes unmapped, as iommu_unmap().
+ */
+DMAMAP_API size_t iommu_unmap_fast(struct iommu_domain *domain, unsigned long iova, size_t size,
+				   struct iommu_iotlb_gather *gather);
+
+/** dmamap_iommu_unmap_fast_loc() - iommu_unmap_fast() made at @file:@line (@file may be NULL). */
+DMAMAP_API size_t dmamap_iommu_unmap_fast_loc(struct iommu_domain *domain, unsigned long iova, size_t size,
+					      struct iommu_iotlb_gather *gather, const char *file, int line);
+
+#define iommu_unmap_fast(d, i, s, g) dmamap_iommu_unmap_fast_loc((d), (i), (s), (g), __FILE__, __LINE__)
+
+/**
+ * iommu_iotlb_sync() - invalidate what @gather gathered in @domain's IOTLB
+ * @domain: the domain the unmaps were made in
+ * @gather: the gather given to them; emptied (iommu_iotlb_gather_init())
+ *
+ * Every translation the IOTLB holds for [@gather->start, @gather->end] goes,
+ * the stale ones iommu_unmap_fast() left and any not yet synced after a
+ * dma_iova_link(): a device access there then walks the tables. An empty
+ * gather invalidates nothing. A NULL @domain or @gather is reported
+ * (DMAMAP_REPORT_BAD_INPUT) and nothing changes; a pointer that is no live
+ * domain is reported process-wide, and a domain whose machine was destroyed
+ * is refused with a report, as for iommu_unmap().
+ */
+DMAMAP_API void iommu_iotlb_sync(struct iommu_domain *domain, struct iommu_iotlb_gather *gather);
+
+/**
+ * iommu_flush_iotlb_all() - invalidate every translation @domain's IOTLB holds
+ * @domain: the domain
+ *
+ * As iommu_iotlb_sync() over the whole IOVA space; no gather is changed. A
+ * NULL domain is reported (DMAMAP_REPORT_BAD_INPUT); a pointer that is no
+ * live domain is reported process-wide, and a domain whose machine was
+ * destroyed is refused with a report, as for iommu_unmap().
+ */
+DMAMAP_API void iommu_flush_iotlb_all(struct iommu_domain *domain);
+
 /**
  * iommu_iova_to_phys() - the physical address @iova translates to in @domain
  *
