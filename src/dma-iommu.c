@@ -750,6 +750,12 @@ static const struct dma_map_ops iommu_ops = {
  * record on the mapping's list, with a byte per page saying whether it is
  * linked and in which direction, so a link, unlink or free can be checked
  * against what the range holds before anything changes.
+ *
+ * As in the kernel, a link does not sync the IOTLB (the IOMMU's
+ * iotlb_sync_map): the pages it maps stay out of the domain's IOTLB, and a
+ * device access there faults (reported, naming the link's line), until a
+ * dma_iova_sync() over them. An unlink, a destroy and a free of linked pages
+ * invalidate the IOTLB themselves, as the kernel's do.
  */
 
 /*
@@ -946,8 +952,8 @@ DMAMAP_API int dmamap_linux_iova_link(struct device *dev, struct dma_iova_state 
 		}
 	}
 	if (!why) {
-		err = dmamap_iommu_map_held(dev_mapping(dev)->domain, (unsigned long)(r->iova + rel), phys - pad,
-					    n << PAGE_SHIFT, dir_prot((int)dir));
+		err = dmamap_iommu_map_unsynced(dev_mapping(dev)->domain, (unsigned long)(r->iova + rel), phys - pad,
+						n << PAGE_SHIFT, dir_prot((int)dir), file, line);
 		if (!err) {
 			memset(r->linked + first, (int)dir + 1, n);
 			r->nr_linked += n;
@@ -974,9 +980,12 @@ DMAMAP_API int dmamap_linux_iova_sync(struct device *dev, struct dma_iova_state 
 	if (!r)
 		return -EINVAL;
 	in = range_pages(r, range_rel(r, offset), size, &first, &n);
+	if (in)
+		dmamap_iommu_sync_map(dev_mapping(dev)->domain, (unsigned long)(r->iova + (first << PAGE_SHIFT)),
+				      n << PAGE_SHIFT);
 	range_unlock(dev);
 	if (in)
-		return 0; /* no IOTLB to sync */
+		return 0;
 	refuse(dev, DMAMAP_REPORT_API_MISUSE, file, line, "dma_iova_sync of %#zx bytes at offset %#zx of IOVA "
 	       "%#llx+%#llx refused: they are outside the range allocated", size, offset,
 	       (unsigned long long)state->addr, (unsigned long long)state->__size);

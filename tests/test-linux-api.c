@@ -1444,6 +1444,7 @@ static void test_iova_link_and_unlink(void **state)
 
 	/* FROM_DEVICE: write-only to the device; the unlink shows the CPU its bytes */
 	assert_int_equal(dma_iova_link(&f->dev, &st, phys, 0, size, DMA_FROM_DEVICE, 0), 0);
+	assert_int_equal(dma_iova_sync(&f->dev, &st, 0, size), 0);
 	assert_int_equal(dmamap_dev_read(&f->dev, st.addr, got, 1), -EFAULT);
 	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_IOMMU_FAULT], 4);
 	misuse_begin(f->m);
@@ -1491,6 +1492,7 @@ static void test_iova_link_boundaries(void **state)
 	assert_int_equal(st.addr & ~PAGE_MASK, 0);
 	/* the last page, ending exactly at the range's end */
 	assert_int_equal(dma_iova_link(&f->dev, &st, phys + 3 * SZ_4K, 3 * SZ_4K, SZ_4K, DMA_TO_DEVICE, 0), 0);
+	assert_int_equal(dma_iova_sync(&f->dev, &st, 3 * SZ_4K, SZ_4K), 0);
 	assert_int_equal(dmamap_dev_read(&f->dev, st.addr + 3 * SZ_4K, got, SZ_4K), 0);
 	assert_int_equal(memcmp(got, (u8 *)page_address(page) + 3 * SZ_4K, SZ_4K), 0);
 	/* one page past it */
@@ -1525,6 +1527,7 @@ static void test_iova_link_boundaries(void **state)
 	assert_true(dma_iova_try_alloc(&f->dev, &padded, phys + 0x80, 0x100));
 	assert_int_equal(padded.addr & ~PAGE_MASK, 0x80);
 	assert_int_equal(dma_iova_link(&f->dev, &padded, phys + 0x80, 0, 0x100, DMA_BIDIRECTIONAL, 0), 0);
+	assert_int_equal(dma_iova_sync(&f->dev, &padded, 0, 0x100), 0);
 	assert_int_equal(dmamap_dev_read(&f->dev, padded.addr, got, 0x100), 0);
 	assert_int_equal(memcmp(got, (u8 *)page_address(page) + 0x80, 0x100), 0);
 	dma_iova_destroy(&f->dev, &padded, 0x100, DMA_BIDIRECTIONAL, 0);
@@ -1560,6 +1563,7 @@ static void test_iova_misuse(void **state)
 	assert_true(dma_iova_try_alloc(&f->dev, &st, phys, 2 * SZ_4K));
 	first = st.addr;
 	assert_int_equal(dma_iova_link(&f->dev, &st, phys, 0, SZ_4K, DMA_TO_DEVICE, 0), 0);
+	assert_int_equal(dma_iova_sync(&f->dev, &st, 0, SZ_4K), 0);
 	/* the second page was never linked */
 	dma_iova_unlink(&f->dev, &st, 0, 2 * SZ_4K, DMA_TO_DEVICE, 0); line = __LINE__;
 	assert_said(f, DMAMAP_REPORT_NOT_MAPPED, line, "dma_iova_unlink of 0x2000 bytes", "not linked");
@@ -1604,6 +1608,151 @@ static void test_iova_misuse(void **state)
 	assert_said(f, DMAMAP_REPORT_API_MISUSE, line, "dma_iova_free of IOVA", "not behind an IOMMU mapping");
 	iova_detach(&f->dev, map);
 	__free_pages(page, 1);
+}
+
+struct iova_fault_rec {
+	unsigned long calls;
+	unsigned long iova;
+	int flags;
+};
+
+static int iova_record_fault(struct iommu_domain *domain, struct device *dev, unsigned long iova, int flags,
+			     void *token)
+{
+	struct iova_fault_rec *r = token;
+
+	(void)domain;
+	(void)dev;
+	r->calls++;
+	r->iova = iova;
+	r->flags = flags;
+	return 0;
+}
+
+/* The last report: the device's access at @line faulted on a page the link at @link_line left unsynced. */
+static void assert_unsynced_fault(const struct fx *f, int line, int link_line)
+{
+	char at[200];
+
+	assert_int_equal(f->c.last_kind, DMAMAP_REPORT_IOMMU_FAULT);
+	assert_int_equal(f->c.last_line, line);
+	assert_int_equal(f->c.rec_last.map_line, link_line);
+	snprintf(at, sizeof(at), "dma_iova_link at %s:%d", f->c.rec_last.map_file, link_line);
+	assert_non_null(strstr(f->c.last, at));
+	assert_non_null(strstr(f->c.last, "dma_iova_sync() missing"));
+}
+
+/*
+ * dma_iova_link() does not sync the IOTLB (the kernel leaves it to
+ * dma_iova_sync()): until a sync covers a page, the device's reads and
+ * writes there fault through the domain's fault handler, move nothing, and
+ * are reported naming the link. A sync makes the pages its bytes touch
+ * usable, no others; an unlink invalidates at once; a page linked again
+ * needs a sync again. The mapper's own dma_map_single() pages, mapped
+ * meanwhile in the same domain, are usable at once and gone at once.
+ */
+static void test_iova_link_needs_sync(void **state)
+{
+	struct fx *f = *state;
+	struct dma_iommu_mapping *map = iova_attach(&f->dev);
+	struct iommu_domain *domain = iommu_get_domain_for_dev(&f->dev);
+	struct page *page = alloc_pages(GFP_KERNEL, 2);
+	struct iova_fault_rec rec = { 0 };
+	struct dma_iova_state st;
+	u8 got[64], mine[64], *p, *buf = kmalloc(64, GFP_KERNEL);
+	int link, line;
+	dma_addr_t h;
+
+	assert_non_null(page);
+	assert_non_null(buf);
+	iommu_set_fault_handler(domain, iova_record_fault, &rec);
+	p = page_address(page);
+	fill_pattern(p, 4 * SZ_4K, 7);
+	assert_true(dma_iova_try_alloc(&f->dev, &st, page_to_phys(page), 4 * SZ_4K));
+	assert_int_equal(dma_iova_link(&f->dev, &st, page_to_phys(page), 0, 4 * SZ_4K, DMA_BIDIRECTIONAL, 0), 0);
+	link = __LINE__ - 1;
+	assert_int_equal(f->c.reports, 0);
+
+	/* linked, not synced: a read faults, nothing copied */
+	memset(got, 0x11, sizeof(got));
+	assert_int_equal(dmamap_dev_read(&f->dev, st.addr + 8, got, sizeof(got)), -EFAULT); line = __LINE__;
+	for (size_t i = 0; i < sizeof(got); i++)
+		assert_int_equal(got[i], 0x11);
+	assert_int_equal(rec.calls, 1);
+	assert_true(rec.iova == st.addr + 8);
+	assert_int_equal(rec.flags, IOMMU_FAULT_READ);
+	assert_int_equal(f->c.reports, 1);
+	assert_unsynced_fault(f, line, link);
+	/* a write faults too, and lands nowhere */
+	memset(mine, 0xe5, sizeof(mine));
+	assert_int_equal(dmamap_dev_write(&f->dev, st.addr + SZ_4K, mine, sizeof(mine)), -EFAULT); line = __LINE__;
+	assert_int_equal(rec.calls, 2);
+	assert_int_equal(rec.flags, IOMMU_FAULT_WRITE);
+	assert_unsynced_fault(f, line, link);
+
+	/* the mapper's own mapping in the same domain: usable at once, gone at once */
+	fill_pattern(buf, 64, 8);
+	h = dma_map_single(&f->dev, buf, 64, DMA_TO_DEVICE);
+	assert_false(dma_mapping_error(&f->dev, h));
+	assert_int_equal(dmamap_dev_read(&f->dev, h, got, 64), 0);
+	assert_int_equal(check_pattern(got, 64, 8), 0);
+	dma_unmap_single(&f->dev, h, 64, DMA_TO_DEVICE);
+	assert_int_equal(f->c.reports, 2);
+	assert_int_equal(dmamap_dev_read(&f->dev, h, got, 1), -EFAULT);
+	assert_int_equal(f->c.reports, 3);
+	assert_null(strstr(f->c.last, "dma_iova_sync"));
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_DEV_UNMAPPED], 0);
+
+	/* the first page synced: read there; the second still faults */
+	assert_int_equal(dma_iova_sync(&f->dev, &st, 0, SZ_4K), 0);
+	assert_int_equal(dmamap_dev_read(&f->dev, st.addr, got, sizeof(got)), 0);
+	assert_int_equal(check_pattern(got, sizeof(got), 7), 0);
+	assert_int_equal(dmamap_dev_read(&f->dev, st.addr + SZ_4K - 8, got, 16), -EFAULT); line = __LINE__;
+	assert_true(rec.iova == st.addr + SZ_4K);
+	assert_unsynced_fault(f, line, link);
+	assert_int_equal(f->c.reports, 4);
+	/* ten bytes in the third page sync all of it, and only it */
+	assert_int_equal(dma_iova_sync(&f->dev, &st, 2 * SZ_4K + 100, 10), 0);
+	assert_int_equal(dmamap_dev_read(&f->dev, st.addr + 2 * SZ_4K, got, sizeof(got)), 0);
+	assert_int_equal(memcmp(got, p + 2 * SZ_4K, sizeof(got)), 0);
+	assert_int_equal(dmamap_dev_read(&f->dev, st.addr + 3 * SZ_4K, got, 1), -EFAULT); line = __LINE__;
+	assert_unsynced_fault(f, line, link);
+	assert_int_equal(dmamap_dev_read(&f->dev, st.addr + SZ_4K, got, 1), -EFAULT);
+	assert_int_equal(f->c.reports, 6);
+	assert_int_equal(rec.calls, 6);
+
+	/* the whole range synced: the device reads it all, and its write arrives (the unlink shows the CPU) */
+	assert_int_equal(dma_iova_sync(&f->dev, &st, 0, 4 * SZ_4K), 0);
+	assert_int_equal(dmamap_dev_read(&f->dev, st.addr + SZ_4K - 8, got, sizeof(got)), 0);
+	assert_int_equal(memcmp(got, p + SZ_4K - 8, sizeof(got)), 0);
+	assert_int_equal(dmamap_dev_write(&f->dev, st.addr + SZ_4K, mine, sizeof(mine)), 0);
+	assert_int_equal(f->c.reports, 6);
+	assert_int_equal(rec.calls, 6);
+
+	/* the unlink invalidates at once: the device faults as at any unmapped IOVA */
+	dma_iova_unlink(&f->dev, &st, 0, 4 * SZ_4K, DMA_BIDIRECTIONAL, 0);
+	assert_int_equal(memcmp(p + SZ_4K, mine, sizeof(mine)), 0);
+	assert_int_equal(dmamap_dev_read(&f->dev, st.addr, got, 1), -EFAULT);
+	assert_int_equal(f->c.reports, 7);
+	assert_null(strstr(f->c.last, "dma_iova_sync"));
+	assert_non_null(strstr(f->c.last, "unmapped"));
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_DEV_UNMAPPED], 0);
+	/* linked again: the earlier sync does not carry over */
+	assert_int_equal(dma_iova_link(&f->dev, &st, page_to_phys(page), 0, SZ_4K, DMA_TO_DEVICE, 0), 0);
+	link = __LINE__ - 1;
+	assert_int_equal(dmamap_dev_read(&f->dev, st.addr, got, 1), -EFAULT); line = __LINE__;
+	assert_unsynced_fault(f, line, link);
+	assert_int_equal(dma_iova_sync(&f->dev, &st, 0, SZ_4K), 0);
+	assert_int_equal(dmamap_dev_read(&f->dev, st.addr, got, sizeof(got)), 0);
+	assert_int_equal(memcmp(got, p, sizeof(got)), 0);
+	assert_int_equal(f->c.reports, 8);
+	assert_int_equal(rec.calls, 8);
+	dma_iova_destroy(&f->dev, &st, SZ_4K, DMA_TO_DEVICE, 0);
+	assert_int_equal(f->c.reports, 8);
+	iova_detach(&f->dev, map);
+	kfree(buf);
+	__free_pages(page, 2);
+	f->c.reports = 0;
 }
 
 /* A range left at the detach is a leak at the line that allocated it; the detach gives it all back. */
@@ -3850,6 +3999,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_iova_link_and_unlink, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_iova_link_boundaries, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_iova_misuse, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_iova_link_needs_sync, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_iova_left_is_a_leak, setup, teardown),
 		cmocka_unit_test(test_bitfield),
 		cmocka_unit_test_setup_teardown(test_managed_calls_unwind_on_failure, setup, teardown),

@@ -622,17 +622,24 @@ DMAMAP_API DMAMAP_MUST_CHECK bool dmamap_linux_iova_try_alloc(struct device *dev
  * As the kernel's: IOVA state->addr + @offset - offset_in_page(@phys) on,
  * PAGE_ALIGN(@size + offset_in_page(@phys)) bytes are mapped to the pages
  * from @phys's, after the cache maintenance for the device over all of them
- * (none for a coherent device). The device reaches them through the IOMMU
- * (dmamap_dev_read()/dmamap_dev_write()) until dmamap_linux_iova_unlink().
- * Where the kernel would map outside the range or over pages it maps
- * already, this link is refused.
+ * (none for a coherent device). As the kernel's, the link does not sync the
+ * IOTLB: the device reaches the pages through the IOMMU
+ * (dmamap_dev_read()/dmamap_dev_write()) once dmamap_linux_iova_sync() has
+ * covered them, until dmamap_linux_iova_unlink(). An access before that
+ * sync faults as at an unmapped IOVA (the domain's fault handler is called,
+ * nothing moves), reported as DMAMAP_REPORT_IOMMU_FAULT naming this link's
+ * @file:@line and the missing dma_iova_sync(): an IOMMU that caches what it
+ * does not map (or needs a TLB invalidate on map) faults there. Where the
+ * kernel would map outside the range or over pages it maps already, this
+ * link is refused.
  * Return: 0; -EIO when @phys is not page aligned and @offset is not 0 (the
  * kernel's WARN_ON_ONCE: reported as DMAMAP_REPORT_API_MISUSE); -EINVAL,
  * reported, for a state that is no live range of @dev, an IOVA not page
  * aligned, pages outside the range, physical pages that are not RAM
  * (DMAMAP_REPORT_BAD_INPUT), a zero @size, an invalid @dir or bad
  * @attrs; -EEXIST, reported, when a page is linked already; -ENOMEM when
- * the page tables could not grow. On error nothing changed.
+ * the page tables, or the IOTLB's record of the pages, could not grow. On
+ * error nothing changed.
  */
 DMAMAP_API DMAMAP_MUST_CHECK int dmamap_linux_iova_link(struct device *dev, struct dma_iova_state *state,
 							phys_addr_t phys, size_t offset, size_t size,
@@ -648,8 +655,10 @@ DMAMAP_API DMAMAP_MUST_CHECK int dmamap_linux_iova_link(struct device *dev, stru
  * @file: the caller's source file, or NULL
  * @line: the caller's source line
  *
- * The kernel's IOTLB sync; the simulated IOMMU has no IOTLB, so only the
- * range is checked.
+ * The kernel's IOTLB sync (the IOMMU's iotlb_sync_map): every page linked
+ * in the pages the bytes touch becomes usable by the device; pages linked
+ * later need a sync of their own. Nothing else syncs them (an unlink or an
+ * IOTLB invalidate of <dmamap/iommu.h> over them aside).
  * Return: 0; -EINVAL for a state that is no live range of @dev or bytes
  * outside it (reported as DMAMAP_REPORT_API_MISUSE).
  */
