@@ -206,6 +206,61 @@ static void test_map_single_to_device(void **state)
 	fx_free(f);
 }
 
+/*
+ * The mapper syncs what it maps and invalidates what it unmaps, whatever
+ * else the domain's IOTLB holds: a dma_map_single() buffer is the device's
+ * at once and gone at its unmap, beside a stale entry an iommu_unmap_fast()
+ * left and pages mapped unsynced, which it leaves as they were.
+ */
+static void test_map_single_beside_iotlb_entries(void **state)
+{
+	struct fx *f = fx_new(NULL);
+	struct iommu_domain *d = f->map->domain;
+	u8 *buf = kbuf(f, 0), *old = kbuf(f, 0), got[256];
+	struct iommu_iotlb_gather g;
+	dma_addr_t h;
+	int line;
+
+	(void)state;
+	fill_pattern(old, PAGE_SIZE, 5);
+	dmamap_cache_clean(f->m, DMAMAP_CACHE_INNER, virt_to_phys(old), PAGE_SIZE);
+	dmamap_cache_flush(f->m, DMAMAP_CACHE_OUTER, virt_to_phys(old), PAGE_SIZE);
+	assert_int_equal(iommu_map(d, 0x40000000, virt_to_phys(old), PAGE_SIZE, IOMMU_READ), 0);
+	iommu_iotlb_gather_init(&g);
+	assert_int_equal(iommu_unmap_fast(d, 0x40000000, PAGE_SIZE, &g), PAGE_SIZE); line = __LINE__;
+	assert_int_equal(dmamap_iommu_map_unsynced(d, 0x50000000, virt_to_phys(old), PAGE_SIZE, IOMMU_READ, "drv.c", 3),
+			 0);
+
+	fill_pattern(buf + 8, sizeof(got), 6);
+	h = dma_map_single(&f->dev, buf + 8, sizeof(got), DMA_TO_DEVICE);
+	assert_false(dma_mapping_error(&f->dev, h));
+	assert_int_equal(dmamap_dev_read(&f->dev, h, got, sizeof(got)), 0);
+	assert_int_equal(check_pattern(got, sizeof(got), 6), 0);
+	assert_int_equal(f->cap.reports, 0);
+	dma_unmap_single(&f->dev, h, sizeof(got), DMA_TO_DEVICE);
+	assert_int_equal(dmamap_dev_read(&f->dev, h, got, 16), -EFAULT);
+	assert_int_equal(f->cap.by_kind[DMAMAP_REPORT_IOMMU_FAULT], 1);
+	assert_int_equal(f->cap.by_kind[DMAMAP_REPORT_DEV_UNMAPPED], 0);
+	assert_null(strstr(f->cap.last, "dma_iova_sync"));
+
+	/* the others are as they were */
+	assert_int_equal(dmamap_dev_read(&f->dev, 0x40000000, got, 16), 0);
+	assert_int_equal(check_pattern(got, 16, 5), 0);
+	assert_int_equal(f->cap.by_kind[DMAMAP_REPORT_DEV_UNMAPPED], 1);
+	assert_int_equal(f->cap.rec_last.map_line, line);
+	assert_int_equal(dmamap_dev_read(&f->dev, 0x50000000, got, 16), -EFAULT);
+	assert_int_equal(f->cap.by_kind[DMAMAP_REPORT_IOMMU_FAULT], 2);
+	assert_non_null(strstr(f->cap.last, "drv.c:3"));
+	iommu_flush_iotlb_all(d);
+	assert_int_equal(dmamap_dev_read(&f->dev, 0x50000000, got, 16), 0);
+	assert_int_equal(check_pattern(got, 16, 5), 0);
+	assert_int_equal(iommu_unmap(d, 0x50000000, PAGE_SIZE), PAGE_SIZE);
+	assert_int_equal(f->cap.reports, 3);
+	kfree_buf(buf, 0);
+	kfree_buf(old, 0);
+	fx_free(f);
+}
+
 static void test_map_single_from_device(void **state)
 {
 	struct fx *f = fx_new(with_spec);
@@ -1495,6 +1550,7 @@ int main(void)
 		cmocka_unit_test(test_create_mapping_arguments),
 		cmocka_unit_test(test_attach_detach_refcounts),
 		cmocka_unit_test(test_map_single_to_device),
+		cmocka_unit_test(test_map_single_beside_iotlb_entries),
 		cmocka_unit_test(test_map_single_from_device),
 		cmocka_unit_test(test_bad_unmap_refused),
 		cmocka_unit_test(test_scattered_pages_contiguous_to_device),
