@@ -1795,6 +1795,56 @@ static void test_iova_left_is_a_leak(void **state)
 	f->c.reports = 0;
 }
 
+/*
+ * iommu_map_sg() maps the entries back to back, physically contiguous ones
+ * as one run (two half-pages that follow each other are one page), synced
+ * as iommu_map() is: the device uses them at once. A run iommu_map()
+ * refuses undoes the whole call and returns its error.
+ */
+static void test_iommu_map_sg(void **state)
+{
+	struct fx *f = *state;
+	struct iommu_domain *d = iommu_domain_alloc(f->m);
+	struct page *a = alloc_pages(GFP_KERNEL, 1), *b = alloc_pages(GFP_KERNEL, 0);
+	struct dmamap_iommu_stats st;
+	struct scatterlist sg[3];
+	u8 out[16] = "through the sg", in[16];
+
+	assert_non_null(d);
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_int_equal(dmamap_device_init(&f->dev2, f->m, "lx2"), 0);
+	assert_int_equal(iommu_attach_device(d, &f->dev2), 0);
+	sg_init_table(sg, 3);
+	sg_set_page(&sg[0], a, 0x800, 0);
+	sg_set_page(&sg[1], a, 0x1800, 0x800);
+	sg_set_page(&sg[2], b, SZ_4K, 0);
+	assert_int_equal(iommu_map_sg(d, 0x100000, sg, 3, IOMMU_READ | IOMMU_WRITE), 3 * SZ_4K);
+	assert_true(iommu_iova_to_phys(d, 0x100000) == page_to_phys(a));
+	assert_true(iommu_iova_to_phys(d, 0x101000) == page_to_phys(a) + SZ_4K);
+	assert_true(iommu_iova_to_phys(d, 0x102000) == page_to_phys(b));
+	assert_int_equal(dmamap_dev_write(&f->dev2, 0x102000 + 8, out, sizeof(out)), 0);
+	assert_int_equal(dmamap_dev_read(&f->dev2, 0x102000 + 8, in, sizeof(in)), 0);
+	assert_memory_equal(in, out, sizeof(out));
+	assert_int_equal(f->c.reports, 0);
+	assert_int_equal(iommu_unmap(d, 0x100000, 3 * SZ_4K), 3 * SZ_4K);
+
+	/* a last run not page aligned: refused as iommu_map() refuses it, the first undone */
+	sg_set_page(&sg[2], b, 0x100, 0x100);
+	assert_int_equal(iommu_map_sg(d, 0x100000, sg, 3, IOMMU_READ, GFP_KERNEL), -EINVAL);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_BAD_INPUT], 1);
+	assert_true(iommu_iova_to_phys(d, 0x100000) == 0);
+	dmamap_iommu_stats(d, &st);
+	assert_int_equal(st.mapped_bytes, 0);
+	assert_int_equal(dmamap_dev_read(&f->dev2, 0x100000, in, 1), -EFAULT);
+	assert_int_equal(f->c.reports, 2);
+	iommu_detach_device(d, &f->dev2);
+	iommu_domain_free(d);
+	__free_pages(a, 1);
+	__free_pages(b, 0);
+	f->c.reports = 0;
+}
+
 static void test_map_resource(void **state)
 {
 	struct fx *f = *state;
@@ -4001,6 +4051,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_iova_misuse, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_iova_link_needs_sync, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_iova_left_is_a_leak, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_iommu_map_sg, setup, teardown),
 		cmocka_unit_test(test_bitfield),
 		cmocka_unit_test_setup_teardown(test_managed_calls_unwind_on_failure, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_managed_calls_refuse_bad_devices, setup, teardown),
