@@ -589,6 +589,55 @@ void req_unmap(struct device *dev, struct req_map *rm, unsigned int n, enum dma_
 }
 '''
 
+# What a driver that manages its own IOMMU domain (a GPU's, a DSP's) does
+# with <linux/iommu.h> alone: map its buffers (one by one, or a table with
+# iommu_map_sg()), unmap a batch of them with iommu_unmap_fast() into one
+# gather and invalidate once with iommu_iotlb_sync(), flush everything at
+# reset (C and C++).
+IOMMU_BATCH = '''
+#include <linux/iommu.h>
+struct gpu_buf { unsigned long iova; phys_addr_t phys; size_t size; };
+int gpu_map_bufs(struct iommu_domain *dom, struct gpu_buf *bufs, unsigned int n);
+int gpu_map_bufs(struct iommu_domain *dom, struct gpu_buf *bufs, unsigned int n)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		ret = iommu_map(dom, bufs[i].iova, bufs[i].phys, bufs[i].size, IOMMU_READ | IOMMU_WRITE, GFP_KERNEL);
+		if (ret) {
+			while (i--)
+				iommu_unmap(dom, bufs[i].iova, bufs[i].size);
+			return ret;
+		}
+	}
+	return 0;
+}
+size_t gpu_unmap_bufs(struct iommu_domain *dom, struct gpu_buf *bufs, unsigned int n);
+size_t gpu_unmap_bufs(struct iommu_domain *dom, struct gpu_buf *bufs, unsigned int n)
+{
+	struct iommu_iotlb_gather gather;
+	size_t done = 0;
+	unsigned int i;
+
+	iommu_iotlb_gather_init(&gather);
+	for (i = 0; i < n; i++)
+		done += iommu_unmap_fast(dom, bufs[i].iova, bufs[i].size, &gather);
+	iommu_iotlb_sync(dom, &gather);
+	return done;
+}
+ssize_t gpu_map_table(struct iommu_domain *dom, unsigned long iova, struct sg_table *sgt);
+ssize_t gpu_map_table(struct iommu_domain *dom, unsigned long iova, struct sg_table *sgt)
+{
+	return iommu_map_sg(dom, iova, sgt->sgl, sgt->orig_nents, IOMMU_READ, GFP_KERNEL);
+}
+void gpu_reset(struct iommu_domain *dom);
+void gpu_reset(struct iommu_domain *dom)
+{
+	iommu_flush_iotlb_all(dom);
+}
+'''
+
 # A driver's own header, as it declares its hardware with <linux/types.h>
 # alone (C and C++).
 HW_HEADER = '''
@@ -2404,6 +2453,8 @@ CASES = [
     ('a receive ring with dma_alloc_noncontiguous(), dma_vmap_noncontiguous(), dma_mmap_noncontiguous()',
      '#include <linux/sizes.h>\n' + NONCONTIG_RING, True, None),
     ('a request mapped with dma_iova_try_alloc(), dma_iova_link(), else dma_map_page()', IOVA_FASTPATH, True, None),
+    ('a domain of its own: iommu_map_sg(), iommu_unmap_fast() into one gather, iommu_iotlb_sync()',
+     IOMMU_BATCH, True, None),
     ('IS_ENABLED() and its siblings from <linux/kconfig.h> alone', KCONFIG, True, None),
     ('a status line with scnprintf() from <linux/kernel.h> alone', '#include <linux/kernel.h>\n' + STATUS, True,
      None),
@@ -2797,6 +2848,7 @@ CXX_CASES = [
     ('kmemdup_nul() from <linux/string.h> alone in C++', NAME_FIELD, True, None),
     ('a command ring with dma_alloc_pages() in C++', LIBC + '#include <linux/sizes.h>\n' + PAGES_RING, True, None),
     ('a request mapped with the IOVA-based DMA API in C++', LIBC + IOVA_FASTPATH, True, None),
+    ('a domain of its own with a batched IOTLB invalidate in C++', LIBC + IOMMU_BATCH, True, None),
     ('IS_ENABLED() and its siblings in C++', KCONFIG, True, None),
     ('a status line with scnprintf() in C++', LIBC + '#include <linux/sprintf.h>\n' + STATUS, True, None),
     ('an append table in C++', SG_APPEND, True, None),
