@@ -155,6 +155,10 @@
  * (DMAMAP_REPORT_IOMMU_FAULT), not a second from the checker: its message
  * names what the checker knows of the address (the live mapping there and
  * where it was made, or where the mapping that started there was released).
+ * The IOMMU's IOTLB (<dmamap/iommu.h>) reports its own: a fault on a page
+ * dma_iova_link() mapped and no dma_iova_sync() has covered names the link
+ * (DMAMAP_REPORT_IOMMU_FAULT), and an access through a translation that
+ * iommu_unmap_fast() left stale names the unmap (DMAMAP_REPORT_DEV_UNMAPPED).
  *
  * A refused call raises no second report from the ops behind it: with the
  * checker on, the ops never see it. The library's own allocations (a pool's

@@ -185,6 +185,10 @@ DMAMAP_API DMAMAP_MUST_CHECK int dmamap_dev_fill(struct device *dev, dma_addr_t 
  *                                       buffer or pool block of @dev covers
  *                                       (unmapped, freed, never mapped); not
  *                                       checked behind an IOMMU, which faults
+ *                                       (but for a translation still in its
+ *                                       IOTLB after iommu_unmap_fast(): the
+ *                                       access reaches the old page and is
+ *                                       reported so, checker on or off)
  *   DMAMAP_REPORT_DEV_CPU_OWNED         a byte of a streaming mapping the CPU
  *                                       owns (synced for the CPU, not yet
  *                                       synced back for the device)
