@@ -340,13 +340,17 @@ static void tlb_cut(struct tlb_list *l, u64 s, u64 e)
 	l->n -= j - i;
 }
 
+/* Whether @d's IOTLB holds anything of its own (else it follows the tables). Lock held. */
+static inline bool iotlb_busy(const struct iommu_domain *d)
+{
+	return (d->stale.n | d->unsynced.n) != 0;
+}
+
 /* Invalidate [s, e) in @d's IOTLB: stale and unsynced translations go. Lock held. */
 static void iotlb_invalidate(struct iommu_domain *d, u64 s, u64 e)
 {
-	if (d->stale.n)
-		tlb_cut(&d->stale, s, e);
-	if (d->unsynced.n)
-		tlb_cut(&d->unsynced, s, e);
+	tlb_cut(&d->stale, s, e);
+	tlb_cut(&d->unsynced, s, e);
 }
 
 static void tlb_free(struct tlb_list *l)
@@ -982,7 +986,8 @@ static size_t domain_unmap(struct iommu_domain *d, unsigned long iova, size_t si
 	if (cur > start) {
 		prune_covered(d, d->root, 0, 0, start, cur);
 		if (!gather) {
-			iotlb_invalidate(d, start, cur);
+			if (iotlb_busy(d))
+				iotlb_invalidate(d, start, cur);
 		} else {
 			gather->start = DM_MIN(gather->start, (unsigned long)start);
 			gather->end = DM_MAX(gather->end, (unsigned long)(cur - 1));
@@ -1129,7 +1134,7 @@ int dmamap_iommu_translate(struct iommu_domain *d, struct device *dev, unsigned 
 	if (!d || !phys || !len || dmamap_obj_dead(&d->obj))
 		return -EINVAL;
 	pthread_mutex_lock(&d->lock);
-	if (d->stale.n || d->unsynced.n) {
+	if (iotlb_busy(d)) {
 		/* the IOTLB first: a stale entry is used as cached, an unsynced page faults */
 		const struct tlb_ent *t = tlb_lookup(&d->stale, iova);
 
@@ -1164,10 +1169,8 @@ int dmamap_iommu_translate(struct iommu_domain *d, struct device *dev, unsigned 
 		u64 sz = level_size(lvl), off = iova & (sz - 1), lim = (u64)iova + (sz - off);
 
 		/* stop where the IOTLB holds something of its own */
-		if (d->stale.n)
-			lim = tlb_next(&d->stale, iova, lim);
-		if (d->unsynced.n)
-			lim = tlb_next(&d->unsynced, iova, lim);
+		if (iotlb_busy(d))
+			lim = tlb_next(&d->unsynced, iova, tlb_next(&d->stale, iova, lim));
 		*phys = pte_phys(e) + off;
 		*len = (size_t)(lim - iova);
 		pthread_mutex_unlock(&d->lock);
