@@ -1256,6 +1256,41 @@ static void test_map_over_stale_iova_keeps_old_page_until_unmap(void **state)
 }
 
 /*
+ * A stale page inside a block mapped over it later: an access running
+ * from the block's pages into the stale one takes each part from where the
+ * IOTLB says, the new pages and then the old one, with one report.
+ */
+static void test_stale_page_inside_a_new_block(void **state)
+{
+	struct devfx *x = *state;
+	struct page *p = iotlb_pages(x, 9, 47), *q = iotlb_pages(x, 9, 48);
+	struct iommu_iotlb_gather g;
+	u8 got[64];
+	int line;
+
+	assert_int_equal(iommu_map(x->f.d, 0x40000000, page_to_phys(p), 2 * MiB, IOMMU_READ), 0);
+	iommu_iotlb_gather_init(&g);
+	assert_int_equal(iommu_unmap_fast(x->f.d, 0x40000000 + 5 * PG, PG, &g), PG); line = __LINE__;
+	assert_int_equal(iommu_unmap(x->f.d, 0x40000000, 5 * PG), 5 * PG);
+	assert_int_equal(iommu_unmap(x->f.d, 0x40000000 + 6 * PG, 2 * MiB - 6 * PG), 2 * MiB - 6 * PG);
+	assert_int_equal(iommu_map(x->f.d, 0x40000000, page_to_phys(q), 2 * MiB, IOMMU_READ), 0);
+	assert_int_equal(stats(x->f.d).block_entries, 1);
+	assert_int_equal(dmamap_dev_read(&x->dev, 0x40000000 + 5 * PG - 32, got, sizeof(got)), 0);
+	assert_memory_equal(got, (u8 *)page_address(q) + 5 * PG - 32, 32);
+	assert_memory_equal(got + 32, (u8 *)page_address(p) + 5 * PG, 32);
+	assert_int_equal(x->f.cap.reports, 1);
+	assert_stale_use(x, line, 0x40000000 + 5 * PG);
+	iommu_iotlb_sync(x->f.d, &g);
+	assert_int_equal(dmamap_dev_read(&x->dev, 0x40000000 + 5 * PG - 32, got, sizeof(got)), 0);
+	assert_memory_equal(got, (u8 *)page_address(q) + 5 * PG - 32, sizeof(got));
+	assert_int_equal(x->f.cap.reports, 1);
+	assert_int_equal(iommu_unmap(x->f.d, 0x40000000, 2 * MiB), 2 * MiB);
+	x->f.cap.reports = 0;
+	dmamap_free_pages(p, 9);
+	dmamap_free_pages(q, 9);
+}
+
+/*
  * Pages mapped for dma_iova_link() stay out of the IOTLB until synced: the
  * device faults there (the handler called, nothing moved) with a report
  * naming the link's line and the missing dma_iova_sync(), even inside one
@@ -1653,6 +1688,7 @@ static void assert_domain_calls_refused(struct capture *cg, struct iommu_domain 
 					struct device *attached, struct iommu_domain *attached_to)
 {
 	struct fault_rec rec = { 0 };
+	struct iommu_iotlb_gather g;
 	struct dmamap_iommu_stats st;
 	unsigned long n = cg->reports;
 
@@ -1660,6 +1696,17 @@ static void assert_domain_calls_refused(struct capture *cg, struct iommu_domain 
 	assert_refused_freed(cg, n++, "iommu_map");
 	assert_int_equal(iommu_unmap(d, 0x100000, PG), 0);
 	assert_refused_freed(cg, n++, "iommu_unmap");
+	iommu_iotlb_gather_init(&g);
+	assert_int_equal(iommu_unmap_fast(d, 0x100000, PG, &g), 0);
+	assert_refused_freed(cg, n++, "iommu_unmap_fast");
+	assert_int_equal(g.start, ~0UL);
+	g.start = 0x100000;
+	g.end = 0x100000 + PG - 1;
+	iommu_iotlb_sync(d, &g);
+	assert_refused_freed(cg, n++, "iommu_iotlb_sync");
+	assert_int_equal(g.start, 0x100000); /* the gather as it was */
+	iommu_flush_iotlb_all(d);
+	assert_refused_freed(cg, n++, "iommu_flush_iotlb_all");
 	assert_int_equal(iommu_iova_to_phys(d, 0x100000), 0);
 	assert_refused_freed(cg, n++, "iommu_iova_to_phys");
 	assert_int_equal(iommu_attach_device(d, dev), -EINVAL);
@@ -1756,7 +1803,7 @@ static void test_domain_used_after_free_refused(void **state)
 	capture_start(&cg, NULL);
 	assert_domain_calls_refused(&cg, d2, &a, &b, NULL);
 	assert_domain_calls_refused(&cg, d3, &a, &b, NULL);
-	assert_int_equal(cg.reports, 16);
+	assert_int_equal(cg.reports, 22);
 	capture_stop(NULL);
 }
 
@@ -1789,6 +1836,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_flush_iotlb_all_invalidates_every_gather, dev_setup, dev_teardown),
 		cmocka_unit_test_setup_teardown(test_map_over_stale_iova_keeps_old_page_until_unmap, dev_setup,
 						dev_teardown),
+		cmocka_unit_test_setup_teardown(test_stale_page_inside_a_new_block, dev_setup, dev_teardown),
 		cmocka_unit_test_setup_teardown(test_unsynced_pages_fault_until_synced, dev_setup, dev_teardown),
 		cmocka_unit_test(test_unmap_fast_refusals_and_leaks),
 		cmocka_unit_test_setup_teardown(test_attach_errors, dev_setup, dev_teardown),
