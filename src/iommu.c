@@ -1253,6 +1253,28 @@ static void count_tree(struct iommu_domain *d, const u64 *t, int lvl, u64 tbase,
 	}
 }
 
+/* @l's ranges are page aligned, non-empty, sorted and disjoint; @mapped: each lies on mapped pages. Lock held. */
+static void check_tlb(struct iommu_domain *d, const struct tlb_list *l, const char *name, bool mapped,
+		      struct dm_check *c)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		const struct tlb_ent *e = &l->v[i];
+		const char *why = NULL;
+
+		if (((e->start | e->end) & (PAGE_SIZE - 1)) || e->start >= e->end || e->end > IOVA_LIMIT)
+			why = "is not a range of whole pages";
+		else if (i && l->v[i - 1].end > e->start)
+			why = "overlaps the one before or is out of order";
+		else if (mapped && (!walk(d, e->start, NULL, NULL) || !walk(d, e->end - PAGE_SIZE, NULL, NULL)))
+			why = "is not mapped";
+		if (why) {
+			dm_check_fail(c, DMAMAP_CHECK_IOMMU, "IOMMU domain %p: %s IOTLB range %#llx-%#llx %s", (void *)d,
+				      name, (unsigned long long)e->start, (unsigned long long)e->end, why);
+			return;
+		}
+	}
+}
+
 void dmamap_iommu_domain_check(struct iommu_domain *d, struct dm_check *c)
 {
 	struct dmamap_machine *m = d->obj.machine;
@@ -1274,6 +1296,8 @@ void dmamap_iommu_domain_check(struct iommu_domain *d, struct dm_check *c)
 	if (attached != d->st.attached_devices)
 		dm_check_fail(c, DMAMAP_CHECK_IOMMU, "IOMMU domain %p: %lu devices attached, %lu counted", (void *)d,
 			      attached, d->st.attached_devices);
+	check_tlb(d, &d->stale, "stale", false, c);
+	check_tlb(d, &d->unsynced, "unsynced", true, c);
 	pthread_mutex_unlock(&d->lock);
 	pthread_mutex_unlock(&m->obj_lock);
 }

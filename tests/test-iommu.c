@@ -1084,6 +1084,7 @@ static void test_unmap_fast_leaves_stale_iotlb_until_sync(void **state)
 	assert_int_equal(g.end, DEV_IOVA + 2 * PG - 1);
 	assert_unmapped(x->f.d, DEV_IOVA, 2 * PG);
 	assert_int_equal(x->f.cap.reports, 0);
+	assert_machine_consistent(x->f.m);
 
 	/* the old pages, through the stale entries */
 	assert_int_equal(dmamap_dev_read(&x->dev, DEV_IOVA + 0x100, got, sizeof(got)), 0);
@@ -1352,7 +1353,10 @@ static void test_unsynced_pages_fault_until_synced(void **state)
 	assert_int_equal(iommu_unmap(x->f.d, 0x40000000, 2 * MiB), 2 * MiB);
 	assert_int_equal(dmamap_iommu_map_unsynced(x->f.d, 0x40000000, page_to_phys(p), 2 * MiB, IOMMU_READ,
 						   "drv.c", 8), 0);
+	dmamap_iommu_sync_map(x->f.d, 0x40000000 + PG, PG);
+	assert_machine_consistent(x->f.m);
 	assert_int_equal(iommu_unmap(x->f.d, 0x40000000, 2 * MiB), 2 * MiB);
+	assert_machine_consistent(x->f.m);
 	assert_int_equal(dmamap_dev_read(&x->dev, 0x40000000, got, 1), -EFAULT);
 	assert_null(strstr(r->message, "drv.c"));
 	assert_non_null(strstr(r->message, "unmapped"));
