@@ -466,7 +466,13 @@ static struct dmamap_machine *page_machine(const struct page *page, const char *
 	return m;
 }
 
-static void put_block(struct page *page, unsigned order, bool check_order, const char *what)
+/*
+ * Drop a reference to the block at @page (of @order when @check_order, else
+ * its own), freeing it with the last, as @what at @file:@line. The last
+ * reference's free first checks the bytes it frees (dm_memory_freed()).
+ */
+static void put_block(struct page *page, unsigned order, bool check_order, const char *what, const char *file,
+		      int line)
 {
 	struct dmamap_machine *m = page_machine(page, what);
 	struct dmamap_page_alloc *pa;
@@ -488,10 +494,18 @@ static void put_block(struct page *page, unsigned order, bool check_order, const
 	}
 	pthread_spin_lock(&pa->lock);
 	why = free_refusal(page, check_order ? order : page->dmamap_order);
+	if (!why && page->_refcount == 1 && dm_free_watched()) {
+		size_t bytes = PAGE_SIZE << page->dmamap_order;
+
+		pthread_spin_unlock(&pa->lock);
+		dm_memory_freed(m, m->lin + (idx << PAGE_SHIFT), bytes, what, file, line);
+		pthread_spin_lock(&pa->lock);
+		why = free_refusal(page, check_order ? order : page->dmamap_order);
+	}
 	if (why) {
 		pa->refused_frees++;
 		pthread_spin_unlock(&pa->lock);
-		dmamap_report(m, DMAMAP_REPORT_PAGE_MISUSE, NULL, NULL, 0, "%s(pfn %#lx, order %u) refused: %s", what,
+		dmamap_report(m, DMAMAP_REPORT_PAGE_MISUSE, NULL, file, line, "%s(pfn %#lx, order %u) refused: %s", what,
 			      m->base_pfn + idx, order, why);
 		return;
 	}
@@ -507,12 +521,12 @@ static void put_block(struct page *page, unsigned order, bool check_order, const
 
 DMAMAP_API void dmamap_free_pages(struct page *page, unsigned order)
 {
-	put_block(page, order, true, "free_pages");
+	put_block(page, order, true, "free_pages", NULL, 0);
 }
 
 DMAMAP_API void put_page(struct page *page)
 {
-	put_block(page, 0, false, "put_page");
+	put_block(page, 0, false, "put_page", NULL, 0);
 }
 
 DMAMAP_API void split_page(struct page *page, unsigned order)
@@ -674,7 +688,7 @@ DMAMAP_API void dmamap_free_pages_at(struct page *page, unsigned order, const ch
 {
 	DM_CALL();
 
-	put_block(page, order, true, "free_pages");
+	put_block(page, order, true, "free_pages", file, line);
 }
 
 DMAMAP_API void (__free_pages)(struct page *page, unsigned order)
@@ -708,7 +722,7 @@ DMAMAP_API void dmamap_free_pages_addr_at(unsigned long addr, unsigned order, co
 		return;
 	p = virt_to_page((const void *)addr);
 	if (p)
-		put_block(p, order, true, "free_pages");
+		put_block(p, order, true, "free_pages", file, line);
 }
 
 DMAMAP_API void (free_pages)(unsigned long addr, unsigned order)

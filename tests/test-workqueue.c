@@ -10,6 +10,7 @@
 #include <linux/delay.h>
 #include <linux/device.h>
 #include <linux/devm-helpers.h>
+#include <linux/gfp.h>
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
 #include <linux/slab.h>
@@ -603,6 +604,40 @@ static void test_vfree_of_pending_work_reported(void **state)
 	f->c.reports = 0;
 }
 
+/*
+ * free_pages() of a block holding a pending item: reported as free_pages's
+ * and cancelled, as the page allocator's free checks what it frees. A free
+ * refused for its order frees nothing and leaves the item pending.
+ */
+static void test_free_pages_of_pending_work_reported(void **state)
+{
+	struct current_fx *f = *state;
+	unsigned long addr = __get_free_page(GFP_KERNEL);
+	struct boxed *b = (struct boxed *)addr;
+	int line;
+
+	atomic_store(&boxed_runs, 0);
+	assert_true(addr != 0);
+	INIT_DELAYED_WORK(&b->dwork, boxed_fn);
+	assert_true(schedule_delayed_work(&b->dwork, 100 * HZ));
+	line = __LINE__ + 1;
+	free_pages(addr, 1);
+	assert_int_equal(f->c.reports, 1);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_PAGE_MISUSE], 1);
+	assert_int_equal(f->c.rec[0].line, line);
+	assert_true(delayed_work_pending(&b->dwork));
+	line = __LINE__ + 1;
+	free_page(addr);
+	assert_int_equal(f->c.reports, 2);
+	assert_int_equal(f->c.by_kind[DMAMAP_REPORT_API_MISUSE], 1);
+	assert_int_equal(f->c.rec[1].line, line);
+	assert_non_null(strstr(f->c.rec[1].message, "free_pages: the memory at"));
+	assert_non_null(strstr(f->c.rec[1].message, "(cancel_delayed_work_sync() missing?); cancelled"));
+	flush_scheduled_work();
+	assert_int_equal(atomic_load(&boxed_runs), 0);
+	f->c.reports = 0;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -624,6 +659,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_unbind_frees_pending_work_reported, current_fx_setup,
 						current_fx_teardown),
 		cmocka_unit_test_setup_teardown(test_vfree_of_pending_work_reported, current_fx_setup,
+						current_fx_teardown),
+		cmocka_unit_test_setup_teardown(test_free_pages_of_pending_work_reported, current_fx_setup,
 						current_fx_teardown),
 	};
 

@@ -99,6 +99,8 @@ DMAMAP_API void __free_page(struct page *page);
  * Return: the address (as an unsigned long), or 0 on failure. Free with free_pages().
  */
 DMAMAP_API unsigned long __get_free_pages(gfp_t gfp, unsigned order);
+/* __get_free_page() - __get_free_pages(gfp, 0), the kernel's macro. */
+#define __get_free_page(gfp) __get_free_pages((gfp), 0)
 /** get_zeroed_page() - __get_free_pages(gfp | __GFP_ZERO, 0). */
 DMAMAP_API unsigned long get_zeroed_page(gfp_t gfp);
 /** free_pages() - free by linear address what __get_free_pages() returned; 0 is ignored. */
@@ -112,7 +114,10 @@ DMAMAP_API void free_page(unsigned long addr);
  * freeing pages still mapped for DMA is reported
  * (DMAMAP_REPORT_FREE_MAPPED, naming both lines) and refused while the
  * DMA-API checker is on -- the pages stay allocated, so that what the device
- * still writes lands nowhere new. @file may be NULL.
+ * still writes lands nowhere new. A work item still pending or a tasklet
+ * still scheduled in the block is reported and cancelled, and a lock in it
+ * that the calling thread holds reported, as by dmamap_kfree(). @file may
+ * be NULL.
  */
 /** dmamap_free_pages_at() - dmamap_free_pages() called at @file:@line. */
 DMAMAP_API void dmamap_free_pages_at(struct page *page, unsigned order, const char *file, int line);
