@@ -478,7 +478,6 @@ static void put_block(struct page *page, unsigned order, bool check_order, const
 	struct dmamap_page_alloc *pa;
 	const char *why;
 	unsigned long idx;
-	bool freed = false;
 
 	if (!m)
 		return;
@@ -512,11 +511,10 @@ static void put_block(struct page *page, unsigned order, bool check_order, const
 	order = page->dmamap_order;
 	if (--page->_refcount == 0) {
 		free_block(m, idx, order);
-		freed = true;
+		/* before the lock goes: once it has, another thread may allocate the block and mark it its own */
+		dmamap_track_noaccess(m->lin + (idx << PAGE_SHIFT), PAGE_SIZE << order);
 	}
 	pthread_spin_unlock(&pa->lock);
-	if (freed)
-		dmamap_track_noaccess(m->lin + (idx << PAGE_SHIFT), PAGE_SIZE << order);
 }
 
 DMAMAP_API void dmamap_free_pages(struct page *page, unsigned order)
